@@ -1,0 +1,444 @@
+#include "clicommands.h"
+
+#include "chrometracewriter.h"
+#include "cliargs.h"
+#include "measurementmetrics.h"
+#include "profileloader.h"
+#include "rankformatter.h"
+#include "ranktable.h"
+#include "timeformat.h"
+#include "usageformatter.h"
+#include "usageseries.h"
+
+#include <QString>
+
+#include <algorithm>
+#include <ostream>
+#include <string_view>
+
+namespace runlane {
+
+namespace {
+
+constexpr const char* kMainHelp = R"HELP(Usage: runlane-cli COMMAND [OPTIONS] FILE
+
+Reads a profile (Chrome Trace Event Format, Enso profiler log) and prints
+what it holds. Commands:
+  summary   format, tracks, measurements, intervals, time span, warnings
+  rank      the flattened performance rank: calls, exec, total, wall, percentiles
+  tree      the measurement tree by creation, with active intervals and states
+  usage     event-loop usage per time bin: each label's share of the loop
+  convert   write the profile as a Chrome trace
+
+Run 'runlane-cli COMMAND --help' for a command's options.
+Exit codes: 0 ok, 1 output not written, 2 usage error, 3 unreadable or invalid input.
+)HELP";
+
+constexpr const char* kSummaryHelp = R"HELP(Usage: runlane-cli summary FILE
+
+Prints the format, the time span, the tracks (threads, event loops, async
+lanes) with their sizes, measurement and interval counts, and the warnings
+and skipped events found while loading.
+)HELP";
+
+constexpr const char* kRankHelp = R"HELP(Usage: runlane-cli rank FILE [--sort KEY] [--range A..B] [--top N] [--format F]
+
+The flattened performance rank, one row per function/proc (label):
+calls (finished, stillborn included), unfinished, stillborn (finished
+without ever running), exec (self) time, total (time with children,
+recursion counted once), wall, and the max, mean, p50, p90 and p99 of one
+call's exec time (over calls that ran).
+
+  --sort KEY     exec (default), total, wall, calls, max, mean or name
+  --range A..B   only [A, B), times from the profile start with a unit
+                 (ns, us, ms, s), e.g. 10ms..250ms; either end may be
+                 left out; every quantity is clipped to the range
+  --top N        only the first N rows
+  --format F     table (default), csv or json; csv and json give times in
+                 integer nanoseconds
+)HELP";
+
+constexpr const char* kTreeHelp = R"HELP(Usage: runlane-cli tree FILE [--max-depth N]
+
+Prints, per track, the measurements nested by creation (who created whom),
+each with its creation time, its active intervals and its final state.
+Times are relative to the profile start.
+
+  --max-depth N  do not print measurements nested deeper than N
+)HELP";
+
+constexpr const char* kUsageHelp = R"HELP(Usage: runlane-cli usage FILE [--bin DURATION] [--track NAME] [--top K] [--range A..B] [--format F]
+
+Event-loop usage: for each time bin, the share of the bin that each label
+was executing on a track (its exec time in the bin / the bin width). The
+shares of one bin add up to the track's busy fraction.
+
+  --bin DURATION  bin width with a unit, e.g. 5ms (default: span / 200)
+  --track NAME    only this track (exact name, or a unique part of it);
+                  default: every thread or loop that did any work
+  --top K         labels with a series of their own (default 10); the rest
+                  are summed as "(other)"
+  --range A..B    only [A, B) from the profile start, e.g. 1s..2s
+  --format F      csv (default) or json; bin times are nanoseconds from
+                  the profile start
+)HELP";
+
+constexpr const char* kConvertHelp = R"HELP(Usage: runlane-cli convert FILE --to chrome -o OUT
+
+Writes the profile as Chrome Trace Event Format JSON (synchronous calls as
+X events, tasks as b/e async slices by id), which loads again with the same
+rank and opens in Perfetto or chrome://tracing. OUT is written atomically.
+)HELP";
+
+int usageError(std::ostream& err, const std::string& message)
+{
+    err << "runlane-cli: " << message << " (see --help)\n";
+    return CliCommands::UsageError;
+}
+
+// Parses the shared command line; returns -1 to go on, or an exit code.
+int parseArgs(CliArgs& args, const CliArgs::Spec& spec, int argc, char** argv, const char* help, std::ostream& out,
+              std::ostream& err)
+{
+    if (!args.parse(spec, argc, argv, 2))
+        return usageError(err, args.error());
+    if (args.has("--help")) {
+        out << help;
+        return CliCommands::Ok;
+    }
+    return -1;
+}
+
+LoadResult loadProfile(const std::string& path, std::ostream& err)
+{
+    LoadResult result = ProfileLoader::load(QString::fromLocal8Bit(path.c_str()));
+    if (!result.ok())
+        err << "runlane-cli: " << result.error.toString() << "\n";
+    return result;
+}
+
+bool parseCount(const std::string& text, std::size_t& out)
+{
+    if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return false;
+    out = std::stoul(text);
+    return out > 0;
+}
+
+// "A..B": times from the profile start; an end left out is the profile's.
+bool parseRange(const std::string& text, const Profile& profile, TimeRange& range, std::string& error)
+{
+    const auto dots = text.find("..");
+    if (dots == std::string::npos) {
+        error = "--range takes A..B, e.g. 10ms..20ms";
+        return false;
+    }
+    Time from = 0;
+    Time to = profile.duration();
+    const std::string a = text.substr(0, dots);
+    const std::string b = text.substr(dots + 2);
+    if ((!a.empty() && !TimeFormat::parseDuration(a, from)) || (!b.empty() && !TimeFormat::parseDuration(b, to))) {
+        error = "bad --range '" + text + "': times need a unit (ns, us, ms, s), e.g. 10ms..20ms";
+        return false;
+    }
+    if (to < from) {
+        error = "bad --range '" + text + "': the end is before the start";
+        return false;
+    }
+    range = TimeRange{profile.startTime() + from, profile.startTime() + to};
+    return true;
+}
+
+std::string kindName(TrackKind kind)
+{
+    return kind == TrackKind::Async ? "async" : "thread";
+}
+
+} // namespace
+
+int CliCommands::run(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    if (argc < 2) {
+        err << kMainHelp;
+        return UsageError;
+    }
+    const std::string_view command = argv[1];
+    if (command == "--help" || command == "-h" || command == "help") {
+        out << kMainHelp;
+        return Ok;
+    }
+    if (command == "summary")
+        return summary(argc, argv, out, err);
+    if (command == "rank")
+        return rank(argc, argv, out, err);
+    if (command == "tree")
+        return tree(argc, argv, out, err);
+    if (command == "usage")
+        return usage(argc, argv, out, err);
+    if (command == "convert")
+        return convert(argc, argv, out, err);
+    return usageError(err, "unknown command '" + std::string(command) + "'");
+}
+
+int CliCommands::summary(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    if (const int code = parseArgs(args, {{}, {"--help"}, 1, 1}, argc, argv, kSummaryHelp, out, err); code >= 0)
+        return code;
+    const LoadResult loaded = loadProfile(args.positional()[0], err);
+    if (!loaded.ok())
+        return InputError;
+    const Profile& p = *loaded.profile;
+    const MeasurementMetrics metrics(p);
+
+    std::size_t async = 0;
+    std::size_t unfinished = 0;
+    for (const Measurement& m : p.measurements()) {
+        async += m.isAsync() ? 1 : 0;
+        unfinished += m.finalState() == FinalState::Unfinished ? 1 : 0;
+    }
+    std::size_t points = 0;
+    for (const CounterSeries& c : p.counters())
+        points += c.times.size();
+    int maxDepth = 0;
+    for (const Track& t : p.tracks())
+        maxDepth = std::max(maxDepth, t.depthCount());
+
+    out << "file:          " << p.sourcePath() << "\n";
+    out << "format:        " << p.formatName() << "\n";
+    out << "time span:     " << TimeFormat::duration(p.duration()) << " (" << p.duration() << " ns)\n";
+    out << "tracks:        " << p.trackCount() << "\n";
+    out << "measurements:  " << p.measurementCount() << " (" << async << " async tasks, " << unfinished
+        << " unfinished)\n";
+    out << "intervals:     " << p.intervalCount() << " (max depth " << maxDepth << ")\n";
+    out << "labels:        " << p.labelCount() << "\n";
+    out << "marks:         " << p.marks().size() << "\n";
+    out << "counters:      " << p.counters().size() << " series, " << points << " points\n";
+    out << "memory:        " << (p.modelMemoryUsage() + p.stringMemoryUsage()) / 1024 << " KiB ("
+        << (p.intervalCount() ? double(p.modelMemoryUsage()) / double(p.intervalCount()) : 0.0)
+        << " bytes per interval + strings)\n";
+    const Diagnostics& d = p.diagnostics();
+    out << "warnings:      " << d.warningCount() << "\n";
+    for (const auto& [kind, count] : d.warningKinds())
+        out << "  " << count << " x " << kind << "\n";
+    for (const std::string& example : d.examples())
+        out << "  e.g. " << example << "\n";
+    out << "skipped:       " << d.skippedCount() << " events\n";
+    for (const auto& [what, count] : d.skippedEvents())
+        out << "  " << count << " x " << what << "\n";
+    if (p.trackCount() > 0) {
+        out << "\ntracks:\n";
+        for (TrackId t = 0; t < p.trackCount(); ++t) {
+            const Track& track = p.track(t);
+            out << "  " << p.string(track.name) << "  [" << kindName(track.kind) << "]  " << (track.end - track.begin)
+                << " intervals, depth " << track.depthCount() << ", busy " << TimeFormat::duration(metrics.busy(t))
+                << "\n";
+        }
+    }
+    return Ok;
+}
+
+int CliCommands::rank(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    const CliArgs::Spec spec{{"--sort", "--range", "--format", "--top"}, {"--help"}, 1, 1};
+    if (const int code = parseArgs(args, spec, argc, argv, kRankHelp, out, err); code >= 0)
+        return code;
+    RankSortKey key = RankSortKey::Exec;
+    if (const auto sort = args.value("--sort"); sort && !RankTable::parseSortKey(*sort, key))
+        return usageError(err, "unknown --sort key '" + *sort + "' (exec, total, wall, calls, max, mean, name)");
+    const std::string format = args.value("--format").value_or("table");
+    if (format != "table" && format != "csv" && format != "json")
+        return usageError(err, "unknown --format '" + format + "' (table, csv, json)");
+    std::size_t top = RankFormatter::kAllRows;
+    if (const auto n = args.value("--top"); n && !parseCount(*n, top))
+        return usageError(err, "--top takes a whole number of rows, at least 1");
+    if (const auto r = args.value("--range"); r && r->find("..") == std::string::npos)
+        return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
+
+    const LoadResult loaded = loadProfile(args.positional()[0], err);
+    if (!loaded.ok())
+        return InputError;
+    const Profile& p = *loaded.profile;
+    std::optional<TimeRange> range;
+    if (const auto r = args.value("--range")) {
+        TimeRange parsed;
+        std::string error;
+        if (!parseRange(*r, p, parsed, error))
+            return usageError(err, error);
+        range = parsed;
+    }
+    const MeasurementMetrics metrics(p);
+    RankTable table = RankTable::compute(metrics, range);
+    table.sort(p, key, key != RankSortKey::Name);
+    if (format == "csv")
+        out << RankFormatter::csv(p, table, ',', top);
+    else if (format == "json")
+        out << RankFormatter::json(p, table, top);
+    else
+        out << RankFormatter::table(p, table, top);
+    return Ok;
+}
+
+int CliCommands::tree(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    if (const int code = parseArgs(args, {{"--max-depth"}, {"--help"}, 1, 1}, argc, argv, kTreeHelp, out, err);
+        code >= 0)
+        return code;
+    std::size_t maxDepth = std::size_t(-1);
+    if (const auto d = args.value("--max-depth")) {
+        if (*d == "0")
+            maxDepth = 0;
+        else if (!parseCount(*d, maxDepth))
+            return usageError(err, "--max-depth takes a whole number");
+    }
+    const LoadResult loaded = loadProfile(args.positional()[0], err);
+    if (!loaded.ok())
+        return InputError;
+    const Profile& p = *loaded.profile;
+
+    // Creation children, in creation order (ids are creation-ordered).
+    std::vector<std::uint32_t> first(p.measurementCount() + 1, 0);
+    for (const Measurement& m : p.measurements()) {
+        if (m.creator != kNone)
+            ++first[m.creator + 1];
+    }
+    for (std::size_t i = 0; i < p.measurementCount(); ++i)
+        first[i + 1] += first[i];
+    std::vector<MeasurementId> children(first.back());
+    std::vector<std::uint32_t> cursor(first.begin(), first.end() - 1);
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        if (p.measurement(id).creator != kNone)
+            children[cursor[p.measurement(id).creator]++] = id;
+    }
+    auto rel = [&p](Time t) { return TimeFormat::duration(t - p.startTime()); };
+    std::string line;
+    for (TrackId t = 0; t < p.trackCount(); ++t) {
+        out << "== " << p.string(p.track(t).name) << "\n";
+        std::vector<std::pair<MeasurementId, std::size_t>> stack;
+        for (MeasurementId root = p.measurementCount(); root-- > 0;) {
+            const Measurement& m = p.measurement(root);
+            if (m.track == t && (m.creator == kNone || p.measurement(m.creator).track != t))
+                stack.emplace_back(root, 0);
+        }
+        while (!stack.empty()) {
+            const auto [id, depth] = stack.back();
+            stack.pop_back();
+            const Measurement& m = p.measurement(id);
+            line.assign(2 * depth, ' ');
+            line += p.labelText(m.label);
+            line += "  created " + rel(m.created);
+            const auto ivs = p.intervalsOf(id);
+            if (!ivs.empty()) {
+                line += "  active";
+                for (const IntervalId iv : ivs)
+                    line += " [" + rel(p.interval(iv).start) + ", " + rel(p.interval(iv).end) + ")";
+            }
+            line += "  ";
+            line += finalStateName(m.finalState());
+            out << line << "\n";
+            if (depth >= maxDepth)
+                continue;
+            for (std::uint32_t k = first[id + 1]; k-- > first[id];) {
+                if (p.measurement(children[k]).track == t)
+                    stack.emplace_back(children[k], depth + 1);
+            }
+        }
+    }
+    return Ok;
+}
+
+int CliCommands::usage(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    const CliArgs::Spec spec{{"--bin", "--track", "--top", "--format", "--range"}, {"--help"}, 1, 1};
+    if (const int code = parseArgs(args, spec, argc, argv, kUsageHelp, out, err); code >= 0)
+        return code;
+    Time bin = 0;
+    if (const auto b = args.value("--bin"); b && (!TimeFormat::parseDuration(*b, bin) || bin <= 0))
+        return usageError(err, "bad --bin '" + *b + "': give a positive duration with a unit, e.g. 5ms");
+    std::size_t top = 10;
+    if (const auto k = args.value("--top"); k && !parseCount(*k, top))
+        return usageError(err, "--top takes a whole number of labels, at least 1");
+    const std::string format = args.value("--format").value_or("csv");
+    if (format != "csv" && format != "json")
+        return usageError(err, "unknown --format '" + format + "' (csv, json)");
+    if (const auto r = args.value("--range"); r && r->find("..") == std::string::npos)
+        return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
+
+    const LoadResult loaded = loadProfile(args.positional()[0], err);
+    if (!loaded.ok())
+        return InputError;
+    const Profile& p = *loaded.profile;
+    std::optional<TimeRange> range;
+    if (const auto r = args.value("--range")) {
+        TimeRange parsed;
+        std::string error;
+        if (!parseRange(*r, p, parsed, error))
+            return usageError(err, error);
+        range = parsed;
+    }
+    const MeasurementMetrics metrics(p);
+    std::vector<TrackId> tracks;
+    if (const auto name = args.value("--track")) {
+        for (TrackId t = 0; t < p.trackCount(); ++t) {
+            if (p.string(p.track(t).name) == *name) {
+                tracks = {t};
+                break;
+            }
+            if (p.string(p.track(t).name).find(*name) != std::string_view::npos)
+                tracks.push_back(t);
+        }
+        if (tracks.empty())
+            return usageError(err, "no track is named '" + *name + "' (see 'runlane-cli summary')");
+        if (tracks.size() > 1)
+            return usageError(err, "'" + *name + "' matches " + std::to_string(tracks.size())
+                                       + " tracks; give more of the name");
+    } else {
+        for (TrackId t = 0; t < p.trackCount(); ++t) {
+            if (p.track(t).kind == TrackKind::Thread && metrics.busy(t) > 0)
+                tracks.push_back(t);
+        }
+    }
+    const Time span = range ? range->to - range->from : p.duration();
+    if (bin == 0)
+        bin = UsageSeries::defaultBinWidth(span);
+    std::vector<UsageSeries> series;
+    try {
+        for (const TrackId t : tracks)
+            series.push_back(UsageSeries::compute(p, t, bin, top, range));
+    } catch (const std::invalid_argument& e) {
+        return usageError(err, std::string("bad --bin: ") + e.what());
+    }
+    out << (format == "json" ? UsageFormatter::json(p, series) : UsageFormatter::csv(p, series));
+    return Ok;
+}
+
+int CliCommands::convert(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    if (const int code = parseArgs(args, {{"--to", "-o", "--output"}, {"--help"}, 1, 1}, argc, argv, kConvertHelp,
+                                   out, err);
+        code >= 0)
+        return code;
+    const std::string to = args.value("--to").value_or("");
+    if (to.empty())
+        return usageError(err, "convert needs --to chrome");
+    if (to != "chrome")
+        return usageError(err, "unknown --to format '" + to + "' (chrome)");
+    const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
+    if (!output || output->empty())
+        return usageError(err, "convert needs -o OUT");
+    const LoadResult loaded = loadProfile(args.positional()[0], err);
+    if (!loaded.ok())
+        return InputError;
+    std::string error;
+    if (!ChromeTraceWriter::writeFile(*loaded.profile, QString::fromLocal8Bit(output->c_str()), error)) {
+        err << "runlane-cli: " << error << "\n";
+        return OutputError;
+    }
+    return Ok;
+}
+
+} // namespace runlane

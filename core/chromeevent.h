@@ -1,0 +1,112 @@
+#pragma once
+
+#include "profiletypes.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace runlane {
+
+// One Chrome trace event as the tokenizer hands it to ChromeTraceBuilder:
+// typed fields, no JSON left. Everything the format logic needs is here, so a
+// faster tokenizer only has to fill this struct the same way. The strings are
+// reused from event to event, so filling it allocates nothing once warm.
+struct ChromeEvent {
+    // A field that the file may give as a number or as a string.
+    struct Value {
+        enum Kind : std::uint8_t { Absent, Number, String, Invalid };
+        Kind kind = Absent;
+        std::int64_t number = 0;
+        std::string text; // String: the text; Invalid: a description of what was found
+        void clear()
+        {
+            kind = Absent;
+            number = 0;
+            text.clear();
+        }
+    };
+    // A time in microseconds in the file, converted exactly to nanoseconds.
+    struct TimeValue {
+        enum Kind : std::uint8_t { Absent, Ok, Invalid, OutOfRange };
+        Kind kind = Absent;
+        Time ns = 0;
+        std::string text; // what was found, for error messages
+        void clear()
+        {
+            kind = Absent;
+            ns = 0;
+            text.clear();
+        }
+    };
+
+    bool isObject = true; // false: the array element was not an object
+    std::string notObjectText; // what it was instead
+    bool empty = true; // `{}`: no keys at all
+    bool hasPh = false;
+    bool phIsString = true;
+    std::string ph;
+    bool hasName = false;
+    std::string name;
+    std::string cat;
+    std::string scope;
+    std::string instantScope; // `s`
+    TimeValue ts;
+    TimeValue dur;
+    TimeValue tdur;
+    Value pid;
+    Value tid;
+    Value id;
+    Value id2Local;
+    Value id2Global;
+    // From `args`: the fields the format gives a meaning to.
+    std::string argName; // M process_name / thread_name
+    bool hasArgSortIndex = false;
+    std::int64_t argSortIndex = 0; // M *_sort_index
+    std::string argState; // final state of a task (Runlane's convert output)
+    std::string argFile; // source position of a frame
+    std::int64_t argLine = 0;
+    // Numeric top-level args, the series of a `C` counter event.
+    std::vector<std::pair<std::string, double>> numericArgs;
+    std::size_t numericArgCount = 0;
+
+    void clear()
+    {
+        isObject = true;
+        notObjectText.clear();
+        empty = true;
+        hasPh = false;
+        phIsString = true;
+        ph.clear();
+        hasName = false;
+        name.clear();
+        cat.clear();
+        scope.clear();
+        instantScope.clear();
+        ts.clear();
+        dur.clear();
+        tdur.clear();
+        pid.clear();
+        tid.clear();
+        id.clear();
+        id2Local.clear();
+        id2Global.clear();
+        argName.clear();
+        hasArgSortIndex = false;
+        argSortIndex = 0;
+        argState.clear();
+        argFile.clear();
+        argLine = 0;
+        numericArgCount = 0;
+    }
+    void addNumericArg(const std::string& key, double value)
+    {
+        if (numericArgCount == numericArgs.size())
+            numericArgs.emplace_back();
+        numericArgs[numericArgCount].first = key;
+        numericArgs[numericArgCount].second = value;
+        ++numericArgCount;
+    }
+};
+
+} // namespace runlane

@@ -1,0 +1,583 @@
+#include "chrometracebuilder.h"
+
+#include "loaderror.h"
+#include "numberparse.h"
+
+#include <algorithm>
+
+namespace runlane {
+
+namespace {
+
+// Ids named by strings (a `pid: "renderer"`) get numbers above any real id.
+constexpr std::int64_t kFirstStringId = std::int64_t(1) << 48;
+// At equal timestamps, E events may be reordered within this many events to
+// find the ones that match; more would let a hostile file cost O(n^2).
+constexpr std::size_t kReorderWindow = 64;
+
+std::string display(std::string_view text)
+{
+    std::string out = "'";
+    out.append(text.substr(0, 80));
+    if (text.size() > 80)
+        out += "...";
+    out += "'";
+    return out;
+}
+
+std::string valueText(const ChromeEvent::Value& value)
+{
+    return value.kind == ChromeEvent::Value::Number ? std::to_string(value.number) : value.text;
+}
+
+} // namespace
+
+ChromeTraceBuilder::ChromeTraceBuilder(ProfileBuilder& builder)
+    : m_builder(builder), m_diagnostics(builder.diagnostics())
+{
+}
+
+std::uint32_t ChromeTraceBuilder::orderOf(std::uint64_t index)
+{
+    return index < kNone - 1 ? std::uint32_t(index) : kNone - 1;
+}
+
+Time ChromeTraceBuilder::requireTs(const ChromeEvent& e, std::uint64_t index) const
+{
+    switch (e.ts.kind) {
+    case ChromeEvent::TimeValue::Ok:
+        return e.ts.ns;
+    case ChromeEvent::TimeValue::Absent:
+        throw FormatError("missing 'ts' (the timestamp in microseconds) in a '" + e.ph + "' event",
+                          std::int64_t(index));
+    case ChromeEvent::TimeValue::OutOfRange:
+        throw FormatError("'ts' " + e.ts.text + " is out of range (more than 292 years from 0)", std::int64_t(index));
+    case ChromeEvent::TimeValue::Invalid:
+        break;
+    }
+    throw FormatError("'ts' must be a number of microseconds, found " + e.ts.text, std::int64_t(index));
+}
+
+std::int64_t ChromeTraceBuilder::resolveId(const ChromeEvent::Value& value, std::string_view field,
+                                           std::uint64_t index, std::int64_t fallback, StringId* nameOut)
+{
+    switch (value.kind) {
+    case ChromeEvent::Value::Absent:
+        return fallback;
+    case ChromeEvent::Value::Number:
+        return value.number;
+    case ChromeEvent::Value::Invalid:
+        throw FormatError("'" + std::string(field) + "' must be a number or a string, found " + value.text,
+                          std::int64_t(index));
+    case ChromeEvent::Value::String:
+        break;
+    }
+    std::int64_t number = 0;
+    if (parseInteger(value.text, number))
+        return number;
+    auto it = m_stringIds.find(value.text);
+    if (it == m_stringIds.end())
+        it = m_stringIds.emplace(value.text, kFirstStringId + std::int64_t(m_stringIds.size())).first;
+    if (nameOut)
+        *nameOut = m_builder.intern(value.text);
+    return it->second;
+}
+
+void ChromeTraceBuilder::resolvePidTid(const ChromeEvent& e, std::uint64_t index, std::int64_t& pid,
+                                       std::int64_t& tid)
+{
+    StringId pidName = kEmptyString;
+    StringId tidName = kEmptyString;
+    pid = resolveId(e.pid, "pid", index, 0, &pidName);
+    // A missing tid means the process's main thread, as in Perfetto.
+    tid = resolveId(e.tid, "tid", index, pid, &tidName);
+    // A string id doubles as a name unless metadata names it.
+    if (pidName != kEmptyString && process(pid).name == kEmptyString)
+        process(pid).name = pidName;
+    if (tidName != kEmptyString) {
+        ThreadMeta& meta = m_threadMeta[{pid, tid}];
+        if (meta.name == kEmptyString)
+            meta.name = tidName;
+    }
+}
+
+ChromeTraceBuilder::Process& ChromeTraceBuilder::process(std::int64_t pid)
+{
+    return m_processes[pid];
+}
+
+ChromeTraceBuilder::Thread& ChromeTraceBuilder::thread(std::int64_t pid, std::int64_t tid)
+{
+    const std::pair<std::int64_t, std::int64_t> key{pid, tid};
+    if (m_lastThread != kNone && m_lastThreadKey == key)
+        return m_threads[m_lastThread];
+    auto it = m_threadIndex.find(key);
+    if (it == m_threadIndex.end()) {
+        TrackInfo info;
+        info.kind = TrackKind::Thread;
+        info.pid = pid;
+        info.tid = tid;
+        Thread t;
+        t.track = m_builder.addTrack(info);
+        m_threads.push_back(std::move(t));
+        it = m_threadIndex.emplace(key, std::uint32_t(m_threads.size() - 1)).first;
+        process(pid);
+    }
+    m_lastThreadKey = key;
+    m_lastThread = it->second;
+    return m_threads[it->second];
+}
+
+StringId ChromeTraceBuilder::nameFor(const ChromeEvent& e)
+{
+    return e.hasName ? m_builder.intern(e.name) : kEmptyString;
+}
+
+LabelId ChromeTraceBuilder::labelFor(const ChromeEvent& e)
+{
+    const std::string_view name = e.hasName ? std::string_view(e.name) : std::string_view("(unnamed)");
+    if (!e.argFile.empty())
+        return m_builder.label(name, e.argFile, std::int32_t(e.argLine));
+    auto it = m_labelByName.find(name);
+    if (it != m_labelByName.end())
+        return it->second;
+    const LabelId label = m_builder.label(name);
+    m_labelByName.emplace(std::string(name), label);
+    return label;
+}
+
+void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
+{
+    if (!e.isObject)
+        throw FormatError("expected an event object, found " + e.notObjectText, std::int64_t(index));
+    if (!e.hasPh) {
+        if (e.empty) {
+            m_diagnostics.skipped("empty event {}");
+            return;
+        }
+        throw FormatError("missing 'ph' (the event phase)", std::int64_t(index));
+    }
+    if (!e.phIsString)
+        throw FormatError("'ph' must be a one-letter string, found " + e.ph, std::int64_t(index));
+    if (e.ph.size() != 1) {
+        m_diagnostics.skipped("phase '" + e.ph.substr(0, 20) + "'");
+        return;
+    }
+    switch (const char ph = e.ph[0]) {
+    case 'X':
+        addComplete(e, index);
+        return;
+    case 'B':
+    case 'E': {
+        const Time ts = requireTs(e, index);
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        resolvePidTid(e, index, pid, tid);
+        Thread& t = thread(pid, tid);
+        const bool begin = ph == 'B';
+        t.events.push_back(BeginEnd{ts, orderOf(index), begin ? labelFor(e) : 0, nameFor(e), begin});
+        return;
+    }
+    case 'i':
+    case 'I':
+    case 'R':
+        addInstant(e, index);
+        return;
+    case 'C':
+        addCounter(e, index);
+        return;
+    case 'M':
+        addMetadata(e, index);
+        return;
+    case 'b':
+    case 'e':
+    case 'n':
+        addAsync(e, index, ph, false);
+        return;
+    case 'S':
+        addAsync(e, index, 'b', true);
+        return;
+    case 'F':
+        addAsync(e, index, 'e', true);
+        return;
+    case 'T':
+    case 'p':
+        addAsync(e, index, 'n', true);
+        return;
+    default:
+        m_diagnostics.skipped(std::string("phase '") + ph + "'");
+        return;
+    }
+}
+
+void ChromeTraceBuilder::addComplete(const ChromeEvent& e, std::uint64_t index)
+{
+    const Time ts = requireTs(e, index);
+    const ChromeEvent::TimeValue& dur = e.dur.kind != ChromeEvent::TimeValue::Absent ? e.dur : e.tdur;
+    Time length = 0;
+    switch (dur.kind) {
+    case ChromeEvent::TimeValue::Ok:
+        length = dur.ns;
+        break;
+    case ChromeEvent::TimeValue::Absent:
+        m_diagnostics.warnWith("X without duration", [&] {
+            return "X event #" + std::to_string(index) + " " + display(e.name) + " has no 'dur'; taken as 0";
+        });
+        break;
+    case ChromeEvent::TimeValue::OutOfRange:
+        throw FormatError("'dur' " + dur.text + " is out of range", std::int64_t(index));
+    case ChromeEvent::TimeValue::Invalid:
+        throw FormatError("'dur' must be a number of microseconds, found " + dur.text, std::int64_t(index));
+    }
+    if (length < 0) {
+        m_diagnostics.warnWith("negative duration", [&] {
+            return "X event #" + std::to_string(index) + " " + display(e.name) + " has a negative 'dur'; taken as 0";
+        });
+        length = 0;
+    }
+    if (ts > kTimeMax - 1 - length)
+        throw FormatError("'ts' + 'dur' is out of range", std::int64_t(index));
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    resolvePidTid(e, index, pid, tid);
+    const TrackId track = thread(pid, tid).track;
+    m_builder.addCall(track, labelFor(e), ts, ts + length, orderOf(index));
+}
+
+void ChromeTraceBuilder::addInstant(const ChromeEvent& e, std::uint64_t index)
+{
+    Mark mark;
+    mark.time = requireTs(e, index);
+    mark.name = nameFor(e);
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    resolvePidTid(e, index, pid, tid);
+    mark.pid = pid;
+    if (e.instantScope == "g") {
+        mark.scope = MarkScope::Global;
+    } else if (e.instantScope == "p") {
+        mark.scope = MarkScope::Process;
+        process(pid);
+    } else {
+        mark.scope = MarkScope::Thread;
+        mark.track = thread(pid, tid).track;
+    }
+    m_builder.addMark(mark);
+}
+
+void ChromeTraceBuilder::addCounter(const ChromeEvent& e, std::uint64_t index)
+{
+    const Time ts = requireTs(e, index);
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    resolvePidTid(e, index, pid, tid);
+    std::string base = e.hasName ? e.name : std::string("(unnamed)");
+    if (e.id.kind == ChromeEvent::Value::Number || e.id.kind == ChromeEvent::Value::String)
+        base += "[" + valueText(e.id) + "]";
+    for (std::size_t i = 0; i < e.numericArgCount; ++i) {
+        const auto& [key, value] = e.numericArgs[i];
+        const std::string seriesName = base + " " + key;
+        m_keyBuffer = std::to_string(pid) + '\x1f' + seriesName;
+        auto it = m_counterIndex.find(m_keyBuffer);
+        if (it == m_counterIndex.end())
+            it = m_counterIndex.emplace(m_keyBuffer, m_builder.addCounter(m_builder.intern(seriesName), pid)).first;
+        m_builder.addCounterPoint(it->second, ts, value);
+    }
+}
+
+void ChromeTraceBuilder::addMetadata(const ChromeEvent& e, std::uint64_t index)
+{
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    resolvePidTid(e, index, pid, tid);
+    if (e.name == "process_name") {
+        if (!e.argName.empty())
+            process(pid).name = m_builder.intern(e.argName);
+    } else if (e.name == "thread_name") {
+        if (!e.argName.empty())
+            m_threadMeta[{pid, tid}].name = m_builder.intern(e.argName);
+    } else if (e.name == "process_sort_index") {
+        if (e.hasArgSortIndex)
+            process(pid).sortIndex = e.argSortIndex;
+    } else if (e.name == "thread_sort_index") {
+        if (e.hasArgSortIndex)
+            m_threadMeta[{pid, tid}].sortIndex = e.argSortIndex;
+    } else {
+        m_diagnostics.skipped("metadata '" + e.name.substr(0, 40) + "'");
+    }
+}
+
+// Async slices sharing an id form one task (semantics.md §8). The id is
+// scoped by category and `scope`; a process-local id (id2.local) also by pid.
+// Legacy S/T/p/F events are matched by (category, name, id) as catapult does.
+void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, char kind, bool legacy)
+{
+    const Time ts = requireTs(e, index);
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    resolvePidTid(e, index, pid, tid);
+    std::string& key = m_keyBuffer;
+    key.clear();
+    key += legacy ? 'L' : 'N';
+    key += e.cat;
+    key += '\x1f';
+    key += e.scope;
+    key += '\x1f';
+    if (e.id2Local.kind == ChromeEvent::Value::Number || e.id2Local.kind == ChromeEvent::Value::String) {
+        key += "local:" + std::to_string(pid) + ":" + valueText(e.id2Local);
+    } else if (e.id2Global.kind == ChromeEvent::Value::Number || e.id2Global.kind == ChromeEvent::Value::String) {
+        key += "global:" + valueText(e.id2Global);
+    } else if (e.id.kind == ChromeEvent::Value::Number || e.id.kind == ChromeEvent::Value::String) {
+        key += "id:" + valueText(e.id);
+    } else {
+        m_diagnostics.warnWith("async event without id", [&] {
+            return std::string("'") + e.ph + "' event #" + std::to_string(index) + " " + display(e.name)
+                + " has no 'id' or 'id2'; ignored";
+        });
+        return;
+    }
+    if (legacy) {
+        key += '\x1f';
+        key += e.name;
+    }
+    auto it = m_asyncIndex.find(key);
+    if (it == m_asyncIndex.end()) {
+        AsyncTask task;
+        task.pid = pid;
+        task.tid = tid;
+        task.onThread = e.cat == kThreadTaskCategory;
+        m_asyncTasks.push_back(std::move(task));
+        it = m_asyncIndex.emplace(key, std::uint32_t(m_asyncTasks.size() - 1)).first;
+    }
+    FinalState state = FinalState::Completed;
+    const bool hasState = !e.argState.empty() && parseFinalState(e.argState, state);
+    m_asyncTasks[it->second].events.push_back(
+        AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, hasState ? std::int8_t(state) : std::int8_t(-1)});
+}
+
+TrackId ChromeTraceBuilder::asyncTrack(std::int64_t pid)
+{
+    Process& p = process(pid);
+    if (p.asyncTrack == kNone) {
+        TrackInfo info;
+        info.kind = TrackKind::Async;
+        info.pid = pid;
+        info.tid = 0;
+        p.asyncTrack = m_builder.addTrack(info);
+    }
+    return p.asyncTrack;
+}
+
+void ChromeTraceBuilder::finish()
+{
+    for (Thread& t : m_threads)
+        matchBeginEnd(t);
+    for (AsyncTask& task : m_asyncTasks)
+        buildAsyncTask(task);
+
+    // Names and sort order come from metadata that may follow the events.
+    for (std::size_t id = 0; id < m_builder.trackCount(); ++id) {
+        TrackInfo& info = m_builder.trackInfo(TrackId(id));
+        const auto p = m_processes.find(info.pid);
+        if (p != m_processes.end()) {
+            info.processName = p->second.name;
+            info.processSortIndex = p->second.sortIndex;
+        }
+        if (info.kind == TrackKind::Thread) {
+            const auto meta = m_threadMeta.find({info.pid, info.tid});
+            if (meta != m_threadMeta.end()) {
+                info.threadName = meta->second.name;
+                info.threadSortIndex = meta->second.sortIndex;
+            }
+        }
+    }
+}
+
+// Matches B and E of one thread on a stack after a stable sort by time, so
+// equal timestamps keep file order. An E without a name closes the innermost
+// B; a named E closes the B of that name. Within a run of equal timestamps an
+// E that does not close the innermost B may be matched by reordering: a later
+// E of the run that does close it goes first, or a later B of the run with
+// the E's name opens first (a zero-length call written E-before-B). Failing
+// that, an E naming an outer B ends the inner ones with it, and an E naming
+// no open B is ignored.
+void ChromeTraceBuilder::matchBeginEnd(Thread& t)
+{
+    std::vector<BeginEnd>& events = t.events;
+    std::stable_sort(events.begin(), events.end(), [](const BeginEnd& a, const BeginEnd& b) { return a.ts < b.ts; });
+    std::vector<BeginEnd> stack;
+    auto close = [&](const BeginEnd& open, Time at) { m_builder.addCall(t.track, open.label, open.ts, at, open.order); };
+    auto nameOf = [&](const BeginEnd& ev) { return m_builder.string(ev.name); };
+
+    for (std::size_t runStart = 0; runStart < events.size();) {
+        std::size_t runEnd = runStart;
+        while (runEnd < events.size() && events[runEnd].ts == events[runStart].ts)
+            ++runEnd;
+        for (std::size_t i = runStart; i < runEnd; ++i) {
+            BeginEnd ev = events[i];
+            if (ev.begin) {
+                stack.push_back(ev);
+                continue;
+            }
+            const std::size_t window = std::min(runEnd, i + 1 + kReorderWindow);
+            if (!stack.empty() && ev.name != kEmptyString && ev.name != stack.back().name) {
+                // (a) a later E of this run closes the innermost B: take it first.
+                std::size_t j = i + 1;
+                while (j < window && (events[j].begin || events[j].name != stack.back().name))
+                    ++j;
+                if (j < window) {
+                    std::rotate(events.begin() + std::ptrdiff_t(i), events.begin() + std::ptrdiff_t(j),
+                                events.begin() + std::ptrdiff_t(j + 1));
+                    --i;
+                    continue;
+                }
+            }
+            if (ev.name != kEmptyString && (stack.empty() || ev.name != stack.back().name)) {
+                // (b) a later B of this run with this E's name: open it first.
+                std::size_t j = i + 1;
+                while (j < window && (!events[j].begin || events[j].name != ev.name))
+                    ++j;
+                if (j < window) {
+                    std::rotate(events.begin() + std::ptrdiff_t(i), events.begin() + std::ptrdiff_t(j),
+                                events.begin() + std::ptrdiff_t(j + 1));
+                    --i;
+                    continue;
+                }
+            }
+            if (stack.empty()) {
+                m_diagnostics.warnWith("E without B", [&] {
+                    return "an E event " + display(nameOf(ev)) + " at order " + std::to_string(ev.order)
+                        + " has no open B on its thread; ignored";
+                });
+                continue;
+            }
+            if (ev.name != kEmptyString && ev.name != stack.back().name) {
+                // (c) it names an outer B: the inner ones end with it.
+                auto match = std::find_if(stack.rbegin(), stack.rend(),
+                                          [&](const BeginEnd& open) { return open.name == ev.name; });
+                if (match != stack.rend()) {
+                    const std::size_t keep = std::size_t(stack.rend() - match) - 1;
+                    while (stack.size() > keep + 1) {
+                        m_diagnostics.warnWith("B closed by an outer E", [&] {
+                            return "B " + display(nameOf(stack.back())) + " is closed by the E of "
+                                + display(nameOf(ev));
+                        });
+                        close(stack.back(), ev.ts);
+                        stack.pop_back();
+                    }
+                } else {
+                    // (d) no B of that name is open: the E ends nothing we know.
+                    m_diagnostics.warnWith("E without B", [&] {
+                        return "an E event " + display(nameOf(ev)) + " at order " + std::to_string(ev.order)
+                            + " matches no open B on its thread; ignored";
+                    });
+                    continue;
+                }
+            }
+            close(stack.back(), ev.ts);
+            stack.pop_back();
+        }
+        runStart = runEnd;
+    }
+    for (const BeginEnd& open : stack) {
+        m_diagnostics.warnWith("B never closed", [&] {
+            return "B " + display(nameOf(open)) + " is never closed; it ends with the profile";
+        });
+        m_builder.addCall(t.track, open.label, open.ts, ProfileBuilder::kOpen, open.order);
+    }
+    std::vector<BeginEnd>().swap(events);
+}
+
+// One async id = one task. Its top-level slices are its active intervals;
+// nested slices are measurements it created. It exists from its first event
+// to its last, and the last event's args.state, if any, says how it ended.
+void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
+{
+    std::vector<AsyncEvent>& events = task.events;
+    std::stable_sort(events.begin(), events.end(), [](const AsyncEvent& a, const AsyncEvent& b) { return a.ts < b.ts; });
+    if (events.empty())
+        return;
+    const TrackId track = task.onThread ? thread(task.pid, task.tid).track : asyncTrack(task.pid);
+    const MeasurementId rootCreator = task.onThread ? ProfileBuilder::kAutoCreator : kNone;
+    struct Open {
+        MeasurementId measurement;
+        Time start;
+        std::uint32_t order;
+        StringId name;
+    };
+    std::vector<Open> stack;
+    MeasurementId taskId = kNone;
+    const bool anyState = std::any_of(events.begin(), events.end(), [](const AsyncEvent& e) { return e.state >= 0; });
+    auto ensureTask = [&](const AsyncEvent& first) {
+        if (taskId == kNone)
+            taskId = m_builder.addMeasurement(track, first.label, events.front().ts, rootCreator, AsyncMeasurement);
+    };
+    for (const AsyncEvent& ev : events) {
+        if (ev.kind == 'b') {
+            ensureTask(ev);
+            MeasurementId owner = taskId;
+            if (!stack.empty())
+                owner = m_builder.addMeasurement(track, ev.label, ev.ts, stack.back().measurement);
+            stack.push_back(Open{owner, ev.ts, ev.order, ev.name});
+        } else if (ev.kind == 'e') {
+            if (stack.empty()) {
+                m_diagnostics.warnWith("async end without begin", [&] {
+                    return "an async 'e' " + display(m_builder.string(ev.name)) + " has no open 'b'; ignored";
+                });
+                continue;
+            }
+            if (ev.name != kEmptyString && ev.name != stack.back().name) {
+                auto match = std::find_if(stack.rbegin(), stack.rend(), [&](const Open& o) { return o.name == ev.name; });
+                if (match == stack.rend()) {
+                    m_diagnostics.warnWith("async end without begin", [&] {
+                        return "an async 'e' " + display(m_builder.string(ev.name)) + " matches no open 'b'; ignored";
+                    });
+                    continue;
+                }
+                {
+                    const std::size_t keep = std::size_t(stack.rend() - match) - 1;
+                    while (stack.size() > keep + 1) {
+                        const Open& inner = stack.back();
+                        m_builder.addInterval(inner.measurement, inner.start, ev.ts, inner.order);
+                        if (inner.measurement != taskId)
+                            m_builder.finish(inner.measurement, ev.ts, FinalState::Completed);
+                        stack.pop_back();
+                    }
+                }
+            }
+            const Open open = stack.back();
+            stack.pop_back();
+            m_builder.addInterval(open.measurement, open.start, ev.ts, open.order);
+            if (open.measurement != taskId)
+                m_builder.finish(open.measurement, ev.ts, FinalState::Completed);
+        } else {
+            // Instants inside a task are marks; only states make a task of them.
+            if (anyState)
+                ensureTask(ev);
+            Mark mark;
+            mark.time = ev.ts;
+            mark.track = track;
+            mark.pid = task.pid;
+            mark.name = ev.name;
+            m_builder.addMark(mark);
+        }
+    }
+    if (taskId == kNone)
+        return;
+    if (!stack.empty()) {
+        for (const Open& open : stack) {
+            m_builder.addInterval(open.measurement, open.start, ProfileBuilder::kOpen, open.order);
+        }
+        m_diagnostics.warnWith("async slice never ended", [&] {
+            return "async slice " + display(m_builder.string(stack.back().name)) + " never ends; it ends with the profile";
+        });
+        return; // the task stays unfinished
+    }
+    const AsyncEvent& last = events.back();
+    const FinalState state = last.state >= 0 ? FinalState(last.state) : FinalState::Completed;
+    if (state != FinalState::Unfinished)
+        m_builder.finish(taskId, last.ts, state);
+    std::vector<AsyncEvent>().swap(events);
+}
+
+} // namespace runlane

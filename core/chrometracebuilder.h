@@ -1,0 +1,112 @@
+#pragma once
+
+#include "chromeevent.h"
+#include "profilebuilder.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace runlane {
+
+// Format side of the Chrome loader (formats.md (b), semantics.md §8): turns
+// ChromeEvents into the model. Events may come in any order, so `B/E` and
+// async events are collected per thread / per async id and matched in
+// finish(), after a stable sort by time.
+class ChromeTraceBuilder
+{
+public:
+    // Slices of this category are tasks that ran on their thread's running
+    // stack (Runlane's own convert output); other async slices are concurrent.
+    static constexpr std::string_view kThreadTaskCategory = "runlane.task";
+
+    explicit ChromeTraceBuilder(ProfileBuilder& builder);
+    // Throws FormatError for events that break the format's rules.
+    void addEvent(const ChromeEvent& event, std::uint64_t index);
+    void finish();
+
+private:
+    struct BeginEnd {
+        Time ts;
+        std::uint32_t order;
+        LabelId label;
+        StringId name; // kEmptyString: an E without a name
+        bool begin;
+    };
+    struct Thread {
+        TrackId track = kNone;
+        std::vector<BeginEnd> events;
+    };
+    struct AsyncEvent {
+        Time ts;
+        std::uint32_t order;
+        LabelId label;
+        StringId name;
+        char kind; // 'b', 'e' or 'n'
+        std::int8_t state; // FinalState from args.state, -1 if none
+    };
+    struct AsyncTask {
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        bool onThread = false;
+        std::vector<AsyncEvent> events;
+    };
+    struct Process {
+        StringId name = kEmptyString;
+        std::int64_t sortIndex = 0;
+        TrackId asyncTrack = kNone;
+    };
+    struct ThreadMeta {
+        StringId name = kEmptyString;
+        std::int64_t sortIndex = 0;
+    };
+    struct PairHash {
+        std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const noexcept
+        {
+            return std::size_t(p.first) * 0x9E3779B97F4A7C15ull ^ std::size_t(p.second);
+        }
+    };
+    struct StringHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+    };
+
+    Time requireTs(const ChromeEvent& e, std::uint64_t index) const;
+    std::int64_t resolveId(const ChromeEvent::Value& value, std::string_view field, std::uint64_t index,
+                           std::int64_t fallback, StringId* nameOut);
+    void resolvePidTid(const ChromeEvent& e, std::uint64_t index, std::int64_t& pid, std::int64_t& tid);
+    Thread& thread(std::int64_t pid, std::int64_t tid);
+    Process& process(std::int64_t pid);
+    LabelId labelFor(const ChromeEvent& e);
+    StringId nameFor(const ChromeEvent& e);
+    static std::uint32_t orderOf(std::uint64_t index);
+
+    void addComplete(const ChromeEvent& e, std::uint64_t index);
+    void addInstant(const ChromeEvent& e, std::uint64_t index);
+    void addCounter(const ChromeEvent& e, std::uint64_t index);
+    void addMetadata(const ChromeEvent& e, std::uint64_t index);
+    void addAsync(const ChromeEvent& e, std::uint64_t index, char kind, bool legacy);
+
+    void matchBeginEnd(Thread& thread);
+    void buildAsyncTask(AsyncTask& task);
+    TrackId asyncTrack(std::int64_t pid);
+
+    ProfileBuilder& m_builder;
+    Diagnostics& m_diagnostics;
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::uint32_t, PairHash> m_threadIndex;
+    std::vector<Thread> m_threads;
+    std::pair<std::int64_t, std::int64_t> m_lastThreadKey{0, 0};
+    std::uint32_t m_lastThread = kNone;
+    std::map<std::int64_t, Process> m_processes;
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, ThreadMeta, PairHash> m_threadMeta;
+    std::unordered_map<std::string, LabelId, StringHash, std::equal_to<>> m_labelByName;
+    std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>> m_stringIds;
+    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_asyncIndex;
+    std::vector<AsyncTask> m_asyncTasks;
+    std::unordered_map<std::string, std::size_t, StringHash, std::equal_to<>> m_counterIndex;
+    std::string m_keyBuffer;
+};
+
+} // namespace runlane

@@ -1,0 +1,413 @@
+#include "chrometracewriter.h"
+
+#include <QSaveFile>
+
+#include <algorithm>
+#include <set>
+
+namespace runlane {
+
+namespace {
+
+void appendEscaped(std::string& out, std::string_view text)
+{
+    out += '"';
+    for (const char c : text) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                static constexpr char hex[] = "0123456789abcdef";
+                out += "\\u00";
+                out += hex[(c >> 4) & 0xf];
+                out += hex[c & 0xf];
+            } else {
+                out += c;
+            }
+        }
+    }
+    out += '"';
+}
+
+// Nanoseconds as exact microseconds: 1234567 -> "1234.567".
+void appendMicros(std::string& out, Time ns)
+{
+    // Unsigned magnitude: -(INT64_MIN) does not fit an int64.
+    const std::uint64_t magnitude = ns < 0 ? 0 - std::uint64_t(ns) : std::uint64_t(ns);
+    if (ns < 0)
+        out += '-';
+    out += std::to_string(magnitude / 1000);
+    unsigned frac = unsigned(magnitude % 1000);
+    if (frac == 0)
+        return;
+    out += '.';
+    for (unsigned divisor = 100; frac != 0; divisor /= 10) {
+        out += char('0' + frac / divisor);
+        frac %= divisor;
+    }
+}
+
+class Writer
+{
+public:
+    Writer(const Profile& profile, const ChromeTraceWriter::Sink& sink) : m_profile(profile), m_sink(sink) { }
+
+    bool run()
+    {
+        for (MeasurementId m = 0; m < m_profile.measurementCount(); ++m) {
+            if (m_profile.intervalsOf(m).empty())
+                m_neverRan.push_back(m);
+        }
+        m_out = "{\"traceEvents\":[";
+        writeMetadata();
+        for (TrackId t = 0; t < m_profile.trackCount() && m_ok; ++t) {
+            if (m_profile.track(t).kind == TrackKind::Async)
+                writeAsyncTrack(t);
+            else
+                writeThreadTrack(t);
+        }
+        writeMarksAndCounters();
+        m_out += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"runlane\",\"source\":";
+        appendEscaped(m_out, m_profile.sourcePath());
+        m_out += ",\"format\":";
+        appendEscaped(m_out, m_profile.formatName());
+        m_out += "}}\n";
+        flush();
+        return m_ok;
+    }
+
+private:
+    void flush()
+    {
+        if (m_ok && !m_out.empty())
+            m_ok = m_sink(m_out);
+        m_out.clear();
+    }
+
+    // Starts an event object with the fields every event has.
+    void begin(char ph, std::string_view name, std::int64_t pid, std::int64_t tid, Time ts)
+    {
+        if (m_out.size() > (1u << 20))
+            flush();
+        m_out += m_first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"";
+        m_first = false;
+        m_out += ph;
+        m_out += "\",\"name\":";
+        appendEscaped(m_out, name);
+        m_out += ",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid);
+        if (ph != 'M') {
+            m_out += ",\"ts\":";
+            appendMicros(m_out, ts);
+        }
+    }
+
+    void labelArgs(LabelId label, std::string_view state = {})
+    {
+        const Label& l = m_profile.label(label);
+        if (l.file == kEmptyString && state.empty())
+            return;
+        m_out += ",\"args\":{";
+        bool comma = false;
+        if (l.file != kEmptyString) {
+            m_out += "\"file\":";
+            appendEscaped(m_out, m_profile.string(l.file));
+            if (l.line > 0)
+                m_out += ",\"line\":" + std::to_string(l.line);
+            comma = true;
+        }
+        if (!state.empty()) {
+            m_out += comma ? ",\"state\":" : "\"state\":";
+            appendEscaped(m_out, state);
+        }
+        m_out += '}';
+    }
+
+    void writeMetadata()
+    {
+        std::set<std::int64_t> processes;
+        for (const Track& t : m_profile.tracks()) {
+            if (processes.insert(t.pid).second) {
+                if (t.processName != kEmptyString) {
+                    begin('M', "process_name", t.pid, 0, 0);
+                    m_out += ",\"args\":{\"name\":";
+                    appendEscaped(m_out, m_profile.string(t.processName));
+                    m_out += "}}";
+                }
+                if (t.processSortIndex != 0) {
+                    begin('M', "process_sort_index", t.pid, 0, 0);
+                    m_out += ",\"args\":{\"sort_index\":" + std::to_string(t.processSortIndex) + "}}";
+                }
+            }
+            if (t.kind != TrackKind::Thread)
+                continue;
+            if (t.threadName != kEmptyString) {
+                begin('M', "thread_name", t.pid, t.tid, 0);
+                m_out += ",\"args\":{\"name\":";
+                appendEscaped(m_out, m_profile.string(t.threadName));
+                m_out += "}}";
+            }
+            if (t.threadSortIndex != 0) {
+                begin('M', "thread_sort_index", t.pid, t.tid, 0);
+                m_out += ",\"args\":{\"sort_index\":" + std::to_string(t.threadSortIndex) + "}}";
+            }
+        }
+    }
+
+    // A plain synchronous call: created as it started, one interval, ended
+    // with it. `open`: still running when the profile ends.
+    bool isCall(MeasurementId id, bool& open) const
+    {
+        const Measurement& m = m_profile.measurement(id);
+        const auto ivs = m_profile.intervalsOf(id);
+        open = false;
+        if (m.isAsync() || ivs.size() != 1)
+            return false;
+        const Interval& iv = m_profile.interval(ivs[0]);
+        if (m.created != iv.start)
+            return false;
+        if (m.finalState() == FinalState::Unfinished) {
+            open = iv.end == m_profile.endTime() && m.finished == m_profile.endTime();
+            return open;
+        }
+        return m.finished == iv.end;
+    }
+
+    bool lastIsOpen(MeasurementId id) const
+    {
+        const Measurement& m = m_profile.measurement(id);
+        const auto ivs = m_profile.intervalsOf(id);
+        return m.finalState() == FinalState::Unfinished && !ivs.empty()
+            && m_profile.interval(ivs.back()).end == m_profile.endTime() && m.finished == m_profile.endTime();
+    }
+
+    void asyncEvent(char ph, const char* cat, std::uint64_t taskId, MeasurementId m, const Track& track, Time ts,
+                    std::string_view state = {})
+    {
+        begin(ph, m_profile.labelName(m_profile.measurement(m).label), track.pid, track.tid, ts);
+        m_out += ",\"cat\":\"";
+        m_out += cat;
+        m_out += "\",\"id\":" + std::to_string(taskId);
+        labelArgs(m_profile.measurement(m).label, state);
+        m_out += '}';
+    }
+
+    void taskCreation(const char* cat, MeasurementId m, const Track& track)
+    {
+        const Measurement& mm = m_profile.measurement(m);
+        const auto ivs = m_profile.intervalsOf(m);
+        if (ivs.empty() ? mm.created < mm.finished : mm.created < m_profile.interval(ivs.front()).start)
+            asyncEvent('n', cat, m, m, track, mm.created);
+    }
+
+    void taskEnd(const char* cat, MeasurementId m, const Track& track)
+    {
+        if (lastIsOpen(m))
+            return;
+        const Measurement& mm = m_profile.measurement(m);
+        asyncEvent('n', cat, m, m, track, mm.finished, finalStateName(mm.finalState()));
+    }
+
+    std::vector<IntervalId> sortedIntervals(const Track& track) const
+    {
+        std::vector<IntervalId> ids(track.end - track.begin);
+        for (IntervalId i = 0; i < ids.size(); ++i)
+            ids[i] = track.begin + i;
+        // Start order, outer first: parents precede children, which keeps the
+        // nesting of equal intervals when the file is read back.
+        std::stable_sort(ids.begin(), ids.end(), [this](IntervalId a, IntervalId b) {
+            const Interval& x = m_profile.interval(a);
+            const Interval& y = m_profile.interval(b);
+            if (x.start != y.start)
+                return x.start < y.start;
+            if (x.end != y.end)
+                return x.end > y.end;
+            return a < b; // ids are depth-major within a track
+        });
+        return ids;
+    }
+
+    void writeThreadTrack(TrackId t)
+    {
+        static constexpr const char* cat = "runlane.task";
+        const Track& track = m_profile.track(t);
+        for (const IntervalId id : sortedIntervals(track)) {
+            const Interval& iv = m_profile.interval(id);
+            const MeasurementId m = iv.measurement;
+            bool open = false;
+            if (isCall(m, open)) {
+                begin(open ? 'B' : 'X', m_profile.labelName(m_profile.measurement(m).label), track.pid, track.tid,
+                      iv.start);
+                if (!open) {
+                    m_out += ",\"dur\":";
+                    appendMicros(m_out, iv.end - iv.start);
+                }
+                labelArgs(m_profile.measurement(m).label);
+                m_out += '}';
+                continue;
+            }
+            const auto ivs = m_profile.intervalsOf(m);
+            if (id == ivs.front())
+                taskCreation(cat, m, track);
+            asyncEvent('b', cat, m, m, track, iv.start);
+            const bool last = id == ivs.back();
+            if (!(last && lastIsOpen(m)))
+                asyncEvent('e', cat, m, m, track, iv.end);
+            if (last)
+                taskEnd(cat, m, track);
+        }
+        writeTasksWithoutIntervals(t, cat);
+    }
+
+    void writeTasksWithoutIntervals(TrackId t, const char* cat)
+    {
+        const Track& track = m_profile.track(t);
+        for (const MeasurementId m : m_neverRan) {
+            const Measurement& mm = m_profile.measurement(m);
+            if (mm.track != t)
+                continue;
+            if (track.kind == TrackKind::Async && mm.creator != kNone
+                && m_profile.measurement(mm.creator).track == t)
+                continue; // nested in a task: not expressible without a slice
+            taskCreation(cat, m, track);
+            taskEnd(cat, m, track);
+        }
+    }
+
+    // Concurrent tasks: each task with the slices it created, depth first,
+    // so that a slice's `e` is written before its enclosing slice's `e`.
+    void writeAsyncTrack(TrackId t)
+    {
+        static constexpr const char* cat = "runlane.async";
+        const Track& track = m_profile.track(t);
+        auto root = [&](MeasurementId m) {
+            MeasurementId r = m;
+            while (m_profile.measurement(r).creator != kNone && m_profile.measurement(m_profile.measurement(r).creator).track == t)
+                r = m_profile.measurement(r).creator;
+            return r;
+        };
+        std::vector<IntervalId> ids = sortedIntervals(track);
+        std::vector<MeasurementId> group(ids.size());
+        for (std::size_t k = 0; k < ids.size(); ++k)
+            group[k] = root(m_profile.interval(ids[k]).measurement);
+        std::vector<std::size_t> order(ids.size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            order[k] = k;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return m_profile.measurement(group[a]).created != m_profile.measurement(group[b]).created
+                ? m_profile.measurement(group[a]).created < m_profile.measurement(group[b]).created
+                : group[a] < group[b];
+        });
+        std::vector<IntervalId> stack;
+        auto closeTop = [&](MeasurementId task) {
+            const IntervalId top = stack.back();
+            stack.pop_back();
+            const MeasurementId m = m_profile.interval(top).measurement;
+            const auto ivs = m_profile.intervalsOf(m);
+            if (!(top == ivs.back() && lastIsOpen(m)))
+                asyncEvent('e', cat, task, m, track, m_profile.interval(top).end);
+        };
+        for (std::size_t k = 0; k < order.size();) {
+            const MeasurementId task = group[order[k]];
+            taskCreation(cat, task, track);
+            for (; k < order.size() && group[order[k]] == task; ++k) {
+                const IntervalId id = ids[order[k]];
+                const Interval& iv = m_profile.interval(id);
+                while (!stack.empty() && stack.back() != iv.parent)
+                    closeTop(task);
+                asyncEvent('b', cat, task, iv.measurement, track, iv.start);
+                stack.push_back(id);
+            }
+            while (!stack.empty())
+                closeTop(task);
+            taskEnd(cat, task, track);
+        }
+        writeTasksWithoutIntervals(t, cat);
+    }
+
+    void writeMarksAndCounters()
+    {
+        for (const Mark& mark : m_profile.marks()) {
+            std::int64_t pid = mark.pid;
+            std::int64_t tid = 0;
+            if (mark.track != kNone) {
+                pid = m_profile.track(mark.track).pid;
+                tid = m_profile.track(mark.track).tid;
+            }
+            begin('i', m_profile.string(mark.name), pid, tid, mark.time);
+            m_out += mark.scope == MarkScope::Global ? ",\"s\":\"g\"" : mark.scope == MarkScope::Process ? ",\"s\":\"p\"" : ",\"s\":\"t\"";
+            if (mark.detail != kEmptyString) {
+                m_out += ",\"args\":{\"detail\":";
+                appendEscaped(m_out, m_profile.string(mark.detail));
+                m_out += '}';
+            }
+            m_out += '}';
+        }
+        for (const CounterSeries& c : m_profile.counters()) {
+            for (std::size_t i = 0; i < c.times.size(); ++i) {
+                begin('C', m_profile.string(c.name), c.pid, 0, c.times[i]);
+                char value[64];
+                std::snprintf(value, sizeof value, "%.17g", c.values[i]);
+                m_out += ",\"args\":{\"value\":";
+                m_out += value;
+                m_out += "}}";
+            }
+        }
+    }
+
+    const Profile& m_profile;
+    const ChromeTraceWriter::Sink& m_sink;
+    std::vector<MeasurementId> m_neverRan;
+    std::string m_out;
+    bool m_first = true;
+    bool m_ok = true;
+};
+
+} // namespace
+
+bool ChromeTraceWriter::write(const Profile& profile, const Sink& sink)
+{
+    return Writer(profile, sink).run();
+}
+
+std::string ChromeTraceWriter::toString(const Profile& profile)
+{
+    std::string all;
+    write(profile, [&all](const std::string& chunk) {
+        all += chunk;
+        return true;
+    });
+    return all;
+}
+
+bool ChromeTraceWriter::writeFile(const Profile& profile, const QString& path, std::string& error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        error = "cannot write " + path.toStdString() + ": " + file.errorString().toStdString();
+        return false;
+    }
+    const bool ok = write(profile, [&file](const std::string& chunk) {
+        return file.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size());
+    });
+    if (!ok || !file.commit()) {
+        error = "cannot write " + path.toStdString() + ": " + file.errorString().toStdString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace runlane

@@ -1,0 +1,102 @@
+#pragma once
+
+#include <QByteArray>
+#include <QFile>
+#include <QString>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace runlane {
+
+// Progress and cancellation handed to a load by its caller.
+struct LoadControl {
+    // Called from the loading thread with (bytes read, total bytes).
+    std::function<void(std::int64_t, std::int64_t)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+// Streams a file in fixed-size chunks so that a loader never holds more than
+// one chunk of text, whatever the file's size. Reports progress and checks the
+// cancel flag once per chunk (LoadCancelled is thrown from the refill).
+class ChunkedFileReader
+{
+public:
+    static constexpr std::size_t kChunkSize = 1 << 20;
+
+    // `alreadyRead` are the file's first bytes, read before (to detect the
+    // format); they are served first, so pipes work without seeking back.
+    ChunkedFileReader(QFile& file, const LoadControl& control, const QByteArray& alreadyRead = {});
+
+    // Next byte, or -1 at the end of the file.
+    int get()
+    {
+        if (m_pos < m_len || refill())
+            return static_cast<unsigned char>(m_buffer[m_pos++]);
+        return -1;
+    }
+    int peek()
+    {
+        if (m_pos < m_len || refill())
+            return static_cast<unsigned char>(m_buffer[m_pos]);
+        return -1;
+    }
+    bool atEnd() { return !(m_pos < m_len || refill()); }
+    // Skips blanks; true if anything but blanks is left.
+    bool skipWhitespace();
+
+    // Bytes consumed so far, i.e. the offset of the next byte.
+    std::int64_t offset() const { return m_consumedBefore + std::int64_t(m_pos); }
+    std::int64_t size() const { return m_size; }
+    // True if a read error (rather than the end) stopped the stream.
+    bool failed() const { return m_failed; }
+    std::string errorString() const;
+
+    // An input iterator over the remaining bytes, the form nlohmann's SAX
+    // parser accepts; all copies share this reader's position.
+    class Iterator
+    {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = char;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const char*;
+        using reference = const char&;
+
+        Iterator() = default; // the end
+        explicit Iterator(ChunkedFileReader* reader) : m_reader(reader) { }
+        reference operator*() const { return m_reader->m_buffer[m_reader->m_pos]; }
+        Iterator& operator++()
+        {
+            ++m_reader->m_pos;
+            return *this;
+        }
+        bool operator==(const Iterator& other) const { return atEnd() == other.atEnd(); }
+        bool operator!=(const Iterator& other) const { return !(*this == other); }
+
+    private:
+        bool atEnd() const { return m_reader == nullptr || m_reader->atEnd(); }
+        ChunkedFileReader* m_reader = nullptr;
+    };
+    Iterator begin() { return Iterator(this); }
+    Iterator end() { return Iterator(); }
+
+private:
+    bool refill();
+
+    QFile& m_file;
+    LoadControl m_control;
+    std::vector<char> m_buffer;
+    std::size_t m_pos = 0;
+    std::size_t m_len = 0;
+    std::int64_t m_consumedBefore = 0;
+    std::int64_t m_size = 0;
+    bool m_eof = false;
+    bool m_failed = false;
+};
+
+} // namespace runlane

@@ -1,0 +1,23 @@
+#include "loaderror.h"
+
+namespace runlane {
+
+std::string LoadError::toString() const
+{
+    std::string text = file;
+    std::string where;
+    if (byteOffset >= 0)
+        where += "byte " + std::to_string(byteOffset);
+    if (eventIndex >= 0) {
+        if (!where.empty())
+            where += ", ";
+        where += "event #" + std::to_string(eventIndex);
+    }
+    if (!where.empty())
+        text += (text.empty() ? "" : ": ") + where;
+    if (!message.empty())
+        text += (text.empty() ? "" : ": ") + message;
+    return text;
+}
+
+} // namespace runlane

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace runlane {
+
+// Why a file could not be loaded, precise enough to find the spot in it.
+struct LoadError {
+    std::string file;
+    std::int64_t byteOffset = -1; // -1 = not known
+    std::int64_t eventIndex = -1; // 0-based index in the event array, -1 = n/a
+    std::string message; // what was expected or what went wrong
+    bool cancelled = false;
+
+    // "trace.json: byte 1234, event #56: expected ..."
+    std::string toString() const;
+};
+
+// Thrown by format code for input it cannot interpret; the reader that drives
+// it adds the file name and byte offset.
+class FormatError : public std::runtime_error
+{
+public:
+    explicit FormatError(const std::string& message, std::int64_t eventIndex = -1, std::int64_t byteOffset = -1)
+        : std::runtime_error(message), m_eventIndex(eventIndex), m_byteOffset(byteOffset)
+    {
+    }
+    std::int64_t eventIndex() const { return m_eventIndex; }
+    // -1: the position where reading stopped is the best guess.
+    std::int64_t byteOffset() const { return m_byteOffset; }
+
+private:
+    std::int64_t m_eventIndex;
+    std::int64_t m_byteOffset;
+};
+
+// Thrown when the caller's cancel flag is seen; never escapes the loader.
+class LoadCancelled : public std::exception
+{
+public:
+    const char* what() const noexcept override { return "loading was cancelled"; }
+};
+
+} // namespace runlane

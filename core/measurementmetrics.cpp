@@ -1,0 +1,99 @@
+#include "measurementmetrics.h"
+
+#include <algorithm>
+
+namespace runlane {
+
+MeasurementMetrics::MeasurementMetrics(const Profile& profile)
+    : m_profile(profile), m_exec(profile.measurementCount(), 0), m_busy(profile.trackCount(), 0)
+{
+    // exec = own intervals minus the parts covered by child intervals. The
+    // children of one interval never overlap each other (they share a depth),
+    // so subtracting each child's part inside its parent is exact.
+    const auto intervals = profile.intervals();
+    for (TrackId t = 0; t < profile.trackCount(); ++t) {
+        const Track& track = profile.track(t);
+        Time busy = 0;
+        for (IntervalId id = track.begin; id < track.end; ++id) {
+            const Interval& iv = intervals[id];
+            const Time length = iv.end - iv.start;
+            m_exec[iv.measurement] += length;
+            busy += length;
+            if (iv.parent != kNone) {
+                const Interval& parent = intervals[iv.parent];
+                const Time covered = std::max<Time>(0, std::min(iv.end, parent.end) - std::max(iv.start, parent.start));
+                m_exec[parent.measurement] -= covered;
+                busy -= covered;
+            }
+        }
+        m_busy[t] = busy;
+    }
+    m_total = totalsFrom(profile, m_exec);
+
+    // Recursion: walk the creation tree depth first, counting per label how
+    // many measurements of that label are on the current path.
+    const std::size_t count = profile.measurementCount();
+    m_nested.assign(count, false);
+    std::vector<std::uint32_t> childStart(count + 1, 0);
+    for (const Measurement& m : profile.measurements()) {
+        if (m.creator != kNone)
+            ++childStart[m.creator + 1];
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        childStart[i + 1] += childStart[i];
+    std::vector<MeasurementId> children(childStart.back());
+    {
+        std::vector<std::uint32_t> cursor(childStart.begin(), childStart.end() - 1);
+        for (MeasurementId id = 0; id < count; ++id) {
+            const MeasurementId creator = profile.measurement(id).creator;
+            if (creator != kNone)
+                children[cursor[creator]++] = id;
+        }
+    }
+    std::vector<std::uint32_t> onPath(profile.labelCount(), 0);
+    struct Frame {
+        MeasurementId id;
+        std::uint32_t next; // index of the next child to visit
+    };
+    std::vector<Frame> stack;
+    for (MeasurementId root = 0; root < count; ++root) {
+        if (profile.measurement(root).creator != kNone)
+            continue;
+        stack.push_back(Frame{root, childStart[root]});
+        ++onPath[profile.measurement(root).label];
+        while (!stack.empty()) {
+            Frame& top = stack.back();
+            if (top.next == childStart[top.id + 1]) {
+                --onPath[profile.measurement(top.id).label];
+                stack.pop_back();
+                continue;
+            }
+            const MeasurementId child = children[top.next++];
+            const LabelId label = profile.measurement(child).label;
+            m_nested[child] = onPath[label] > 0;
+            ++onPath[label];
+            stack.push_back(Frame{child, childStart[child]});
+        }
+    }
+}
+
+Time MeasurementMetrics::wall(MeasurementId id) const
+{
+    const Measurement& m = m_profile.measurement(id);
+    return m.finished - m.created;
+}
+
+std::vector<Time> MeasurementMetrics::totalsFrom(const Profile& profile, const std::vector<Time>& exec)
+{
+    // Measurements are numbered creators first (ProfileBuilder guarantees
+    // creator < id), so one backward pass adds every subtree to its creator.
+    std::vector<Time> total = exec;
+    for (std::size_t id = profile.measurementCount(); id-- > 0;) {
+        const MeasurementId creator = profile.measurement(MeasurementId(id)).creator;
+        if (creator != kNone)
+            total[creator] += total[id];
+    }
+    return total;
+}
+
+} // namespace runlane

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "profile.h"
+
+#include <vector>
+
+namespace runlane {
+
+// Per-measurement figures derived from a Profile once, after loading:
+// exec (self) time, time with children over the creation tree, and whether a
+// measurement is nested under another of the same label (recursion), which
+// the rank must not count twice (semantics.md §3-§5).
+class MeasurementMetrics
+{
+public:
+    explicit MeasurementMetrics(const Profile& profile);
+
+    Time exec(MeasurementId id) const { return m_exec[id]; }
+    Time total(MeasurementId id) const { return m_total[id]; }
+    Time wall(MeasurementId id) const;
+    bool nestedInSameLabel(MeasurementId id) const { return m_nested[id]; }
+    // Σ exec of everything on a track: the time it was busy.
+    Time busy(TrackId track) const { return m_busy[track]; }
+    const Profile& profile() const { return m_profile; }
+
+    // Time with children of every measurement given per-measurement exec
+    // times (e.g. clipped to a range): one pass, creators before creations.
+    static std::vector<Time> totalsFrom(const Profile& profile, const std::vector<Time>& exec);
+
+private:
+    const Profile& m_profile;
+    std::vector<Time> m_exec;
+    std::vector<Time> m_total;
+    std::vector<bool> m_nested;
+    std::vector<Time> m_busy;
+};
+
+} // namespace runlane

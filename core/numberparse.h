@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace runlane {
+
+enum class ParseStatus { Ok, Syntax, Range };
+
+// Parses a JSON-style decimal number ("-12.345e2") exactly and scales it by
+// 10^scale, rounding half away from zero: parseScaledDecimal("1.0015", 3)
+// gives 1002. Going through double would lose sub-microsecond digits of large
+// timestamps (a µs epoch time has 16 digits before the point), so the digits
+// are accumulated as integers. Leading and trailing blanks are allowed.
+ParseStatus parseScaledDecimal(std::string_view text, int scale, std::int64_t& out);
+
+// value * 10^scale, exact, or Range when it does not fit.
+ParseStatus scaleInteger(std::int64_t value, int scale, std::int64_t& out);
+ParseStatus scaleUnsigned(std::uint64_t value, int scale, std::int64_t& out);
+
+// A whole decimal integer, optionally signed, nothing else.
+bool parseInteger(std::string_view text, std::int64_t& out);
+
+} // namespace runlane

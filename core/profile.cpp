@@ -1,0 +1,125 @@
+#include "profile.h"
+
+#include <algorithm>
+
+namespace runlane {
+
+std::string_view finalStateName(FinalState state)
+{
+    switch (state) {
+    case FinalState::Completed:
+        return "completed";
+    case FinalState::Failed:
+        return "failed";
+    case FinalState::Cancelled:
+        return "cancelled";
+    case FinalState::Ended:
+        return "ended";
+    case FinalState::Unfinished:
+        return "unfinished";
+    }
+    return "unknown";
+}
+
+bool parseFinalState(std::string_view text, FinalState& state)
+{
+    static constexpr FinalState all[] = {FinalState::Completed, FinalState::Failed, FinalState::Cancelled,
+                                         FinalState::Ended, FinalState::Unfinished};
+    for (FinalState candidate : all) {
+        const std::string_view name = finalStateName(candidate);
+        if (name.size() == text.size()
+            && std::equal(name.begin(), name.end(), text.begin(), [](char a, char b) {
+                   return a == (b >= 'A' && b <= 'Z' ? char(b - 'A' + 'a') : b);
+               })) {
+            state = candidate;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string Profile::labelText(LabelId id) const
+{
+    const Label& l = m_labels[id];
+    std::string text(string(l.name));
+    if (l.file != kEmptyString) {
+        text += " (";
+        text += string(l.file);
+        if (l.line > 0) {
+            text += ':';
+            text += std::to_string(l.line);
+        }
+        text += ')';
+    }
+    return text;
+}
+
+std::span<const Interval> Profile::depthSlice(TrackId trackId, int depth) const
+{
+    const Track& t = m_tracks[trackId];
+    if (depth < 0 || depth >= t.depthCount())
+        return {};
+    return std::span<const Interval>(m_intervals.data() + t.depthOffsets[depth],
+                                     t.depthOffsets[depth + 1] - t.depthOffsets[depth]);
+}
+
+std::pair<IntervalId, IntervalId> Profile::overlapping(TrackId trackId, int depth, Time from, Time to) const
+{
+    const Track& t = m_tracks[trackId];
+    if (depth < 0 || depth >= t.depthCount() || to < from)
+        return {0, 0};
+    const Interval* first = m_intervals.data() + t.depthOffsets[depth];
+    const Interval* last = m_intervals.data() + t.depthOffsets[depth + 1];
+    // Within one depth intervals are disjoint and start-sorted, hence also
+    // end-sorted: find the first that ends after `from` (or is empty at it).
+    const Interval* lo = std::partition_point(first, last, [from](const Interval& iv) {
+        return iv.end < from || (iv.end == from && iv.start < from);
+    });
+    // A point query (from == to) returns what contains that instant.
+    const bool point = from == to;
+    const Interval* hi = std::partition_point(lo, last, [to, point](const Interval& iv) {
+        return iv.start < to || (point && iv.start == to);
+    });
+    return {IntervalId(lo - m_intervals.data()), IntervalId(hi - m_intervals.data())};
+}
+
+TrackId Profile::trackOf(IntervalId id) const
+{
+    // Tracks own consecutive slices of the interval array, in track order.
+    auto it = std::upper_bound(m_tracks.begin(), m_tracks.end(), id,
+                               [](IntervalId value, const Track& t) { return value < t.end; });
+    return TrackId(it - m_tracks.begin());
+}
+
+int Profile::depthOf(IntervalId id) const
+{
+    const Track& t = m_tracks[trackOf(id)];
+    auto it = std::upper_bound(t.depthOffsets.begin(), t.depthOffsets.end(), id);
+    return int(it - t.depthOffsets.begin()) - 1;
+}
+
+std::span<const IntervalId> Profile::intervalsOf(MeasurementId id) const
+{
+    const Measurement& m = m_measurements[id];
+    if (m.flags & SingleInterval)
+        return std::span<const IntervalId>(&m.intervalRef, 1);
+    const IntervalId* list = m_intervalLists.data() + m.intervalRef;
+    return std::span<const IntervalId>(list + 1, *list);
+}
+
+std::size_t Profile::modelMemoryUsage() const
+{
+    std::size_t bytes = sizeof(Profile);
+    bytes += m_labels.capacity() * sizeof(Label);
+    bytes += m_intervals.capacity() * sizeof(Interval);
+    bytes += m_measurements.capacity() * sizeof(Measurement);
+    bytes += m_intervalLists.capacity() * sizeof(IntervalId);
+    bytes += m_marks.capacity() * sizeof(Mark);
+    for (const Track& t : m_tracks)
+        bytes += sizeof(Track) + t.depthOffsets.capacity() * sizeof(IntervalId);
+    for (const CounterSeries& c : m_counters)
+        bytes += sizeof(CounterSeries) + c.times.capacity() * sizeof(Time) + c.values.capacity() * sizeof(double);
+    return bytes;
+}
+
+} // namespace runlane

@@ -1,0 +1,127 @@
+#pragma once
+
+#include "diagnostics.h"
+#include "profiletypes.h"
+#include "stringpool.h"
+
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace runlane {
+
+// What a loader knows about a track before the profile is built.
+struct TrackInfo {
+    TrackKind kind = TrackKind::Thread;
+    // Shown as is when set; otherwise derived from the process and thread.
+    StringId displayName = kEmptyString;
+    StringId processName = kEmptyString;
+    StringId threadName = kEmptyString;
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    // Tracks are ordered by (processSortIndex, pid, kind, threadSortIndex, tid).
+    std::int64_t processSortIndex = 0;
+    std::int64_t threadSortIndex = 0;
+};
+
+struct Track : TrackInfo {
+    StringId name = kEmptyString; // display name, derived from the fields above
+    IntervalId begin = 0; // this track's slice of the profile's interval array
+    IntervalId end = 0;
+    // depthOffsets[d] .. depthOffsets[d + 1] are the intervals at depth d.
+    std::vector<IntervalId> depthOffsets;
+
+    int depthCount() const { return depthOffsets.empty() ? 0 : int(depthOffsets.size()) - 1; }
+};
+
+struct CounterSeries {
+    StringId name = kEmptyString;
+    std::int64_t pid = 0;
+    std::vector<Time> times;
+    std::vector<double> values;
+};
+
+enum class ValueUnit : std::uint8_t { Nanoseconds, Samples };
+
+// An immutable, loaded profile (semantics.md §1). Built once by
+// ProfileBuilder on the loader thread, then shared read-only by every
+// analysis and view.
+//
+// Intervals of all tracks live in one flat array. Within a track they are
+// ordered by (depth, start): each depth is a start-sorted run in which no two
+// intervals overlap, so "intervals overlapping [a, b) at depth d" is a binary
+// search that yields one contiguous range, O(log n), and painting touches only
+// what it returns.
+class Profile
+{
+public:
+    std::string_view formatName() const { return m_format; }
+    const std::string& sourcePath() const { return m_sourcePath; }
+    ValueUnit unit() const { return m_unit; }
+
+    Time startTime() const { return m_start; }
+    Time endTime() const { return m_end; }
+    Time duration() const { return m_end - m_start; }
+
+    std::string_view string(StringId id) const { return m_strings.view(id); }
+    const StringPool& strings() const { return m_strings; }
+
+    std::size_t labelCount() const { return m_labels.size(); }
+    const Label& label(LabelId id) const { return m_labels[id]; }
+    std::string_view labelName(LabelId id) const { return string(m_labels[id].name); }
+    // "name (file:line)", or just the name when no position is known.
+    std::string labelText(LabelId id) const;
+
+    std::size_t trackCount() const { return m_tracks.size(); }
+    const Track& track(TrackId id) const { return m_tracks[id]; }
+    const std::vector<Track>& tracks() const { return m_tracks; }
+
+    std::size_t intervalCount() const { return m_intervals.size(); }
+    const Interval& interval(IntervalId id) const { return m_intervals[id]; }
+    std::span<const Interval> intervals() const { return m_intervals; }
+    std::span<const Interval> depthSlice(TrackId track, int depth) const;
+    // Ids [first, last) of the intervals at `depth` that overlap [from, to).
+    // An empty interval at `from` counts as overlapping so that zero-length
+    // calls stay visible and selectable.
+    std::pair<IntervalId, IntervalId> overlapping(TrackId track, int depth, Time from, Time to) const;
+    TrackId trackOf(IntervalId id) const;
+    int depthOf(IntervalId id) const;
+
+    std::size_t measurementCount() const { return m_measurements.size(); }
+    const Measurement& measurement(MeasurementId id) const { return m_measurements[id]; }
+    const std::vector<Measurement>& measurements() const { return m_measurements; }
+    // The active intervals of a measurement, in time order.
+    std::span<const IntervalId> intervalsOf(MeasurementId id) const;
+
+    const std::vector<Mark>& marks() const { return m_marks; }
+    const std::vector<CounterSeries>& counters() const { return m_counters; }
+    const Diagnostics& diagnostics() const { return m_diagnostics; }
+
+    // Bytes held by the model, excluding the label strings.
+    std::size_t modelMemoryUsage() const;
+    // Bytes held by the interned strings.
+    std::size_t stringMemoryUsage() const { return m_strings.memoryUsage(); }
+
+private:
+    friend class ProfileBuilder;
+
+    std::string m_format;
+    std::string m_sourcePath;
+    ValueUnit m_unit = ValueUnit::Nanoseconds;
+    Time m_start = 0;
+    Time m_end = 0;
+    StringPool m_strings;
+    std::vector<Label> m_labels;
+    std::vector<Track> m_tracks;
+    std::vector<Interval> m_intervals;
+    std::vector<Measurement> m_measurements;
+    // Interval lists of measurements with other than one interval: a count
+    // followed by that many ids. Entry 0 is the shared empty list.
+    std::vector<IntervalId> m_intervalLists;
+    std::vector<Mark> m_marks;
+    std::vector<CounterSeries> m_counters;
+    Diagnostics m_diagnostics;
+};
+
+} // namespace runlane

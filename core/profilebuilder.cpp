@@ -1,0 +1,665 @@
+#include "profilebuilder.h"
+
+#include "loaderror.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace runlane {
+
+namespace {
+
+std::string quoted(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + 2);
+    out += '\'';
+    out.append(text.substr(0, 80));
+    if (text.size() > 80)
+        out += "...";
+    out += '\'';
+    return out;
+}
+
+} // namespace
+
+ProfileBuilder::ProfileBuilder(std::string formatName, std::string sourcePath)
+    : m_profile(std::make_unique<Profile>())
+{
+    m_profile->m_format = std::move(formatName);
+    m_profile->m_sourcePath = std::move(sourcePath);
+}
+
+ProfileBuilder::~ProfileBuilder() = default;
+
+LabelId ProfileBuilder::label(StringId name, StringId file, std::int32_t line)
+{
+    const Label key{name, file, line};
+    auto it = m_labelIndex.find(key);
+    if (it != m_labelIndex.end())
+        return it->second;
+    const auto id = LabelId(m_labels.size());
+    m_labels.push_back(key);
+    m_labelIndex.emplace(key, id);
+    return id;
+}
+
+LabelId ProfileBuilder::label(std::string_view name, std::string_view file, std::int32_t line)
+{
+    return label(intern(name), intern(file), line);
+}
+
+TrackId ProfileBuilder::addTrack(const TrackInfo& info)
+{
+    if (m_tracks.size() >= kMaxTracks)
+        throw FormatError("more than " + std::to_string(kMaxTracks) + " threads or processes");
+    m_tracks.push_back(info);
+    return TrackId(m_tracks.size() - 1);
+}
+
+MeasurementId ProfileBuilder::addMeasurement(TrackId track, LabelId label, Time created, MeasurementId creator,
+                                             std::uint8_t flags)
+{
+    if (m_measurements.size() >= kAutoCreator - 1)
+        throw FormatError("too many measurements");
+    Measurement m;
+    m.created = created;
+    m.finished = kOpen;
+    m.label = label;
+    m.creator = (creator == kNone || creator == kAutoCreator || creator < m_measurements.size()) ? creator : kNone;
+    m.track = track;
+    m.state = std::uint32_t(FinalState::Unfinished);
+    m.flags = flags & AsyncMeasurement;
+    m_measurements.push_back(m);
+    return MeasurementId(m_measurements.size() - 1);
+}
+
+void ProfileBuilder::addInterval(MeasurementId measurement, Time start, Time end, std::uint32_t order)
+{
+    if (end < start) {
+        diagnostics().warnWith("negative duration", [&] {
+            return "interval of " + quoted(string(m_labels[m_measurements[measurement].label].name)) + " ends "
+                + std::to_string(start - end) + " ns before it starts; made zero-length";
+        });
+        end = start;
+    }
+    m_intervals.push_back(Interval{start, end, measurement, order});
+}
+
+void ProfileBuilder::finish(MeasurementId measurement, Time at, FinalState state)
+{
+    Measurement& m = m_measurements[measurement];
+    m.finished = at;
+    m.state = std::uint32_t(state);
+}
+
+MeasurementId ProfileBuilder::addCall(TrackId track, LabelId label, Time start, Time end, std::uint32_t order)
+{
+    const MeasurementId id = addMeasurement(track, label, start, kAutoCreator);
+    addInterval(id, start, end, order);
+    if (end != kOpen)
+        finish(id, end, FinalState::Completed);
+    return id;
+}
+
+std::size_t ProfileBuilder::addCounter(StringId name, std::int64_t pid)
+{
+    CounterSeries series;
+    series.name = name;
+    series.pid = pid;
+    m_counters.push_back(std::move(series));
+    return m_counters.size() - 1;
+}
+
+void ProfileBuilder::addCounterPoint(std::size_t counter, Time t, double value)
+{
+    m_counters[counter].times.push_back(t);
+    m_counters[counter].values.push_back(value);
+}
+
+void ProfileBuilder::checkCancel(const std::atomic<bool>* cancel) const
+{
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        throw LoadCancelled();
+}
+
+std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* cancel)
+{
+    checkCancel(cancel);
+    sortTracks();
+    resolveSpan();
+    layoutIntervals(cancel);
+    checkCancel(cancel);
+    clampMeasurements();
+    resolveCreators();
+    orderMeasurements();
+    checkCancel(cancel);
+    buildIntervalLists();
+    finishTracks();
+
+    std::stable_sort(m_marks.begin(), m_marks.end(), [](const Mark& a, const Mark& b) { return a.time < b.time; });
+    for (CounterSeries& c : m_counters) {
+        std::vector<std::size_t> order(c.times.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&c](std::size_t a, std::size_t b) { return c.times[a] < c.times[b]; });
+        CounterSeries sorted;
+        sorted.name = c.name;
+        sorted.pid = c.pid;
+        for (std::size_t i : order) {
+            sorted.times.push_back(c.times[i]);
+            sorted.values.push_back(c.values[i]);
+        }
+        c = std::move(sorted);
+    }
+
+    // The builder's vectors grew by doubling; the profile keeps exact sizes.
+    m_labels.shrink_to_fit();
+    m_measurements.shrink_to_fit();
+    m_marks.shrink_to_fit();
+    m_profile->m_labels = std::move(m_labels);
+    m_profile->m_measurements = std::move(m_measurements);
+    m_profile->m_marks = std::move(m_marks);
+    m_profile->m_counters = std::move(m_counters);
+    return std::shared_ptr<const Profile>(m_profile.release());
+}
+
+// Tracks are presented in a stable, meaningful order whatever order the file
+// mentioned them in; ids are renumbered to match.
+void ProfileBuilder::sortTracks()
+{
+    std::vector<TrackId> order(m_tracks.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [this](TrackId a, TrackId b) {
+        const TrackInfo& x = m_tracks[a];
+        const TrackInfo& y = m_tracks[b];
+        return std::tie(x.processSortIndex, x.pid, x.kind, x.threadSortIndex, x.tid)
+            < std::tie(y.processSortIndex, y.pid, y.kind, y.threadSortIndex, y.tid);
+    });
+    std::vector<TrackId> newId(m_tracks.size());
+    std::vector<TrackInfo> sorted;
+    sorted.reserve(m_tracks.size());
+    for (TrackId i = 0; i < order.size(); ++i) {
+        newId[order[i]] = i;
+        sorted.push_back(m_tracks[order[i]]);
+    }
+    m_tracks = std::move(sorted);
+    for (Measurement& m : m_measurements)
+        m.track = newId[m.track];
+    for (Mark& mark : m_marks) {
+        if (mark.track != kNone)
+            mark.track = newId[mark.track];
+    }
+}
+
+// The profile spans everything it mentions. Whatever is still open ends there.
+void ProfileBuilder::resolveSpan()
+{
+    Time lo = kTimeMax;
+    Time hi = kTimeMin;
+    auto see = [&lo, &hi](Time t) {
+        if (t == kOpen)
+            return;
+        lo = std::min(lo, t);
+        hi = std::max(hi, t);
+    };
+    for (const Measurement& m : m_measurements) {
+        see(m.created);
+        see(m.finished);
+    }
+    for (const Interval& iv : m_intervals) {
+        see(iv.start);
+        see(iv.end);
+    }
+    for (const Mark& mark : m_marks)
+        see(mark.time);
+    for (const CounterSeries& c : m_counters) {
+        for (Time t : c.times)
+            see(t);
+    }
+    if (lo > hi)
+        lo = hi = 0;
+    m_profile->m_start = lo;
+    m_profile->m_end = hi;
+
+    for (Interval& iv : m_intervals) {
+        if (iv.end == kOpen)
+            iv.end = std::max(hi, iv.start);
+    }
+    for (Measurement& m : m_measurements) {
+        if (m.finished == kOpen)
+            m.finished = hi;
+    }
+}
+
+void ProfileBuilder::warnOverlap(const Interval& child, const Interval& parent)
+{
+    diagnostics().warnWith("overlapping intervals", [&] {
+        return quoted(string(m_labels[m_measurements[child.measurement].label].name)) + " starts inside "
+            + quoted(string(m_labels[m_measurements[parent.measurement].label].name))
+            + " but ends after it; kept as its child";
+    });
+}
+
+// Nesting on a thread: the running stack. Intervals arrive sorted by (start,
+// end descending, order); an interval is the child of the innermost one still
+// open at its start. One stays open until an interval starts at or after its
+// end, so two intervals at the same depth never overlap, even when the input
+// has partially overlapping slices (which are kept, with a warning).
+void ProfileBuilder::nestThreadTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
+                                     std::vector<std::uint32_t>& depth)
+{
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t i = 0; i < slice.size(); ++i) {
+        const Interval& iv = slice[i];
+        while (!stack.empty() && slice[stack.back()].end <= iv.start)
+            stack.pop_back();
+        parent[i] = stack.empty() ? kNone : stack.back();
+        depth[i] = std::uint32_t(stack.size());
+        if (!stack.empty() && iv.end > slice[stack.back()].end)
+            warnOverlap(iv, slice[stack.back()]);
+        stack.push_back(i);
+    }
+}
+
+// Nesting on an async track: tasks run concurrently, so a task's slices nest
+// only among themselves (a task and the measurements it created form a
+// group). Each group is stacked on its own, then groups are packed into rows
+// first-fit by their time span, so that same-depth intervals stay disjoint.
+void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
+                                    std::vector<std::uint32_t>& depth)
+{
+    const std::size_t n = slice.size();
+    // Group = root of the creation chain, found with memoisation.
+    std::unordered_map<MeasurementId, MeasurementId> rootOf;
+    auto rootFor = [&](MeasurementId m) {
+        std::vector<MeasurementId> path;
+        MeasurementId cur = m;
+        for (;;) {
+            auto it = rootOf.find(cur);
+            if (it != rootOf.end()) {
+                cur = it->second;
+                break;
+            }
+            path.push_back(cur);
+            const MeasurementId creator = m_measurements[cur].creator;
+            if (creator == kNone || creator == kAutoCreator || path.size() > m_measurements.size())
+                break;
+            cur = creator;
+        }
+        for (MeasurementId p : path)
+            rootOf[p] = cur;
+        return cur;
+    };
+    // Groups are kept in the order of their first interval.
+    std::vector<MeasurementId> group(n);
+    std::vector<std::uint32_t> groupFirst(n);
+    std::unordered_map<MeasurementId, std::uint32_t> firstIndex;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        group[i] = rootFor(slice[i].measurement);
+        groupFirst[i] = firstIndex.emplace(group[i], i).first->second;
+    }
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&groupFirst](std::uint32_t a, std::uint32_t b) { return groupFirst[a] < groupFirst[b]; });
+
+    std::vector<Time> rowFreeAt; // each row is free from this time on
+    std::vector<std::uint32_t> stack;
+    std::vector<std::uint32_t> level(n);
+    for (std::size_t runStart = 0; runStart < n;) {
+        std::size_t runEnd = runStart;
+        while (runEnd < n && groupFirst[order[runEnd]] == groupFirst[order[runStart]])
+            ++runEnd;
+        stack.clear();
+        std::uint32_t height = 0;
+        Time spanEnd = kTimeMin;
+        for (std::size_t k = runStart; k < runEnd; ++k) {
+            const std::uint32_t i = order[k];
+            while (!stack.empty() && slice[stack.back()].end <= slice[i].start)
+                stack.pop_back();
+            parent[i] = stack.empty() ? kNone : stack.back();
+            if (!stack.empty() && slice[i].end > slice[stack.back()].end)
+                warnOverlap(slice[i], slice[stack.back()]);
+            level[i] = std::uint32_t(stack.size());
+            height = std::max(height, level[i] + 1);
+            spanEnd = std::max(spanEnd, slice[i].end);
+            stack.push_back(i);
+        }
+        const Time spanStart = slice[order[runStart]].start;
+        std::size_t base = 0;
+        for (;; ++base) {
+            bool fits = true;
+            for (std::size_t r = base; r < base + height && r < rowFreeAt.size(); ++r) {
+                if (rowFreeAt[r] > spanStart) {
+                    fits = false;
+                    break;
+                }
+            }
+            if (fits)
+                break;
+        }
+        if (rowFreeAt.size() < base + height)
+            rowFreeAt.resize(base + height, kTimeMin);
+        for (std::size_t r = base; r < base + height; ++r)
+            rowFreeAt[r] = spanEnd;
+        for (std::size_t k = runStart; k < runEnd; ++k)
+            depth[order[k]] = std::uint32_t(base) + level[order[k]];
+        runStart = runEnd;
+    }
+}
+
+// Groups intervals by track, nests each track and lays it out by (depth,
+// start). Afterwards interval ids are final and `parent` holds real parents.
+void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
+{
+    const std::size_t n = m_intervals.size();
+    const std::size_t trackCount = m_tracks.size();
+    std::vector<IntervalId> begin(trackCount + 1, 0);
+    for (const Interval& iv : m_intervals)
+        ++begin[m_measurements[iv.measurement].track + 1];
+    for (std::size_t t = 0; t < trackCount; ++t)
+        begin[t + 1] += begin[t];
+
+    std::vector<Interval> byTrack(n);
+    {
+        std::vector<IntervalId> cursor(begin.begin(), begin.end() - 1);
+        for (const Interval& iv : m_intervals)
+            byTrack[cursor[m_measurements[iv.measurement].track]++] = iv;
+        std::vector<Interval>().swap(m_intervals);
+    }
+
+    std::vector<Interval>& out = m_profile->m_intervals;
+    out.resize(n);
+    m_depthOffsets.assign(trackCount, {});
+    std::vector<std::uint32_t> parent;
+    std::vector<std::uint32_t> depth;
+    std::vector<std::uint32_t> newIndex;
+    for (std::size_t t = 0; t < trackCount; ++t) {
+        checkCancel(cancel);
+        const std::span<Interval> slice(byTrack.data() + begin[t], begin[t + 1] - begin[t]);
+        std::sort(slice.begin(), slice.end(), [](const Interval& a, const Interval& b) {
+            if (a.start != b.start)
+                return a.start < b.start;
+            if (a.end != b.end)
+                return a.end > b.end;
+            return a.parent < b.parent; // the order given by the loader
+        });
+        parent.assign(slice.size(), kNone);
+        depth.assign(slice.size(), 0);
+        if (m_tracks[t].kind == TrackKind::Async)
+            nestAsyncTrack(slice, parent, depth);
+        else
+            nestThreadTrack(slice, parent, depth);
+
+        // Counting sort by depth keeps start order within each depth.
+        std::uint32_t depthCount = 0;
+        for (std::uint32_t d : depth)
+            depthCount = std::max(depthCount, d + 1);
+        std::vector<IntervalId>& offsets = m_depthOffsets[t];
+        offsets.assign(depthCount + 1, 0);
+        for (std::uint32_t d : depth)
+            ++offsets[d + 1];
+        offsets[0] = begin[t];
+        for (std::uint32_t d = 0; d < depthCount; ++d)
+            offsets[d + 1] += offsets[d];
+        std::vector<IntervalId> cursor(offsets.begin(), offsets.end() - 1);
+        newIndex.resize(slice.size());
+        for (std::uint32_t i = 0; i < slice.size(); ++i)
+            newIndex[i] = cursor[depth[i]]++;
+        for (std::uint32_t i = 0; i < slice.size(); ++i) {
+            Interval iv = slice[i];
+            iv.parent = parent[i] == kNone ? kNone : newIndex[parent[i]];
+            out[newIndex[i]] = iv;
+        }
+    }
+
+    m_firstInterval.assign(m_measurements.size(), kNone);
+    m_lastEnd.assign(m_measurements.size(), kTimeMin);
+    for (IntervalId i = 0; i < n; ++i) {
+        const Interval& iv = out[i];
+        IntervalId& first = m_firstInterval[iv.measurement];
+        if (first == kNone || iv.start < out[first].start)
+            first = i;
+        m_lastEnd[iv.measurement] = std::max(m_lastEnd[iv.measurement], iv.end);
+    }
+}
+
+// A measurement cannot run before it exists nor after it finished; formats
+// that carry both facts separately can contradict themselves.
+void ProfileBuilder::clampMeasurements()
+{
+    const auto& intervals = m_profile->m_intervals;
+    for (MeasurementId id = 0; id < m_measurements.size(); ++id) {
+        Measurement& m = m_measurements[id];
+        const bool ran = m_firstInterval[id] != kNone;
+        if (ran && m.created > intervals[m_firstInterval[id]].start) {
+            const Time firstStart = intervals[m_firstInterval[id]].start;
+            diagnostics().warnWith("started before created", [&] {
+                return quoted(string(m_labels[m.label].name)) + " starts running "
+                    + std::to_string(m.created - firstStart) + " ns before it is created; creation moved to its start";
+            });
+            m.created = firstStart;
+        }
+        if (m.finished < m.created) {
+            diagnostics().warnWith("finished before created", [&] {
+                return quoted(string(m_labels[m.label].name)) + " finishes "
+                    + std::to_string(m.created - m.finished) + " ns before it is created; moved to its creation";
+            });
+            m.finished = m.created;
+        }
+        if (ran && m.finished < m_lastEnd[id]) {
+            diagnostics().warnWith("ran after finished", [&] {
+                return quoted(string(m_labels[m.label].name)) + " is still running "
+                    + std::to_string(m_lastEnd[id] - m.finished) + " ns after it finished; finish moved";
+            });
+            m.finished = m_lastEnd[id];
+        }
+    }
+}
+
+MeasurementId ProfileBuilder::innermostRunningAt(TrackId track, Time t) const
+{
+    const auto& intervals = m_profile->m_intervals;
+    const std::vector<IntervalId>& offsets = m_depthOffsets[track];
+    for (std::size_t d = offsets.size() - 1; d-- > 0;) {
+        const Interval* first = intervals.data() + offsets[d];
+        const Interval* last = intervals.data() + offsets[d + 1];
+        const Interval* it = std::partition_point(first, last, [t](const Interval& iv) { return iv.end <= t; });
+        if (it != last && it->start <= t && t < it->end)
+            return it->measurement;
+    }
+    return kNone;
+}
+
+void ProfileBuilder::resolveCreators()
+{
+    const auto& intervals = m_profile->m_intervals;
+    for (MeasurementId id = 0; id < m_measurements.size(); ++id) {
+        Measurement& m = m_measurements[id];
+        if (m.creator != kAutoCreator)
+            continue;
+        const IntervalId first = m_firstInterval[id];
+        if (first != kNone && m.created >= intervals[first].start) {
+            // Created as it started: whoever it interrupted created it.
+            const IntervalId p = intervals[first].parent;
+            m.creator = p == kNone ? kNone : intervals[p].measurement;
+        } else {
+            // Created before it ran: whoever was running at its creation.
+            m.creator = innermostRunningAt(m.track, m.created);
+        }
+        if (m.creator == id)
+            m.creator = kNone;
+    }
+    for (Measurement& m : m_measurements) {
+        if (m.creator == kNone)
+            continue;
+        const Measurement& creator = m_measurements[m.creator];
+        if (creator.created > m.created) {
+            diagnostics().warnWith("created before its creator", [&] {
+                return quoted(string(m_labels[m.label].name)) + " is created before its creator "
+                    + quoted(string(m_labels[creator.label].name)) + "; made a root";
+            });
+            m.creator = kNone;
+        }
+    }
+}
+
+// Depth of each measurement in the creation tree. Cycles cannot come from
+// well-formed input but a hostile file can state them; they are cut.
+std::vector<std::uint32_t> ProfileBuilder::creationDepths()
+{
+    constexpr std::uint32_t kUnknown = kNone;
+    constexpr std::uint32_t kOnPath = kNone - 1;
+    std::vector<std::uint32_t> depth(m_measurements.size(), kUnknown);
+    std::vector<MeasurementId> path;
+    for (MeasurementId id = 0; id < m_measurements.size(); ++id) {
+        if (depth[id] != kUnknown)
+            continue;
+        path.clear();
+        MeasurementId cur = id;
+        std::uint32_t base = 0;
+        for (;;) {
+            depth[cur] = kOnPath;
+            path.push_back(cur);
+            const MeasurementId creator = m_measurements[cur].creator;
+            if (creator == kNone) {
+                base = 0;
+                break;
+            }
+            if (depth[creator] == kOnPath) {
+                diagnostics().warn("creation cycle", "measurements create each other in a cycle; cycle cut");
+                m_measurements[cur].creator = kNone;
+                base = 0;
+                break;
+            }
+            if (depth[creator] != kUnknown) {
+                base = depth[creator] + 1;
+                break;
+            }
+            cur = creator;
+        }
+        // path.back() sits at `base`; each earlier entry one deeper.
+        for (std::size_t k = path.size(); k-- > 0;)
+            depth[path[k]] = base + std::uint32_t(path.size() - 1 - k);
+    }
+    return depth;
+}
+
+// Measurements are numbered in creation order, creators first: a creator is
+// created no later than what it creates, and on equal times it is shallower
+// in the creation tree. Analyses rely on creator < id.
+void ProfileBuilder::orderMeasurements()
+{
+    const std::vector<std::uint32_t> depth = creationDepths();
+    struct Key {
+        Time created;
+        std::uint32_t depth;
+        IntervalId first;
+        MeasurementId id;
+        bool operator<(const Key& o) const
+        {
+            return std::tie(created, depth, first, id) < std::tie(o.created, o.depth, o.first, o.id);
+        }
+    };
+    const std::size_t count = m_measurements.size();
+    std::vector<Key> keys(count);
+    for (MeasurementId id = 0; id < count; ++id)
+        keys[id] = Key{m_measurements[id].created, depth[id], m_firstInterval[id], id};
+    if (std::is_sorted(keys.begin(), keys.end()))
+        return;
+    std::sort(keys.begin(), keys.end());
+
+    std::vector<MeasurementId> newId(count);
+    for (MeasurementId i = 0; i < count; ++i)
+        newId[keys[i].id] = i;
+    std::vector<Measurement> sorted(count);
+    std::vector<IntervalId> first(count);
+    std::vector<Time> lastEnd(count);
+    for (MeasurementId i = 0; i < count; ++i) {
+        sorted[i] = m_measurements[keys[i].id];
+        if (sorted[i].creator != kNone)
+            sorted[i].creator = newId[sorted[i].creator];
+        first[i] = m_firstInterval[keys[i].id];
+        lastEnd[i] = m_lastEnd[keys[i].id];
+    }
+    m_measurements = std::move(sorted);
+    m_firstInterval = std::move(first);
+    m_lastEnd = std::move(lastEnd);
+    for (Interval& iv : m_profile->m_intervals)
+        iv.measurement = newId[iv.measurement];
+}
+
+void ProfileBuilder::buildIntervalLists()
+{
+    const auto& intervals = m_profile->m_intervals;
+    const std::size_t count = m_measurements.size();
+    std::vector<std::uint32_t> perMeasurement(count, 0);
+    for (const Interval& iv : intervals)
+        ++perMeasurement[iv.measurement];
+
+    std::vector<IntervalId>& lists = m_profile->m_intervalLists;
+    lists.assign(1, 0); // the shared empty list
+    std::size_t listSize = 1;
+    for (std::uint32_t c : perMeasurement)
+        listSize += c > 1 ? c + 1 : 0;
+    lists.reserve(listSize);
+    for (MeasurementId id = 0; id < count; ++id) {
+        Measurement& m = m_measurements[id];
+        const std::uint32_t c = perMeasurement[id];
+        if (c == 1) {
+            m.flags |= SingleInterval;
+            m.intervalRef = m_firstInterval[id];
+        } else if (c == 0) {
+            m.intervalRef = 0;
+        } else {
+            m.intervalRef = std::uint32_t(lists.size());
+            lists.push_back(0);
+            lists.resize(lists.size() + c);
+        }
+    }
+    for (IntervalId i = 0; i < intervals.size(); ++i) {
+        const Measurement& m = m_measurements[intervals[i].measurement];
+        if (m.flags & SingleInterval)
+            continue;
+        IntervalId& n = lists[m.intervalRef];
+        lists[m.intervalRef + 1 + n] = i;
+        ++n;
+    }
+    for (const Measurement& m : m_measurements) {
+        if ((m.flags & SingleInterval) || m.intervalRef == 0)
+            continue;
+        IntervalId* first = lists.data() + m.intervalRef + 1;
+        std::sort(first, first + lists[m.intervalRef], [&intervals](IntervalId a, IntervalId b) {
+            return intervals[a].start != intervals[b].start ? intervals[a].start < intervals[b].start : a < b;
+        });
+    }
+}
+
+void ProfileBuilder::finishTracks()
+{
+    std::vector<Track>& tracks = m_profile->m_tracks;
+    tracks.resize(m_tracks.size());
+    for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+        Track& track = tracks[t];
+        static_cast<TrackInfo&>(track) = m_tracks[t];
+        track.depthOffsets = std::move(m_depthOffsets[t]);
+        track.begin = track.depthOffsets.front();
+        track.end = track.depthOffsets.back();
+        if (track.displayName != kEmptyString) {
+            track.name = track.displayName;
+            continue;
+        }
+        std::string name = track.processName != kEmptyString ? std::string(string(track.processName))
+                                                             : "pid " + std::to_string(track.pid);
+        name += " / ";
+        if (track.kind == TrackKind::Async)
+            name += "async";
+        else if (track.threadName != kEmptyString)
+            name += string(track.threadName);
+        else
+            name += "tid " + std::to_string(track.tid);
+        track.name = intern(name);
+    }
+}
+
+} // namespace runlane

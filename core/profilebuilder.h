@@ -1,0 +1,112 @@
+#pragma once
+
+#include "profile.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace runlane {
+
+// Collects what a loader reads, in any order, and turns it into an immutable
+// Profile. Loaders only state facts (this measurement was created then, was
+// active from a to b, finished so); the builder derives the structure every
+// format shares: interval nesting and depth, creators of synchronous calls,
+// the (depth, start) layout, creation order, and the profile's time span.
+class ProfileBuilder
+{
+public:
+    // Creator to derive at build time: the measurement that was running on the
+    // same track when this one was created (semantics.md §2).
+    static constexpr MeasurementId kAutoCreator = kNone - 1;
+    // End of an interval or measurement still open when the profile ends.
+    static constexpr Time kOpen = kTimeMax;
+
+    explicit ProfileBuilder(std::string formatName, std::string sourcePath = {});
+    ~ProfileBuilder();
+
+    StringId intern(std::string_view text) { return m_profile->m_strings.intern(text); }
+    std::string_view string(StringId id) const { return m_profile->m_strings.view(id); }
+    LabelId label(StringId name, StringId file = kEmptyString, std::int32_t line = 0);
+    LabelId label(std::string_view name, std::string_view file = {}, std::int32_t line = 0);
+
+    TrackId addTrack(const TrackInfo& info);
+    TrackInfo& trackInfo(TrackId id) { return m_tracks[id]; }
+    std::size_t trackCount() const { return m_tracks.size(); }
+
+    // `creator` is an existing measurement, kNone (a root) or kAutoCreator.
+    MeasurementId addMeasurement(TrackId track, LabelId label, Time created, MeasurementId creator,
+                                 std::uint8_t flags = 0);
+    // `order` breaks ties between intervals of a track that start and end at
+    // the same time: the lower order is the outer one (usually the index of
+    // the event that opened it).
+    void addInterval(MeasurementId measurement, Time start, Time end, std::uint32_t order);
+    void finish(MeasurementId measurement, Time at, FinalState state);
+    // A synchronous call: created and started at `start`, completed at `end`.
+    MeasurementId addCall(TrackId track, LabelId label, Time start, Time end, std::uint32_t order);
+
+    const Measurement& measurement(MeasurementId id) const { return m_measurements[id]; }
+    std::size_t measurementCount() const { return m_measurements.size(); }
+    std::size_t intervalCount() const { return m_intervals.size(); }
+
+    void addMark(const Mark& mark) { m_marks.push_back(mark); }
+    // Returns the series' index; points are appended with addCounterPoint.
+    std::size_t addCounter(StringId name, std::int64_t pid);
+    void addCounterPoint(std::size_t counter, Time t, double value);
+
+    void setUnit(ValueUnit unit) { m_profile->m_unit = unit; }
+    Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
+
+    // Builds the profile; the builder is spent afterwards. Checks `cancel`
+    // between phases and throws LoadCancelled when it is set.
+    std::shared_ptr<const Profile> build(const std::atomic<bool>* cancel = nullptr);
+
+private:
+    void sortTracks();
+    void resolveSpan();
+    void layoutIntervals(const std::atomic<bool>* cancel);
+    void nestThreadTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
+                         std::vector<std::uint32_t>& depth);
+    void nestAsyncTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
+                        std::vector<std::uint32_t>& depth);
+    void warnOverlap(const Interval& child, const Interval& parent);
+    void clampMeasurements();
+    void resolveCreators();
+    std::vector<std::uint32_t> creationDepths();
+    void orderMeasurements();
+    void buildIntervalLists();
+    void finishTracks();
+    MeasurementId innermostRunningAt(TrackId track, Time t) const;
+    void checkCancel(const std::atomic<bool>* cancel) const;
+
+    std::unique_ptr<Profile> m_profile;
+    std::vector<TrackInfo> m_tracks;
+    std::vector<Measurement> m_measurements;
+    std::vector<Interval> m_intervals; // `parent` holds the order until layout
+    std::vector<Mark> m_marks;
+    std::vector<CounterSeries> m_counters;
+    std::vector<Label> m_labels;
+    struct LabelKeyHash {
+        std::size_t operator()(const Label& l) const noexcept
+        {
+            return (std::size_t(l.name) * 0x9E3779B97F4A7C15ull) ^ (std::size_t(l.file) << 20) ^ std::size_t(l.line);
+        }
+    };
+    struct LabelKeyEqual {
+        bool operator()(const Label& a, const Label& b) const noexcept
+        {
+            return a.name == b.name && a.file == b.file && a.line == b.line;
+        }
+    };
+    std::unordered_map<Label, LabelId, LabelKeyHash, LabelKeyEqual> m_labelIndex;
+    // Filled by layout: per track, depth offsets relative to the whole array;
+    // per measurement, its earliest interval.
+    std::vector<std::vector<IntervalId>> m_depthOffsets;
+    std::vector<IntervalId> m_firstInterval;
+    std::vector<Time> m_lastEnd;
+};
+
+} // namespace runlane

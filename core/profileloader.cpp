@@ -1,0 +1,112 @@
+#include "profileloader.h"
+
+#include "chromejsonreader.h"
+#include "chrometracebuilder.h"
+#include "ensojsonreader.h"
+#include "ensologbuilder.h"
+#include "profilebuilder.h"
+
+#include <QFileInfo>
+
+#include <new>
+
+namespace runlane {
+
+namespace {
+
+void readChrome(ChunkedFileReader& input, ProfileBuilder& builder)
+{
+    ChromeTraceBuilder chrome(builder);
+    ChromeJsonReader reader(input, builder.diagnostics(),
+                            [&chrome](const ChromeEvent& event, std::uint64_t index) { chrome.addEvent(event, index); });
+    reader.read();
+    chrome.finish();
+}
+
+void readEnso(ChunkedFileReader& input, ProfileBuilder& builder)
+{
+    EnsoLogBuilder enso(builder);
+    EnsoJsonReader::Sink sink;
+    sink.beginProcess = [&enso](std::size_t process) { enso.beginProcess(process); };
+    sink.event = [&enso](const EnsoEvent& event, std::uint64_t index) { enso.addEvent(event, index); };
+    sink.endProcess = [&enso] { enso.endProcess(); };
+    EnsoJsonReader reader(input, builder.diagnostics(), std::move(sink));
+    reader.read();
+}
+
+} // namespace
+
+LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
+{
+    LoadResult result;
+    LoadError& error = result.error;
+    error.file = path.toStdString();
+
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        error.message = "no such file";
+        return result;
+    }
+    if (info.isDir()) {
+        error.message = "this is a directory, not a profile file";
+        return result;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        error.message = "cannot open the file: " + file.errorString().toStdString();
+        return result;
+    }
+
+    std::int64_t offset = -1;
+    try {
+        const QByteArray prefix = file.read(qint64(FormatDetector::kPrefixSize));
+        const bool complete = prefix.size() < qint64(FormatDetector::kPrefixSize) && file.atEnd();
+        const FormatDetector::Result detected =
+            FormatDetector::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())), complete);
+        if (detected.format == ProfileFormat::Unknown || detected.format == ProfileFormat::Empty) {
+            error.message = detected.reason;
+            return result;
+        }
+
+        ProfileBuilder builder(std::string(FormatDetector::name(detected.format)), error.file);
+        ChunkedFileReader input(file, control, prefix);
+        try {
+            switch (detected.format) {
+            case ProfileFormat::ChromeTrace:
+                readChrome(input, builder);
+                break;
+            case ProfileFormat::EnsoLog:
+                readEnso(input, builder);
+                break;
+            case ProfileFormat::Unknown:
+            case ProfileFormat::Empty:
+                break;
+            }
+        } catch (const FormatError& e) {
+            offset = e.byteOffset() >= 0 ? e.byteOffset() : input.offset();
+            throw;
+        }
+        if (input.failed()) {
+            error.byteOffset = input.offset();
+            error.message = "read error: " + input.errorString();
+            return result;
+        }
+        result.profile = builder.build(control.cancel);
+        if (control.progress)
+            control.progress(input.offset(), input.offset());
+    } catch (const FormatError& e) {
+        error.byteOffset = offset;
+        error.eventIndex = e.eventIndex();
+        error.message = e.what();
+    } catch (const LoadCancelled&) {
+        error.cancelled = true;
+        error.message = "loading was cancelled";
+    } catch (const std::bad_alloc&) {
+        error.message = "not enough memory to load this profile";
+    } catch (const std::exception& e) {
+        error.message = std::string("unexpected error: ") + e.what();
+    }
+    return result;
+}
+
+} // namespace runlane

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "chunkedfilereader.h"
+#include "formatdetector.h"
+#include "loaderror.h"
+#include "profile.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace runlane {
+
+struct LoadResult {
+    std::shared_ptr<const Profile> profile;
+    LoadError error;
+    bool ok() const { return profile != nullptr; }
+};
+
+// The one entry point from a file to a Profile: detects the format from the
+// content, streams the file through that format's reader and builder, and
+// turns every failure into a LoadError: no exception escapes, whatever the
+// file holds. Meant to run on a worker thread.
+class ProfileLoader
+{
+public:
+    static LoadResult load(const QString& path, const LoadControl& control = {});
+};
+
+} // namespace runlane

@@ -1,0 +1,100 @@
+#pragma once
+
+// The plain value types of the Runlane model (semantics.md §1). They are kept
+// small and trivially copyable because a large trace holds millions of them:
+// an Interval is 24 bytes and a Measurement 32, so a synchronous call (one of
+// each) costs 56 bytes plus its share of the interned strings.
+
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+namespace runlane {
+
+using Time = std::int64_t; // nanoseconds
+using StringId = std::uint32_t;
+using LabelId = std::uint32_t;
+using TrackId = std::uint32_t;
+using MeasurementId = std::uint32_t;
+using IntervalId = std::uint32_t;
+
+inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+// The empty string is always interned first, so "no file" is StringId 0.
+inline constexpr StringId kEmptyString = 0;
+inline constexpr Time kTimeMax = std::numeric_limits<Time>::max();
+inline constexpr Time kTimeMin = std::numeric_limits<Time>::min();
+
+enum class FinalState : std::uint8_t {
+    Completed,
+    Failed,
+    Cancelled,
+    Ended, // finished, the format gives no detail (Enso `E`)
+    Unfinished, // still open when the profile ends
+};
+
+std::string_view finalStateName(FinalState state);
+// Parses the names produced by finalStateName (case-insensitive); false if unknown.
+bool parseFinalState(std::string_view text, FinalState& state);
+
+enum class TrackKind : std::uint8_t {
+    // An event loop or thread: one running stack, so intervals nest by time and
+    // the exec times of everything on it add up to its busy time.
+    Thread,
+    // Concurrent async slices (Chrome `b/e`): tasks overlap each other; each
+    // task nests only within itself and tasks are packed into rows.
+    Async,
+};
+
+enum MeasurementFlag : std::uint8_t {
+    // Internal to the storage layout: intervalRef is the interval itself.
+    SingleInterval = 1u << 0,
+    // Shown as a task lane (semantics.md §7).
+    AsyncMeasurement = 1u << 1,
+};
+
+struct Label {
+    StringId name = kEmptyString;
+    StringId file = kEmptyString;
+    std::int32_t line = 0; // 0 = unknown
+};
+
+struct Interval {
+    Time start = 0;
+    Time end = 0; // exclusive
+    MeasurementId measurement = kNone;
+    IntervalId parent = kNone; // enclosing interval on the same track
+};
+static_assert(sizeof(Interval) == 24, "Interval must stay compact");
+
+struct Measurement {
+    Time created = 0;
+    Time finished = 0; // profile end for unfinished measurements
+    LabelId label = 0;
+    MeasurementId creator = kNone;
+    // SingleInterval: the interval's id; otherwise an offset into the
+    // profile's list storage, which holds the count followed by the ids.
+    std::uint32_t intervalRef = 0;
+    std::uint32_t track : 24 = 0;
+    std::uint32_t state : 3 = 0;
+    std::uint32_t flags : 5 = 0;
+
+    FinalState finalState() const { return static_cast<FinalState>(state); }
+    bool isAsync() const { return (flags & AsyncMeasurement) != 0; }
+};
+static_assert(sizeof(Measurement) == 32, "Measurement must stay compact");
+
+inline constexpr std::uint32_t kMaxTracks = (1u << 24) - 1;
+
+enum class MarkScope : std::uint8_t { Thread, Process, Global };
+
+// An instant: Chrome `i/I/R/n`, Enso `X` metadata.
+struct Mark {
+    Time time = 0;
+    TrackId track = kNone; // kNone for process- and global-scoped marks
+    std::int64_t pid = 0;
+    StringId name = kEmptyString;
+    StringId detail = kEmptyString; // payload text, e.g. Enso metadata JSON
+    MarkScope scope = MarkScope::Thread;
+};
+
+} // namespace runlane

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "ranktable.h"
+
+#include <cstddef>
+#include <string>
+
+namespace runlane {
+
+// The rank as text for people (aligned table), spreadsheets (CSV, or
+// tab-separated for the clipboard) and scripts (JSON). Durations are integer
+// nanoseconds in CSV and JSON, so nothing is lost to rounding.
+class RankFormatter
+{
+public:
+    static constexpr std::size_t kAllRows = static_cast<std::size_t>(-1);
+
+    static std::string table(const Profile& profile, const RankTable& rank, std::size_t limit = kAllRows);
+    static std::string csv(const Profile& profile, const RankTable& rank, char separator = ',',
+                           std::size_t limit = kAllRows);
+    // Only the given rows (indices into rank.rows()), e.g. a selection.
+    static std::string csvRows(const Profile& profile, const RankTable& rank, const std::vector<std::size_t>& rows,
+                               char separator);
+    static std::string json(const Profile& profile, const RankTable& rank, std::size_t limit = kAllRows);
+};
+
+} // namespace runlane

@@ -1,0 +1,87 @@
+#include "timeformat.h"
+
+#include "numberparse.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace runlane {
+
+namespace {
+
+std::string format(Time ns, const char* micro)
+{
+    const bool negative = ns < 0;
+    const double magnitude = negative ? -double(ns) : double(ns);
+    const char* unit = "ns";
+    double value = magnitude;
+    if (magnitude >= 1e9) {
+        value = magnitude / 1e9;
+        unit = "s";
+    } else if (magnitude >= 1e6) {
+        value = magnitude / 1e6;
+        unit = "ms";
+    } else if (magnitude >= 1e3) {
+        value = magnitude / 1e3;
+        unit = micro;
+    }
+    char buffer[64];
+    if (unit[0] == 'n' && unit[1] == 's')
+        std::snprintf(buffer, sizeof buffer, "%s%.0f ns", negative ? "-" : "", value);
+    else if (value >= 99.95)
+        std::snprintf(buffer, sizeof buffer, "%s%.0f %s", negative ? "-" : "", value, unit);
+    else if (value >= 9.995)
+        std::snprintf(buffer, sizeof buffer, "%s%.1f %s", negative ? "-" : "", value, unit);
+    else
+        std::snprintf(buffer, sizeof buffer, "%s%.2f %s", negative ? "-" : "", value, unit);
+    return buffer;
+}
+
+} // namespace
+
+std::string TimeFormat::duration(Time ns)
+{
+    return format(ns, "\xc2\xb5s");
+}
+
+std::string TimeFormat::durationAscii(Time ns)
+{
+    return format(ns, "us");
+}
+
+bool TimeFormat::parseDuration(std::string_view text, Time& out)
+{
+    while (!text.empty() && text.front() == ' ')
+        text.remove_prefix(1);
+    while (!text.empty() && text.back() == ' ')
+        text.remove_suffix(1);
+    std::size_t unitAt = text.size();
+    while (unitAt > 0 && ((text[unitAt - 1] >= 'a' && text[unitAt - 1] <= 'z') || static_cast<unsigned char>(text[unitAt - 1]) >= 0x80))
+        --unitAt;
+    std::string_view number = text.substr(0, unitAt);
+    const std::string_view unit = text.substr(unitAt);
+    while (!number.empty() && number.back() == ' ')
+        number.remove_suffix(1);
+    int scale = 0;
+    if (unit == "ns")
+        scale = 0;
+    else if (unit == "us" || unit == "\xc2\xb5s" || unit == "\xce\xbcs")
+        scale = 3;
+    else if (unit == "ms")
+        scale = 6;
+    else if (unit == "s")
+        scale = 9;
+    else if (unit.empty())
+        scale = -1;
+    else
+        return false;
+    Time value = 0;
+    if (parseScaledDecimal(number, scale < 0 ? 0 : scale, value) != ParseStatus::Ok)
+        return false;
+    if (scale < 0 && value != 0)
+        return false; // a bare number is ambiguous
+    out = value;
+    return true;
+}
+
+} // namespace runlane

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "profiletypes.h"
+
+#include <string>
+#include <string_view>
+
+namespace runlane {
+
+// Durations as people read and type them: "12.3 ms", "250us", "1.5s".
+class TimeFormat
+{
+public:
+    // Adaptive unit (ns, µs, ms, s), three significant digits: "12.3 ms".
+    static std::string duration(Time ns);
+    // ASCII units ("us" for µs), for CSV headers and terminals that need it.
+    static std::string durationAscii(Time ns);
+    // "10ms", "1.5 s", "250us", "250µs", "100ns", "0". A unit is required
+    // for anything but 0. Returns false for malformed or out-of-range text.
+    static bool parseDuration(std::string_view text, Time& out);
+};
+
+} // namespace runlane

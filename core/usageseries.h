@@ -1,0 +1,51 @@
+#pragma once
+
+#include "profile.h"
+#include "ranktable.h"
+
+#include <optional>
+#include <vector>
+
+namespace runlane {
+
+// Event-loop usage over time (semantics.md §6): for a track and bin width w,
+// the share of each bin that each label was executing, Σ exec in bin / w.
+// The top-k labels by exec in the range get their own series; the rest are
+// summed into "other", so the stacked values of a bin add up to the loop's
+// busy fraction of that bin.
+class UsageSeries
+{
+public:
+    static constexpr std::size_t kMaxBins = 1'000'000;
+
+    // Bins cover `range` (default: the whole profile) from its start; the
+    // last one may extend past its end. Returns an empty series (binCount 0)
+    // for an empty range; throws std::invalid_argument for binWidth <= 0 or
+    // more than kMaxBins bins.
+    static UsageSeries compute(const Profile& profile, TrackId track, Time binWidth, std::size_t topK,
+                               std::optional<TimeRange> range = std::nullopt);
+    // The default bin width: span / 200, at least 1 ns.
+    static Time defaultBinWidth(Time span);
+
+    TrackId track() const { return m_track; }
+    Time start() const { return m_start; }
+    Time binWidth() const { return m_binWidth; }
+    std::size_t binCount() const { return m_binCount; }
+    // The labels with a series of their own, largest first; "other" follows.
+    const std::vector<LabelId>& labels() const { return m_labels; }
+    std::size_t seriesCount() const { return m_labels.size() + 1; }
+    // Share of bin `bin` for series `series` (labels().size() = other).
+    double share(std::size_t bin, std::size_t series) const { return m_shares[bin * seriesCount() + series]; }
+    double busy(std::size_t bin) const { return m_busy[bin]; }
+
+private:
+    TrackId m_track = 0;
+    Time m_start = 0;
+    Time m_binWidth = 1;
+    std::size_t m_binCount = 0;
+    std::vector<LabelId> m_labels;
+    std::vector<double> m_shares;
+    std::vector<double> m_busy;
+};
+
+} // namespace runlane

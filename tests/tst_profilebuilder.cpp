@@ -1,0 +1,362 @@
+#include "measurementmetrics.h"
+#include "profilebuilder.h"
+
+#include <QtTest>
+
+#include <random>
+#include <set>
+
+using namespace runlane;
+
+namespace {
+
+TrackId addThread(ProfileBuilder& b, std::int64_t pid = 1, std::int64_t tid = 1)
+{
+    TrackInfo info;
+    info.pid = pid;
+    info.tid = tid;
+    return b.addTrack(info);
+}
+
+// Labels of the intervals at one depth, in order.
+QStringList namesAt(const Profile& p, TrackId t, int depth)
+{
+    QStringList names;
+    for (const Interval& iv : p.depthSlice(t, depth))
+        names << QString::fromUtf8(p.labelName(p.measurement(iv.measurement).label).data(),
+                                   qsizetype(p.labelName(p.measurement(iv.measurement).label).size()));
+    return names;
+}
+
+MeasurementId byName(const Profile& p, const char* name)
+{
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        if (p.labelName(p.measurement(id).label) == name)
+            return id;
+    }
+    return kNone;
+}
+
+} // namespace
+
+class TestProfileBuilder : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void layoutIsCompact()
+    {
+        QCOMPARE(sizeof(Interval), std::size_t(24));
+        QCOMPARE(sizeof(Measurement), std::size_t(32));
+    }
+
+    // semantics.md §3: f 0-160 calls g 10-100, which calls h 30-60.
+    void nestedCalls_data()
+    {
+        QTest::addColumn<QList<int>>("insertOrder");
+        QTest::newRow("outer first") << QList<int>{0, 1, 2};
+        QTest::newRow("inner first") << QList<int>{2, 1, 0};
+        QTest::newRow("mixed") << QList<int>{1, 2, 0};
+    }
+
+    void nestedCalls()
+    {
+        QFETCH(QList<int>, insertOrder);
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        const struct {
+            const char* name;
+            Time start, end;
+        } calls[] = {{"f", 0, 160}, {"g", 10, 100}, {"h", 30, 60}};
+        for (int i : insertOrder)
+            b.addCall(t, b.label(calls[i].name), calls[i].start, calls[i].end, std::uint32_t(i));
+        const auto p = b.build();
+
+        QCOMPARE(p->trackCount(), std::size_t(1));
+        QCOMPARE(p->track(0).depthCount(), 3);
+        QCOMPARE(namesAt(*p, 0, 0), QStringList{"f"});
+        QCOMPARE(namesAt(*p, 0, 1), QStringList{"g"});
+        QCOMPARE(namesAt(*p, 0, 2), QStringList{"h"});
+        // Measurements are numbered in creation order, creators first.
+        QCOMPARE(p->labelName(p->measurement(0).label), std::string_view("f"));
+        QCOMPARE(p->measurement(0).creator, kNone);
+        QCOMPARE(p->measurement(1).creator, MeasurementId(0));
+        QCOMPARE(p->measurement(2).creator, MeasurementId(1));
+        QCOMPARE(p->interval(2).parent, IntervalId(1));
+        QCOMPARE(p->startTime(), Time(0));
+        QCOMPARE(p->endTime(), Time(160));
+
+        const MeasurementMetrics metrics(*p);
+        QCOMPARE(metrics.exec(0), Time(70));
+        QCOMPARE(metrics.exec(1), Time(60));
+        QCOMPARE(metrics.exec(2), Time(30));
+        QCOMPARE(metrics.total(0), Time(160));
+        QCOMPARE(metrics.total(1), Time(90));
+        QCOMPARE(metrics.total(2), Time(30));
+        QCOMPARE(metrics.busy(0), Time(160));
+    }
+
+    void equalIntervalsNestByOrder()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        b.addCall(t, b.label("inner"), 5, 10, 2);
+        b.addCall(t, b.label("outer"), 5, 10, 1);
+        const auto p = b.build();
+        QCOMPARE(namesAt(*p, 0, 0), QStringList{"outer"});
+        QCOMPARE(namesAt(*p, 0, 1), QStringList{"inner"});
+    }
+
+    void partialOverlapIsKeptWithWarning()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        b.addCall(t, b.label("alpha"), 0, 10, 0);
+        b.addCall(t, b.label("beta"), 5, 15, 1);
+        b.addCall(t, b.label("gamma"), 12, 14, 2);
+        const auto p = b.build();
+        QCOMPARE(p->diagnostics().warningKinds().at("overlapping intervals"), std::uint64_t(1));
+        QCOMPARE(namesAt(*p, 0, 0), QStringList{"alpha"});
+        QCOMPARE(namesAt(*p, 0, 1), QStringList{"beta"});
+        QCOMPARE(namesAt(*p, 0, 2), QStringList{"gamma"});
+        const MeasurementMetrics m(*p);
+        QCOMPARE(m.exec(byName(*p, "alpha")), Time(5));
+        QCOMPARE(m.exec(byName(*p, "beta")), Time(8));
+        QCOMPARE(m.exec(byName(*p, "gamma")), Time(2));
+        // Exec times add up to the busy time even so.
+        QCOMPARE(m.busy(0), Time(15));
+    }
+
+    void explicitMeasurements()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        const MeasurementId task = b.addMeasurement(t, b.label("task"), 0, kNone, AsyncMeasurement);
+        b.addInterval(task, 30, 40, 3);
+        b.addInterval(task, 10, 20, 1);
+        b.finish(task, 45, FinalState::Completed);
+        const MeasurementId child = b.addMeasurement(t, b.label("child"), 12, task);
+        b.addInterval(child, 12, 15, 2);
+        b.finish(child, 15, FinalState::Completed);
+        const MeasurementId never = b.addMeasurement(t, b.label("never"), 50, kNone);
+        b.finish(never, 60, FinalState::Cancelled);
+        const auto p = b.build();
+
+        QCOMPARE(p->measurementCount(), std::size_t(3));
+        const MeasurementId taskId = byName(*p, "task");
+        const auto ivs = p->intervalsOf(taskId);
+        QCOMPARE(ivs.size(), std::size_t(2));
+        QCOMPARE(p->interval(ivs[0]).start, Time(10));
+        QCOMPARE(p->interval(ivs[1]).start, Time(30));
+        QVERIFY(p->measurement(taskId).isAsync());
+        QCOMPARE(p->intervalsOf(byName(*p, "child")).size(), std::size_t(1));
+        QCOMPARE(p->intervalsOf(byName(*p, "never")).size(), std::size_t(0));
+        QCOMPARE(p->measurement(byName(*p, "never")).finalState(), FinalState::Cancelled);
+        const MeasurementMetrics m(*p);
+        QCOMPARE(m.exec(taskId), Time(17));
+        QCOMPARE(m.total(taskId), Time(20));
+        QCOMPARE(m.wall(taskId), Time(45));
+    }
+
+    void openEndsAtProfileEnd()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        b.addCall(t, b.label("open"), 10, ProfileBuilder::kOpen, 0);
+        b.addCall(t, b.label("late"), 20, 90, 1);
+        const auto p = b.build();
+        const MeasurementId open = byName(*p, "open");
+        QCOMPARE(p->measurement(open).finalState(), FinalState::Unfinished);
+        QCOMPARE(p->measurement(open).finished, Time(90));
+        QCOMPARE(p->interval(p->intervalsOf(open)[0]).end, Time(90));
+        QCOMPARE(namesAt(*p, 0, 1), QStringList{"late"});
+    }
+
+    void creatorOfPendingMeasurement()
+    {
+        // Created while `parent` runs, first run later: the creator is whoever
+        // ran at creation, not whoever ran around its first start.
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        b.addCall(t, b.label("parent"), 0, 10, 0);
+        b.addCall(t, b.label("other"), 20, 40, 1);
+        const MeasurementId task = b.addMeasurement(t, b.label("task"), 5, ProfileBuilder::kAutoCreator, AsyncMeasurement);
+        b.addInterval(task, 25, 30, 2);
+        b.finish(task, 30, FinalState::Completed);
+        const auto p = b.build();
+        QCOMPARE(p->measurement(byName(*p, "task")).creator, byName(*p, "parent"));
+        // Its interval nests under `other` by time all the same.
+        QCOMPARE(namesAt(*p, 0, 1), QStringList{"task"});
+    }
+
+    void inconsistentInputIsRepaired()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        const MeasurementId a = b.addMeasurement(t, b.label("a"), 50, kNone);
+        const MeasurementId c = b.addMeasurement(t, b.label("c"), 10, a); // created before its creator
+        b.addInterval(c, 5, 8, 0); // runs before it is created
+        b.finish(c, 6, FinalState::Completed); // and finishes while running
+        b.finish(a, 40, FinalState::Completed); // finished before created
+        const auto p = b.build();
+        const auto& kinds = p->diagnostics().warningKinds();
+        QCOMPARE(kinds.at("created before its creator"), std::uint64_t(1));
+        QCOMPARE(kinds.at("started before created"), std::uint64_t(1));
+        QCOMPARE(kinds.at("ran after finished"), std::uint64_t(1));
+        QCOMPARE(kinds.at("finished before created"), std::uint64_t(1));
+        const Measurement& mc = p->measurement(byName(*p, "c"));
+        QCOMPARE(mc.creator, kNone);
+        QCOMPARE(mc.created, Time(5));
+        QCOMPARE(mc.finished, Time(8));
+        // Creators always precede what they create.
+        for (MeasurementId id = 0; id < p->measurementCount(); ++id) {
+            if (p->measurement(id).creator != kNone)
+                QVERIFY(p->measurement(id).creator < id);
+        }
+    }
+
+    void tracksAreOrdered()
+    {
+        ProfileBuilder b("test");
+        TrackInfo late;
+        late.pid = 1;
+        late.tid = 9;
+        late.threadSortIndex = -1;
+        late.threadName = b.intern("main");
+        TrackInfo first;
+        first.pid = 2;
+        first.processSortIndex = -5;
+        TrackInfo async;
+        async.pid = 1;
+        async.kind = TrackKind::Async;
+        TrackInfo plain;
+        plain.pid = 1;
+        plain.tid = 3;
+        const TrackId ids[] = {b.addTrack(plain), b.addTrack(async), b.addTrack(late), b.addTrack(first)};
+        for (std::uint32_t i = 0; i < 4; ++i)
+            b.addCall(ids[i], b.label("x" + std::to_string(i)), i * 10, i * 10 + 5, i);
+        const auto p = b.build();
+        QStringList names;
+        for (const Track& t : p->tracks())
+            names << QString::fromStdString(std::string(p->string(t.name)));
+        QCOMPARE(names, (QStringList{"pid 2 / tid 0", "pid 1 / main", "pid 1 / tid 3", "pid 1 / async"}));
+        // Measurements moved with their tracks.
+        QCOMPARE(p->measurement(byName(*p, "x3")).track, std::uint32_t(0));
+        QCOMPARE(p->measurement(byName(*p, "x1")).track, std::uint32_t(3));
+    }
+
+    void asyncTasksArePacked()
+    {
+        ProfileBuilder b("test");
+        TrackInfo info;
+        info.kind = TrackKind::Async;
+        const TrackId t = b.addTrack(info);
+        auto task = [&](const char* name, Time s, Time e) {
+            const MeasurementId m = b.addMeasurement(t, b.label(name), s, kNone, AsyncMeasurement);
+            b.addInterval(m, s, e, std::uint32_t(s));
+            b.finish(m, e, FinalState::Completed);
+            return m;
+        };
+        const MeasurementId a = task("A", 0, 100);
+        const MeasurementId sub = b.addMeasurement(t, b.label("A.sub"), 10, a);
+        b.addInterval(sub, 10, 20, 11);
+        b.finish(sub, 20, FinalState::Completed);
+        task("B", 5, 50);
+        task("C", 60, 80);
+        task("D", 100, 120);
+        const auto p = b.build();
+        // A (and its nested slice) take rows 0-1; B overlaps A: rows 2;
+        // C fits below A again after B ended: row 2; D reuses row 0.
+        QCOMPARE(namesAt(*p, 0, 0), (QStringList{"A", "D"}));
+        QCOMPARE(namesAt(*p, 0, 1), QStringList{"A.sub"});
+        QCOMPARE(namesAt(*p, 0, 2), (QStringList{"B", "C"}));
+        const MeasurementMetrics m(*p);
+        QCOMPARE(m.exec(byName(*p, "A")), Time(90));
+        QCOMPARE(m.exec(byName(*p, "B")), Time(45));
+        QCOMPARE(p->interval(p->intervalsOf(byName(*p, "A.sub"))[0]).parent, p->intervalsOf(byName(*p, "A"))[0]);
+    }
+
+    // Random input, checked against brute force: every depth is a
+    // start-sorted run of disjoint intervals, and overlapping() returns
+    // exactly the intervals of that depth that overlap the query.
+    void overlappingMatchesBruteForce_data()
+    {
+        QTest::addColumn<int>("seed");
+        QTest::addColumn<bool>("async");
+        for (int seed = 1; seed <= 4; ++seed) {
+            QTest::addRow("thread seed %d", seed) << seed << false;
+            QTest::addRow("async seed %d", seed) << seed << true;
+        }
+    }
+
+    void overlappingMatchesBruteForce()
+    {
+        QFETCH(int, seed);
+        QFETCH(bool, async);
+        std::mt19937 rng{std::uint32_t(seed)};
+        ProfileBuilder b("test");
+        TrackInfo info;
+        info.kind = async ? TrackKind::Async : TrackKind::Thread;
+        const TrackId t = b.addTrack(info);
+        std::uniform_int_distribution<Time> start(0, 10000);
+        std::uniform_int_distribution<Time> length(0, 400);
+        for (std::uint32_t i = 0; i < 3000; ++i) {
+            const Time s = start(rng);
+            const MeasurementId m = b.addMeasurement(t, b.label("n" + std::to_string(i % 50)), s, kNone);
+            b.addInterval(m, s, s + length(rng), i);
+            b.finish(m, s + 400, FinalState::Completed);
+        }
+        const auto p = b.build();
+        QCOMPARE(p->intervalCount(), std::size_t(3000));
+        const Track& track = p->track(t);
+        for (int d = 0; d < track.depthCount(); ++d) {
+            const auto slice = p->depthSlice(t, d);
+            for (std::size_t i = 1; i < slice.size(); ++i)
+                QVERIFY2(slice[i - 1].end <= slice[i].start, "same-depth intervals overlap");
+        }
+        std::uniform_int_distribution<Time> query(-100, 10500);
+        for (int q = 0; q < 300; ++q) {
+            Time from = query(rng);
+            Time to = from + length(rng) * (q % 3);
+            const int d = int(rng() % std::uint32_t(track.depthCount()));
+            const auto [first, last] = p->overlapping(t, d, from, to);
+            std::set<IntervalId> expected;
+            for (IntervalId id = track.depthOffsets[d]; id < track.depthOffsets[d + 1]; ++id) {
+                const Interval& iv = p->interval(id);
+                const bool hit = from == to ? ((iv.start <= from && from < iv.end) || (iv.start == iv.end && iv.start == from))
+                                            : (iv.start < to && (iv.end > from || (iv.start == iv.end && iv.start >= from)));
+                if (hit)
+                    expected.insert(id);
+            }
+            std::set<IntervalId> got;
+            for (IntervalId id = first; id < last; ++id)
+                got.insert(id);
+            QCOMPARE(got, expected);
+            if (!got.empty()) {
+                QCOMPARE(p->depthOf(*got.begin()), d);
+                QCOMPARE(p->trackOf(*got.begin()), t);
+            }
+        }
+    }
+
+    void memoryPerIntervalUnder64Bytes()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        const LabelId labels[] = {b.label("a"), b.label("b"), b.label("c")};
+        // 100,000 calls: groups of a root with two nested children.
+        for (std::uint32_t i = 0; i < 100000; ++i) {
+            const Time base = Time(i / 3) * 100;
+            const Time s = base + (i % 3 == 0 ? 0 : i % 3 == 1 ? 10 : 50);
+            const Time e = i % 3 == 0 ? base + 90 : s + 30;
+            b.addCall(t, labels[i % 3], s, e, i);
+        }
+        const auto p = b.build();
+        QCOMPARE(p->intervalCount(), std::size_t(100000));
+        const double perInterval = double(p->modelMemoryUsage()) / double(p->intervalCount());
+        QVERIFY2(perInterval < 64.0, qPrintable(QString::number(perInterval)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfileBuilder)
+#include "tst_profilebuilder.moc"

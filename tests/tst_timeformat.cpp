@@ -1,0 +1,64 @@
+#include "timeformat.h"
+
+#include <QtTest>
+
+using namespace runlane;
+
+class TestTimeFormat : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void duration_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("ns") << qint64(999) << QString::fromUtf8("999 ns");
+        QTest::newRow("µs") << qint64(1000) << QString::fromUtf8("1.00 µs");
+        QTest::newRow("µs 3 digits") << qint64(123456) << QString::fromUtf8("123 µs");
+        QTest::newRow("ms") << qint64(12345678) << QString::fromUtf8("12.3 ms");
+        QTest::newRow("s") << qint64(3600000000000) << QString::fromUtf8("3600 s");
+        QTest::newRow("negative") << qint64(-2500000) << QString::fromUtf8("-2.50 ms");
+        QTest::newRow("zero") << qint64(0) << QString::fromUtf8("0 ns");
+    }
+
+    void duration()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(TimeFormat::duration(ns)), text);
+    }
+
+    void ascii() { QCOMPARE(TimeFormat::durationAscii(1500), std::string("1.50 us")); }
+
+    void parse_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("ns");
+        QTest::newRow("ms") << "10ms" << true << qint64(10000000);
+        QTest::newRow("fraction s") << "1.5s" << true << qint64(1500000000);
+        QTest::newRow("us") << "250us" << true << qint64(250000);
+        QTest::newRow("µs") << QString::fromUtf8("250µs") << true << qint64(250000);
+        QTest::newRow("space") << "3 ns" << true << qint64(3);
+        QTest::newRow("zero without unit") << "0" << true << qint64(0);
+        QTest::newRow("bare number") << "10" << false << qint64(0);
+        QTest::newRow("unknown unit") << "10min" << false << qint64(0);
+        QTest::newRow("garbage") << "fast" << false << qint64(0);
+        QTest::newRow("empty") << "" << false << qint64(0);
+    }
+
+    void parse()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        QFETCH(qint64, ns);
+        Time out = -1;
+        QCOMPARE(TimeFormat::parseDuration(text.toStdString(), out), ok);
+        if (ok)
+            QCOMPARE(qint64(out), ns);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimeFormat)
+#include "tst_timeformat.moc"
