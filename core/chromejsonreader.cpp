@@ -94,6 +94,8 @@ public:
         } else if (m_depth == m_eventsDepth + 1) {
             m_event.empty = false;
             m_sub = m_field == Field::Args ? Sub::Args : m_field == Field::Id2 ? Sub::Id2 : Sub::None;
+            if (m_sub == Sub::None)
+                containerField("an object");
         } else if (m_depth == 1 && m_objectForm && m_topKey == "traceEvents") {
             throw FormatError("'traceEvents' must be an array of events", -1, m_input.offset() - 1);
         }
@@ -123,6 +125,7 @@ public:
             notAnObject("an array");
         } else if (m_depth == m_eventsDepth + 1) {
             m_event.empty = false;
+            containerField("an array");
         }
         ++m_depth;
         return true;
@@ -212,6 +215,46 @@ private:
         return {};
     }
 
+    // An object or array where a field of ours wants a scalar.
+    void containerField(const char* what)
+    {
+        auto invalidTime = [what](ChromeEvent::TimeValue& v) {
+            v.kind = ChromeEvent::TimeValue::Invalid;
+            v.text = what;
+        };
+        auto invalidValue = [what](ChromeEvent::Value& v) {
+            v.kind = ChromeEvent::Value::Invalid;
+            v.text = what;
+        };
+        switch (m_field) {
+        case Field::Ph:
+            m_event.hasPh = true;
+            m_event.phIsString = false;
+            m_event.ph = what;
+            break;
+        case Field::Ts:
+            invalidTime(m_event.ts);
+            break;
+        case Field::Dur:
+            invalidTime(m_event.dur);
+            break;
+        case Field::Tdur:
+            invalidTime(m_event.tdur);
+            break;
+        case Field::Pid:
+            invalidValue(m_event.pid);
+            break;
+        case Field::Tid:
+            invalidValue(m_event.tid);
+            break;
+        case Field::Id:
+            invalidValue(m_event.id);
+            break;
+        default:
+            break;
+        }
+    }
+
     void notAnObject(const std::string& what)
     {
         m_event.clear();
@@ -274,8 +317,14 @@ private:
             value.number = i;
             break;
         case Kind::Unsigned:
-            value.kind = ChromeEvent::Value::String;
-            value.text = std::to_string(u);
+            // nlohmann reports every non-negative integer as unsigned.
+            if (u <= std::uint64_t(INT64_MAX)) {
+                value.kind = ChromeEvent::Value::Number;
+                value.number = std::int64_t(u);
+            } else {
+                value.kind = ChromeEvent::Value::String;
+                value.text = std::to_string(u);
+            }
             break;
         case Kind::Float:
             if (std::isfinite(f) && std::floor(f) == f && std::fabs(f) < 9.0e18) {
@@ -373,11 +422,13 @@ private:
         }
         if (kind == Kind::Integer || kind == Kind::Unsigned || kind == Kind::Float) {
             const double value = kind == Kind::Integer ? double(i) : kind == Kind::Unsigned ? double(u) : f;
-            if (m_argKey == "sort_index" && kind == Kind::Integer) {
+            const bool integral = kind == Kind::Integer || (kind == Kind::Unsigned && u <= std::uint64_t(INT64_MAX));
+            const std::int64_t whole = kind == Kind::Integer ? i : std::int64_t(u);
+            if (m_argKey == "sort_index" && integral) {
                 m_event.hasArgSortIndex = true;
-                m_event.argSortIndex = i;
-            } else if (m_argKey == "line" && kind == Kind::Integer && i > 0 && i <= INT32_MAX) {
-                m_event.argLine = i;
+                m_event.argSortIndex = whole;
+            } else if (m_argKey == "line" && integral && whole > 0 && whole <= INT32_MAX) {
+                m_event.argLine = whole;
             }
             m_event.addNumericArg(m_argKey, value);
         }

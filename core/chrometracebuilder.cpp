@@ -42,10 +42,11 @@ std::uint32_t ChromeTraceBuilder::orderOf(std::uint64_t index)
     return index < kNone - 1 ? std::uint32_t(index) : kNone - 1;
 }
 
-Time ChromeTraceBuilder::requireTs(const ChromeEvent& e, std::uint64_t index) const
+Time ChromeTraceBuilder::requireTs(const ChromeEvent& e, std::uint64_t index)
 {
     switch (e.ts.kind) {
     case ChromeEvent::TimeValue::Ok:
+        m_builder.extendSpan(e.ts.ns);
         return e.ts.ns;
     case ChromeEvent::TimeValue::Absent:
         throw FormatError("missing 'ts' (the timestamp in microseconds) in a '" + e.ph + "' event",
@@ -248,6 +249,8 @@ void ChromeTraceBuilder::addInstant(const ChromeEvent& e, std::uint64_t index)
 {
     Mark mark;
     mark.time = requireTs(e, index);
+    if (e.cat == kSpanCategory)
+        return;
     mark.name = nameFor(e);
     std::int64_t pid = 0;
     std::int64_t tid = 0;
@@ -276,11 +279,12 @@ void ChromeTraceBuilder::addCounter(const ChromeEvent& e, std::uint64_t index)
         base += "[" + valueText(e.id) + "]";
     for (std::size_t i = 0; i < e.numericArgCount; ++i) {
         const auto& [key, value] = e.numericArgs[i];
-        const std::string seriesName = base + " " + key;
-        m_keyBuffer = std::to_string(pid) + '\x1f' + seriesName;
+        m_keyBuffer = std::to_string(pid) + '\x1f' + base + '\x1f' + key;
         auto it = m_counterIndex.find(m_keyBuffer);
-        if (it == m_counterIndex.end())
-            it = m_counterIndex.emplace(m_keyBuffer, m_builder.addCounter(m_builder.intern(seriesName), pid)).first;
+        if (it == m_counterIndex.end()) {
+            const std::size_t series = m_builder.addCounter(m_builder.intern(base), m_builder.intern(key), pid);
+            it = m_counterIndex.emplace(m_keyBuffer, series).first;
+        }
         m_builder.addCounterPoint(it->second, ts, value);
     }
 }
@@ -350,9 +354,10 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
         it = m_asyncIndex.emplace(key, std::uint32_t(m_asyncTasks.size() - 1)).first;
     }
     FinalState state = FinalState::Completed;
-    const bool hasState = !e.argState.empty() && parseFinalState(e.argState, state);
-    m_asyncTasks[it->second].events.push_back(
-        AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, hasState ? std::int8_t(state) : std::int8_t(-1)});
+    const std::int8_t stateCode = e.argState.empty()                   ? kNoState
+        : parseFinalState(e.argState, state) ? std::int8_t(state)
+                                               : kOtherState;
+    m_asyncTasks[it->second].events.push_back(AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, stateCode});
 }
 
 TrackId ChromeTraceBuilder::asyncTrack(std::int64_t pid)
@@ -394,13 +399,12 @@ void ChromeTraceBuilder::finish()
 }
 
 // Matches B and E of one thread on a stack after a stable sort by time, so
-// equal timestamps keep file order. An E without a name closes the innermost
-// B; a named E closes the B of that name. Within a run of equal timestamps an
-// E that does not close the innermost B may be matched by reordering: a later
-// E of the run that does close it goes first, or a later B of the run with
-// the E's name opens first (a zero-length call written E-before-B). Failing
-// that, an E naming an outer B ends the inner ones with it, and an E naming
-// no open B is ignored.
+// equal timestamps keep file order. An E ends the innermost open B, as in
+// catapult and Perfetto; a different name is a warning. But the order of
+// events with equal timestamps carries no meaning, so within such a run an E
+// whose name does not match the innermost B is first matched by reordering:
+// a later E of the run that does match goes first, or a later B of the run
+// with the E's name opens first (a zero-length call written E-before-B).
 void ChromeTraceBuilder::matchBeginEnd(Thread& t)
 {
     std::vector<BeginEnd>& events = t.events;
@@ -452,27 +456,10 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
                 continue;
             }
             if (ev.name != kEmptyString && ev.name != stack.back().name) {
-                // (c) it names an outer B: the inner ones end with it.
-                auto match = std::find_if(stack.rbegin(), stack.rend(),
-                                          [&](const BeginEnd& open) { return open.name == ev.name; });
-                if (match != stack.rend()) {
-                    const std::size_t keep = std::size_t(stack.rend() - match) - 1;
-                    while (stack.size() > keep + 1) {
-                        m_diagnostics.warnWith("B closed by an outer E", [&] {
-                            return "B " + display(nameOf(stack.back())) + " is closed by the E of "
-                                + display(nameOf(ev));
-                        });
-                        close(stack.back(), ev.ts);
-                        stack.pop_back();
-                    }
-                } else {
-                    // (d) no B of that name is open: the E ends nothing we know.
-                    m_diagnostics.warnWith("E without B", [&] {
-                        return "an E event " + display(nameOf(ev)) + " at order " + std::to_string(ev.order)
-                            + " matches no open B on its thread; ignored";
-                    });
-                    continue;
-                }
+                // As in catapult and Perfetto, an E always ends the innermost B.
+                m_diagnostics.warnWith("E name mismatch", [&] {
+                    return "E " + display(nameOf(ev)) + " ends B " + display(nameOf(stack.back()));
+                });
             }
             close(stack.back(), ev.ts);
             stack.pop_back();
@@ -507,6 +494,7 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
     };
     std::vector<Open> stack;
     MeasurementId taskId = kNone;
+    // Only a final state makes a task of instants alone.
     const bool anyState = std::any_of(events.begin(), events.end(), [](const AsyncEvent& e) { return e.state >= 0; });
     auto ensureTask = [&](const AsyncEvent& first) {
         if (taskId == kNone)
@@ -526,6 +514,8 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
                 });
                 continue;
             }
+            // As in catapult, an async 'e' ends the 'b' of its name; slices
+            // opened inside it and never ended end with it.
             if (ev.name != kEmptyString && ev.name != stack.back().name) {
                 auto match = std::find_if(stack.rbegin(), stack.rend(), [&](const Open& o) { return o.name == ev.name; });
                 if (match == stack.rend()) {
@@ -534,15 +524,17 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
                     });
                     continue;
                 }
-                {
-                    const std::size_t keep = std::size_t(stack.rend() - match) - 1;
-                    while (stack.size() > keep + 1) {
-                        const Open& inner = stack.back();
-                        m_builder.addInterval(inner.measurement, inner.start, ev.ts, inner.order);
-                        if (inner.measurement != taskId)
-                            m_builder.finish(inner.measurement, ev.ts, FinalState::Completed);
-                        stack.pop_back();
-                    }
+                const std::size_t keep = std::size_t(stack.rend() - match) - 1;
+                while (stack.size() > keep + 1) {
+                    const Open& inner = stack.back();
+                    m_diagnostics.warnWith("async begin without end", [&] {
+                        return "async 'b' " + display(m_builder.string(inner.name)) + " has no 'e'; it ends with "
+                            + display(m_builder.string(ev.name));
+                    });
+                    m_builder.addInterval(inner.measurement, inner.start, ev.ts, inner.order);
+                    if (inner.measurement != taskId)
+                        m_builder.finish(inner.measurement, ev.ts, FinalState::Completed);
+                    stack.pop_back();
                 }
             }
             const Open open = stack.back();
@@ -550,10 +542,12 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
             m_builder.addInterval(open.measurement, open.start, ev.ts, open.order);
             if (open.measurement != taskId)
                 m_builder.finish(open.measurement, ev.ts, FinalState::Completed);
-        } else {
-            // Instants inside a task are marks; only states make a task of them.
+        } else if (ev.state != kNoState) {
+            // An instant that states the task's state is part of its life
+            // (Runlane writes one at creation and one at the end).
             if (anyState)
                 ensureTask(ev);
+        } else {
             Mark mark;
             mark.time = ev.ts;
             mark.track = track;

@@ -21,6 +21,9 @@ public:
     // Slices of this category are tasks that ran on their thread's running
     // stack (Runlane's own convert output); other async slices are concurrent.
     static constexpr std::string_view kThreadTaskCategory = "runlane.task";
+    // Instants of this category only mark where the profile starts or ends
+    // (Runlane writes them when nothing else would keep the span).
+    static constexpr std::string_view kSpanCategory = "runlane.span";
 
     explicit ChromeTraceBuilder(ProfileBuilder& builder);
     // Throws FormatError for events that break the format's rules.
@@ -45,8 +48,12 @@ private:
         LabelId label;
         StringId name;
         char kind; // 'b', 'e' or 'n'
-        std::int8_t state; // FinalState from args.state, -1 if none
+        // FinalState from args.state; kNoState if none, kOtherState for a
+        // state that is not final (Runlane writes "pending" at creation).
+        std::int8_t state;
     };
+    static constexpr std::int8_t kNoState = -2;
+    static constexpr std::int8_t kOtherState = -1;
     struct AsyncTask {
         std::int64_t pid = 0;
         std::int64_t tid = 0;
@@ -73,7 +80,8 @@ private:
         std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
     };
 
-    Time requireTs(const ChromeEvent& e, std::uint64_t index) const;
+    // The event's timestamp; it also extends the profile's span.
+    Time requireTs(const ChromeEvent& e, std::uint64_t index);
     std::int64_t resolveId(const ChromeEvent::Value& value, std::string_view field, std::uint64_t index,
                            std::int64_t fallback, StringId* nameOut);
     void resolvePidTid(const ChromeEvent& e, std::uint64_t index, std::int64_t& pid, std::int64_t& tid);

@@ -81,6 +81,7 @@ public:
                 writeThreadTrack(t);
         }
         writeMarksAndCounters();
+        writeSpan();
         m_out += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"runlane\",\"source\":";
         appendEscaped(m_out, m_profile.sourcePath());
         m_out += ",\"format\":";
@@ -101,6 +102,10 @@ private:
     // Starts an event object with the fields every event has.
     void begin(char ph, std::string_view name, std::int64_t pid, std::int64_t tid, Time ts)
     {
+        if (ph != 'M') {
+            m_firstTs = std::min(m_firstTs, ts);
+            m_lastTs = std::max(m_lastTs, ts);
+        }
         if (m_out.size() > (1u << 20))
             flush();
         m_out += m_first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"";
@@ -210,7 +215,7 @@ private:
         const Measurement& mm = m_profile.measurement(m);
         const auto ivs = m_profile.intervalsOf(m);
         if (ivs.empty() ? mm.created < mm.finished : mm.created < m_profile.interval(ivs.front()).start)
-            asyncEvent('n', cat, m, m, track, mm.created);
+            asyncEvent('n', cat, m, m, track, mm.created, "pending");
     }
 
     void taskEnd(const char* cat, MeasurementId m, const Track& track)
@@ -338,6 +343,18 @@ private:
         writeTasksWithoutIntervals(t, cat);
     }
 
+    // The profile may span more than its events (events that were read but
+    // had nothing to show); unfinished work ends at the span's end, so keep it.
+    void writeSpan()
+    {
+        for (const Time t : {m_profile.startTime(), m_profile.endTime()}) {
+            if (t < m_firstTs || t > m_lastTs) {
+                begin('i', t == m_profile.startTime() ? "profile start" : "profile end", 0, 0, t);
+                m_out += ",\"s\":\"g\",\"cat\":\"runlane.span\"}";
+            }
+        }
+    }
+
     void writeMarksAndCounters()
     {
         for (const Mark& mark : m_profile.marks()) {
@@ -361,7 +378,9 @@ private:
                 begin('C', m_profile.string(c.name), c.pid, 0, c.times[i]);
                 char value[64];
                 std::snprintf(value, sizeof value, "%.17g", c.values[i]);
-                m_out += ",\"args\":{\"value\":";
+                m_out += ",\"args\":{";
+                appendEscaped(m_out, m_profile.string(c.key));
+                m_out += ':';
                 m_out += value;
                 m_out += "}}";
             }
@@ -371,6 +390,8 @@ private:
     const Profile& m_profile;
     const ChromeTraceWriter::Sink& m_sink;
     std::vector<MeasurementId> m_neverRan;
+    Time m_firstTs = kTimeMax;
+    Time m_lastTs = kTimeMin;
     std::string m_out;
     bool m_first = true;
     bool m_ok = true;

@@ -76,13 +76,18 @@ void EnsoLogBuilder::beginProcess(std::size_t index)
     m_active.clear();
     m_marks.clear();
     m_timeOffset = 0;
+    m_firstTime = ~std::uint64_t(0);
+    m_lastTime = 0;
     m_processName.clear();
 }
 
-std::uint64_t EnsoLogBuilder::requireTime(const EnsoEvent::Field& t, const EnsoEvent& e, std::uint64_t index) const
+std::uint64_t EnsoLogBuilder::requireTime(const EnsoEvent::Field& t, const EnsoEvent& e, std::uint64_t index)
 {
-    if (t.kind == EnsoEvent::Field::Unsigned)
+    if (t.kind == EnsoEvent::Field::Unsigned) {
+        m_firstTime = std::min(m_firstTime, t.u);
+        m_lastTime = std::max(m_lastTime, t.u);
         return t.u;
+    }
     if (t.kind == EnsoEvent::Field::Absent)
         throw FormatError("missing 't' (time in microseconds) in a '" + e.kindKey + "' event", std::int64_t(index));
     throw FormatError("'t' of a '" + e.kindKey + "' event must be an unsigned integer (microseconds), found "
@@ -254,11 +259,15 @@ void EnsoLogBuilder::stop(const EnsoEvent& e, std::uint64_t index, bool end)
 
 void EnsoLogBuilder::metadata(const EnsoEvent& e, std::uint64_t index)
 {
-    const std::uint64_t t = requireTime(e.t, e, index);
     if (!e.hasD)
         throw FormatError("missing 'd' (the metadata) in an 'X' event", std::int64_t(index));
     if (!e.dIsObject || e.metaType.empty())
         throw FormatError("'d' of an 'X' event must be an object with one key, the metadata type", std::int64_t(index));
+    // Headers are stamped t = 0 by convention; they are not events in time.
+    const bool header = e.metaType == "$TimeOffset" || e.metaType == "$Process";
+    if (header && e.t.kind != EnsoEvent::Field::Unsigned)
+        requireTime(e.t, e, index); // throws the right message
+    const std::uint64_t t = header ? 0 : requireTime(e.t, e, index);
     if (e.metaType == "$TimeOffset") {
         if (e.metaValue.kind != EnsoEvent::Field::Unsigned)
             throw FormatError("$TimeOffset must be an unsigned integer (microseconds)", std::int64_t(index));
@@ -305,6 +314,10 @@ void EnsoLogBuilder::endProcess()
     info.processName = m_builder.intern(name);
     info.displayName = info.processName;
     const TrackId track = m_builder.addTrack(info);
+    if (m_firstTime <= m_lastTime) {
+        m_builder.extendSpan(toTime(m_firstTime));
+        m_builder.extendSpan(toTime(m_lastTime));
+    }
 
     std::vector<MeasurementId> ids(m_measurements.size());
     for (std::size_t k = 0; k < m_measurements.size(); ++k) {

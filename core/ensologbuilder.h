@@ -44,7 +44,7 @@ private:
     };
     static constexpr std::uint64_t kOpenEnd = ~std::uint64_t(0);
 
-    std::uint64_t requireTime(const EnsoEvent::Field& t, const EnsoEvent& e, std::uint64_t index) const;
+    std::uint64_t requireTime(const EnsoEvent::Field& t, const EnsoEvent& e, std::uint64_t index);
     std::uint32_t requireMeasurement(const EnsoEvent& e, std::uint64_t index) const;
     void create(const EnsoEvent& e, std::uint64_t index);
     void start(const EnsoEvent& e, std::uint64_t index);
@@ -61,6 +61,8 @@ private:
     std::vector<std::uint32_t> m_active; // open intervals, innermost last
     std::vector<Mark> m_marks; // times in µs until the process ends
     std::uint64_t m_timeOffset = 0;
+    std::uint64_t m_firstTime = ~std::uint64_t(0); // every t read, even of ignored events
+    std::uint64_t m_lastTime = 0;
     std::string m_processName;
 };
 

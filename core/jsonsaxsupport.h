@@ -9,27 +9,33 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 
 namespace runlane::jsonsax {
 
 using Json = nlohmann::json;
 
-// "line 3, column 5: syntax error while parsing value - unexpected ']'; ..."
-// from nlohmann's "[json.exception.parse_error.101] parse error at line 3, ...".
+// "invalid JSON: syntax error while parsing value - unexpected ']'; ..." from
+// nlohmann's "[json.exception.parse_error.101] parse error at line 3, column
+// 5: syntax error ...". Its line and column count from where this parse
+// call started and point past the token; the loader reports the position
+// from the byte offset instead.
 inline std::string cleanParseError(const std::string& what)
 {
     std::string text = what;
-    const std::string marker = "parse error at ";
-    const auto at = text.find(marker);
-    if (at != std::string::npos)
-        text = text.substr(at + marker.size());
-    else if (text.rfind("[json.exception.", 0) == 0) {
+    if (text.rfind("[json.exception.", 0) == 0) {
         const auto close = text.find("] ");
         if (close != std::string::npos)
             text = text.substr(close + 2);
     }
-    return "invalid JSON at " + text;
+    const std::string marker = "parse error at line ";
+    if (text.rfind(marker, 0) == 0) {
+        const auto colon = text.find(": ");
+        if (colon != std::string::npos)
+            text = text.substr(colon + 2);
+    }
+    return "invalid JSON: " + text;
 }
 
 // What a parse error looked like, recorded by a handler's parse_error().
@@ -44,10 +50,16 @@ struct SyntaxError {
                 const nlohmann::detail::exception& ex, ChunkedFileReader& input)
     {
         seen = true;
-        offset = startOffset + std::int64_t(position) - (position > 0 ? 1 : 0);
         message = cleanParseError(ex.what());
         token = lastToken;
         atEnd = input.atEnd();
+        // At the end of input the offset is the file's size; otherwise
+        // `position` counts the bytes read up to the end of the offending
+        // token, and the offset names its start.
+        if (atEnd)
+            offset = input.offset();
+        else
+            offset = startOffset + std::max<std::int64_t>(0, std::int64_t(position) - std::int64_t(lastToken.size()));
     }
 };
 

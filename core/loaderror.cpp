@@ -6,7 +6,10 @@ std::string LoadError::toString() const
 {
     std::string text = file;
     std::string where;
-    if (byteOffset >= 0)
+    if (byteOffset >= 0 && line > 0)
+        where += "line " + std::to_string(line) + ", column " + std::to_string(column) + " (byte "
+            + std::to_string(byteOffset) + ")";
+    else if (byteOffset >= 0)
         where += "byte " + std::to_string(byteOffset);
     if (eventIndex >= 0) {
         if (!where.empty())

@@ -10,11 +10,13 @@ namespace runlane {
 struct LoadError {
     std::string file;
     std::int64_t byteOffset = -1; // -1 = not known
+    std::int64_t line = -1; // 1-based line and column of byteOffset, -1 = not known
+    std::int64_t column = -1;
     std::int64_t eventIndex = -1; // 0-based index in the event array, -1 = n/a
     std::string message; // what was expected or what went wrong
     bool cancelled = false;
 
-    // "trace.json: byte 1234, event #56: expected ..."
+    // "trace.json: line 3, column 7 (byte 1234), event #56: expected ..."
     std::string toString() const;
 };
 

@@ -35,8 +35,11 @@ struct Track : TrackInfo {
     int depthCount() const { return depthOffsets.empty() ? 0 : int(depthOffsets.size()) - 1; }
 };
 
+// A counter: Chrome `C` events of one name (and id) give one series per key
+// of their args; shown as "name key".
 struct CounterSeries {
     StringId name = kEmptyString;
+    StringId key = kEmptyString;
     std::int64_t pid = 0;
     std::vector<Time> times;
     std::vector<double> values;

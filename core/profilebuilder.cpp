@@ -102,10 +102,11 @@ MeasurementId ProfileBuilder::addCall(TrackId track, LabelId label, Time start, 
     return id;
 }
 
-std::size_t ProfileBuilder::addCounter(StringId name, std::int64_t pid)
+std::size_t ProfileBuilder::addCounter(StringId name, StringId key, std::int64_t pid)
 {
     CounterSeries series;
     series.name = name;
+    series.key = key;
     series.pid = pid;
     m_counters.push_back(std::move(series));
     return m_counters.size() - 1;
@@ -144,6 +145,7 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* ca
         std::stable_sort(order.begin(), order.end(), [&c](std::size_t a, std::size_t b) { return c.times[a] < c.times[b]; });
         CounterSeries sorted;
         sorted.name = c.name;
+        sorted.key = c.key;
         sorted.pid = c.pid;
         for (std::size_t i : order) {
             sorted.times.push_back(c.times[i]);
@@ -194,8 +196,8 @@ void ProfileBuilder::sortTracks()
 // The profile spans everything it mentions. Whatever is still open ends there.
 void ProfileBuilder::resolveSpan()
 {
-    Time lo = kTimeMax;
-    Time hi = kTimeMin;
+    Time lo = m_spanFrom;
+    Time hi = m_spanTo;
     auto see = [&lo, &hi](Time t) {
         if (t == kOpen)
             return;

@@ -2,6 +2,7 @@
 
 #include "profile.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <string>
@@ -54,8 +55,16 @@ public:
 
     void addMark(const Mark& mark) { m_marks.push_back(mark); }
     // Returns the series' index; points are appended with addCounterPoint.
-    std::size_t addCounter(StringId name, std::int64_t pid);
+    std::size_t addCounter(StringId name, StringId key, std::int64_t pid);
     void addCounterPoint(std::size_t counter, Time t, double value);
+
+    // The profile spans at least this instant, even if nothing built from
+    // the file lies there (an ignored event, the last timestamp of a log).
+    void extendSpan(Time t)
+    {
+        m_spanFrom = std::min(m_spanFrom, t);
+        m_spanTo = std::max(m_spanTo, t);
+    }
 
     void setUnit(ValueUnit unit) { m_profile->m_unit = unit; }
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
@@ -107,6 +116,8 @@ private:
     std::vector<std::vector<IntervalId>> m_depthOffsets;
     std::vector<IntervalId> m_firstInterval;
     std::vector<Time> m_lastEnd;
+    Time m_spanFrom = kTimeMax;
+    Time m_spanTo = kTimeMin;
 };
 
 } // namespace runlane

@@ -8,6 +8,7 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <new>
 
 namespace runlane {
@@ -32,6 +33,32 @@ void readEnso(ChunkedFileReader& input, ProfileBuilder& builder)
     sink.endProcess = [&enso] { enso.endProcess(); };
     EnsoJsonReader reader(input, builder.diagnostics(), std::move(sink));
     reader.read();
+}
+
+// Line and column of a byte offset, for messages people check in an editor.
+// Only on the error path, so reading the file up to there again is fine.
+void locate(QFile& file, LoadError& error)
+{
+    if (error.byteOffset < 0 || file.isSequential() || !file.seek(0))
+        return;
+    std::int64_t line = 1;
+    std::int64_t lineStart = 0;
+    std::int64_t pos = 0;
+    QByteArray chunk;
+    while (pos < error.byteOffset) {
+        chunk = file.read(std::min<qint64>(1 << 20, error.byteOffset - pos));
+        if (chunk.isEmpty())
+            break;
+        for (qsizetype i = 0; i < chunk.size(); ++i) {
+            if (chunk[i] == '\n') {
+                ++line;
+                lineStart = pos + i + 1;
+            }
+        }
+        pos += chunk.size();
+    }
+    error.line = line;
+    error.column = error.byteOffset - lineStart + 1;
 }
 
 } // namespace
@@ -98,6 +125,7 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
         error.byteOffset = offset;
         error.eventIndex = e.eventIndex();
         error.message = e.what();
+        locate(file, error);
     } catch (const LoadCancelled&) {
         error.cancelled = true;
         error.message = "loading was cancelled";

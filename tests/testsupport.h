@@ -10,6 +10,11 @@
 #include <QTemporaryDir>
 #include <QFile>
 
+// JSON test input written as plain tokens: JSON([{"ph": "X"}]). The
+// preprocessor turns it into the text, escaping quotes for us; moc cannot
+// read raw string literals reliably, so tests use this instead.
+#define JSON(...) QByteArray(#__VA_ARGS__)
+
 namespace runlane::test {
 
 inline QString dataPath(const QString& relative)

@@ -1,4 +1,431 @@
+#include "measurementmetrics.h"
+#include "testsupport.h"
+
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+using namespace runlane;
+using runlane::test::dataPath;
+using runlane::test::loadText;
+
+namespace {
+
+QString str(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// "name start..end @depth" for every interval of a track, depth by depth;
+// times in ns from the profile start.
+QStringList layout(const Profile& p, TrackId t = 0)
+{
+    QStringList out;
+    for (int d = 0; d < p.track(t).depthCount(); ++d) {
+        for (const Interval& iv : p.depthSlice(t, d)) {
+            out << QStringLiteral("%1 %2..%3 @%4")
+                       .arg(str(p.labelName(p.measurement(iv.measurement).label)))
+                       .arg(iv.start - p.startTime())
+                       .arg(iv.end - p.startTime())
+                       .arg(d);
+        }
+    }
+    return out;
+}
+
+int unfinishedCount(const Profile& p)
+{
+    int n = 0;
+    for (const Measurement& m : p.measurements())
+        n += m.finalState() == FinalState::Unfinished ? 1 : 0;
+    return n;
+}
+
+MeasurementId byName(const Profile& p, std::string_view name)
+{
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        if (p.labelName(p.measurement(id).label) == name)
+            return id;
+    }
+    return kNone;
+}
+
+QStringList trackNames(const Profile& p)
+{
+    QStringList names;
+    for (const Track& t : p.tracks())
+        names << str(p.string(t.name));
+    return names;
+}
+
+} // namespace
+
+class TestChromeLoader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Real fixtures (tests/data/samples, see SOURCES.md) with the layout we
+    // expect, worked out by hand from the events in each file.
+    void fixtures_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addColumn<int>("warnings");
+        QTest::addColumn<int>("unfinished");
+
+        const QString f = QStringLiteral("samples/chrome-trace/speedscope-fixtures/");
+        const QStringList simple{"alpha 0..14000 @0", "beta 1000..13000 @1", "gamma 2000..7000 @2",
+                                 "epsilon 7000..11000 @2"};
+        QTest::newRow("simple") << f + "simple.json" << simple << 0 << 0;
+        QTest::newRow("no closing ]") << f + "simple-partial.json" << simple << 1 << 0;
+        QTest::newRow("trailing comma") << f + "simple-partial-trailing-comma.json" << simple << 1 << 0;
+        QTest::newRow("trailing comma + blanks") << f + "simple-partial-whitespace.json" << simple << 1 << 0;
+        QTest::newRow("object form, unnamed X with tdur")
+            << f + "simple-object.json"
+            << QStringList{"alpha 0..14000 @0", "beta 1000..13000 @1", "(unnamed) 7000..11000 @2"} << 0 << 0;
+        QTest::newRow("sub-µs float ts") << QStringLiteral("samples/chrome-trace/catapult/nanoseconds.json")
+                                         << QStringList{"us1 0..1100 @0",    "us2 1100..1300 @0", "us3 1300..1600 @0",
+                                                        "us4 1700..2100 @0", "ns1 3000..3011 @0", "ns2 3011..3013 @0",
+                                                        "ns3 3013..3016 @0", "ns4 3017..3021 @0"}
+                                         << 0 << 0;
+        QTest::newRow("zero durations, E before B at one ts")
+            << f + "zero-duration-events.json"
+            << QStringList{"A 0..10000 @0", "B 1000..1000 @1", "C 2000..2000 @1", "D 3000..3000 @1"} << 0 << 0;
+        QTest::newRow("file order at equal ts")
+            << f + "must-retain-original-order.json"
+            << QStringList{"A 0..3000 @0", "A 4000..7000 @0", "X 7000..10000 @0", "B 0..2000 @1", "B 5000..7000 @1",
+                           "C 0..1000 @2", "C 6000..7000 @2"}
+            << 0 << 0;
+        QTest::newRow("E reordered at equal ts")
+            << f + "event-reordering-name-match.json"
+            << QStringList{"alpha 0..10000 @0", "beta 1000..2000 @1", "gamma 1000..2000 @2"} << 0 << 0;
+        QTest::newRow("E of an outer B ends the innermost")
+            << f + "end-non-top-of-stack.json" << QStringList{"A 0..11000 @0", "B 1000..10000 @1", "Z 10000..11000 @1"}
+            << 2 << 1;
+        QTest::newRow("E without B") << f + "end-event-with-empty-stack.json" << QStringList{"alpha 0..1000 @0"} << 1
+                                     << 0;
+        QTest::newRow("B never closed")
+            << f + "not-enough-end-events.json"
+            << QStringList{"A 0..11000 @0", "A 1000..11000 @1", "A 10000..11000 @2"} << 2 << 2;
+        QTest::newRow("only B") << f + "only-begin-events.json"
+                                << QStringList{"A 0..2000 @0", "C 2000..2000 @0", "B 1000..2000 @1"} << 3 << 3;
+        QTest::newRow("too many E") << f + "too-many-end-events.json"
+                                    << QStringList{"alpha 0..5000 @0", "beta 1000..5000 @1"} << 4 << 0;
+        QTest::newRow("E names swapped") << f + "unbalanced-name.json"
+                                         << QStringList{"alpha 0..10000 @0", "beta 1000..9000 @1"} << 2 << 0;
+        QTest::newRow("unsorted, names swapped") << f + "out-of-order-unbalanced-name.json"
+                                                 << QStringList{"alpha 0..10000 @0", "beta 1000..9000 @1"} << 2 << 0;
+        QTest::newRow("E name differs") << f + "mismatched-name.json" << QStringList{"alpha 0..10000 @0"} << 1 << 0;
+        QTest::newRow("unsorted") << f + "out-of-order.json"
+                                  << QStringList{"A 0..10000 @0", "B 1000..9000 @1", "C 2000..8000 @2"} << 0 << 0;
+        QTest::newRow("X sharing starts")
+            << f + "x-events-matching-start.json"
+            << QStringList{"alpha 0..20000 @0",    "beta 1000..3000 @1",   "gamma 5000..7000 @1",
+                           "gamma 9000..11000 @1", "beta 13000..15000 @1", "gamma 1000..2000 @2",
+                           "beta 5000..6000 @2",   "beta 9000..10000 @2",  "gamma 13000..14000 @2"}
+            << 0 << 0;
+        QTest::newRow("X sharing ends")
+            << f + "x-events-matching-end.json"
+            << QStringList{"alpha 0..20000 @0",   "beta 1000..3000 @1",    "gamma 5000..7000 @1",
+                           "beta 9000..11000 @1", "gamma 14000..16000 @1", "gamma 2000..3000 @2",
+                           "beta 6000..7000 @2",  "gamma 10000..11000 @2", "beta 15000..16000 @2"}
+            << 0 << 0;
+        QTest::newRow("identical X") << f + "matching-x.json"
+                                     << QStringList{"alpha 0..10000 @0", "beta 1000..2000 @1", "gamma 5000..6000 @1",
+                                                    "gamma 1000..2000 @2", "beta 5000..6000 @2"}
+                                     << 0 << 0;
+        QTest::newRow("partially overlapping X") << f + "invalid-x-nesting.json"
+                                                 << QStringList{"alpha 0..10000 @0", "beta 5000..15000 @1"} << 1 << 0;
+        QTest::newRow("B/E mixed with X")
+            << f + "bex-interaction.json"
+            << QStringList{"A 0..2000 @0",      "C 10000..12000 @0", "F 20000..22000 @0", "G 30000..32000 @0",
+                           "J 40000..42000 @0", "K 50000..52000 @0", "B 0..2000 @1",      "D 10000..12000 @1",
+                           "E 20000..21000 @1", "H 30000..31000 @1", "I 41000..42000 @1", "L 51000..52000 @1"}
+            << 0 << 0;
+        QTest::newRow("same names at equal ts")
+            << f + "simultaneous-anonymous-calls.json"
+            << QStringList{"anonymous 0..5000 @0",    "anonymous 1000..3000 @1", "anonymous 3000..5000 @1",
+                           "function1 1000..3000 @2", "anonymous 3000..5000 @2", "anonymous 1000..3000 @3"}
+            << 0 << 0;
+    }
+
+    void fixtures()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, expected);
+        QFETCH(int, warnings);
+        QFETCH(int, unfinished);
+        const LoadResult r = ProfileLoader::load(dataPath(file));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->formatName(), std::string_view("Chrome Trace Event Format"));
+        QCOMPARE(r.profile->trackCount(), std::size_t(1));
+        QCOMPARE(layout(*r.profile), expected);
+        QCOMPARE(int(r.profile->diagnostics().warningCount()), warnings);
+        QCOMPARE(unfinishedCount(*r.profile), unfinished);
+    }
+
+    void hermesFramesKeepTheirSourcePosition()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("samples/chrome-trace/speedscope-fixtures/hermes-multiple-frames.json"));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        bool found = false;
+        for (LabelId l = 0; l < p.labelCount(); ++l) {
+            if (p.labelName(l) == "beta") {
+                QCOMPARE(str(p.string(p.label(l).file)),
+                         QStringLiteral("/Users/example/test_project/node_modules/metro-runtime/src/polyfills/require.js"));
+                QCOMPARE(p.label(l).line, 54);
+                found = true;
+            }
+        }
+        QVERIFY(found);
+    }
+
+    void tracksAreNamedAndOrdered()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("samples/chrome-trace/speedscope-fixtures/multiprocess.json"));
+        QVERIFY(r.ok());
+        QCOMPARE(trackNames(*r.profile), (QStringList{"p0 / p0t0", "p0 / p0t1", "p1 / p1t0", "p1 / p1t1",
+                                                      "pid 2 / p2t0", "pid 2 / p2t1", "p3 / tid 0", "p3 / tid 1"}));
+        QCOMPARE(r.profile->diagnostics().skippedCount(), std::uint64_t(0));
+    }
+
+    void stringIdsAndTimes()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("samples/chrome-trace/speedscope-fixtures/multi-thread-with-samples.json"));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        QCOMPARE(trackNames(p), (QStringList{"hermes / mqt_js", "hermes / tid 2"}));
+        QCOMPARE(p.startTime(), Time(11550183666000LL));
+        QCOMPARE(p.intervalCount(), std::size_t(2));
+        QCOMPARE(p.diagnostics().skippedEvents().size(), std::size_t(2)); // samples, stackFrames
+    }
+
+    void inlineTraces_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addColumn<QStringList>("tracks");
+
+        QTest::newRow("string pid and tid name their tracks")
+            << JSON([{"ph":"X","name":"a","pid":"renderer","tid":"main","ts":1,"dur":2}])
+            << QStringList{"a 0..2000 @0"} << QStringList{"renderer / main"};
+        QTest::newRow("numeric strings are numbers")
+            << JSON([{"ph":"X","name":"a","pid":"7","tid":"8","ts":"2.5","dur":"1e0"}])
+            << QStringList{"a 0..1000 @0"} << QStringList{"pid 7 / tid 8"};
+        QTest::newRow("exponent ts") << JSON([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1.5e3,"dur":2.5E-1}])
+                                     << QStringList{"a 0..250 @0"} << QStringList{"pid 1 / tid 1"};
+        QTest::newRow("missing tid is the main thread")
+            << JSON([{"ph":"X","name":"a","pid":4,"ts":0,"dur":1}]) << QStringList{"a 0..1000 @0"}
+            << QStringList{"pid 4 / tid 4"};
+        QTest::newRow("sort indices order tracks")
+            << JSON([{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":1},
+                {"ph":"X","name":"b","pid":1,"tid":2,"ts":0,"dur":1},
+                {"ph":"M","name":"thread_sort_index","pid":1,"tid":2,"args":{"sort_index":-1}}])
+            << QStringList{"b 0..1000 @0"} << QStringList{"pid 1 / tid 2", "pid 1 / tid 1"};
+        QTest::newRow("empty events and unknown phases are skipped")
+            << JSON([{}, {"ph":"P","ts":1}, {"ph":"XX","ts":1}, {"ph":"X","name":"a","ts":3,"dur":1}])
+            << QStringList{"a 0..1000 @0"} << QStringList{"pid 0 / tid 0"};
+        QTest::newRow("deep args are not fields")
+            << JSON([{"ph":"X","args":{"data":{"ph":"B","ts":99,"name":"no"}},"name":"a","ts":3,"dur":1}])
+            << QStringList{"a 0..1000 @0"} << QStringList{"pid 0 / tid 0"};
+    }
+
+    void inlineTraces()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QStringList, expected);
+        QFETCH(QStringList, tracks);
+        const LoadResult r = loadText(json);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(trackNames(*r.profile), tracks);
+        QCOMPARE(layout(*r.profile), expected);
+    }
+
+    void skippedEventsAreCounted()
+    {
+        const LoadResult r = loadText(JSON([{}, {"ph":"P","ts":1}, {"ph":"P","ts":2}, {"ph":"s","ts":1,"id":1}]));
+        QVERIFY(r.ok());
+        const auto& skipped = r.profile->diagnostics().skippedEvents();
+        QCOMPARE(skipped.at("empty event {}"), std::uint64_t(1));
+        QCOMPARE(skipped.at("phase 'P'"), std::uint64_t(2));
+        QCOMPARE(skipped.at("phase 's'"), std::uint64_t(1));
+    }
+
+    void nestableAsync()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("samples/chrome-trace/catapult/nestable_async.json"));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        QCOMPARE(trackNames(p), QStringList{"pid 26037 / async"});
+        QCOMPARE(p.track(0).kind, TrackKind::Async);
+        // Two ids: 0x313 with nested slices, 0x314 with three top-level ones.
+        QCOMPARE(layout(p), (QStringList{"REQUEST_BAR 0..90000 @0", "REQUEST_FOO 100000..190000 @0",
+                                         "URL_REQUEST_DELEGATE 10000..20000 @1", "URL_REQUEST_START_JOB 30000..60000 @1",
+                                         "URL_REQUEST_DELEGATE_UNMATCHED_BEGIN 70000..90000 @1",
+                                         "URL_REQUEST_START_JOB 130000..160000 @1", "URL_REQUEST_DELEGATE 170000..180000 @1",
+                                         "URL_REQUEST_INNER 40000..50000 @2", "URL_REQUEST_INNER 140000..150000 @2"}));
+        // The unmatched 'b' ends with its task, the unmatched 'e' is ignored.
+        QCOMPARE(p.diagnostics().warningKinds().at("async begin without end"), std::uint64_t(1));
+        QCOMPARE(p.diagnostics().warningKinds().at("async end without begin"), std::uint64_t(1));
+        int tasks = 0;
+        for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+            if (p.measurement(id).isAsync()) {
+                ++tasks;
+                QCOMPARE(p.measurement(id).creator, kNone);
+            }
+        }
+        QCOMPARE(tasks, 2);
+        QCOMPARE(p.marks().size(), std::size_t(2)); // the two 'n' instants
+        // A task's exec time leaves out its nested slices.
+        const MeasurementMetrics m(p);
+        QCOMPARE(m.exec(0), Time(90000 - 10000 - 30000 - 20000));
+        QCOMPARE(m.exec(byName(p, "REQUEST_FOO")), Time(90000 - 30000 - 10000));
+        QCOMPARE(m.total(0), Time(90000));
+    }
+
+    void localIdsArePerProcess()
+    {
+        const LoadResult r = loadText(JSON([
+            {"ph":"b","cat":"c","name":"t","id2":{"local":"0x1"},"pid":1,"ts":0},
+            {"ph":"b","cat":"c","name":"t","id2":{"local":"0x1"},"pid":2,"ts":1},
+            {"ph":"e","cat":"c","name":"t","id2":{"local":"0x1"},"pid":1,"ts":5},
+            {"ph":"e","cat":"c","name":"t","id2":{"local":"0x1"},"pid":2,"ts":6},
+            {"ph":"b","cat":"c","name":"g","id2":{"global":"0x1"},"pid":1,"ts":0},
+            {"ph":"e","cat":"c","name":"g","id2":{"global":"0x1"},"pid":2,"ts":9}]));
+        QVERIFY(r.ok());
+        QCOMPARE(trackNames(*r.profile), (QStringList{"pid 1 / async", "pid 2 / async"}));
+        QCOMPARE(layout(*r.profile, 0), (QStringList{"g 0..9000 @0", "t 0..5000 @1"}));
+        QCOMPARE(layout(*r.profile, 1), QStringList{"t 1000..6000 @0"});
+    }
+
+    void legacyAsync()
+    {
+        const LoadResult r = loadText(JSON([
+            {"ph":"S","cat":"r","name":"load","id":"1","pid":1,"tid":1,"ts":10},
+            {"ph":"T","cat":"r","name":"load","id":"1","pid":1,"tid":1,"ts":15,"args":{"step":"x"}},
+            {"ph":"F","cat":"r","name":"load","id":"1","pid":1,"tid":1,"ts":30},
+            {"ph":"S","cat":"r","name":"other","id":"1","pid":1,"tid":1,"ts":12}]));
+        QVERIFY(r.ok());
+        QCOMPARE(layout(*r.profile), (QStringList{"load 0..20000 @0", "other 2000..20000 @1"}));
+        QCOMPARE(unfinishedCount(*r.profile), 1);
+        QCOMPARE(r.profile->marks().size(), std::size_t(1));
+    }
+
+    void countersAndInstants()
+    {
+        const LoadResult r = loadText(JSON([
+            {"ph":"C","name":"mem","pid":1,"ts":0,"args":{"heap":10,"stack":2}},
+            {"ph":"C","name":"mem","pid":1,"ts":5,"args":{"heap":12.5,"stack":3}},
+            {"ph":"C","name":"mem","id":7,"pid":1,"ts":5,"args":{"heap":1}},
+            {"ph":"i","name":"t","pid":1,"tid":2,"ts":1},
+            {"ph":"I","name":"p","pid":1,"tid":2,"ts":2,"s":"p"},
+            {"ph":"R","name":"g","ts":3,"s":"g"}]));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.counters().size(), std::size_t(3));
+        QStringList names;
+        for (const CounterSeries& c : p.counters())
+            names << str(p.string(c.name)) + " " + str(p.string(c.key)) + ":" + QString::number(c.values.size());
+        QCOMPARE(names, (QStringList{"mem heap:2", "mem stack:2", "mem[7] heap:1"}));
+        QCOMPARE(p.counters()[0].values[1], 12.5);
+        QCOMPARE(p.marks().size(), std::size_t(3));
+        QCOMPARE(p.marks()[0].scope, MarkScope::Thread);
+        QCOMPARE(p.marks()[0].track, TrackId(0));
+        QCOMPARE(p.marks()[1].scope, MarkScope::Process);
+        QCOMPARE(p.marks()[1].pid, std::int64_t(1));
+        QCOMPARE(p.marks()[2].scope, MarkScope::Global);
+        QCOMPARE(p.duration(), Time(5000));
+    }
+
+    void truncatedInsideAnEvent()
+    {
+        // (Not a raw string: moc misreads one that ends inside a quoted key.)
+        const LoadResult r = loadText("[{\"ph\":\"X\",\"name\":\"a\",\"ts\":0,\"dur\":1},{\"ph\":\"X\",\"na");
+        QVERIFY(r.ok());
+        QCOMPARE(layout(*r.profile), QStringList{"a 0..1000 @0"});
+        QCOMPARE(r.profile->diagnostics().warningKinds().at("truncated file"), std::uint64_t(1));
+    }
+
+    void trailingData()
+    {
+        const LoadResult r = loadText("[{\"ph\":\"X\",\"name\":\"a\",\"ts\":0,\"dur\":1}]\n  garbage");
+        QVERIFY(r.ok());
+        QCOMPARE(r.profile->diagnostics().warningKinds().at("trailing data"), std::uint64_t(1));
+        QCOMPARE(QString::fromStdString(r.profile->diagnostics().examples().at(0)),
+                 QStringLiteral("7 bytes after the end of the trace (byte 41) are ignored"));
+    }
+
+    // Bad input: a precise error, never a crash.
+    void errors_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<qint64>("offset");
+        QTest::addColumn<qint64>("event");
+        QTest::addColumn<QString>("message");
+
+        QTest::newRow("scalar event") << QByteArray("[{\"ph\":\"X\",\"ts\":0},\n 7]") << qint64(-2) << qint64(1)
+                                      << "expected an event object, found 7";
+        QTest::newRow("wrong ts type") << JSON([{"ph":"X","name":"a","ts":"soon","dur":1}]) << qint64(-2)
+                                       << qint64(0) << "'ts' must be a number of microseconds, found \"soon\"";
+        QTest::newRow("ts true") << JSON([{"ph":"B","ts":true}]) << qint64(-2) << qint64(0)
+                                 << "'ts' must be a number of microseconds, found true";
+        QTest::newRow("missing ts") << JSON([{"ph":"X","name":"a","dur":1}]) << qint64(-2) << qint64(0)
+                                    << "missing 'ts' (the timestamp in microseconds) in a 'X' event";
+        QTest::newRow("missing ph") << JSON([{"name":"a","ts":1},{"ts":2}]) << qint64(-2) << qint64(0)
+                                    << "missing 'ph' (the event phase)";
+        QTest::newRow("numeric ph") << JSON([{"ph":1,"ts":2}]) << qint64(-2) << qint64(0)
+                                    << "'ph' must be a one-letter string, found 1";
+        QTest::newRow("ts out of range") << JSON([{"ph":"X","ts":1e300,"dur":1}]) << qint64(-2) << qint64(0)
+                                         << "'ts' 1e300 is out of range (more than 292 years from 0)";
+        QTest::newRow("dur wrong type") << JSON([{"ph":"X","ts":1,"dur":[1]}]) << qint64(-2) << qint64(0)
+                                        << "'dur' must be a number of microseconds, found an array";
+        QTest::newRow("pid wrong type") << JSON([{"ph":"X","ts":1,"dur":1,"pid":false}]) << qint64(-2)
+                                        << qint64(0) << "'pid' must be a number or a string, found false";
+        QTest::newRow("no traceEvents") << JSON({"foo": 1}) << qint64(0) << qint64(-1)
+                                        << "expected a 'traceEvents' array in the top-level object";
+        QTest::newRow("traceEvents not an array") << JSON({"traceEvents": 5}) << qint64(-2) << qint64(-1)
+                                                  << "'traceEvents' must be an array of events, found 5";
+        QTest::newRow("object form truncated") << JSON({"traceEvents":[{"ph":"X","ts":0,"dur":1})
+                                               << qint64(41) << qint64(-1)
+                                               << "invalid JSON: syntax error while parsing array - "
+                                                  "unexpected end of input; expected ']'";
+        QTest::newRow("syntax error") << QByteArray("[{\"ph\":\"X\",\"ts\":0,\"dur\":1},\n {\"ph\" \"X\"}]") << qint64(35)
+                                      << qint64(1)
+                                      << "invalid JSON: syntax error while parsing object separator - "
+                                         "unexpected string literal; expected ':'";
+        QTest::newRow("top-level number") << QByteArray("42") << qint64(-2) << qint64(-1)
+                                          << "not a JSON profile: expected '[' or '{', found '4' at byte 0";
+    }
+
+    void errors()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(qint64, offset);
+        QFETCH(qint64, event);
+        QFETCH(QString, message);
+        const LoadResult r = loadText(json);
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.error.message), message);
+        QCOMPARE(qint64(r.error.eventIndex), event);
+        if (offset >= -1)
+            QCOMPARE(qint64(r.error.byteOffset), offset);
+        else
+            QVERIFY(r.error.byteOffset > 0 || event < 0);
+        QVERIFY(!r.error.file.empty());
+    }
+
+    void errorPositionIsLineAndColumn()
+    {
+        const LoadResult r = loadText("[{\"ph\":\"X\",\"ts\":0,\"dur\":1},\n {\"ph\" \"X\"}]");
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error.line, std::int64_t(2));
+        QCOMPARE(r.error.column, std::int64_t(8));
+        const QString text = QString::fromStdString(r.error.toString());
+        QVERIFY2(text.endsWith(QStringLiteral(": line 2, column 8 (byte 35), event #1: invalid JSON: syntax error while "
+                                              "parsing object separator - unexpected string literal; expected ':'")),
+                 qPrintable(text));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChromeLoader)
 #include "tst_chromeloader.moc"

@@ -1,4 +1,119 @@
+#include "chrometracewriter.h"
+#include "measurementmetrics.h"
+#include "rankformatter.h"
+#include "ranktable.h"
+#include "testsupport.h"
+
+#include <QDirIterator>
+#include <QTemporaryDir>
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+using namespace runlane;
+using runlane::test::dataPath;
+using runlane::test::loadText;
+
+namespace {
+
+// The rank as comparable text: every column, times in ns.
+QString rankText(const Profile& p)
+{
+    RankTable t = RankTable::compute(MeasurementMetrics(p));
+    t.sort(p, RankSortKey::Name, false);
+    return QString::fromStdString(RankFormatter::csv(p, t));
+}
+
+} // namespace
+
+class TestChromeTraceWriter : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Load, write as Chrome JSON, load again: the same rank, every column.
+    void roundTripKeepsTheRank_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString& dir : {QStringLiteral("samples"), QStringLiteral("profiles")}) {
+            QDirIterator it(dataPath(dir), {"*.json"}, QDir::Files, QDirIterator::Subdirectories);
+            QStringList files;
+            while (it.hasNext())
+                files << QDir(dataPath("")).relativeFilePath(it.next());
+            files.sort();
+            for (const QString& f : files)
+                QTest::newRow(qPrintable(f)) << f;
+        }
+    }
+
+    void roundTripKeepsTheRank()
+    {
+        QFETCH(QString, file);
+        const LoadResult first = ProfileLoader::load(dataPath(file));
+        QVERIFY2(first.ok(), first.error.toString().c_str());
+        const std::string json = ChromeTraceWriter::toString(*first.profile);
+        const LoadResult second = loadText(QByteArray::fromStdString(json));
+        QVERIFY2(second.ok(), second.error.toString().c_str());
+        QCOMPARE(second.profile->formatName(), std::string_view("Chrome Trace Event Format"));
+        QCOMPARE(rankText(*second.profile), rankText(*first.profile));
+        QCOMPARE(second.profile->intervalCount(), first.profile->intervalCount());
+        QCOMPARE(second.profile->duration(), first.profile->duration());
+        QCOMPARE(second.profile->marks().size(), first.profile->marks().size());
+        QCOMPARE(second.profile->counters().size(), first.profile->counters().size());
+        for (std::size_t i = 0; i < first.profile->counters().size(); ++i) {
+            QCOMPARE(second.profile->string(second.profile->counters()[i].name),
+                     first.profile->string(first.profile->counters()[i].name));
+            QCOMPARE(second.profile->counters()[i].values, first.profile->counters()[i].values);
+        }
+    }
+
+    void syncCallsAreCompleteEvents()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
+        QVERIFY(r.ok());
+        const QString json = QString::fromStdString(ChromeTraceWriter::toString(*r.profile));
+        QVERIFY2(json.contains(QStringLiteral(
+                     R"({"ph":"X","name":"g","pid":1,"tid":1,"ts":10,"dur":90,"args":{"file":"app.rs","line":2}})")),
+                 qPrintable(json));
+        QVERIFY(json.startsWith(QStringLiteral("{\"traceEvents\":[")));
+        QVERIFY(json.contains(QStringLiteral("\"displayTimeUnit\":\"ns\"")));
+    }
+
+    void subMicrosecondTimesAreExact()
+    {
+        const LoadResult r = loadText(JSON([{"ph" : "X", "name" : "a", "ts" : 1650900741301300.123, "dur" : 0.5}]));
+        QVERIFY(r.ok());
+        const QString json = QString::fromStdString(ChromeTraceWriter::toString(*r.profile));
+        QVERIFY2(json.contains(QStringLiteral("\"ts\":1650900741301300.123,\"dur\":0.5")), qPrintable(json));
+    }
+
+    void tasksBecomeAsyncSlices()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/enso-async.json"));
+        QVERIFY(r.ok());
+        const QString json = QString::fromStdString(ChromeTraceWriter::toString(*r.profile));
+        // `load` waited from 5 to 10 µs (pending), ran 10-20 and 50-80, ended.
+        QVERIFY(json.contains(QStringLiteral(R"({"ph":"n","name":"load","pid":0,"tid":0,"ts":1650900741301305,"cat":"runlane.task","id":1,"args":{"file":"net.rs","line":10,"state":"pending"}})")));
+        QVERIFY(json.contains(QStringLiteral(R"({"ph":"b","name":"load","pid":0,"tid":0,"ts":1650900741301310,"cat":"runlane.task","id":1,)")));
+        QVERIFY(json.contains(QStringLiteral(R"({"ph":"e","name":"load","pid":0,"tid":0,"ts":1650900741301380,"cat":"runlane.task","id":1,)")));
+        QVERIFY(json.contains(QStringLiteral(R"("ts":1650900741301380,"cat":"runlane.task","id":1,"args":{"file":"net.rs","line":10,"state":"ended"}})")));
+        // The second `load` is still running: a 'b' and no 'e'.
+        QVERIFY(json.contains(QStringLiteral(R"({"ph":"b","name":"load","pid":0,"tid":0,"ts":1650900741301410,"cat":"runlane.task")")));
+        QVERIFY(!json.contains(QStringLiteral(R"({"ph":"e","name":"load","pid":0,"tid":0,"ts":1650900741301430)")));
+    }
+
+    void writeFileIsAtomic()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
+        QVERIFY(r.ok());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("out.json"));
+        std::string error;
+        QVERIFY(ChromeTraceWriter::writeFile(*r.profile, path, error));
+        QCOMPARE(ProfileLoader::load(path).profile->intervalCount(), std::size_t(3));
+        QVERIFY(!ChromeTraceWriter::writeFile(*r.profile, dir.filePath(QStringLiteral("missing/out.json")), error));
+        QVERIFY2(QString::fromStdString(error).startsWith(QStringLiteral("cannot write ")), error.c_str());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"out.json"});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChromeTraceWriter)
 #include "tst_chrometracewriter.moc"

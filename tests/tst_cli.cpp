@@ -1,4 +1,231 @@
+#include "testsupport.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+using runlane::test::dataPath;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess process;
+    process.start(QStringLiteral(RUNLANE_CLI), args);
+    process.waitForFinished(60000);
+    Run run;
+    run.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+const QString fgh = dataPath(QStringLiteral("profiles/fgh-chrome.json"));
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void help_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("start");
+        QTest::newRow("--help") << QStringList{"--help"} << "Usage: runlane-cli COMMAND";
+        QTest::newRow("help") << QStringList{"help"} << "Usage: runlane-cli COMMAND";
+        for (const char* command : {"summary", "rank", "tree", "usage", "convert"}) {
+            QTest::addRow("%s --help", command) << QStringList{command, "--help"}
+                                                << QStringLiteral("Usage: runlane-cli %1 FILE").arg(command);
+            QTest::addRow("%s -h", command) << QStringList{command, "-h"}
+                                            << QStringLiteral("Usage: runlane-cli %1 FILE").arg(command);
+        }
+    }
+
+    void help()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, start);
+        const Run run = cli(args);
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.startsWith(start), qPrintable(run.out));
+        QCOMPARE(run.err, QString());
+    }
+
+    // Bad arguments: exit code 2 and one line that says what is wrong.
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown command") << QStringList{"frobnicate", fgh} << "unknown command 'frobnicate'";
+        QTest::newRow("unknown flag") << QStringList{"summary", "--fast", fgh} << "unknown option --fast";
+        QTest::newRow("missing file") << QStringList{"rank"} << "missing the profile file";
+        QTest::newRow("two files") << QStringList{"tree", fgh, fgh} << QStringLiteral("unexpected argument '%1'").arg(fgh);
+        QTest::newRow("missing value") << QStringList{"rank", fgh, "--sort"} << "option --sort needs a value";
+        QTest::newRow("bad sort") << QStringList{"rank", fgh, "--sort", "speed"}
+                                  << "unknown --sort key 'speed' (exec, total, wall, calls, max, mean, name)";
+        QTest::newRow("bad format") << QStringList{"rank", fgh, "--format", "xml"} << "unknown --format 'xml' (table, csv, json)";
+        QTest::newRow("top 0") << QStringList{"rank", fgh, "--top", "0"} << "--top takes a whole number of rows, at least 1";
+        QTest::newRow("range without dots") << QStringList{"rank", fgh, "--range", "5ms"} << "--range takes A..B, e.g. 10ms..20ms";
+        QTest::newRow("range end before start")
+            << QStringList{"rank", fgh, "--range", "50us..10us"} << "bad --range '50us..10us': the end is before the start";
+        QTest::newRow("range without unit") << QStringList{"rank", fgh, "--range", "10..20"}
+                                            << "bad --range '10..20': times need a unit (ns, us, ms, s), e.g. 10ms..20ms";
+        QTest::newRow("bin 0") << QStringList{"usage", fgh, "--bin", "0"}
+                               << "bad --bin '0': give a positive duration with a unit, e.g. 5ms";
+        QTest::newRow("bin without unit") << QStringList{"usage", fgh, "--bin", "10"}
+                                          << "bad --bin '10': give a positive duration with a unit, e.g. 5ms";
+        QTest::newRow("negative bin") << QStringList{"usage", fgh, "--bin=-5ms"}
+                                      << "bad --bin '-5ms': give a positive duration with a unit, e.g. 5ms";
+        QTest::newRow("usage top 0") << QStringList{"usage", fgh, "--top", "0"} << "--top takes a whole number of labels, at least 1";
+        QTest::newRow("unknown track") << QStringList{"usage", fgh, "--track", "gpu"}
+                                       << "no track is named 'gpu' (see 'runlane-cli summary')";
+        QTest::newRow("convert without --to") << QStringList{"convert", fgh, "-o", "x.json"} << "convert needs --to chrome";
+        QTest::newRow("convert to svg") << QStringList{"convert", fgh, "--to", "svg", "-o", "x.json"}
+                                        << "unknown --to format 'svg' (chrome)";
+        QTest::newRow("convert without -o") << QStringList{"convert", fgh, "--to", "chrome"} << "convert needs -o OUT";
+        QTest::newRow("max-depth words") << QStringList{"tree", fgh, "--max-depth", "deep"}
+                                         << "--max-depth takes a whole number";
+        QTest::newRow("flag with value") << QStringList{"summary", "--help=yes", fgh} << "option --help takes no value";
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run run = cli(args);
+        QCOMPARE(run.code, 2);
+        QCOMPARE(run.err, QStringLiteral("runlane-cli: %1 (see --help)\n").arg(message));
+        QCOMPARE(run.out, QString());
+    }
+
+    void noArguments()
+    {
+        const Run run = cli({});
+        QCOMPARE(run.code, 2);
+        QVERIFY(run.err.startsWith(QStringLiteral("Usage: runlane-cli COMMAND")));
+    }
+
+    void inputErrors()
+    {
+        const QString missing = dataPath(QStringLiteral("no-such-profile.json"));
+        Run run = cli({"summary", missing});
+        QCOMPARE(run.code, 3);
+        QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: no such file\n").arg(missing));
+        run = cli({"rank", dataPath(QStringLiteral("profiles/README.md"))});
+        QCOMPARE(run.code, 3);
+        QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: not a JSON profile: expected '[' or '{', found '#' at byte 0\n")
+                              .arg(dataPath(QStringLiteral("profiles/README.md"))));
+    }
+
+    void summary()
+    {
+        const Run run = cli({"summary", dataPath(QStringLiteral("profiles/enso-async.json"))});
+        QCOMPARE(run.code, 0);
+        const QStringList lines = run.out.split(QLatin1Char('\n'));
+        QCOMPARE(lines[1], QStringLiteral("format:        Enso profiler event log"));
+        QCOMPARE(lines[2], QString::fromUtf8("time span:     130 µs (130000 ns)"));
+        QCOMPARE(lines[3], QStringLiteral("tracks:        2"));
+        QCOMPARE(lines[4], QStringLiteral("measurements:  7 (4 async tasks, 1 unfinished)"));
+        QCOMPARE(lines[5], QStringLiteral("intervals:     8 (max depth 3)"));
+        QVERIFY(run.out.contains(QString::fromUtf8("  Ide  [thread]  6 intervals, depth 3, busy 120 µs\n")));
+        QVERIFY(run.out.contains(QString::fromUtf8("  LanguageServer  [thread]  2 intervals, depth 1, busy 60.0 µs\n")));
+    }
+
+    void rankCsv()
+    {
+        const Run run = cli({"rank", fgh, "--format", "csv"});
+        QCOMPARE(run.code, 0);
+        QCOMPARE(run.out, QStringLiteral(
+                              "name,file,line,calls,unfinished,stillborn,exec_ns,total_ns,wall_ns,max_ns,mean_ns,p50_ns,"
+                              "p90_ns,p99_ns,wall_max_ns,wall_p50_ns,wall_p90_ns,wall_p99_ns,busy_share\n"
+                              "f,app.rs,1,1,0,0,70000,160000,160000,70000,70000,70000,70000,70000,160000,160000,160000,"
+                              "160000,0.437500\n"
+                              "g,app.rs,2,1,0,0,60000,90000,90000,60000,60000,60000,60000,60000,90000,90000,90000,90000,"
+                              "0.375000\n"
+                              "h,app.rs,3,1,0,0,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,"
+                              "0.187500\n"));
+    }
+
+    void rankOptions()
+    {
+        Run run = cli({"rank", fgh, "--format=csv", "--range", "20us..80us", "--sort", "name", "--top", "2"});
+        QCOMPARE(run.code, 0);
+        QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[1].startsWith(QStringLiteral("f,app.rs,1,1,0,0,0,60000,60000,")));
+        QVERIFY(lines[2].startsWith(QStringLiteral("g,app.rs,2,1,0,0,30000,60000,60000,")));
+        run = cli({"rank", fgh, "--format", "json", "--top", "1"});
+        QCOMPARE(run.code, 0);
+        for (const char* pair : {"\"name\": \"f\"", "\"exec_ns\": 70000", "\"total_ns\": 160000", "\"wall_ns\": 160000",
+                                 "\"calls\": 1", "\"unfinished\": 0", "\"max_ns\": 70000", "\"mean_ns\": 70000",
+                                 "\"p50_ns\": 70000", "\"p90_ns\": 70000", "\"p99_ns\": 70000", "\"line\": 1",
+                                 "\"file\": \"app.rs\""})
+            QVERIFY2(run.out.contains(QLatin1String(pair)), pair);
+        QVERIFY(!run.out.contains(QLatin1String("\"name\": \"g\"")));
+        run = cli({"rank", fgh});
+        QCOMPARE(run.code, 0);
+        QVERIFY(run.out.startsWith(QStringLiteral("   exec   busy    total     wall  calls")));
+        QVERIFY(run.out.contains(QString::fromUtf8("70.0 µs  43.8%   160 µs   160 µs      1")));
+    }
+
+    void tree()
+    {
+        const Run run = cli({"tree", fgh});
+        QCOMPARE(run.code, 0);
+        QCOMPARE(run.out, QString::fromUtf8("== pid 1 / tid 1\n"
+                                            "f (app.rs:1)  created 0 ns  active [0 ns, 160 µs)  completed\n"
+                                            "  g (app.rs:2)  created 10.0 µs  active [10.0 µs, 100 µs)  completed\n"
+                                            "    h (app.rs:3)  created 30.0 µs  active [30.0 µs, 60.0 µs)  completed\n"));
+        const Run shallow = cli({"tree", fgh, "--max-depth", "1"});
+        QCOMPARE(shallow.out.count(QLatin1Char('\n')), 3);
+    }
+
+    void usage()
+    {
+        const Run run = cli({"usage", fgh, "--bin", "80us", "--top", "2"});
+        QCOMPARE(run.code, 0);
+        QCOMPARE(run.out, QStringLiteral("track,bin_start_ns,bin_end_ns,series,share\n"
+                                         "\"pid 1 / tid 1\",0,80000,\"f (app.rs:1)\",0.125000\n"
+                                         "\"pid 1 / tid 1\",0,80000,\"g (app.rs:2)\",0.500000\n"
+                                         "\"pid 1 / tid 1\",0,80000,\"(other)\",0.375000\n"
+                                         "\"pid 1 / tid 1\",80000,160000,\"f (app.rs:1)\",0.750000\n"
+                                         "\"pid 1 / tid 1\",80000,160000,\"g (app.rs:2)\",0.250000\n"
+                                         "\"pid 1 / tid 1\",80000,160000,\"(other)\",0.000000\n"));
+        const Run json = cli({"usage", dataPath(QStringLiteral("profiles/enso-async.json")), "--track", "Language",
+                              "--format", "json", "--bin", "45us"});
+        QCOMPARE(json.code, 0);
+        QVERIFY2(json.out.contains(QStringLiteral("\"track\": \"LanguageServer\"")), qPrintable(json.out));
+        QVERIFY(json.out.contains(QStringLiteral("\"bin_ns\": 45000")));
+        QVERIFY(!json.out.contains(QStringLiteral("\"track\": \"Ide\"")));
+    }
+
+    void convertKeepsTheRank()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("converted.json"));
+        const QString source = dataPath(QStringLiteral("profiles/enso-async.json"));
+        const Run run = cli({"convert", source, "--to", "chrome", "-o", out});
+        QCOMPARE(run.code, 0);
+        QCOMPARE(run.err, QString());
+        const Run before = cli({"rank", source, "--format", "csv"});
+        const Run after = cli({"rank", out, "--format", "csv"});
+        QCOMPARE(after.code, 0);
+        QCOMPARE(after.out, before.out);
+        const Run summary = cli({"summary", out});
+        QVERIFY(summary.out.contains(QStringLiteral("format:        Chrome Trace Event Format")));
+        const Run unwritable = cli({"convert", source, "--to", "chrome", "-o", dir.filePath(QStringLiteral("no/dir.json"))});
+        QCOMPARE(unwritable.code, 1);
+        QVERIFY(unwritable.err.startsWith(QStringLiteral("runlane-cli: cannot write ")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

@@ -1,4 +1,299 @@
+#include "ensologbuilder.h"
+#include "measurementmetrics.h"
+#include "testsupport.h"
+
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+using namespace runlane;
+using runlane::test::dataPath;
+using runlane::test::loadText;
+
+namespace {
+
+MeasurementId byName(const Profile& p, std::string_view name)
+{
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        if (p.labelName(p.measurement(id).label) == name)
+            return id;
+    }
+    return kNone;
+}
+
+constexpr Time us = 1000;
+
+} // namespace
+
+class TestEnsoLoader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void splitLabel_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("line");
+        QTest::newRow("position") << "entry_point_ide (app/gui/src/lib.rs:134)" << "entry_point_ide"
+                                  << "app/gui/src/lib.rs" << 134;
+        QTest::newRow("unknown position") << "APP_LIFETIME (?:?)" << "APP_LIFETIME" << "" << 0;
+        QTest::newRow("no position") << "@on_frame" << "@on_frame" << "" << 0;
+        QTest::newRow("parenthesis, no line") << "call (later)" << "call (later)" << "" << 0;
+        QTest::newRow("spaces in name") << "a b c (x.rs:2)" << "a b c" << "x.rs" << 2;
+        QTest::newRow("colon in path") << "f (C:/src/x.rs:7)" << "f" << "C:/src/x.rs" << 7;
+    }
+
+    void splitLabel()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, name);
+        QFETCH(QString, file);
+        QFETCH(int, line);
+        const std::string utf8 = text.toStdString();
+        std::string_view n, f;
+        std::int32_t l = -1;
+        EnsoLogBuilder::splitLabel(utf8, n, f, l);
+        QCOMPARE(QString::fromStdString(std::string(n)), name);
+        QCOMPARE(QString::fromStdString(std::string(f)), file);
+        QCOMPARE(int(l), line);
+    }
+
+    // The format-stability fixture: every event kind and field encoding,
+    // but not a consistent profile (it uses labels before defining them).
+    void formatFixture()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("samples/enso/enso-format-stability-fixture.json"));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.formatName(), std::string_view("Enso profiler event log"));
+        QCOMPARE(p.trackCount(), std::size_t(1));
+        QCOMPARE(p.string(p.track(0).name), std::string_view("Ide"));
+        QCOMPARE(p.measurementCount(), std::size_t(4));
+        QCOMPARE(p.intervalCount(), std::size_t(0));
+        // $TimeOffset shifts every time; the `t: null` root starts at the origin.
+        QCOMPARE(p.startTime(), Time(1650900741301300LL) * us);
+        QCOMPARE(p.endTime(), (Time(1650900741301300LL) + 5210200) * us);
+        const auto& kinds = p.diagnostics().warningKinds();
+        QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(8));
+        QCOMPARE(kinds.at("undefined label"), std::uint64_t(4));
+        QCOMPARE(kinds.at("unexpected state"), std::uint64_t(2));
+        QCOMPARE(kinds.at("finished before created"), std::uint64_t(1));
+        QCOMPARE(kinds.at("created before its creator"), std::uint64_t(1));
+        int ended = 0;
+        for (const Measurement& m : p.measurements())
+            ended += m.finalState() == FinalState::Ended ? 1 : 0;
+        QCOMPARE(ended, 1);
+    }
+
+    // semantics.md §3, written as an Enso log in µs ticks.
+    void nestedCalls()
+    {
+        const LoadResult r = loadText(JSON([
+            {"L":{"l":"f (app.rs:1)"}},{"L":{"l":"g (app.rs:2)"}},{"L":{"l":"h (app.rs:3)"}},
+            {"C":{"p":-1,"t":0,"l":0}},{"S":{"i":0,"t":0}},
+            {"C":{"t":10,"l":1}},{"S":{"i":1,"t":10}},
+            {"C":{"t":30,"l":2}},{"S":{"i":2,"t":30}},{"E":{"i":2,"t":60}},
+            {"E":{"i":1,"t":100}},{"E":{"i":0,"t":160}}]));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const MeasurementMetrics m(p);
+        const MeasurementId f = byName(p, "f"), g = byName(p, "g"), h = byName(p, "h");
+        QCOMPARE(m.exec(f), 70 * us);
+        QCOMPARE(m.exec(g), 60 * us);
+        QCOMPARE(m.exec(h), 30 * us);
+        QCOMPARE(m.total(f), 160 * us);
+        QCOMPARE(m.total(g), 90 * us);
+        QCOMPARE(m.total(h), 30 * us);
+        QCOMPARE(p.measurement(g).creator, f);
+        QCOMPARE(p.measurement(h).creator, g);
+        QCOMPARE(p.string(p.label(p.measurement(f).label).file), std::string_view("app.rs"));
+        QCOMPARE(p.label(p.measurement(h).label).line, 3);
+        QVERIFY(!p.measurement(f).isAsync());
+        QCOMPARE(p.measurement(f).finalState(), FinalState::Ended);
+    }
+
+    void asyncPauseResume()
+    {
+        // `load` is created paused by `main`, runs 10-20, waits, runs 50-80.
+        const LoadResult r = loadText(JSON([
+            {"L":{"l":"main (app.rs:1)"}},{"L":{"l":"load (net.rs:10)"}},
+            {"C":{"p":-1,"t":0,"l":0}},{"S":{"i":0,"t":0}},
+            {"C":{"t":5,"l":1}},
+            {"P":{"i":0,"t":10}},{"S":{"i":1,"t":10}},{"P":{"i":1,"t":20}},{"S":{"i":0,"t":20}},
+            {"S":{"i":1,"t":50}},{"E":{"i":1,"t":80}},
+            {"E":{"i":0,"t":100}}]));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const MeasurementMetrics m(p);
+        const MeasurementId load = byName(p, "load"), main = byName(p, "main");
+        QCOMPARE(p.intervalsOf(load).size(), std::size_t(2));
+        QVERIFY(p.measurement(load).isAsync());
+        QCOMPARE(p.measurement(load).creator, main);
+        // exec = the sum of its active intervals
+        QCOMPARE(m.exec(load), (20 - 10 + 80 - 50) * us);
+        QCOMPARE(m.wall(load), (80 - 5) * us);
+        QCOMPARE(m.exec(main), (10 + 80 - 30) * us);
+        QCOMPARE(m.total(main), 100 * us);
+        QCOMPARE(m.busy(0), 100 * us);
+        QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(0));
+    }
+
+    void asyncWithNestedCall()
+    {
+        const LoadResult r = loadText(JSON([
+            {"L":{"l":"main"}},{"L":{"l":"load"}},{"L":{"l":"parse"}},
+            {"C":{"p":-1,"t":0,"l":0}},{"S":{"i":0,"t":0}},
+            {"C":{"t":5,"l":1}},
+            {"P":{"i":0,"t":10}},{"S":{"i":1,"t":10}},{"P":{"i":1,"t":20}},{"S":{"i":0,"t":20}},
+            {"S":{"i":1,"t":50}},
+            {"C":{"t":55,"l":2}},{"S":{"i":2,"t":55}},{"E":{"i":2,"t":60}},
+            {"E":{"i":1,"t":80}},
+            {"E":{"i":0,"t":100}}]));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const MeasurementMetrics m(p);
+        const MeasurementId load = byName(p, "load"), parse = byName(p, "parse"), main = byName(p, "main");
+        QCOMPARE(p.measurement(parse).creator, load);
+        QCOMPARE(m.exec(load), 35 * us);
+        QCOMPARE(m.total(load), 40 * us);
+        QCOMPARE(m.exec(parse), 5 * us);
+        QCOMPARE(m.exec(main), 60 * us);
+        QCOMPARE(m.exec(main) + m.exec(load) + m.exec(parse), m.busy(0));
+    }
+
+    void processesAndOffsets()
+    {
+        const LoadResult r = loadText(JSON([{"X":{"t":0,"d":{"$Process":"Ide"}}},{"X":{"t":0,"d":{"$TimeOffset":1000}}},
+              {"L":{"l":"a"}},{"C":{"t":0,"l":0}},{"S":{"i":0,"t":0}},{"E":{"i":0,"t":10}}]
+            [{"L":{"l":"b"}},{"C":{"t":0,"l":0}},{"S":{"i":0,"t":0}},{"E":{"i":0,"t":10}},
+              {"X":{"t":0,"d":{"$TimeOffset":1005}}},{"X":{"t":0,"d":{"$Process":"LanguageServer"}}}]
+        ));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.trackCount(), std::size_t(2));
+        QCOMPARE(p.string(p.track(0).name), std::string_view("Ide"));
+        QCOMPARE(p.string(p.track(1).name), std::string_view("LanguageServer"));
+        QCOMPARE(p.interval(p.track(0).begin).start, 1000 * us);
+        QCOMPARE(p.interval(p.track(1).begin).start, 1005 * us);
+        QCOMPARE(p.duration(), 15 * us);
+    }
+
+    void parentsAndSameStart()
+    {
+        // p absent = the current profiler; p = n explicit; t null = parent's start.
+        const LoadResult r = loadText(JSON([{"L":{"l":"root"}},{"L":{"l":"a"}},{"L":{"l":"b"}},{"L":{"l":"c"}},
+            {"C":{"t":7,"l":0}},{"S":{"i":0,"t":7}},
+            {"C":{"l":1,"t":null}},
+            {"C":{"p":1,"l":2}},
+            {"C":{"p":-1,"t":9,"l":3}},
+            {"E":{"i":0,"t":20}}]));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const MeasurementId root = byName(p, "root"), a = byName(p, "a"), b = byName(p, "b"), c = byName(p, "c");
+        QCOMPARE(p.measurement(a).creator, root);
+        QCOMPARE(p.measurement(a).created, 7 * us);
+        QCOMPARE(p.measurement(b).creator, a);
+        QCOMPARE(p.measurement(b).created, 7 * us);
+        QCOMPARE(p.measurement(c).creator, kNone);
+        QCOMPARE(p.measurement(c).finalState(), FinalState::Unfinished);
+        // Never ran and never ended: waiting until the profile ends.
+        QCOMPARE(p.measurement(b).finished, 20 * us);
+    }
+
+    void stillOpenAtTheEnd()
+    {
+        const LoadResult r = loadText(JSON([{"L":{"l":"a"}},{"L":{"l":"b"}},
+            {"C":{"t":0,"l":0}},{"S":{"i":0,"t":0}},{"C":{"t":5,"l":1}},{"S":{"i":1,"t":5}},{"P":{"i":1,"t":8}}]));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const MeasurementId a = byName(p, "a"), b = byName(p, "b");
+        QCOMPARE(p.measurement(a).finalState(), FinalState::Unfinished);
+        QCOMPARE(p.measurement(b).finalState(), FinalState::Unfinished);
+        QCOMPARE(p.interval(p.intervalsOf(a)[0]).end, 8 * us);
+        QCOMPARE(p.interval(p.intervalsOf(b)[0]).end, 8 * us);
+    }
+
+    void intervalsThatDoNotNest()
+    {
+        const LoadResult r = loadText(JSON([{"L":{"l":"a"}},{"L":{"l":"b"}},
+            {"C":{"t":0,"l":0}},{"C":{"t":0,"l":1}},
+            {"S":{"i":0,"t":0}},{"S":{"i":1,"t":10}},{"P":{"i":0,"t":20}},{"P":{"i":1,"t":30}}]));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const auto& kinds = r.profile->diagnostics().warningKinds();
+        QCOMPARE(kinds.at("intervals do not nest"), std::uint64_t(1));
+        QCOMPARE(kinds.at("overlapping intervals"), std::uint64_t(1));
+        const MeasurementMetrics m(*r.profile);
+        QCOMPARE(m.busy(0), 30 * us);
+    }
+
+    void metadataBecomesMarks()
+    {
+        const LoadResult r = loadText(JSON([{"X":{"t":5,"d":{"RpcEvent":"executeExpression"}}},
+            {"X":{"t":6,"d":{"Custom":{"a":[1,2.5,{"b":null}],"c":"x\"y"}}}},
+            {"Q":{"t":1}}]));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.marks().size(), std::size_t(2));
+        QCOMPARE(p.string(p.marks()[0].name), std::string_view("RpcEvent"));
+        QCOMPARE(p.string(p.marks()[0].detail), std::string_view("\"executeExpression\""));
+        QCOMPARE(p.string(p.marks()[1].name), std::string_view("Custom"));
+        QCOMPARE(p.string(p.marks()[1].detail), std::string_view(JSON({"a":[1,2.5,{"b":null}],"c":"x\"y"})));
+        QCOMPARE(p.diagnostics().warningKinds().at("unknown metadata"), std::uint64_t(1));
+        QCOMPARE(p.diagnostics().skippedEvents().at("Enso event kind 'Q'"), std::uint64_t(1));
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<qint64>("event");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("C without label") << JSON([{"C":{"t":0}}]) << qint64(0)
+                                         << "'l' of a 'C' event must be a label id, found nothing";
+        QTest::newRow("unknown measurement") << JSON([{"L":{"l":"a"}},{"S":{"i":5,"t":0}}]) << qint64(1)
+                                             << "'S' names measurement 5 but only 0 were created so far";
+        QTest::newRow("negative time") << JSON([{"C":{"l":0,"t":-1}}]) << qint64(0)
+                                       << "'t' of a 'C' event must be an unsigned integer (microseconds), found -1";
+        QTest::newRow("float time") << JSON([{"L":{"l":"a"}},{"C":{"l":0,"t":1}},{"S":{"i":0,"t":1.5}}])
+                                    << qint64(2)
+                                    << "'t' of a 'S' event must be an unsigned integer (microseconds), found 1.5";
+        QTest::newRow("missing time") << JSON([{"L":{"l":"a"}},{"C":{"l":0,"t":1}},{"E":{"i":0}}])
+                                      << qint64(2) << "missing 't' (time in microseconds) in a 'E' event";
+        QTest::newRow("two kinds") << JSON([{"C":{},"S":{}}]) << qint64(0)
+                                   << "an event object must have exactly one key (its kind), found 2";
+        QTest::newRow("body not an object") << JSON([{"C":[1]}]) << qint64(0)
+                                            << "the body of a 'C' event must be an object, found an array";
+        QTest::newRow("d not an object") << JSON([{"X":{"t":0,"d":5}}]) << qint64(0)
+                                         << "'d' of an 'X' event must be an object with one key, the metadata type";
+        QTest::newRow("bad parent") << JSON([{"L":{"l":"a"}},{"C":{"p":-2,"t":0,"l":0}}]) << qint64(1)
+                                    << "'p' must be -1 (the root) or a measurement id, found -2";
+        QTest::newRow("label not text") << JSON([{"L":{"l":3}}]) << qint64(0)
+                                        << "'l' of an 'L' event must be the label text, found 3";
+        QTest::newRow("element not an object") << JSON([{"L":{"l":"a"}}, 5]) << qint64(1)
+                                               << "expected an event object such as {\"C\": {...}}, found 5";
+        QTest::newRow("offset not a number") << JSON([{"X":{"t":0,"d":{"$TimeOffset":"x"}}}]) << qint64(0)
+                                             << "$TimeOffset must be an unsigned integer (microseconds)";
+    }
+
+    void errors()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(qint64, event);
+        QFETCH(QString, message);
+        const LoadResult r = loadText(json);
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.error.message), message);
+        QCOMPARE(qint64(r.error.eventIndex), event);
+        QVERIFY(r.error.byteOffset > 0);
+    }
+
+    void unterminatedLastProcess()
+    {
+        const LoadResult r = loadText(JSON([{"L":{"l":"a"}},{"C":{"t":0,"l":0}},{"S":{"i":0,"t":0}},{"E":{"i":0,"t":4}},));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(1));
+        QCOMPARE(r.profile->diagnostics().warningKinds().at("unterminated event array"), std::uint64_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEnsoLoader)
 #include "tst_ensoloader.moc"

@@ -1,4 +1,176 @@
+#include "testsupport.h"
+
+#include <QTemporaryDir>
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <thread>
+
+using namespace runlane;
+using runlane::test::dataPath;
+using runlane::test::loadText;
+
+namespace {
+
+// A Chrome trace of `count` nested X events, about 70 bytes each.
+QByteArray bigTrace(int count)
+{
+    QByteArray json = "[";
+    for (int i = 0; i < count; ++i) {
+        json += "{\"ph\":\"X\",\"name\":\"n" + QByteArray::number(i % 97) + "\",\"pid\":1,\"tid\":1,\"ts\":"
+            + QByteArray::number(i * 10) + ",\"dur\":5},\n";
+    }
+    json.chop(2);
+    json += "]";
+    return json;
+}
+
+QString writeTemp(QTemporaryDir& dir, const QByteArray& data)
+{
+    const QString path = dir.filePath(QStringLiteral("trace.json"));
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(data);
+    return path;
+}
+
+} // namespace
+
+class TestProfileLoader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void progressIsReportedPerChunk()
+    {
+        QTemporaryDir dir;
+        const QByteArray data = bigTrace(60000);
+        QVERIFY(data.size() > 3 * (1 << 20));
+        const QString path = writeTemp(dir, data);
+        std::vector<std::pair<std::int64_t, std::int64_t>> calls;
+        LoadControl control;
+        control.progress = [&calls](std::int64_t done, std::int64_t total) { calls.emplace_back(done, total); };
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(60000));
+        // One call per 1 MiB chunk after the first read, and one at the end.
+        const std::int64_t chunks = (data.size() - 256 * 1024 + (1 << 20) - 1) / (1 << 20);
+        QCOMPARE(std::int64_t(calls.size()), chunks + 1);
+        for (std::size_t i = 1; i < calls.size(); ++i)
+            QVERIFY(calls[i].first >= calls[i - 1].first);
+        QCOMPARE(calls.back().first, std::int64_t(data.size()));
+        QCOMPARE(calls.back().second, std::int64_t(data.size()));
+    }
+
+    void cancelStopsTheLoad()
+    {
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, bigTrace(60000));
+        std::atomic<bool> cancel{false};
+        int calls = 0;
+        LoadControl control;
+        control.cancel = &cancel;
+        control.progress = [&](std::int64_t, std::int64_t) {
+            ++calls;
+            cancel = true;
+        };
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY(!r.ok());
+        QVERIFY(r.error.cancelled);
+        QCOMPARE(QString::fromStdString(r.error.message), QStringLiteral("loading was cancelled"));
+        QCOMPARE(calls, 1);
+    }
+
+    void fileSystemErrors_data()
+    {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing") << "missing" << "no such file";
+        QTest::newRow("directory") << "directory" << "this is a directory, not a profile file";
+        QTest::newRow("empty") << "empty" << "the file is empty";
+        QTest::newRow("binary") << "binary" << "the file holds binary data (byte 0x7f at offset 0), not a JSON profile";
+    }
+
+    void fileSystemErrors()
+    {
+        QFETCH(QString, what);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QString path = dir.filePath(what);
+        if (what == QStringLiteral("directory"))
+            QVERIFY(QDir(dir.path()).mkdir(what));
+        else if (what == QStringLiteral("empty"))
+            path = writeTemp(dir, QByteArray());
+        else if (what == QStringLiteral("binary"))
+            path = writeTemp(dir, QByteArray("\x7f" "ELF\x02\x01\x01\0\0\0", 10));
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.error.message), message);
+        QCOMPARE(QString::fromStdString(r.error.file), path);
+        QCOMPARE(QString::fromStdString(r.error.toString()), path + QStringLiteral(": ") + message);
+    }
+
+    void unreadableFile()
+    {
+        if (geteuid() == 0)
+            QSKIP("root reads files whatever their permissions");
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, bigTrace(3));
+        QVERIFY(::chmod(QFile::encodeName(path).constData(), 0) == 0);
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY(!r.ok());
+        QVERIFY2(QString::fromStdString(r.error.message).startsWith(QStringLiteral("cannot open the file: ")),
+                 r.error.message.c_str());
+    }
+
+    // A pipe cannot seek back: the first bytes read to detect the format
+    // must be reused.
+    void namedPipe()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("pipe.json"));
+        QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+        const QByteArray data = bigTrace(20000);
+        std::thread writer([&] {
+            QFile out(path);
+            if (out.open(QIODevice::WriteOnly))
+                out.write(data);
+        });
+        const LoadResult r = ProfileLoader::load(path);
+        writer.join();
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(20000));
+    }
+
+    void fileRemovedWhileOpen()
+    {
+        // The loader reads through its open handle; the name may go away.
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, bigTrace(40000));
+        LoadControl control;
+        bool removed = false;
+        control.progress = [&](std::int64_t, std::int64_t) {
+            if (!removed)
+                removed = QFile::remove(path);
+        };
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY(removed);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(40000));
+    }
+
+    void sourceFileIsNotModified()
+    {
+        const QString path = dataPath("profiles/enso-async.json");
+        const QFileInfo before(path);
+        QVERIFY(ProfileLoader::load(path).ok());
+        const QFileInfo after(path);
+        QCOMPARE(after.lastModified(), before.lastModified());
+        QCOMPARE(after.size(), before.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfileLoader)
 #include "tst_profileloader.moc"

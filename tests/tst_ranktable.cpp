@@ -1,4 +1,217 @@
+#include "measurementmetrics.h"
+#include "profilebuilder.h"
+#include "ranktable.h"
+#include "testsupport.h"
+
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+using namespace runlane;
+using runlane::test::dataPath;
+using runlane::test::loadText;
+
+namespace {
+
+constexpr Time us = 1000;
+
+const RankRow* rowOf(const Profile& p, const RankTable& t, std::string_view name)
+{
+    for (const RankRow& r : t.rows()) {
+        if (p.labelName(r.label) == name)
+            return &r;
+    }
+    return nullptr;
+}
+
+QStringList order(const Profile& p, const RankTable& t)
+{
+    QStringList names;
+    for (const RankRow& r : t.rows())
+        names << QString::fromUtf8(p.labelName(r.label).data(), qsizetype(p.labelName(r.label).size()));
+    return names;
+}
+
+} // namespace
+
+class TestRankTable : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // semantics.md §3 as Chrome X events and as an Enso log: the same rank.
+    void nestedCalls_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("chrome") << "profiles/fgh-chrome.json";
+        QTest::newRow("enso") << "profiles/fgh-enso.json";
+    }
+
+    void nestedCalls()
+    {
+        QFETCH(QString, file);
+        const LoadResult r = ProfileLoader::load(dataPath(file));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const RankTable t = RankTable::compute(MeasurementMetrics(p));
+        QCOMPARE(order(p, t), (QStringList{"f", "g", "h"}));
+        const Time exec[] = {70 * us, 60 * us, 30 * us};
+        const Time total[] = {160 * us, 90 * us, 30 * us};
+        for (int i = 0; i < 3; ++i) {
+            const RankRow& row = t.rows()[std::size_t(i)];
+            QCOMPARE(row.exec, exec[i]);
+            QCOMPARE(row.total, total[i]);
+            QCOMPARE(row.wall, total[i]);
+            QCOMPARE(row.calls, std::uint64_t(1));
+            QCOMPARE(row.max, exec[i]);
+            QCOMPARE(row.p50, exec[i]);
+            QCOMPARE(p.label(row.label).line, i + 1);
+            QCOMPARE(p.string(p.label(row.label).file), std::string_view("app.rs"));
+        }
+        QCOMPARE(t.busyTime(), 160 * us);
+        QCOMPARE(t.rows()[0].busyShare, 70.0 / 160.0);
+    }
+
+    // A recursive call is not counted twice in its label's time with children.
+    void recursion()
+    {
+        const LoadResult r = loadText(JSON([
+            {"ph" : "X", "name" : "f", "ts" : 0, "dur" : 100},
+            {"ph" : "X", "name" : "f", "ts" : 10, "dur" : 40},
+            {"ph" : "X", "name" : "g", "ts" : 20, "dur" : 10}
+        ]));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        const RankTable t = RankTable::compute(MeasurementMetrics(p));
+        const RankRow* f = rowOf(p, t, "f");
+        QCOMPARE(f->calls, std::uint64_t(2));
+        QCOMPARE(f->exec, 90 * us);
+        QCOMPARE(f->total, 100 * us);
+        QCOMPARE(f->wall, 140 * us);
+        QCOMPARE(rowOf(p, t, "g")->total, 10 * us);
+    }
+
+    void percentiles()
+    {
+        // Ten calls of 1..10 µs (written out of order), and one of 100 µs later.
+        QByteArray json = "[";
+        const int lengths[] = {7, 3, 10, 1, 5, 9, 2, 8, 4, 6};
+        Time start = 0;
+        for (const int l : lengths) {
+            json += "{\"ph\":\"X\",\"name\":\"step\",\"ts\":" + QByteArray::number(qlonglong(start)) + ",\"dur\":"
+                + QByteArray::number(l) + "},";
+            start += 20;
+        }
+        json += "{\"ph\":\"X\",\"name\":\"other\",\"ts\":500,\"dur\":100}]";
+        const LoadResult r = loadText(json);
+        QVERIFY(r.ok());
+        const RankTable t = RankTable::compute(MeasurementMetrics(*r.profile));
+        const RankRow* step = rowOf(*r.profile, t, "step");
+        QCOMPARE(step->calls, std::uint64_t(10));
+        QCOMPARE(step->exec, 55 * us);
+        QCOMPARE(step->max, 10 * us);
+        QCOMPARE(step->mean, 5500);
+        QCOMPARE(step->p50, 5 * us);
+        QCOMPARE(step->p90, 9 * us);
+        QCOMPARE(step->p99, 10 * us);
+        QCOMPARE(step->wallP90, 9 * us);
+        QCOMPARE(order(*r.profile, t), (QStringList{"other", "step"}));
+    }
+
+    // Every quantity clipped to [20, 80) µs of the f/g/h example.
+    void range()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        const RankTable t = RankTable::compute(MeasurementMetrics(p), TimeRange{20 * us, 80 * us});
+        QVERIFY(t.range().has_value());
+        const RankRow* f = rowOf(p, t, "f");
+        const RankRow* g = rowOf(p, t, "g");
+        const RankRow* h = rowOf(p, t, "h");
+        QCOMPARE(f->exec, Time(0));
+        QCOMPARE(g->exec, 30 * us); // [20,30) + [60,80)
+        QCOMPARE(h->exec, 30 * us);
+        QCOMPARE(f->total, 60 * us);
+        QCOMPARE(g->total, 60 * us);
+        QCOMPARE(h->total, 30 * us);
+        QCOMPARE(f->wall, 60 * us);
+        QCOMPARE(h->wall, 30 * us);
+        QCOMPARE(t.busyTime(), 60 * us);
+        // Outside the profile nothing is left.
+        QCOMPARE(RankTable::compute(MeasurementMetrics(p), TimeRange{200 * us, 300 * us}).rows().size(), std::size_t(0));
+        // A range around h only: f and g take part (they were running) with no exec.
+        const RankTable inner = RankTable::compute(MeasurementMetrics(p), TimeRange{40 * us, 50 * us});
+        QCOMPARE(order(p, inner), (QStringList{"h", "f", "g"}));
+        QCOMPARE(rowOf(p, inner, "g")->total, 10 * us);
+    }
+
+    void asyncColumns()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/enso-async.json"));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const RankTable t = RankTable::compute(MeasurementMetrics(p));
+        QCOMPARE(order(p, t), (QStringList{"main", "handle", "load", "parse", "never_awaited"}));
+        const RankRow* load = rowOf(p, t, "load");
+        QCOMPARE(load->calls, std::uint64_t(1));
+        QCOMPARE(load->unfinished, std::uint64_t(1));
+        QCOMPARE(load->exec, 55 * us);
+        QCOMPARE(load->total, 60 * us);
+        QCOMPARE(load->wall, 105 * us);
+        QCOMPARE(load->max, 35 * us);
+        QCOMPARE(load->mean, 27500);
+        QCOMPARE(load->p50, 20 * us);
+        const RankRow* never = rowOf(p, t, "never_awaited");
+        QCOMPARE(never->calls, std::uint64_t(1));
+        QCOMPARE(never->stillborn, std::uint64_t(1));
+        QCOMPARE(never->exec, Time(0));
+        QCOMPARE(never->wall, 84 * us);
+        QCOMPARE(rowOf(p, t, "main")->total, 100 * us);
+        QCOMPARE(t.busyTime(), 180 * us);
+    }
+
+    void sorting_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::addColumn<bool>("descending");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("exec") << int(RankSortKey::Exec) << true
+                              << QStringList{"main", "handle", "load", "parse", "never_awaited"};
+        // Ties keep the label order (main, load, parse, never_awaited, handle).
+        QTest::newRow("total") << int(RankSortKey::Total) << true
+                               << QStringList{"main", "load", "handle", "parse", "never_awaited"};
+        QTest::newRow("wall") << int(RankSortKey::Wall) << true
+                              << QStringList{"load", "main", "never_awaited", "handle", "parse"};
+        QTest::newRow("calls") << int(RankSortKey::Calls) << true
+                               << QStringList{"handle", "main", "load", "parse", "never_awaited"};
+        QTest::newRow("max") << int(RankSortKey::Max) << true
+                             << QStringList{"main", "handle", "load", "parse", "never_awaited"};
+        QTest::newRow("name") << int(RankSortKey::Name) << false
+                              << QStringList{"handle", "load", "main", "never_awaited", "parse"};
+        QTest::newRow("exec ascending") << int(RankSortKey::Exec) << false
+                                        << QStringList{"never_awaited", "parse", "load", "main", "handle"};
+    }
+
+    void sorting()
+    {
+        QFETCH(int, key);
+        QFETCH(bool, descending);
+        QFETCH(QStringList, expected);
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/enso-async.json"));
+        QVERIFY(r.ok());
+        RankTable t = RankTable::compute(MeasurementMetrics(*r.profile));
+        t.sort(*r.profile, RankSortKey(key), descending);
+        QCOMPARE(order(*r.profile, t), expected);
+    }
+
+    void parseSortKey()
+    {
+        RankSortKey key = RankSortKey::Exec;
+        QVERIFY(RankTable::parseSortKey("wall", key));
+        QCOMPARE(key, RankSortKey::Wall);
+        QVERIFY(!RankTable::parseSortKey("speed", key));
+        QCOMPARE(key, RankSortKey::Wall);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRankTable)
 #include "tst_ranktable.moc"

@@ -1,4 +1,153 @@
+#include "testsupport.h"
+#include "usageformatter.h"
+#include "usageseries.h"
+
 #include <QtTest>
-class T : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(T)
+
+#include <stdexcept>
+
+using namespace runlane;
+using runlane::test::dataPath;
+using runlane::test::loadText;
+
+namespace {
+
+constexpr Time us = 1000;
+
+QStringList seriesNames(const Profile& p, const UsageSeries& s)
+{
+    QStringList names;
+    for (const LabelId l : s.labels())
+        names << QString::fromStdString(std::string(p.labelName(l)));
+    return names;
+}
+
+// All shares of one bin, rounded to 1e-9, "other" last.
+QList<double> bin(const UsageSeries& s, std::size_t b)
+{
+    QList<double> shares;
+    for (std::size_t k = 0; k < s.seriesCount(); ++k)
+        shares << std::round(s.share(b, k) * 1e9) / 1e9;
+    return shares;
+}
+
+} // namespace
+
+class TestUsageSeries : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // f 0-160 calls g 10-100 calls h 30-60. Exec segments: f [0,10) [100,160),
+    // g [10,30) [60,100), h [30,60).
+    void nestedCalls()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        const UsageSeries s = UsageSeries::compute(p, 0, 40 * us, 10);
+        QCOMPARE(s.binCount(), std::size_t(4));
+        QCOMPARE(seriesNames(p, s), (QStringList{"f", "g", "h"}));
+        QCOMPARE(bin(s, 0), (QList<double>{0.25, 0.5, 0.25, 0}));
+        QCOMPARE(bin(s, 1), (QList<double>{0, 0.5, 0.5, 0}));
+        QCOMPARE(bin(s, 2), (QList<double>{0.5, 0.5, 0, 0}));
+        QCOMPARE(bin(s, 3), (QList<double>{1, 0, 0, 0}));
+        for (std::size_t b = 0; b < 4; ++b)
+            QCOMPARE(s.busy(b), 1.0);
+    }
+
+    void topKAndOther()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
+        QVERIFY(r.ok());
+        const UsageSeries s = UsageSeries::compute(*r.profile, 0, 40 * us, 1);
+        QCOMPARE(seriesNames(*r.profile, s), QStringList{"f"});
+        QCOMPARE(bin(s, 0), (QList<double>{0.25, 0.75}));
+        QCOMPARE(bin(s, 1), (QList<double>{0, 1}));
+    }
+
+    void idleTimeAndPartialLastBin()
+    {
+        // Busy 0-30 and 50-60 of a 100 µs profile, bins of 30 µs.
+        const LoadResult r = loadText(JSON([
+            {"ph" : "X", "name" : "a", "ts" : 0, "dur" : 30},
+            {"ph" : "X", "name" : "b", "ts" : 50, "dur" : 10},
+            {"ph" : "i", "name" : "end", "ts" : 100}
+        ]));
+        QVERIFY(r.ok());
+        const UsageSeries s = UsageSeries::compute(*r.profile, 0, 30 * us, 5);
+        QCOMPARE(s.binCount(), std::size_t(4));
+        QCOMPARE(bin(s, 0), (QList<double>{1, 0, 0}));
+        QCOMPARE(bin(s, 1), (QList<double>{0, 0.333333333, 0}));
+        QCOMPARE(bin(s, 2), (QList<double>{0, 0, 0}));
+        QCOMPARE(bin(s, 3), (QList<double>{0, 0, 0}));
+        QCOMPARE(s.busy(1), 1.0 / 3.0);
+    }
+
+    void range()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
+        QVERIFY(r.ok());
+        const UsageSeries s = UsageSeries::compute(*r.profile, 0, 40 * us, 10, TimeRange{20 * us, 100 * us});
+        QCOMPARE(s.start(), 20 * us);
+        QCOMPARE(s.binCount(), std::size_t(2));
+        // Only labels with exec inside the range get a series: g, h (f is 0).
+        QCOMPARE(seriesNames(*r.profile, s), (QStringList{"g", "h"}));
+        QCOMPARE(bin(s, 0), (QList<double>{0.25, 0.75, 0}));
+        QCOMPARE(bin(s, 1), (QList<double>{1, 0, 0}));
+    }
+
+    void asyncLoopAddsUpToBusy()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/enso-async.json"));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        // Ide: busy [0,100) and [110,130) µs of the 130 µs profile.
+        const UsageSeries s = UsageSeries::compute(p, 0, 10 * us, 10);
+        QCOMPARE(s.binCount(), std::size_t(13));
+        QCOMPARE(seriesNames(p, s), (QStringList{"main", "load", "parse"}));
+        double total = 0;
+        for (std::size_t b = 0; b < s.binCount(); ++b) {
+            QVERIFY(s.busy(b) <= 1.0 + 1e-12);
+            total += s.busy(b);
+        }
+        QCOMPARE(total, 12.0);
+        QCOMPARE(bin(s, 5), (QList<double>{0, 0.5, 0.5, 0})); // load 50-55, parse 55-60
+        QCOMPARE(bin(s, 10), (QList<double>{0, 0, 0, 0}));
+    }
+
+    void badBins()
+    {
+        const LoadResult r = loadText(JSON([{"ph" : "X", "name" : "long", "ts" : 0, "dur" : 10000000}]));
+        QVERIFY(r.ok());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, UsageSeries::compute(*r.profile, 0, 0, 10));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, UsageSeries::compute(*r.profile, 0, -5, 10));
+        // 10 s in 1 ns bins would be ten billion bins.
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, UsageSeries::compute(*r.profile, 0, 1, 10));
+        QCOMPARE(UsageSeries::compute(*r.profile, 0, 10 * us, 10).binCount(), UsageSeries::kMaxBins);
+    }
+
+    void defaultBinWidth()
+    {
+        QCOMPARE(UsageSeries::defaultBinWidth(200 * us), 1 * us);
+        QCOMPARE(UsageSeries::defaultBinWidth(10), Time(1));
+    }
+
+    void csv()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
+        QVERIFY(r.ok());
+        const UsageSeries s = UsageSeries::compute(*r.profile, 0, 80 * us, 2);
+        const QString text = QString::fromStdString(UsageFormatter::csv(*r.profile, {s}));
+        QCOMPARE(text, QStringLiteral("track,bin_start_ns,bin_end_ns,series,share\n"
+                                      "\"pid 1 / tid 1\",0,80000,\"f (app.rs:1)\",0.125000\n"
+                                      "\"pid 1 / tid 1\",0,80000,\"g (app.rs:2)\",0.500000\n"
+                                      "\"pid 1 / tid 1\",0,80000,\"(other)\",0.375000\n"
+                                      "\"pid 1 / tid 1\",80000,160000,\"f (app.rs:1)\",0.750000\n"
+                                      "\"pid 1 / tid 1\",80000,160000,\"g (app.rs:2)\",0.250000\n"
+                                      "\"pid 1 / tid 1\",80000,160000,\"(other)\",0.000000\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUsageSeries)
 #include "tst_usageseries.moc"

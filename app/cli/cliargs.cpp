@@ -32,7 +32,8 @@ bool CliArgs::parse(const Spec& spec, int argc, char** argv, int first)
         if (spec.flags.count(arg)) {
             if (inlineValue)
                 fail("option " + arg + " takes no value");
-            m_flags.insert(arg);
+            else
+                m_flags.insert(arg);
         } else if (spec.valueOptions.count(arg)) {
             if (!inlineValue) {
                 if (i + 1 >= argc) {
