@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runlane quick start on Debian 12: installs the packages it needs (once),
+# builds, then either opens the bundled demo profile or runs every test.
+#
+#   ./packaging/quickstart.sh run    # build and show the demo profile
+#   ./packaging/quickstart.sh test   # build and run the whole test suite
+#
+# Run it as root or as a user who may use sudo (only apt-get needs it).
+# RUNLANE_BUILD_DIR picks the build directory (default: build/).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${RUNLANE_BUILD_DIR:-$root/build}
+mode=${1:-}
+
+packages=(
+    cmake ninja-build g++            # toolchain
+    qt6-base-dev qt6-charts-dev      # Qt 6.4: Core, Gui, Widgets, Concurrent, Test, Charts
+    nlohmann-json3-dev               # JSON
+    fonts-dejavu-core                # text in offscreen renders and tests
+)
+
+usage() {
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+}
+
+install_packages() {
+    local missing=() p
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "quickstart: installing ${missing[*]}"
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+configure_and_build() {
+    local options=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+    # CI treats compiler warnings as errors; a developer's build only shows them.
+    [ "${CI:-}" = "true" ] && options+=(-DRUNLANE_WERROR=ON)
+    cmake -S "$root" -B "$build" "${options[@]}"
+    cmake --build "$build" --parallel "$(nproc)"
+}
+
+case "$mode" in
+run)
+    install_packages
+    configure_and_build
+    exec "$build/app/cli/runlane-cli" summary "$root/resources/demo/demo-trace.json"
+    ;;
+test)
+    install_packages
+    configure_and_build
+    cd "$build"
+    QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)"
+    ;;
+*)
+    usage
+    ;;
+esac

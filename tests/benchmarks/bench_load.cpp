@@ -1,0 +1,154 @@
+// bench_load: how fast a generated Chrome trace becomes a Profile, and how
+// much memory that takes. Prints one line per figure; see README "Performance".
+//
+//   bench_load --events 1000000 [--repeat 3] [--keep trace.json]
+//   bench_load --file trace.json [--repeat 3]
+
+#include "measurementmetrics.h"
+#include "profileloader.h"
+#include "ranktable.h"
+#include "tracegenerator.h"
+#include "usageseries.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace runlane;
+
+namespace {
+
+double peakRssMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+double currentRssMiB()
+{
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    long pages = 0;
+    long resident = 0;
+    if (f) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        std::fclose(f);
+    }
+    return double(resident) * 4096.0 / (1024.0 * 1024.0);
+}
+
+template<typename Fn>
+double seconds(Fn&& fn)
+{
+    const auto start = std::chrono::steady_clock::now();
+    fn();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+int usage()
+{
+    std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] | --file FILE) [--repeat K]\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::uint64_t events = 0;
+    std::string file;
+    std::string keep;
+    int repeat = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (i + 1 >= argc)
+            return usage();
+        if (arg == "--events")
+            events = std::strtoull(argv[++i], nullptr, 10);
+        else if (arg == "--file")
+            file = argv[++i];
+        else if (arg == "--keep")
+            keep = argv[++i];
+        else if (arg == "--repeat")
+            repeat = std::max(1, std::atoi(argv[++i]));
+        else
+            return usage();
+    }
+    if (file.empty() == (events == 0))
+        return usage();
+
+    QTemporaryDir dir;
+    if (file.empty()) {
+        file = keep.empty() ? QDir(dir.path()).filePath(QStringLiteral("trace.json")).toStdString() : keep;
+        bench::TraceGenerator::Options options;
+        options.events = events;
+        std::FILE* out = std::fopen(file.c_str(), "wb");
+        if (!out) {
+            std::perror(file.c_str());
+            return 1;
+        }
+        std::setvbuf(out, nullptr, _IOFBF, 1 << 20);
+        bench::TraceGenerator::Stats stats;
+        const double generate = seconds([&] { stats = bench::TraceGenerator(options).write(out); });
+        std::fclose(out);
+        std::printf("generated:            %llu events in %.2f s\n", static_cast<unsigned long long>(stats.events),
+                    generate);
+    }
+    const double fileMiB = double(QFileInfo(QString::fromStdString(file)).size()) / (1024.0 * 1024.0);
+    const double baseline = currentRssMiB();
+
+    std::vector<double> loads;
+    std::vector<double> analyses;
+    std::vector<double> ranges;
+    LoadResult result;
+    for (int k = 0; k < repeat; ++k) {
+        result = LoadResult();
+        loads.push_back(seconds([&] { result = ProfileLoader::load(QString::fromStdString(file)); }));
+        if (!result.ok()) {
+            std::fprintf(stderr, "bench_load: %s\n", result.error.toString().c_str());
+            return 1;
+        }
+        const Profile& p = *result.profile;
+        std::unique_ptr<MeasurementMetrics> metrics;
+        analyses.push_back(seconds([&] { metrics = std::make_unique<MeasurementMetrics>(p); }));
+        const TimeRange middle{p.startTime() + p.duration() / 3, p.startTime() + 2 * (p.duration() / 3)};
+        ranges.push_back(seconds([&] {
+            const RankTable rank = RankTable::compute(*metrics, middle);
+            const UsageSeries series = UsageSeries::compute(p, 0, UsageSeries::defaultBinWidth(p.duration()), 10);
+            if (rank.rows().empty() || series.binCount() == 0)
+                std::fprintf(stderr, "bench_load: empty analysis\n");
+        }));
+    }
+    const Profile& p = *result.profile;
+    const double load = median(loads);
+    std::printf("file:                 %.1f MiB\n", fileMiB);
+    std::printf("load (median of %d):  %.3f s\n", repeat, load);
+    std::printf("throughput:           %.1f MiB/s\n", fileMiB / load);
+    std::printf("intervals:            %zu (%.2f M/s)\n", p.intervalCount(), double(p.intervalCount()) / load / 1e6);
+    std::printf("measurements:         %zu\n", p.measurementCount());
+    std::printf("tracks:               %zu\n", p.trackCount());
+    std::printf("model:                %.1f bytes per interval + %.1f MiB strings\n",
+                double(p.modelMemoryUsage()) / double(std::max<std::size_t>(1, p.intervalCount())),
+                double(p.stringMemoryUsage()) / (1024.0 * 1024.0));
+    std::printf("metrics (exec/total): %.3f s\n", median(analyses));
+    std::printf("range rank + usage:   %.3f s\n", median(ranges));
+    std::printf("RSS before load:      %.1f MiB\n", baseline);
+    std::printf("peak RSS:             %.1f MiB (%.2f x file size)\n", peakRssMiB(), peakRssMiB() / fileMiB);
+    return 0;
+}
