@@ -423,30 +423,27 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
                 stack.push_back(ev);
                 continue;
             }
+            // Moves the first later event of this run (within the window)
+            // that satisfies `match` to position i, to be handled first.
             const std::size_t window = std::min(runEnd, i + 1 + kReorderWindow);
-            if (!stack.empty() && ev.name != kEmptyString && ev.name != stack.back().name) {
-                // (a) a later E of this run closes the innermost B: take it first.
+            auto pullForward = [&](auto&& match) {
                 std::size_t j = i + 1;
-                while (j < window && (events[j].begin || events[j].name != stack.back().name))
+                while (j < window && !match(events[j]))
                     ++j;
-                if (j < window) {
-                    std::rotate(events.begin() + std::ptrdiff_t(i), events.begin() + std::ptrdiff_t(j),
-                                events.begin() + std::ptrdiff_t(j + 1));
-                    --i;
-                    continue;
-                }
-            }
-            if (ev.name != kEmptyString && (stack.empty() || ev.name != stack.back().name)) {
-                // (b) a later B of this run with this E's name: open it first.
-                std::size_t j = i + 1;
-                while (j < window && (!events[j].begin || events[j].name != ev.name))
-                    ++j;
-                if (j < window) {
-                    std::rotate(events.begin() + std::ptrdiff_t(i), events.begin() + std::ptrdiff_t(j),
-                                events.begin() + std::ptrdiff_t(j + 1));
-                    --i;
-                    continue;
-                }
+                if (j == window)
+                    return false;
+                std::rotate(events.begin() + std::ptrdiff_t(i), events.begin() + std::ptrdiff_t(j),
+                            events.begin() + std::ptrdiff_t(j + 1));
+                return true;
+            };
+            const bool mismatch = ev.name != kEmptyString && (stack.empty() || ev.name != stack.back().name);
+            // (a) a later E of this run closes the innermost B: take it first;
+            // (b) a later B of this run has this E's name: open it first.
+            if (mismatch
+                && ((!stack.empty() && pullForward([&](const BeginEnd& x) { return !x.begin && x.name == stack.back().name; }))
+                    || pullForward([&](const BeginEnd& x) { return x.begin && x.name == ev.name; }))) {
+                --i;
+                continue;
             }
             if (stack.empty()) {
                 m_diagnostics.warnWith("E without B", [&] {

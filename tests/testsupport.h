@@ -17,6 +17,21 @@
 
 namespace runlane::test {
 
+inline QString qstr(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+// The first measurement with this label name, kNone if there is none.
+inline MeasurementId byName(const Profile& p, std::string_view name)
+{
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        if (p.labelName(p.measurement(id).label) == name)
+            return id;
+    }
+    return kNone;
+}
+
 inline QString dataPath(const QString& relative)
 {
     return QStringLiteral(RUNLANE_TEST_DATA "/") + relative;

@@ -4,15 +4,13 @@
 #include <QtTest>
 
 using namespace runlane;
+using runlane::test::byName;
+using runlane::test::qstr;
 using runlane::test::dataPath;
 using runlane::test::loadText;
 
 namespace {
 
-QString str(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 // "name start..end @depth" for every interval of a track, depth by depth;
 // times in ns from the profile start.
@@ -22,7 +20,7 @@ QStringList layout(const Profile& p, TrackId t = 0)
     for (int d = 0; d < p.track(t).depthCount(); ++d) {
         for (const Interval& iv : p.depthSlice(t, d)) {
             out << QStringLiteral("%1 %2..%3 @%4")
-                       .arg(str(p.labelName(p.measurement(iv.measurement).label)))
+                       .arg(qstr(p.labelName(p.measurement(iv.measurement).label)))
                        .arg(iv.start - p.startTime())
                        .arg(iv.end - p.startTime())
                        .arg(d);
@@ -39,20 +37,12 @@ int unfinishedCount(const Profile& p)
     return n;
 }
 
-MeasurementId byName(const Profile& p, std::string_view name)
-{
-    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
-        if (p.labelName(p.measurement(id).label) == name)
-            return id;
-    }
-    return kNone;
-}
 
 QStringList trackNames(const Profile& p)
 {
     QStringList names;
     for (const Track& t : p.tracks())
-        names << str(p.string(t.name));
+        names << qstr(p.string(t.name));
     return names;
 }
 
@@ -171,7 +161,7 @@ private Q_SLOTS:
         bool found = false;
         for (LabelId l = 0; l < p.labelCount(); ++l) {
             if (p.labelName(l) == "beta") {
-                QCOMPARE(str(p.string(p.label(l).file)),
+                QCOMPARE(qstr(p.string(p.label(l).file)),
                          QStringLiteral("/Users/example/test_project/node_modules/metro-runtime/src/polyfills/require.js"));
                 QCOMPARE(p.label(l).line, 54);
                 found = true;
@@ -325,7 +315,7 @@ private Q_SLOTS:
         QCOMPARE(p.counters().size(), std::size_t(3));
         QStringList names;
         for (const CounterSeries& c : p.counters())
-            names << str(p.string(c.name)) + " " + str(p.string(c.key)) + ":" + QString::number(c.values.size());
+            names << qstr(p.string(c.name)) + " " + qstr(p.string(c.key)) + ":" + QString::number(c.values.size());
         QCOMPARE(names, (QStringList{"mem heap:2", "mem stack:2", "mem[7] heap:1"}));
         QCOMPARE(p.counters()[0].values[1], 12.5);
         QCOMPARE(p.marks().size(), std::size_t(3));

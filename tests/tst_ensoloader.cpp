@@ -5,19 +5,13 @@
 #include <QtTest>
 
 using namespace runlane;
+using runlane::test::byName;
+using runlane::test::qstr;
 using runlane::test::dataPath;
 using runlane::test::loadText;
 
 namespace {
 
-MeasurementId byName(const Profile& p, std::string_view name)
-{
-    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
-        if (p.labelName(p.measurement(id).label) == name)
-            return id;
-    }
-    return kNone;
-}
 
 constexpr Time us = 1000;
 

@@ -1,12 +1,16 @@
 #include "measurementmetrics.h"
 #include "profilebuilder.h"
 
+#include "testsupport.h"
+
 #include <QtTest>
 
 #include <random>
 #include <set>
 
 using namespace runlane;
+using runlane::test::byName;
+using runlane::test::qstr;
 
 namespace {
 
@@ -28,14 +32,6 @@ QStringList namesAt(const Profile& p, TrackId t, int depth)
     return names;
 }
 
-MeasurementId byName(const Profile& p, const char* name)
-{
-    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
-        if (p.labelName(p.measurement(id).label) == name)
-            return id;
-    }
-    return kNone;
-}
 
 } // namespace
 

@@ -149,6 +149,26 @@ bool parseRange(const std::string& text, const Profile& profile, TimeRange& rang
     return true;
 }
 
+// Loads the profile and, if --range is given, the range inside it. Returns
+// -1 to go on, or the exit code.
+int loadWithRange(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range, std::ostream& err)
+{
+    const auto text = args.value("--range");
+    if (text && text->find("..") == std::string::npos)
+        return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
+    loaded = loadProfile(args.positional()[0], err);
+    if (!loaded.ok())
+        return CliCommands::InputError;
+    if (text) {
+        TimeRange parsed;
+        std::string error;
+        if (!parseRange(*text, *loaded.profile, parsed, error))
+            return usageError(err, error);
+        range = parsed;
+    }
+    return -1;
+}
+
 std::string kindName(TrackKind kind)
 {
     return kind == TrackKind::Async ? "async" : "thread";
@@ -253,21 +273,11 @@ int CliCommands::rank(int argc, char** argv, std::ostream& out, std::ostream& er
     std::size_t top = RankFormatter::kAllRows;
     if (const auto n = args.value("--top"); n && !parseCount(*n, top))
         return usageError(err, "--top takes a whole number of rows, at least 1");
-    if (const auto r = args.value("--range"); r && r->find("..") == std::string::npos)
-        return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
-
-    const LoadResult loaded = loadProfile(args.positional()[0], err);
-    if (!loaded.ok())
-        return InputError;
-    const Profile& p = *loaded.profile;
+    LoadResult loaded;
     std::optional<TimeRange> range;
-    if (const auto r = args.value("--range")) {
-        TimeRange parsed;
-        std::string error;
-        if (!parseRange(*r, p, parsed, error))
-            return usageError(err, error);
-        range = parsed;
-    }
+    if (const int code = loadWithRange(args, loaded, range, err); code >= 0)
+        return code;
+    const Profile& p = *loaded.profile;
     const MeasurementMetrics metrics(p);
     RankTable table = RankTable::compute(metrics, range);
     table.sort(p, key, key != RankSortKey::Name);
@@ -364,21 +374,11 @@ int CliCommands::usage(int argc, char** argv, std::ostream& out, std::ostream& e
     const std::string format = args.value("--format").value_or("csv");
     if (format != "csv" && format != "json")
         return usageError(err, "unknown --format '" + format + "' (csv, json)");
-    if (const auto r = args.value("--range"); r && r->find("..") == std::string::npos)
-        return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
-
-    const LoadResult loaded = loadProfile(args.positional()[0], err);
-    if (!loaded.ok())
-        return InputError;
-    const Profile& p = *loaded.profile;
+    LoadResult loaded;
     std::optional<TimeRange> range;
-    if (const auto r = args.value("--range")) {
-        TimeRange parsed;
-        std::string error;
-        if (!parseRange(*r, p, parsed, error))
-            return usageError(err, error);
-        range = parsed;
-    }
+    if (const int code = loadWithRange(args, loaded, range, err); code >= 0)
+        return code;
+    const Profile& p = *loaded.profile;
     const MeasurementMetrics metrics(p);
     std::vector<TrackId> tracks;
     if (const auto name = args.value("--track")) {
