@@ -35,7 +35,20 @@ inline std::string cleanParseError(const std::string& what)
         if (colon != std::string::npos)
             text = text.substr(colon + 2);
     }
-    return "invalid JSON: " + text;
+    // The message quotes the bytes it stopped at, which may not be UTF-8.
+    std::string clean;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x80) {
+            clean += c;
+        } else {
+            static constexpr char hex[] = "0123456789abcdef";
+            clean += "\\x";
+            clean += hex[byte >> 4];
+            clean += hex[byte & 0xf];
+        }
+    }
+    return "invalid JSON: " + clean;
 }
 
 // What a parse error looked like, recorded by a handler's parse_error().

@@ -383,6 +383,10 @@ private Q_SLOTS:
                                       << qint64(1)
                                       << "invalid JSON: syntax error while parsing object separator - "
                                          "unexpected string literal; expected ':'";
+        QTest::newRow("invalid UTF-8") << QByteArray("[{\"ph\":\"X\",\"name\":\"\xff\xfe\",\"ts\":1,\"dur\":1}]")
+                                       << qint64(18) << qint64(0)
+                                       << "invalid JSON: syntax error while parsing value - invalid string: ill-formed "
+                                          "UTF-8 byte; last read: '\"\\xff'";
         QTest::newRow("top-level number") << QByteArray("42") << qint64(-2) << qint64(-1)
                                           << "not a JSON profile: expected '[' or '{', found '4' at byte 0";
     }
