@@ -493,9 +493,13 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
     MeasurementId taskId = kNone;
     // Only a final state makes a task of instants alone.
     const bool anyState = std::any_of(events.begin(), events.end(), [](const AsyncEvent& e) { return e.state >= 0; });
+    // Stated finished by its first event and never run: born finished.
+    const bool bornFinished = events.front().state >= 0
+        && std::none_of(events.begin(), events.end(), [](const AsyncEvent& e) { return e.kind == 'b'; });
     auto ensureTask = [&](const AsyncEvent& first) {
         if (taskId == kNone)
-            taskId = m_builder.addMeasurement(track, first.label, events.front().ts, rootCreator, AsyncMeasurement);
+            taskId = m_builder.addMeasurement(track, first.label, events.front().ts, rootCreator,
+                                              AsyncMeasurement | (bornFinished ? BornFinished : 0));
     };
     for (const AsyncEvent& ev : events) {
         if (ev.kind == 'b') {

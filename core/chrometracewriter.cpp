@@ -214,7 +214,9 @@ private:
     {
         const Measurement& mm = m_profile.measurement(m);
         const auto ivs = m_profile.intervalsOf(m);
-        if (ivs.empty() ? mm.created < mm.finished : mm.created < m_profile.interval(ivs.front()).start)
+        // A task that never ran states its creation unless it was born
+        // finished: the reader tells stillborn from primitive tasks by that.
+        if (ivs.empty() ? !mm.isBornFinished() : mm.created < m_profile.interval(ivs.front()).start)
             asyncEvent('n', cat, m, m, track, mm.created, "pending");
     }
 

@@ -1,6 +1,8 @@
 #include "formatdetector.h"
 
 #include <cstdio>
+#include <map>
+#include <vector>
 
 namespace runlane {
 
@@ -47,6 +49,126 @@ std::string describeByte(std::string_view text, std::size_t pos)
     return buffer;
 }
 
+// Skips one JSON value starting at `pos` (after blanks); npos if it does not
+// end within the text. Only structure matters here, not validity.
+std::size_t skipValue(std::string_view text, std::size_t pos)
+{
+    pos = skipBlanks(text, pos);
+    if (pos >= text.size())
+        return std::string_view::npos;
+    std::string scratch;
+    if (text[pos] == '"')
+        return readString(text, pos, scratch);
+    if (text[pos] != '{' && text[pos] != '[') {
+        while (pos < text.size() && text[pos] != ',' && text[pos] != '}' && text[pos] != ']' && !isBlank(text[pos]))
+            ++pos;
+        return pos < text.size() ? pos : std::string_view::npos;
+    }
+    int depth = 0;
+    for (std::size_t i = pos; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            i = readString(text, i, scratch);
+            if (i == std::string_view::npos)
+                return i;
+            --i;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (--depth == 0)
+                return i + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// Top-level keys of the object starting at `pos`, in order, as far as the
+// text goes; `firstElementKey` gets the first key of the first element of
+// the first array value seen (e.g. of "events").
+std::vector<std::string> topLevelKeys(std::string_view text, std::size_t pos,
+                                      std::map<std::string, std::string>& firstElementKey)
+{
+    std::vector<std::string> keys;
+    pos = skipBlanks(text, pos + 1);
+    std::string key;
+    while (pos < text.size() && text[pos] == '"') {
+        const std::size_t afterKey = readString(text, pos, key);
+        if (afterKey == std::string_view::npos)
+            break;
+        keys.push_back(key);
+        pos = skipBlanks(text, afterKey);
+        if (pos >= text.size() || text[pos] != ':')
+            break;
+        pos = skipBlanks(text, pos + 1);
+        if (pos < text.size() && text[pos] == '[') {
+            std::size_t element = skipBlanks(text, pos + 1);
+            if (element < text.size() && text[element] == '{') {
+                element = skipBlanks(text, element + 1);
+                std::string first;
+                if (element < text.size() && text[element] == '"'
+                    && readString(text, element, first) != std::string_view::npos)
+                    firstElementKey[key] = first;
+            }
+        }
+        pos = skipValue(text, pos);
+        if (pos == std::string_view::npos)
+            break;
+        pos = skipBlanks(text, pos);
+        if (pos >= text.size() || text[pos] != ',')
+            break;
+        pos = skipBlanks(text, pos + 1);
+    }
+    return keys;
+}
+
+ProfileFormat objectFormat(const std::vector<std::string>& keys)
+{
+    for (const std::string& key : keys) {
+        if (key == "traceEvents")
+            return ProfileFormat::ChromeTrace;
+        if (key == "chronosFutureEvents" || key == "events")
+            return ProfileFormat::ChronosLog;
+        if (key == "chroprofSnapshots" || key == "snapshots")
+            return ProfileFormat::ChroprofSnapshots;
+        if (key == "$schema" || key == "shared" || key == "profiles" || key == "activeProfileIndex")
+            return ProfileFormat::Speedscope;
+    }
+    // An object we cannot place: the Chrome reader says what it misses.
+    return ProfileFormat::ChromeTrace;
+}
+
+bool isChroprofKey(std::string_view key)
+{
+    return key == "location" || key == "execTime" || key == "execTimeMax" || key == "childrenExecTime"
+        || key == "wallClockTime" || key == "callCount" || key == "stillbornCount" || key == "zombieEventCount";
+}
+
+// Folded stacks: "frame;frame;frame 12" lines, the count last.
+bool looksFolded(std::string_view text)
+{
+    std::size_t pos = 0;
+    int lines = 0;
+    while (pos < text.size() && lines < 20) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view line = text.substr(pos, end - pos);
+        pos = end + 1;
+        while (!line.empty() && (line.back() == '\r' || isBlank(line.back())))
+            line.remove_suffix(1);
+        if (line.empty() || line[0] == '#' || line.substr(0, 2) == "//")
+            continue;
+        ++lines;
+        const std::size_t space = line.find_last_of(" \t");
+        if (space == std::string_view::npos || space == 0)
+            return false;
+        const std::string_view count = line.substr(space + 1);
+        if (count.empty() || count.find_first_not_of("0123456789.") != std::string_view::npos)
+            return false;
+    }
+    return lines > 0;
+}
+
 bool looksBinary(std::string_view text)
 {
     const std::size_t n = std::min<std::size_t>(text.size(), 4096);
@@ -67,6 +189,16 @@ std::string_view FormatDetector::name(ProfileFormat format)
         return "Chrome Trace Event Format";
     case ProfileFormat::EnsoLog:
         return "Enso profiler event log";
+    case ProfileFormat::ChronosLog:
+        return "Chronos future event log";
+    case ProfileFormat::ChroprofRows:
+        return "Chroprof metrics";
+    case ProfileFormat::ChroprofSnapshots:
+        return "Chroprof metric snapshots";
+    case ProfileFormat::Speedscope:
+        return "speedscope";
+    case ProfileFormat::FoldedStacks:
+        return "folded stacks";
     case ProfileFormat::Empty:
         return "empty";
     case ProfileFormat::Unknown:
@@ -79,8 +211,21 @@ FormatDetector::Result FormatDetector::detect(std::string_view prefix, bool comp
 {
     Result result;
     std::size_t pos = 0;
-    if (prefix.size() >= 2 && ((prefix[0] == '\xff' && prefix[1] == '\xfe') || (prefix[0] == '\xfe' && prefix[1] == '\xff'))) {
-        result.reason = "the file is UTF-16 text; JSON profiles must be UTF-8";
+    const bool utf16le = prefix.size() >= 2 && prefix[0] == '\xff' && prefix[1] == '\xfe';
+    const bool utf16be = prefix.size() >= 2 && prefix[0] == '\xfe' && prefix[1] == '\xff';
+    if (utf16le || utf16be) {
+        // Folded stacks are sometimes saved as UTF-16; JSON profiles never.
+        std::string ascii;
+        for (std::size_t i = 2; i + 1 < prefix.size(); i += 2) {
+            const char lo = utf16le ? prefix[i] : prefix[i + 1];
+            const char hi = utf16le ? prefix[i + 1] : prefix[i];
+            ascii += hi == 0 ? lo : '?';
+        }
+        if (looksFolded(ascii)) {
+            result.format = ProfileFormat::FoldedStacks;
+            return result;
+        }
+        result.reason = "the file is UTF-16 text but not folded stacks; JSON profiles must be UTF-8";
         return result;
     }
     if (prefix.substr(0, 3) == "\xef\xbb\xbf")
@@ -97,21 +242,24 @@ FormatDetector::Result FormatDetector::detect(std::string_view prefix, bool comp
     }
     const char first = prefix[pos];
     if (first == '{') {
-        result.format = ProfileFormat::ChromeTrace;
+        std::map<std::string, std::string> firstElementKey;
+        result.format = objectFormat(topLevelKeys(prefix, pos, firstElementKey));
         return result;
     }
     if (first == '[') {
         pos = skipBlanks(prefix, pos + 1);
-        // A bare array of events is a Chrome trace unless its first event is
-        // an Enso one: an object with a single one-letter kind key.
+        // A bare array of events is a Chrome trace unless its first element
+        // is an Enso event (one one-letter kind key) or a Chroprof row.
         if (pos < prefix.size() && prefix[pos] == '{') {
             pos = skipBlanks(prefix, pos + 1);
             std::string key;
-            if (pos < prefix.size() && prefix[pos] == '"') {
-                const std::size_t after = readString(prefix, pos, key);
-                if (after != std::string_view::npos && key.size() == 1
-                    && std::string_view("LCSPEX").find(key[0]) != std::string_view::npos) {
+            if (pos < prefix.size() && prefix[pos] == '"' && readString(prefix, pos, key) != std::string_view::npos) {
+                if (key.size() == 1 && std::string_view("LCSPEX").find(key[0]) != std::string_view::npos) {
                     result.format = ProfileFormat::EnsoLog;
+                    return result;
+                }
+                if (isChroprofKey(key)) {
+                    result.format = ProfileFormat::ChroprofRows;
                     return result;
                 }
             }
@@ -119,11 +267,15 @@ FormatDetector::Result FormatDetector::detect(std::string_view prefix, bool comp
         result.format = ProfileFormat::ChromeTrace;
         return result;
     }
+    if (looksFolded(prefix.substr(pos))) {
+        result.format = ProfileFormat::FoldedStacks;
+        return result;
+    }
     if (looksBinary(prefix.substr(pos))) {
         result.reason = "the file holds binary data (" + describeByte(prefix, pos) + "), not a JSON profile";
         return result;
     }
-    result.reason = "not a JSON profile: expected '[' or '{', found " + describeByte(prefix, pos);
+    result.reason = "not a profile: expected JSON ('[' or '{') or folded stacks, found " + describeByte(prefix, pos);
     return result;
 }
 

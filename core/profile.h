@@ -45,7 +45,24 @@ struct CounterSeries {
     std::vector<double> values;
 };
 
-enum class ValueUnit : std::uint8_t { Nanoseconds, Samples };
+// One proc's figures as a profiler aggregated them (Chroprof metrics), when
+// the file gives no timeline to derive them from.
+struct AggregateRow {
+    LabelId label = 0;
+    std::uint64_t calls = 0;
+    std::uint64_t stillborn = 0;
+    std::uint64_t zombieEvents = 0;
+    Time exec = 0;
+    Time execMax = 0;
+    Time childrenExec = 0;
+    Time wall = 0;
+};
+
+// Cumulative aggregates at one instant (a Chroprof snapshot).
+struct Snapshot {
+    Time time = 0;
+    std::vector<AggregateRow> rows;
+};
 
 // An immutable, loaded profile (semantics.md §1). Built once by
 // ProfileBuilder on the loader thread, then shared read-only by every
@@ -97,6 +114,14 @@ public:
     // The active intervals of a measurement, in time order.
     std::span<const IntervalId> intervalsOf(MeasurementId id) const;
 
+    // Pre-aggregated metrics (Chroprof): the rank comes from the last
+    // snapshot and usage from the differences between snapshots.
+    const std::vector<Snapshot>& snapshots() const { return m_snapshots; }
+    // False when the snapshots carry no times (a bare array of rows).
+    bool snapshotsAreTimed() const { return m_snapshotsTimed; }
+    // Sampled profiles and folded stacks read best as a flame graph.
+    bool prefersAggregatedView() const { return m_prefersAggregated; }
+
     const std::vector<Mark>& marks() const { return m_marks; }
     const std::vector<CounterSeries>& counters() const { return m_counters; }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
@@ -124,6 +149,9 @@ private:
     std::vector<IntervalId> m_intervalLists;
     std::vector<Mark> m_marks;
     std::vector<CounterSeries> m_counters;
+    std::vector<Snapshot> m_snapshots;
+    bool m_snapshotsTimed = false;
+    bool m_prefersAggregated = false;
     Diagnostics m_diagnostics;
 };
 

@@ -69,7 +69,7 @@ MeasurementId ProfileBuilder::addMeasurement(TrackId track, LabelId label, Time 
     m.creator = (creator == kNone || creator == kAutoCreator || creator < m_measurements.size()) ? creator : kNone;
     m.track = track;
     m.state = std::uint32_t(FinalState::Unfinished);
-    m.flags = flags & AsyncMeasurement;
+    m.flags = flags & (AsyncMeasurement | BornFinished);
     m_measurements.push_back(m);
     return MeasurementId(m_measurements.size() - 1);
 }
@@ -217,6 +217,10 @@ void ProfileBuilder::resolveSpan()
     for (const CounterSeries& c : m_counters) {
         for (Time t : c.times)
             see(t);
+    }
+    if (m_profile->m_snapshotsTimed) {
+        for (const Snapshot& s : m_profile->m_snapshots)
+            see(s.time);
     }
     if (lo > hi)
         lo = hi = 0;

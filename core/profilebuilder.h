@@ -39,6 +39,7 @@ public:
     std::size_t trackCount() const { return m_tracks.size(); }
 
     // `creator` is an existing measurement, kNone (a root) or kAutoCreator.
+    // `flags`: AsyncMeasurement, BornFinished.
     MeasurementId addMeasurement(TrackId track, LabelId label, Time created, MeasurementId creator,
                                  std::uint8_t flags = 0);
     // `order` breaks ties between intervals of a track that start and end at
@@ -67,6 +68,10 @@ public:
     }
 
     void setUnit(ValueUnit unit) { m_profile->m_unit = unit; }
+    void setPrefersAggregatedView(bool prefer) { m_profile->m_prefersAggregated = prefer; }
+    // Snapshots of pre-aggregated metrics, in time order (see Profile).
+    void addSnapshot(Snapshot snapshot) { m_profile->m_snapshots.push_back(std::move(snapshot)); }
+    void setSnapshotsTimed(bool timed) { m_profile->m_snapshotsTimed = timed; }
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
 
     // Builds the profile; the builder is spent afterwards. Checks `cancel`

@@ -1,6 +1,8 @@
 #include "profileloader.h"
 
 #include "chromejsonreader.h"
+#include "chronosjsonreader.h"
+#include "chronoslogbuilder.h"
 #include "chrometracebuilder.h"
 #include "ensojsonreader.h"
 #include "ensologbuilder.h"
@@ -61,6 +63,15 @@ void locate(QFile& file, LoadError& error)
     error.column = error.byteOffset - lineStart + 1;
 }
 
+void readChronos(ChunkedFileReader& input, ProfileBuilder& builder)
+{
+    ChronosLogBuilder chronos(builder);
+    ChronosJsonReader reader(input, builder.diagnostics(),
+                             [&chronos](const ChronosEvent& event, std::uint64_t index) { chronos.addEvent(event, index); });
+    reader.read();
+    chronos.finish(reader.header().loop);
+}
+
 } // namespace
 
 LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
@@ -105,6 +116,14 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
             case ProfileFormat::EnsoLog:
                 readEnso(input, builder);
                 break;
+            case ProfileFormat::ChronosLog:
+                readChronos(input, builder);
+                break;
+            case ProfileFormat::ChroprofRows:
+            case ProfileFormat::ChroprofSnapshots:
+            case ProfileFormat::Speedscope:
+            case ProfileFormat::FoldedStacks:
+                throw FormatError(std::string(FormatDetector::name(detected.format)) + " is not supported yet", -1, 0);
             case ProfileFormat::Unknown:
             case ProfileFormat::Empty:
                 break;

@@ -50,7 +50,16 @@ enum MeasurementFlag : std::uint8_t {
     SingleInterval = 1u << 0,
     // Shown as a task lane (semantics.md §7).
     AsyncMeasurement = 1u << 1,
+    // Finished as it was created, never pending nor running (Chronos:
+    // the first event of the future is its finish; "stillborn").
+    BornFinished = 1u << 2,
 };
+
+// What the profile's values measure. Time is in nanoseconds; other values
+// are fixed-point with kTicksPerUnit ticks per unit, so that fractional sample
+// counts and weights stay exact in the same int64 arithmetic.
+enum class ValueUnit : std::uint8_t { Nanoseconds, Samples, Bytes, None };
+inline constexpr Time kTicksPerUnit = 1000;
 
 struct Label {
     StringId name = kEmptyString;
@@ -80,6 +89,7 @@ struct Measurement {
 
     FinalState finalState() const { return static_cast<FinalState>(state); }
     bool isAsync() const { return (flags & AsyncMeasurement) != 0; }
+    bool isBornFinished() const { return (flags & BornFinished) != 0; }
 };
 static_assert(sizeof(Measurement) == 32, "Measurement must stay compact");
 

@@ -1,11 +1,12 @@
 #include "rankformatter.h"
 
-#include "timeformat.h"
+#include "valueformat.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 
 namespace runlane {
 
@@ -32,30 +33,32 @@ std::string shareText(double share)
     return buffer;
 }
 
-std::string csvHeader(char s)
+std::string csvHeader(char s, ValueUnit unit)
 {
-    std::string h;
-    for (const char* column : {"name", "file", "line", "calls", "unfinished", "stillborn", "exec_ns", "total_ns",
-                               "wall_ns", "max_ns", "mean_ns", "p50_ns", "p90_ns", "p99_ns", "wall_max_ns",
-                               "wall_p50_ns", "wall_p90_ns", "wall_p99_ns", "busy_share"}) {
-        if (!h.empty())
-            h += s;
-        h += column;
-    }
-    return h + "\n";
+    const std::string suffix = "_" + std::string(ValueFormat::key(unit));
+    std::string h = "name";
+    for (const char* column : {"file", "line", "calls", "unfinished", "stillborn", "primitive", "failed", "cancelled"})
+        h += s + std::string(column);
+    for (const char* column : {"exec", "total", "wall", "max", "mean", "p50", "p90", "p99", "wall_max", "wall_p50",
+                               "wall_p90", "wall_p99"})
+        h += s + std::string(column) + suffix;
+    return h + s + "busy_share\n";
 }
 
 std::string csvRow(const Profile& profile, const RankRow& r, char s)
 {
     const Label& label = profile.label(r.label);
+    const ValueUnit unit = profile.unit();
     std::string line = csvField(profile.string(label.name), s);
     line += s + csvField(profile.string(label.file), s);
     line += s + (label.line > 0 ? std::to_string(label.line) : std::string());
-    for (const std::uint64_t n : {r.calls, r.unfinished, r.stillborn})
+    for (const std::uint64_t n : {r.calls, r.unfinished, r.stillborn, r.primitive, r.failed, r.cancelled})
         line += s + std::to_string(n);
-    for (const Time t : {r.exec, r.total, r.wall, r.max, r.mean, r.p50, r.p90, r.p99, r.wallMax, r.wallP50,
-                         r.wallP90, r.wallP99})
-        line += s + std::to_string(t);
+    for (const Time t : {r.exec, r.total, r.wall, r.max, r.mean})
+        line += s + ValueFormat::plain(t, unit);
+    // Pre-aggregated metrics have no per-call distribution: empty cells.
+    for (const Time t : {r.p50, r.p90, r.p99, r.wallMax, r.wallP50, r.wallP90, r.wallP99})
+        line += s + (r.hasDistribution ? ValueFormat::plain(t, unit) : std::string());
     line += s + shareText(r.busyShare);
     return line + "\n";
 }
@@ -64,7 +67,7 @@ std::string csvRow(const Profile& profile, const RankRow& r, char s)
 
 std::string RankFormatter::csv(const Profile& profile, const RankTable& rank, char separator, std::size_t limit)
 {
-    std::string out = csvHeader(separator);
+    std::string out = csvHeader(separator, profile.unit());
     const std::size_t n = std::min(limit, rank.rows().size());
     for (std::size_t i = 0; i < n; ++i)
         out += csvRow(profile, rank.rows()[i], separator);
@@ -74,7 +77,7 @@ std::string RankFormatter::csv(const Profile& profile, const RankTable& rank, ch
 std::string RankFormatter::csvRows(const Profile& profile, const RankTable& rank, const std::vector<std::size_t>& rows,
                                    char separator)
 {
-    std::string out = csvHeader(separator);
+    std::string out = csvHeader(separator, profile.unit());
     for (const std::size_t i : rows) {
         if (i < rank.rows().size())
             out += csvRow(profile, rank.rows()[i], separator);
@@ -84,60 +87,103 @@ std::string RankFormatter::csvRows(const Profile& profile, const RankTable& rank
 
 std::string RankFormatter::json(const Profile& profile, const RankTable& rank, std::size_t limit)
 {
+    const ValueUnit unit = profile.unit();
+    const std::string suffix = "_" + std::string(ValueFormat::key(unit));
+    // Time in integer ns; other units may be fractional.
+    auto value = [unit](Time t) -> nlohmann::json {
+        if (unit == ValueUnit::Nanoseconds)
+            return t;
+        return ValueFormat::inUnits(t, unit);
+    };
     nlohmann::json array = nlohmann::json::array();
     const std::size_t n = std::min(limit, rank.rows().size());
     for (std::size_t i = 0; i < n; ++i) {
         const RankRow& r = rank.rows()[i];
         const Label& label = profile.label(r.label);
-        array.push_back({
+        nlohmann::json row = {
             {"name", std::string(profile.string(label.name))},
             {"file", std::string(profile.string(label.file))},
             {"line", label.line},
             {"calls", r.calls},
             {"unfinished", r.unfinished},
             {"stillborn", r.stillborn},
-            {"exec_ns", r.exec},
-            {"total_ns", r.total},
-            {"wall_ns", r.wall},
-            {"max_ns", r.max},
-            {"mean_ns", r.mean},
-            {"p50_ns", r.p50},
-            {"p90_ns", r.p90},
-            {"p99_ns", r.p99},
-            {"wall_max_ns", r.wallMax},
-            {"wall_p50_ns", r.wallP50},
-            {"wall_p90_ns", r.wallP90},
-            {"wall_p99_ns", r.wallP99},
+            {"primitive", r.primitive},
+            {"failed", r.failed},
+            {"cancelled", r.cancelled},
             {"busy_share", r.busyShare},
-        });
+        };
+        const std::pair<const char*, Time> always[] = {{"exec", r.exec}, {"total", r.total}, {"wall", r.wall},
+                                                       {"max", r.max}, {"mean", r.mean}};
+        for (const auto& [key, t] : always)
+            row[key + suffix] = value(t);
+        const std::pair<const char*, Time> distribution[] = {{"p50", r.p50},        {"p90", r.p90},
+                                                             {"p99", r.p99},        {"wall_max", r.wallMax},
+                                                             {"wall_p50", r.wallP50}, {"wall_p90", r.wallP90},
+                                                             {"wall_p99", r.wallP99}};
+        for (const auto& [key, t] : distribution)
+            row[key + suffix] = r.hasDistribution ? value(t) : nlohmann::json();
+        if (r.zombieEvents > 0)
+            row["zombie_events"] = r.zombieEvents;
+        array.push_back(std::move(row));
     }
     return array.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string RankFormatter::table(const Profile& profile, const RankTable& rank, std::size_t limit)
 {
-    static constexpr const char* headers[] = {"exec", "busy", "total", "wall", "calls", "unfin", "stillb",
-                                              "max", "mean", "p50", "p90", "p99"};
-    constexpr std::size_t columns = std::size(headers);
+    const ValueUnit unit = profile.unit();
     const std::size_t n = std::min(limit, rank.rows().size());
-    std::vector<std::array<std::string, columns>> cells(n);
-    std::array<std::size_t, columns> width{};
-    for (std::size_t c = 0; c < columns; ++c)
-        width[c] = std::char_traits<char>::length(headers[c]);
-    // Display width: "µ" is two bytes but one column.
-    auto displayWidth = [](const std::string& s) {
-        return std::size_t(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xc0) != 0x80; }));
+    // Count columns that are zero in every row are left out.
+    struct Column {
+        const char* header;
+        std::function<std::string(const RankRow&)> cell;
+        bool optional = false;
     };
+    auto value = [unit](Time t) { return ValueFormat::text(t, unit); };
+    auto count = [](std::uint64_t c) { return std::to_string(c); };
+    const std::vector<Column> all = {
+        {"exec", [&](const RankRow& r) { return value(r.exec); }},
+        {"busy", [](const RankRow& r) {
+             char share[16];
+             std::snprintf(share, sizeof share, "%.1f%%", r.busyShare * 100.0);
+             return std::string(share);
+         }},
+        {"total", [&](const RankRow& r) { return value(r.total); }},
+        {"wall", [&](const RankRow& r) { return value(r.wall); }},
+        {"calls", [&](const RankRow& r) { return count(r.calls); }},
+        {"unfin", [&](const RankRow& r) { return count(r.unfinished); }, true},
+        {"stillb", [&](const RankRow& r) { return count(r.stillborn); }, true},
+        {"prim", [&](const RankRow& r) { return count(r.primitive); }, true},
+        {"failed", [&](const RankRow& r) { return count(r.failed); }, true},
+        {"canc", [&](const RankRow& r) { return count(r.cancelled); }, true},
+        {"zombie", [&](const RankRow& r) { return count(r.zombieEvents); }, true},
+        {"max", [&](const RankRow& r) { return value(r.max); }},
+        {"mean", [&](const RankRow& r) { return value(r.mean); }},
+        {"p50", [&](const RankRow& r) { return r.hasDistribution ? value(r.p50) : std::string("n/a"); }},
+        {"p90", [&](const RankRow& r) { return r.hasDistribution ? value(r.p90) : std::string("n/a"); }},
+        {"p99", [&](const RankRow& r) { return r.hasDistribution ? value(r.p99) : std::string("n/a"); }},
+    };
+    std::vector<const Column*> columns;
+    for (const Column& c : all) {
+        bool used = !c.optional;
+        for (std::size_t i = 0; i < n && !used; ++i)
+            used = c.cell(rank.rows()[i]) != "0";
+        if (used)
+            columns.push_back(&c);
+    }
+    // Display width: "µ" is two bytes but one column.
+    auto displayWidth = [](const std::string& text) {
+        return std::size_t(std::count_if(text.begin(), text.end(), [](char ch) { return (ch & 0xc0) != 0x80; }));
+    };
+    std::vector<std::vector<std::string>> cells(n);
+    std::vector<std::size_t> width;
+    for (const Column* c : columns)
+        width.push_back(std::char_traits<char>::length(c->header));
     for (std::size_t i = 0; i < n; ++i) {
-        const RankRow& r = rank.rows()[i];
-        char share[16];
-        std::snprintf(share, sizeof share, "%.1f%%", r.busyShare * 100.0);
-        cells[i] = {TimeFormat::duration(r.exec), share, TimeFormat::duration(r.total), TimeFormat::duration(r.wall),
-                    std::to_string(r.calls), std::to_string(r.unfinished), std::to_string(r.stillborn),
-                    TimeFormat::duration(r.max), TimeFormat::duration(r.mean), TimeFormat::duration(r.p50),
-                    TimeFormat::duration(r.p90), TimeFormat::duration(r.p99)};
-        for (std::size_t c = 0; c < columns; ++c)
-            width[c] = std::max(width[c], displayWidth(cells[i][c]));
+        for (std::size_t k = 0; k < columns.size(); ++k) {
+            cells[i].push_back(columns[k]->cell(rank.rows()[i]));
+            width[k] = std::max(width[k], displayWidth(cells[i].back()));
+        }
     }
     std::string out;
     auto pad = [&](const std::string& text, std::size_t w) {
@@ -145,12 +191,12 @@ std::string RankFormatter::table(const Profile& profile, const RankTable& rank, 
         out += text;
         out += "  ";
     };
-    for (std::size_t c = 0; c < columns; ++c)
-        pad(headers[c], width[c]);
+    for (std::size_t k = 0; k < columns.size(); ++k)
+        pad(columns[k]->header, width[k]);
     out += "name\n";
     for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t c = 0; c < columns; ++c)
-            pad(cells[i][c], width[c]);
+        for (std::size_t k = 0; k < columns.size(); ++k)
+            pad(cells[i][k], width[k]);
         out += profile.labelText(rank.rows()[i].label);
         out += '\n';
     }

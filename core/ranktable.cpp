@@ -29,6 +29,8 @@ Time overlap(Time a, Time b, const TimeRange& r)
 RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<TimeRange> range)
 {
     const Profile& profile = metrics.profile();
+    if (profile.measurementCount() == 0 && !profile.snapshots().empty())
+        return fromSnapshots(profile, range);
     const std::size_t count = profile.measurementCount();
     RankTable table;
     table.m_range = range;
@@ -53,48 +55,62 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         return m.created < range->to && m.finished > range->from;
     };
 
+    // Per-call distributions: exec over the calls that ran, wall over all
+    // but the stillborn; values grouped by label with a counting sort.
+    enum : std::uint8_t { InRange = 1, ExecSample = 2, WallSample = 4 };
     std::vector<RankRow> rows(profile.labelCount());
-    std::vector<std::uint32_t> sampleStart(profile.labelCount() + 1, 0);
+    std::vector<std::uint8_t> role(count, 0);
     std::vector<Time> walls(count, 0);
-    std::vector<std::uint8_t> sampled(count, 0);
+    std::vector<std::uint32_t> execStart(profile.labelCount() + 1, 0);
+    std::vector<std::uint32_t> wallStart(profile.labelCount() + 1, 0);
     for (MeasurementId id = 0; id < count; ++id) {
         const Measurement& m = profile.measurement(id);
         if (!inRange(m))
             continue;
         RankRow& row = rows[m.label];
         const bool ran = !profile.intervalsOf(id).empty();
-        if (m.finalState() == FinalState::Unfinished) {
+        const FinalState state = m.finalState();
+        if (state == FinalState::Unfinished) {
             ++row.unfinished;
         } else {
             ++row.calls;
-            if (!ran)
+            if (m.isBornFinished())
                 ++row.stillborn;
+            else if (!ran)
+                ++row.primitive;
         }
+        row.failed += state == FinalState::Failed ? 1 : 0;
+        row.cancelled += state == FinalState::Cancelled ? 1 : 0;
         row.exec += execOf(id);
         if (!metrics.nestedInSameLabel(id))
             row.total += totalOf(id);
         walls[id] = range ? overlap(m.created, m.finished, *range) : m.finished - m.created;
         row.wall += walls[id];
-        const bool stillborn = !ran && m.finalState() != FinalState::Unfinished;
-        if (!stillborn) {
-            sampled[id] = 1;
-            ++sampleStart[m.label + 1];
+        role[id] = InRange;
+        if (ran) {
+            role[id] |= ExecSample;
+            ++execStart[m.label + 1];
+        }
+        if (!m.isBornFinished()) {
+            role[id] |= WallSample;
+            ++wallStart[m.label + 1];
         }
     }
-
-    // Per-call distributions: values grouped by label (counting sort).
-    for (std::size_t l = 0; l < rows.size(); ++l)
-        sampleStart[l + 1] += sampleStart[l];
-    std::vector<Time> execSamples(sampleStart.back());
-    std::vector<Time> wallSamples(sampleStart.back());
+    for (std::size_t l = 0; l < rows.size(); ++l) {
+        execStart[l + 1] += execStart[l];
+        wallStart[l + 1] += wallStart[l];
+    }
+    std::vector<Time> execSamples(execStart.back());
+    std::vector<Time> wallSamples(wallStart.back());
     {
-        std::vector<std::uint32_t> cursor(sampleStart.begin(), sampleStart.end() - 1);
+        std::vector<std::uint32_t> execAt(execStart.begin(), execStart.end() - 1);
+        std::vector<std::uint32_t> wallAt(wallStart.begin(), wallStart.end() - 1);
         for (MeasurementId id = 0; id < count; ++id) {
-            if (!sampled[id])
-                continue;
-            const std::uint32_t at = cursor[profile.measurement(id).label]++;
-            execSamples[at] = execOf(id);
-            wallSamples[at] = walls[id];
+            const LabelId label = profile.measurement(id).label;
+            if (role[id] & ExecSample)
+                execSamples[execAt[label]++] = execOf(id);
+            if (role[id] & WallSample)
+                wallSamples[wallAt[label]++] = walls[id];
         }
     }
 
@@ -103,31 +119,93 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         if (row.calls + row.unfinished == 0)
             continue;
         row.label = l;
-        Time* execs = execSamples.data() + sampleStart[l];
-        Time* wallValues = wallSamples.data() + sampleStart[l];
-        const std::size_t n = sampleStart[l + 1] - sampleStart[l];
+        Time* execs = execSamples.data() + execStart[l];
+        const std::size_t n = execStart[l + 1] - execStart[l];
         if (n > 0) {
             std::sort(execs, execs + n);
-            std::sort(wallValues, wallValues + n);
-            row.max = execs[n - 1];
             Time sum = 0;
             for (std::size_t k = 0; k < n; ++k)
                 sum += execs[k];
+            row.max = execs[n - 1];
             row.mean = sum / Time(n);
             row.p50 = percentile(execs, n, 0.50);
             row.p90 = percentile(execs, n, 0.90);
             row.p99 = percentile(execs, n, 0.99);
-            row.wallMax = wallValues[n - 1];
-            row.wallP50 = percentile(wallValues, n, 0.50);
-            row.wallP90 = percentile(wallValues, n, 0.90);
-            row.wallP99 = percentile(wallValues, n, 0.99);
         }
-        table.m_busy += row.exec;
+        Time* wallValues = wallSamples.data() + wallStart[l];
+        const std::size_t w = wallStart[l + 1] - wallStart[l];
+        if (w > 0) {
+            std::sort(wallValues, wallValues + w);
+            row.wallMax = wallValues[w - 1];
+            row.wallP50 = percentile(wallValues, w, 0.50);
+            row.wallP90 = percentile(wallValues, w, 0.90);
+            row.wallP99 = percentile(wallValues, w, 0.99);
+        }
         table.m_rows.push_back(row);
     }
-    for (RankRow& row : table.m_rows)
-        row.busyShare = table.m_busy > 0 ? double(row.exec) / double(table.m_busy) : 0.0;
-    table.sort(profile, RankSortKey::Exec);
+    table.finish(profile);
+    return table;
+}
+
+void RankTable::finish(const Profile& profile)
+{
+    m_busy = 0;
+    for (const RankRow& row : m_rows)
+        m_busy += row.exec;
+    for (RankRow& row : m_rows)
+        row.busyShare = m_busy > 0 ? double(row.exec) / double(m_busy) : 0.0;
+    sort(profile, RankSortKey::Exec);
+}
+
+// Chroprof: the rows of the last snapshot, or those at the end of the range
+// less those at its start. Counters that went down were reset in between;
+// the later value is all that is known then.
+RankTable RankTable::fromSnapshots(const Profile& profile, std::optional<TimeRange> range)
+{
+    RankTable table;
+    table.m_range = range;
+    const auto& snapshots = profile.snapshots();
+    auto lastAtOrBefore = [&](Time t) -> const Snapshot* {
+        const Snapshot* found = nullptr;
+        for (const Snapshot& s : snapshots) {
+            if (s.time <= t)
+                found = &s;
+        }
+        return found;
+    };
+    const Snapshot* end = &snapshots.back();
+    const Snapshot* start = nullptr;
+    if (range && profile.snapshotsAreTimed()) {
+        end = lastAtOrBefore(range->to);
+        start = lastAtOrBefore(range->from);
+        if (!end)
+            return table;
+    }
+    std::vector<const AggregateRow*> before(profile.labelCount(), nullptr);
+    if (start) {
+        for (const AggregateRow& r : start->rows)
+            before[r.label] = &r;
+    }
+    auto minus = [](auto later, auto earlier) { return later >= earlier ? later - earlier : later; };
+    for (const AggregateRow& r : end->rows) {
+        const AggregateRow zero;
+        const AggregateRow& b = before[r.label] ? *before[r.label] : zero;
+        RankRow row;
+        row.label = r.label;
+        row.hasDistribution = false;
+        row.calls = minus(r.calls, b.calls);
+        row.stillborn = minus(r.stillborn, b.stillborn);
+        row.zombieEvents = minus(r.zombieEvents, b.zombieEvents);
+        row.exec = minus(r.exec, b.exec);
+        row.total = row.exec + minus(r.childrenExec, b.childrenExec);
+        row.wall = minus(r.wall, b.wall);
+        row.max = r.execMax;
+        row.mean = row.calls > 0 ? row.exec / Time(row.calls) : 0;
+        if (row.calls + row.stillborn + row.zombieEvents == 0 && row.exec == 0 && row.wall == 0)
+            continue;
+        table.m_rows.push_back(row);
+    }
+    table.finish(profile);
     return table;
 }
 

@@ -18,22 +18,29 @@ struct TimeRange {
 // One row of the flattened performance rank: one label (semantics.md §5).
 struct RankRow {
     LabelId label = 0;
-    std::uint64_t calls = 0; // finished measurements
+    std::uint64_t calls = 0; // finished measurements, of any final state
     std::uint64_t unfinished = 0;
-    std::uint64_t stillborn = 0; // finished without ever running
+    std::uint64_t stillborn = 0; // born finished: never pending, never ran
+    std::uint64_t primitive = 0; // pending, then finished without running
+    std::uint64_t failed = 0;
+    std::uint64_t cancelled = 0;
+    std::uint64_t zombieEvents = 0; // reported by Chroprof only
     Time exec = 0;
     Time total = 0; // with children, recursion counted once
     Time wall = 0;
-    // Over the label's measurements that are not stillborn, one value each:
-    Time max = 0; // largest exec of one call
+    // Exec of one call, over the calls that ran:
+    Time max = 0;
     Time mean = 0;
     Time p50 = 0;
     Time p90 = 0;
     Time p99 = 0;
+    // Wall of one call, over all but the stillborn:
     Time wallMax = 0;
     Time wallP50 = 0;
     Time wallP90 = 0;
     Time wallP99 = 0;
+    // False for pre-aggregated metrics, which give only the max and mean.
+    bool hasDistribution = true;
     double busyShare = 0; // exec / Σ exec of all rows
 };
 
@@ -41,6 +48,8 @@ enum class RankSortKey { Exec, Total, Wall, Calls, Max, Mean, Name };
 
 // The rank of a whole profile, or of a range of it with every quantity
 // clipped to the range. Computed off the GUI thread; immutable afterwards.
+// A profile of pre-aggregated metrics (Chroprof) gives the rows of its last
+// snapshot, or for a range the difference of the snapshots around it.
 class RankTable
 {
 public:
@@ -54,6 +63,9 @@ public:
     static bool parseSortKey(std::string_view text, RankSortKey& key);
 
 private:
+    static RankTable fromSnapshots(const Profile& profile, std::optional<TimeRange> range);
+    void finish(const Profile& profile);
+
     std::vector<RankRow> m_rows;
     Time m_busy = 0;
     std::optional<TimeRange> m_range;

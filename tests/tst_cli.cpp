@@ -144,14 +144,15 @@ private Q_SLOTS:
         const Run run = cli({"rank", fgh, "--format", "csv"});
         QCOMPARE(run.code, 0);
         QCOMPARE(run.out, QStringLiteral(
-                              "name,file,line,calls,unfinished,stillborn,exec_ns,total_ns,wall_ns,max_ns,mean_ns,p50_ns,"
-                              "p90_ns,p99_ns,wall_max_ns,wall_p50_ns,wall_p90_ns,wall_p99_ns,busy_share\n"
-                              "f,app.rs,1,1,0,0,70000,160000,160000,70000,70000,70000,70000,70000,160000,160000,160000,"
-                              "160000,0.437500\n"
-                              "g,app.rs,2,1,0,0,60000,90000,90000,60000,60000,60000,60000,60000,90000,90000,90000,90000,"
-                              "0.375000\n"
-                              "h,app.rs,3,1,0,0,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,"
-                              "0.187500\n"));
+                              "name,file,line,calls,unfinished,stillborn,primitive,failed,cancelled,exec_ns,total_ns,"
+                              "wall_ns,max_ns,mean_ns,p50_ns,p90_ns,p99_ns,wall_max_ns,wall_p50_ns,wall_p90_ns,wall_p99_ns,"
+                              "busy_share\n"
+                              "f,app.rs,1,1,0,0,0,0,0,70000,160000,160000,70000,70000,70000,70000,70000,160000,160000,"
+                              "160000,160000,0.437500\n"
+                              "g,app.rs,2,1,0,0,0,0,0,60000,90000,90000,60000,60000,60000,60000,60000,90000,90000,90000,"
+                              "90000,0.375000\n"
+                              "h,app.rs,3,1,0,0,0,0,0,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,"
+                              "30000,0.187500\n"));
     }
 
     void rankOptions()
@@ -160,8 +161,8 @@ private Q_SLOTS:
         QCOMPARE(run.code, 0);
         QStringList lines = run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
-        QVERIFY(lines[1].startsWith(QStringLiteral("f,app.rs,1,1,0,0,0,60000,60000,")));
-        QVERIFY(lines[2].startsWith(QStringLiteral("g,app.rs,2,1,0,0,30000,60000,60000,")));
+        QVERIFY(lines[1].startsWith(QStringLiteral("f,app.rs,1,1,0,0,0,0,0,0,60000,60000,")));
+        QVERIFY(lines[2].startsWith(QStringLiteral("g,app.rs,2,1,0,0,0,0,0,30000,60000,60000,")));
         run = cli({"rank", fgh, "--format", "json", "--top", "1"});
         QCOMPARE(run.code, 0);
         for (const char* pair : {"\"name\": \"f\"", "\"exec_ns\": 70000", "\"total_ns\": 160000", "\"wall_ns\": 160000",

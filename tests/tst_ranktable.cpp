@@ -161,10 +161,15 @@ private Q_SLOTS:
         QCOMPARE(load->mean, 27500);
         QCOMPARE(load->p50, 20 * us);
         const RankRow* never = rowOf(p, t, "never_awaited");
+        // Created, then dropped without running: a primitive future, not a
+        // stillborn one (that would be finished as it was created).
         QCOMPARE(never->calls, std::uint64_t(1));
-        QCOMPARE(never->stillborn, std::uint64_t(1));
+        QCOMPARE(never->primitive, std::uint64_t(1));
+        QCOMPARE(never->stillborn, std::uint64_t(0));
         QCOMPARE(never->exec, Time(0));
         QCOMPARE(never->wall, 84 * us);
+        QCOMPARE(never->max, Time(0));
+        QCOMPARE(never->wallMax, 84 * us);
         QCOMPARE(rowOf(p, t, "main")->total, 100 * us);
         QCOMPARE(t.busyTime(), 180 * us);
     }
