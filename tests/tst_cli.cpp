@@ -121,7 +121,7 @@ private Q_SLOTS:
         QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: no such file\n").arg(missing));
         run = cli({"rank", dataPath(QStringLiteral("profiles/README.md"))});
         QCOMPARE(run.code, 3);
-        QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: not a JSON profile: expected '[' or '{', found '#' at byte 0\n")
+        QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: not a profile: expected JSON ('[' or '{') or folded stacks, found '#' at byte 0\n")
                               .arg(dataPath(QStringLiteral("profiles/README.md"))));
     }
 
