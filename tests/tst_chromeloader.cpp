@@ -388,7 +388,7 @@ private Q_SLOTS:
                                        << "invalid JSON: syntax error while parsing value - invalid string: ill-formed "
                                           "UTF-8 byte; last read: '\"\\xff'";
         QTest::newRow("top-level number") << QByteArray("42") << qint64(-2) << qint64(-1)
-                                          << "not a JSON profile: expected '[' or '{', found '4' at byte 0";
+                                          << "not a profile: expected JSON ('[' or '{') or folded stacks, found '4' at byte 0";
     }
 
     void errors()
