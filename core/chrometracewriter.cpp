@@ -81,6 +81,7 @@ public:
                 writeThreadTrack(t);
         }
         writeMarksAndCounters();
+        writeSnapshots();
         writeSpan();
         m_out += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"runlane\",\"source\":";
         appendEscaped(m_out, m_profile.sourcePath());
@@ -353,6 +354,20 @@ private:
             if (t < m_firstTs || t > m_lastTs) {
                 begin('i', t == m_profile.startTime() ? "profile start" : "profile end", 0, 0, t);
                 m_out += ",\"s\":\"g\",\"cat\":\"runlane.span\"}";
+            }
+        }
+    }
+
+    // Pre-aggregated metrics have no timeline; as counters, their cumulative
+    // values chart over time in any trace viewer.
+    void writeSnapshots()
+    {
+        for (const Snapshot& s : m_profile.snapshots()) {
+            for (const AggregateRow& r : s.rows) {
+                begin('C', m_profile.labelText(r.label), 0, 0, m_profile.snapshotsAreTimed() ? s.time : 0);
+                m_out += ",\"cat\":\"runlane.metrics\",\"args\":{\"exec_ns\":" + std::to_string(r.exec)
+                    + ",\"children_exec_ns\":" + std::to_string(r.childrenExec) + ",\"wall_ns\":"
+                    + std::to_string(r.wall) + ",\"calls\":" + std::to_string(r.calls) + "}}";
             }
         }
     }

@@ -13,6 +13,9 @@ namespace runlane {
 // Perfetto, chrome://tracing) can open; loading it again gives the same rank.
 //
 // Synchronous calls become `X` events (a `B` without `E` if still open).
+// Pre-aggregated metrics (Chroprof) have no timeline: they are written as
+// counters of their cumulative values, which charts them but does not keep
+// their rank.
 // Everything else is a task written as async slices sharing an id: `b`/`e`
 // per active interval, an `n` at creation if it waited before running, and a
 // final `n` whose args.state says how it ended. Tasks that ran on a thread's

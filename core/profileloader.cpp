@@ -1,6 +1,7 @@
 #include "profileloader.h"
 
 #include "chromejsonreader.h"
+#include "chroprofbuilder.h"
 #include "chronosjsonreader.h"
 #include "chronoslogbuilder.h"
 #include "chrometracebuilder.h"
@@ -72,6 +73,19 @@ void readChronos(ChunkedFileReader& input, ProfileBuilder& builder)
     chronos.finish(reader.header().loop);
 }
 
+void readChroprof(ChunkedFileReader& input, ProfileBuilder& builder)
+{
+    ChroprofBuilder chroprof(builder);
+    ChroprofJsonReader::Sink sink;
+    sink.beginSnapshot = [&chroprof](bool timed, std::int64_t t, std::uint64_t index) {
+        chroprof.beginSnapshot(timed, t, index);
+    };
+    sink.row = [&chroprof](const ChroprofJsonReader::Row& row, std::uint64_t index) { chroprof.addRow(row, index); };
+    ChroprofJsonReader reader(input, builder.diagnostics(), std::move(sink));
+    reader.read();
+    chroprof.finish();
+}
+
 } // namespace
 
 LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
@@ -121,6 +135,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
                 break;
             case ProfileFormat::ChroprofRows:
             case ProfileFormat::ChroprofSnapshots:
+                readChroprof(input, builder);
+                break;
             case ProfileFormat::Speedscope:
             case ProfileFormat::FoldedStacks:
                 throw FormatError(std::string(FormatDetector::name(detected.format)) + " is not supported yet", -1, 0);

@@ -157,41 +157,36 @@ void RankTable::finish(const Profile& profile)
     sort(profile, RankSortKey::Exec);
 }
 
-// Chroprof: the rows of the last snapshot, or those at the end of the range
-// less those at its start. Counters that went down were reset in between;
-// the later value is all that is known then.
+// Chroprof: each proc's figures from the last snapshot it appears in (a
+// proc that drops out of the exported top-k is not zero), or for a range
+// those at its end less those at its start. Counters that went down were
+// reset in between; the later value is all that is known then.
 RankTable RankTable::fromSnapshots(const Profile& profile, std::optional<TimeRange> range)
 {
     RankTable table;
     table.m_range = range;
-    const auto& snapshots = profile.snapshots();
-    auto lastAtOrBefore = [&](Time t) -> const Snapshot* {
-        const Snapshot* found = nullptr;
-        for (const Snapshot& s : snapshots) {
-            if (s.time <= t)
-                found = &s;
+    const bool clip = range && profile.snapshotsAreTimed();
+    std::vector<const AggregateRow*> atEnd(profile.labelCount(), nullptr);
+    std::vector<const AggregateRow*> atStart(profile.labelCount(), nullptr);
+    std::vector<LabelId> order; // labels in order of first appearance
+    for (const Snapshot& s : profile.snapshots()) {
+        if (clip && s.time > range->to)
+            break;
+        for (const AggregateRow& r : s.rows) {
+            if (!atEnd[r.label])
+                order.push_back(r.label);
+            atEnd[r.label] = &r;
+            if (clip && s.time <= range->from)
+                atStart[r.label] = &r;
         }
-        return found;
-    };
-    const Snapshot* end = &snapshots.back();
-    const Snapshot* start = nullptr;
-    if (range && profile.snapshotsAreTimed()) {
-        end = lastAtOrBefore(range->to);
-        start = lastAtOrBefore(range->from);
-        if (!end)
-            return table;
-    }
-    std::vector<const AggregateRow*> before(profile.labelCount(), nullptr);
-    if (start) {
-        for (const AggregateRow& r : start->rows)
-            before[r.label] = &r;
     }
     auto minus = [](auto later, auto earlier) { return later >= earlier ? later - earlier : later; };
-    for (const AggregateRow& r : end->rows) {
-        const AggregateRow zero;
-        const AggregateRow& b = before[r.label] ? *before[r.label] : zero;
+    const AggregateRow zero;
+    for (const LabelId label : order) {
+        const AggregateRow& r = *atEnd[label];
+        const AggregateRow& b = atStart[label] ? *atStart[label] : zero;
         RankRow row;
-        row.label = r.label;
+        row.label = label;
         row.hasDistribution = false;
         row.calls = minus(r.calls, b.calls);
         row.stillborn = minus(r.stillborn, b.stillborn);
@@ -201,7 +196,7 @@ RankTable RankTable::fromSnapshots(const Profile& profile, std::optional<TimeRan
         row.wall = minus(r.wall, b.wall);
         row.max = r.execMax;
         row.mean = row.calls > 0 ? row.exec / Time(row.calls) : 0;
-        if (row.calls + row.stillborn + row.zombieEvents == 0 && row.exec == 0 && row.wall == 0)
+        if (clip && row.calls + row.stillborn + row.zombieEvents == 0 && row.exec == 0 && row.wall == 0)
             continue;
         table.m_rows.push_back(row);
     }

@@ -32,11 +32,48 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
                                     + std::to_string(kMaxBins) + " are allowed");
     series.m_binCount = bins;
 
+    // Work as weighted spans: exec segments carry their own length; spans
+    // between metric snapshots carry the exec that accumulated over them.
+    struct Span {
+        LabelId label;
+        Time from;
+        Time to;
+        double exec;
+    };
+    std::vector<Span> spans;
+    if (profile.measurementCount() == 0 && profile.snapshotsAreTimed()) {
+        // De-accumulation (semantics.md §6): between a proc's consecutive
+        // samples, exec grew by the difference. A drop means the counters
+        // were reset: that step has no value. A proc missing from a snapshot
+        // is not zero there: its next step spans from its last sample.
+        std::vector<std::pair<Time, Time>> last(profile.labelCount(), {kTimeMin, 0});
+        for (const Snapshot& snapshot : profile.snapshots()) {
+            for (const AggregateRow& row : snapshot.rows) {
+                const auto [t0, e0] = last[row.label];
+                if (t0 != kTimeMin && snapshot.time > t0 && row.exec >= e0)
+                    spans.push_back(Span{row.label, t0, snapshot.time, double(row.exec - e0)});
+                last[row.label] = {snapshot.time, row.exec};
+            }
+        }
+    } else {
+        ExecSegments::forEach(profile, track, r.from, r.to, [&](MeasurementId m, IntervalId, Time s, Time e) {
+            spans.push_back(Span{profile.measurement(m).label, s, e, double(e - s)});
+        });
+    }
+
+    // Exec a span puts inside [a, b), spread evenly over the span.
+    auto part = [](const Span& span, Time a, Time b) {
+        const Time lo = std::max(span.from, a);
+        const Time hi = std::min(span.to, b);
+        if (hi <= lo)
+            return 0.0;
+        return span.to == span.from ? span.exec : span.exec * double(hi - lo) / double(span.to - span.from);
+    };
+
     // Pass 1: exec per label inside the range picks the top k.
-    std::vector<Time> perLabel(profile.labelCount(), 0);
-    ExecSegments::forEach(profile, track, r.from, r.to, [&](MeasurementId m, IntervalId, Time s, Time e) {
-        perLabel[profile.measurement(m).label] += e - s;
-    });
+    std::vector<double> perLabel(profile.labelCount(), 0.0);
+    for (const Span& span : spans)
+        perLabel[span.label] += part(span, r.from, r.to);
     std::vector<LabelId> order;
     for (LabelId l = 0; l < perLabel.size(); ++l) {
         if (perLabel[l] > 0)
@@ -50,25 +87,27 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
     for (std::uint32_t k = 0; k < order.size(); ++k)
         seriesOf[order[k]] = k;
 
-    // Pass 2: spread each segment over the bins it touches.
+    // Pass 2: spread each span over the bins it touches.
     const std::size_t columns = series.seriesCount();
-    std::vector<Time> exec(bins * columns, 0);
-    ExecSegments::forEach(profile, track, r.from, r.to, [&](MeasurementId m, IntervalId, Time s, Time e) {
-        const std::size_t column = seriesOf[profile.measurement(m).label];
-        std::size_t bin = std::size_t((s - r.from) / binWidth);
-        while (s < e && bin < bins) {
-            const Time binEnd = r.from + Time(bin + 1) * binWidth;
-            const Time part = std::min(e, binEnd) - s;
-            exec[bin * columns + column] += part;
-            s += part;
-            ++bin;
+    std::vector<double> exec(bins * columns, 0.0);
+    for (const Span& span : spans) {
+        const Time from = std::max(span.from, r.from);
+        const Time to = std::min(span.to, r.to);
+        if (to <= from)
+            continue;
+        const std::size_t column = seriesOf[span.label];
+        for (std::size_t bin = std::size_t((from - r.from) / binWidth); bin < bins; ++bin) {
+            const Time binStart = r.from + Time(bin) * binWidth;
+            if (binStart >= to)
+                break;
+            exec[bin * columns + column] += part(span, binStart, binStart + binWidth);
         }
-    });
+    }
     series.m_shares.resize(bins * columns);
     series.m_busy.assign(bins, 0.0);
     for (std::size_t b = 0; b < bins; ++b) {
         for (std::size_t c = 0; c < columns; ++c) {
-            const double share = double(exec[b * columns + c]) / double(binWidth);
+            const double share = exec[b * columns + c] / double(binWidth);
             series.m_shares[b * columns + c] = share;
             series.m_busy[b] += share;
         }

@@ -12,7 +12,10 @@ namespace runlane {
 // the share of each bin that each label was executing, Σ exec in bin / w.
 // The top-k labels by exec in the range get their own series; the rest are
 // summed into "other", so the stacked values of a bin add up to the loop's
-// busy fraction of that bin.
+// busy fraction of that bin. For cumulative metric snapshots (Chroprof) the
+// exec comes from the differences between snapshots, spread evenly over the
+// time between them (so a bin can show more than 100 %: Chroprof credits a
+// future's time when it completes).
 class UsageSeries
 {
 public:

@@ -396,8 +396,10 @@ int CliCommands::usage(int argc, char** argv, std::ostream& out, std::ostream& e
             return usageError(err, "'" + *name + "' matches " + std::to_string(tracks.size())
                                        + " tracks; give more of the name");
     } else {
+        // Metric snapshots give the one loop they describe.
+        const bool fromSnapshots = p.measurementCount() == 0 && p.snapshotsAreTimed();
         for (TrackId t = 0; t < p.trackCount(); ++t) {
-            if (p.track(t).kind == TrackKind::Thread && metrics.busy(t) > 0)
+            if (p.track(t).kind == TrackKind::Thread && (metrics.busy(t) > 0 || fromSnapshots))
                 tracks.push_back(t);
         }
     }
@@ -433,6 +435,9 @@ int CliCommands::convert(int argc, char** argv, std::ostream& out, std::ostream&
     const LoadResult loaded = loadProfile(args.positional()[0], err);
     if (!loaded.ok())
         return InputError;
+    if (!loaded.profile->snapshots().empty())
+        err << "runlane-cli: note: pre-aggregated metrics have no timeline; they are written as counters of their "
+               "cumulative values, which do not give back the rank\n";
     std::string error;
     if (!ChromeTraceWriter::writeFile(*loaded.profile, QString::fromLocal8Bit(output->c_str()), error)) {
         err << "runlane-cli: " << error << "\n";
