@@ -59,7 +59,7 @@ ParseStatus compose(bool negative, std::uint64_t mantissa, long long exponent, s
 
 } // namespace
 
-ParseStatus parseScaledDecimal(std::string_view text, int scale, std::int64_t& out)
+ParseStatus parseDecimal(std::string_view text, Decimal& out)
 {
     std::size_t i = 0;
     std::size_t n = text.size();
@@ -73,7 +73,7 @@ ParseStatus parseScaledDecimal(std::string_view text, int scale, std::int64_t& o
         ++i;
     }
     std::uint64_t mantissa = 0;
-    long long exponent = scale;
+    long long exponent = 0;
     bool anyDigit = false;
     auto takeDigit = [&](int digit, bool fractional) {
         anyDigit = true;
@@ -114,7 +114,24 @@ ParseStatus parseScaledDecimal(std::string_view text, int scale, std::int64_t& o
     }
     if (i != n)
         return ParseStatus::Syntax;
-    return compose(negative, mantissa, exponent, out);
+    if (exponent > 100000 || exponent < -100000)
+        exponent = exponent > 0 ? 100000 : -100000;
+    out.negative = negative;
+    out.mantissa = mantissa;
+    out.exponent = std::int32_t(exponent);
+    return ParseStatus::Ok;
+}
+
+ParseStatus scaleDecimal(const Decimal& value, int scale, std::int64_t& out)
+{
+    return compose(value.negative, value.mantissa, (long long)value.exponent + scale, out);
+}
+
+ParseStatus parseScaledDecimal(std::string_view text, int scale, std::int64_t& out)
+{
+    Decimal value;
+    const ParseStatus status = parseDecimal(text, value);
+    return status == ParseStatus::Ok ? scaleDecimal(value, scale, out) : status;
 }
 
 ParseStatus scaleInteger(std::int64_t value, int scale, std::int64_t& out)

@@ -14,6 +14,16 @@ enum class ParseStatus { Ok, Syntax, Range };
 // are accumulated as integers. Leading and trailing blanks are allowed.
 ParseStatus parseScaledDecimal(std::string_view text, int scale, std::int64_t& out);
 
+// A parsed decimal, kept exact until its scale is known (speedscope gives a
+// profile's unit after its values).
+struct Decimal {
+    bool negative = false;
+    std::uint64_t mantissa = 0;
+    std::int32_t exponent = 0;
+};
+ParseStatus parseDecimal(std::string_view text, Decimal& out);
+ParseStatus scaleDecimal(const Decimal& value, int scale, std::int64_t& out);
+
 // value * 10^scale, exact, or Range when it does not fit.
 ParseStatus scaleInteger(std::int64_t value, int scale, std::int64_t& out);
 ParseStatus scaleUnsigned(std::uint64_t value, int scale, std::int64_t& out);

@@ -8,6 +8,8 @@
 #include "ensojsonreader.h"
 #include "ensologbuilder.h"
 #include "profilebuilder.h"
+#include "speedscopebuilder.h"
+#include "speedscopejsonreader.h"
 
 #include <QFileInfo>
 
@@ -86,6 +88,12 @@ void readChroprof(ChunkedFileReader& input, ProfileBuilder& builder)
     chroprof.finish();
 }
 
+void readSpeedscope(ChunkedFileReader& input, ProfileBuilder& builder)
+{
+    const SpeedscopeFile file = SpeedscopeJsonReader(input).read();
+    SpeedscopeBuilder(file, builder).build();
+}
+
 } // namespace
 
 LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
@@ -138,6 +146,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
                 readChroprof(input, builder);
                 break;
             case ProfileFormat::Speedscope:
+                readSpeedscope(input, builder);
+                break;
             case ProfileFormat::FoldedStacks:
                 throw FormatError(std::string(FormatDetector::name(detected.format)) + " is not supported yet", -1, 0);
             case ProfileFormat::Unknown:

@@ -9,6 +9,8 @@
 #include "timeformat.h"
 #include "usageformatter.h"
 #include "usageseries.h"
+#include "valueformat.h"
+#include "numberparse.h"
 
 #include <QString>
 
@@ -73,7 +75,8 @@ Event-loop usage: for each time bin, the share of the bin that each label
 was executing on a track (its exec time in the bin / the bin width). The
 shares of one bin add up to the track's busy fraction.
 
-  --bin DURATION  bin width with a unit, e.g. 5ms (default: span / 200)
+  --bin DURATION  bin width with a unit, e.g. 5ms (default: span / 200); for
+                  sampled profiles a number of samples
   --track NAME    only this track (exact name, or a unique part of it);
                   default: every thread or loop that did any work
   --top K         labels with a series of their own (default 10); the rest
@@ -125,6 +128,15 @@ bool parseCount(const std::string& text, std::size_t& out)
     return out > 0;
 }
 
+// A time with a unit ("5ms") for time profiles; a plain number of samples,
+// bytes or units otherwise.
+bool parseValue(const std::string& text, ValueUnit unit, Time& out)
+{
+    if (unit == ValueUnit::Nanoseconds)
+        return TimeFormat::parseDuration(text, out);
+    return parseScaledDecimal(text, 3, out) == ParseStatus::Ok;
+}
+
 // "A..B": times from the profile start; an end left out is the profile's.
 bool parseRange(const std::string& text, const Profile& profile, TimeRange& range, std::string& error)
 {
@@ -137,8 +149,10 @@ bool parseRange(const std::string& text, const Profile& profile, TimeRange& rang
     Time to = profile.duration();
     const std::string a = text.substr(0, dots);
     const std::string b = text.substr(dots + 2);
-    if ((!a.empty() && !TimeFormat::parseDuration(a, from)) || (!b.empty() && !TimeFormat::parseDuration(b, to))) {
-        error = "bad --range '" + text + "': times need a unit (ns, us, ms, s), e.g. 10ms..20ms";
+    if ((!a.empty() && !parseValue(a, profile.unit(), from)) || (!b.empty() && !parseValue(b, profile.unit(), to))) {
+        error = profile.unit() == ValueUnit::Nanoseconds
+            ? "bad --range '" + text + "': times need a unit (ns, us, ms, s), e.g. 10ms..20ms"
+            : "bad --range '" + text + "': give two numbers of " + std::string(ValueFormat::key(profile.unit()));
         return false;
     }
     if (to < from) {
@@ -226,7 +240,12 @@ int CliCommands::summary(int argc, char** argv, std::ostream& out, std::ostream&
 
     out << "file:          " << p.sourcePath() << "\n";
     out << "format:        " << p.formatName() << "\n";
-    out << "time span:     " << TimeFormat::duration(p.duration()) << " (" << p.duration() << " ns)\n";
+    out << (p.unit() == ValueUnit::Nanoseconds ? "time span:     " : "span:          ") << ValueFormat::text(p.duration(), p.unit()) << " ("
+        << ValueFormat::plain(p.duration(), p.unit()) << " " << ValueFormat::key(p.unit()) << ")\n";
+    if (p.prefersAggregatedView())
+        out << "view:          aggregated flame graph (sampled stacks)\n";
+    if (!p.snapshots().empty())
+        out << "snapshots:     " << p.snapshots().size() << (p.snapshotsAreTimed() ? "" : " (untimed)") << "\n";
     out << "tracks:        " << p.trackCount() << "\n";
     out << "measurements:  " << p.measurementCount() << " (" << async << " async tasks, " << unfinished
         << " unfinished)\n";
@@ -251,7 +270,7 @@ int CliCommands::summary(int argc, char** argv, std::ostream& out, std::ostream&
         for (TrackId t = 0; t < p.trackCount(); ++t) {
             const Track& track = p.track(t);
             out << "  " << p.string(track.name) << "  [" << kindName(track.kind) << "]  " << (track.end - track.begin)
-                << " intervals, depth " << track.depthCount() << ", busy " << TimeFormat::duration(metrics.busy(t))
+                << " intervals, depth " << track.depthCount() << ", busy " << ValueFormat::text(metrics.busy(t), p.unit())
                 << "\n";
         }
     }
@@ -322,7 +341,7 @@ int CliCommands::tree(int argc, char** argv, std::ostream& out, std::ostream& er
         if (p.measurement(id).creator != kNone)
             children[cursor[p.measurement(id).creator]++] = id;
     }
-    auto rel = [&p](Time t) { return TimeFormat::duration(t - p.startTime()); };
+    auto rel = [&p](Time t) { return ValueFormat::text(t - p.startTime(), p.unit()); };
     std::string line;
     for (TrackId t = 0; t < p.trackCount(); ++t) {
         out << "== " << p.string(p.track(t).name) << "\n";
@@ -365,9 +384,8 @@ int CliCommands::usage(int argc, char** argv, std::ostream& out, std::ostream& e
     const CliArgs::Spec spec{{"--bin", "--track", "--top", "--format", "--range"}, {"--help"}, 1, 1};
     if (const int code = parseArgs(args, spec, argc, argv, kUsageHelp, out, err); code >= 0)
         return code;
-    Time bin = 0;
-    if (const auto b = args.value("--bin"); b && (!TimeFormat::parseDuration(*b, bin) || bin <= 0))
-        return usageError(err, "bad --bin '" + *b + "': give a positive duration with a unit, e.g. 5ms");
+    // --bin is read once the profile's unit is known.
+    const auto binText = args.value("--bin");
     std::size_t top = 10;
     if (const auto k = args.value("--top"); k && !parseCount(*k, top))
         return usageError(err, "--top takes a whole number of labels, at least 1");
@@ -402,6 +420,13 @@ int CliCommands::usage(int argc, char** argv, std::ostream& out, std::ostream& e
             if (p.track(t).kind == TrackKind::Thread && (metrics.busy(t) > 0 || fromSnapshots))
                 tracks.push_back(t);
         }
+    }
+    Time bin = 0;
+    if (binText && (!parseValue(*binText, p.unit(), bin) || bin <= 0)) {
+        return usageError(err, p.unit() == ValueUnit::Nanoseconds
+                                   ? "bad --bin '" + *binText + "': give a positive duration with a unit, e.g. 5ms"
+                                   : "bad --bin '" + *binText + "': give a positive number of "
+                                       + std::string(ValueFormat::key(p.unit())));
     }
     const Time span = range ? range->to - range->from : p.duration();
     if (bin == 0)
