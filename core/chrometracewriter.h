@@ -13,6 +13,7 @@ namespace runlane {
 // Perfetto, chrome://tracing) can open; loading it again gives the same rank.
 //
 // Synchronous calls become `X` events (a `B` without `E` if still open).
+// Values of sample-based profiles are written one sample (or unit) per µs.
 // Pre-aggregated metrics (Chroprof) have no timeline: they are written as
 // counters of their cumulative values, which charts them but does not keep
 // their rank.

@@ -143,11 +143,13 @@ bool isChroprofKey(std::string_view key)
         || key == "wallClockTime" || key == "callCount" || key == "stillbornCount" || key == "zombieEventCount";
 }
 
-// Folded stacks: "frame;frame;frame 12" lines, the count last.
+// Folded stacks: "frame;frame;frame 12" lines, the count last. A few bad
+// lines do not make a file something else.
 bool looksFolded(std::string_view text)
 {
     std::size_t pos = 0;
     int lines = 0;
+    int good = 0;
     while (pos < text.size() && lines < 20) {
         std::size_t end = text.find('\n', pos);
         if (end == std::string_view::npos)
@@ -161,12 +163,12 @@ bool looksFolded(std::string_view text)
         ++lines;
         const std::size_t space = line.find_last_of(" \t");
         if (space == std::string_view::npos || space == 0)
-            return false;
+            continue;
         const std::string_view count = line.substr(space + 1);
-        if (count.empty() || count.find_first_not_of("0123456789.") != std::string_view::npos)
-            return false;
+        if (!count.empty() && count.find_first_not_of("0123456789.") == std::string_view::npos)
+            ++good;
     }
-    return lines > 0;
+    return good > 0 && 3 * good >= 2 * lines;
 }
 
 bool looksBinary(std::string_view text)

@@ -7,6 +7,8 @@
 #include "chrometracebuilder.h"
 #include "ensojsonreader.h"
 #include "ensologbuilder.h"
+#include "foldedstackbuilder.h"
+#include "foldedstackreader.h"
 #include "profilebuilder.h"
 #include "speedscopebuilder.h"
 #include "speedscopejsonreader.h"
@@ -94,6 +96,17 @@ void readSpeedscope(ChunkedFileReader& input, ProfileBuilder& builder)
     SpeedscopeBuilder(file, builder).build();
 }
 
+void readFolded(ChunkedFileReader& input, ProfileBuilder& builder)
+{
+    FoldedStackBuilder folded(builder);
+    FoldedStackReader reader(input, builder.diagnostics(),
+                             [&folded](std::string_view stack, Time count, std::uint64_t line) {
+                                 folded.addStack(stack, count, line);
+                             });
+    reader.read();
+    folded.finish();
+}
+
 } // namespace
 
 LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
@@ -149,7 +162,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
                 readSpeedscope(input, builder);
                 break;
             case ProfileFormat::FoldedStacks:
-                throw FormatError(std::string(FormatDetector::name(detected.format)) + " is not supported yet", -1, 0);
+                readFolded(input, builder);
+                break;
             case ProfileFormat::Unknown:
             case ProfileFormat::Empty:
                 break;

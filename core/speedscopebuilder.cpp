@@ -1,6 +1,7 @@
 #include "speedscopebuilder.h"
 
 #include "loaderror.h"
+#include "samplestacklayout.h"
 
 #include <algorithm>
 
@@ -158,45 +159,18 @@ void SpeedscopeBuilder::sampled(const SpeedscopeFile::Profile& p, TrackId track,
                                                     + std::to_string(p.weights.size()) + " weights for "
                                                     + std::to_string(samples) + " samples; missing ones count 1");
     }
-    struct Open {
-        std::uint32_t frame;
-        Time start;
-        std::uint32_t order;
-    };
-    std::vector<Open> open;
-    Time t = p.hasStart ? value(p.startValue, "startValue") : 0;
-    const Time unit = [this] {
-        Time one = 0;
-        scaleDecimal(Decimal{false, 1, 0}, m_scale, one);
-        return one;
-    }();
+    SampleStackLayout layout(m_builder, track, p.hasStart ? value(p.startValue, "startValue") : 0);
+    Time unit = 0;
+    scaleDecimal(Decimal{false, 1, 0}, m_scale, unit);
+    std::vector<LabelId> stack;
     for (std::size_t k = 0; k < samples; ++k) {
-        const std::uint32_t* first = p.sampleFrames.data() + p.sampleStart[k];
-        const std::size_t depth = p.sampleStart[k + 1] - p.sampleStart[k];
-        // Frames this sample shares with the open stack stay open.
-        std::size_t common = 0;
-        while (common < open.size() && common < depth && open[common].frame == first[common])
-            ++common;
-        while (open.size() > common) {
-            m_builder.addCall(track, labelOf(open.back().frame, index), open.back().start, t, open.back().order);
-            open.pop_back();
-        }
-        for (std::size_t d = common; d < depth; ++d) {
-            labelOf(first[d], index);
-            open.push_back(Open{first[d], t, m_order++});
-        }
+        stack.clear();
+        for (std::uint32_t s = p.sampleStart[k]; s < p.sampleStart[k + 1]; ++s)
+            stack.push_back(labelOf(p.sampleFrames[s], index));
         const Time weight = k < p.weights.size() ? value(p.weights[k], "weight #" + std::to_string(k)) : unit;
-        if (weight < 0)
-            throw FormatError("profile #" + std::to_string(index) + ": weight #" + std::to_string(k) + " is negative");
-        if (t > kTimeMax - weight)
-            throw FormatError("profile #" + std::to_string(index) + ": the weights add up beyond range");
-        t += weight;
+        layout.add(stack, weight);
     }
-    while (!open.empty()) {
-        m_builder.addCall(track, labelOf(open.back().frame, index), open.back().start, t, open.back().order);
-        open.pop_back();
-    }
-    m_builder.extendSpan(t);
+    layout.finish();
 }
 
 } // namespace runlane

@@ -21,7 +21,7 @@ private Q_SLOTS:
     {
         // A sample added to the data without a row here must not go unnoticed.
         QStringList found;
-        QDirIterator it(dataPath("samples"), {"*.json"}, QDir::Files, QDirIterator::Subdirectories);
+        QDirIterator it(dataPath("samples"), {"*.json", "*.txt"}, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext())
             found << QDir(dataPath("samples")).relativeFilePath(it.next());
         found.sort();
@@ -94,6 +94,27 @@ private Q_SLOTS:
         row("chrome-trace/speedscope-fixtures/x-events-matching-start.json", 1, 9, 9, 0, 0, 0);
         row("chrome-trace/speedscope-fixtures/zero-duration-events.json", 1, 4, 4, 0, 0, 0);
         row("enso/enso-format-stability-fixture.json", 1, 4, 0, 3, 8, 0);
+        row("folded/alternating.txt", 1, 364, 364, 0, 0, 0);
+        row("folded/inferno/austin_flames.txt", 1, 14, 14, 0, 0, 4);
+        row("folded/inferno/bad-lines_bad-lines.txt", 1, 19, 19, 0, 2, 0);
+        row("folded/inferno/colors_async-profiler-collapsed-part.txt", 1, 508, 508, 0, 0, 0);
+        row("folded/inferno/differential_perf-cycles-instructions-01-collapsed-all-diff.txt", 1, 19, 19, 0, 1, 0);
+        row("folded/inferno/fractional-samples_fractional.txt", 1, 19, 19, 0, 0, 0);
+        row("folded/inferno/fractional-samples_with-space.txt", 1, 20, 20, 0, 0, 0);
+        row("folded/perf-vertx-stacks-01-collapsed-all.txt", 1, 359, 359, 0, 0, 0);
+        row("folded/recursion.txt", 1, 16, 16, 0, 0, 0);
+        row("folded/simple-crlf.txt", 1, 5, 5, 0, 0, 0);
+        row("folded/simple-utf16-be.txt", 1, 5, 5, 0, 0, 0);
+        row("folded/simple-utf16-le.txt", 1, 5, 5, 0, 0, 0);
+        row("folded/simple-with-invalids.txt", 1, 5, 5, 0, 1, 2);
+        row("folded/simple.txt", 1, 5, 5, 0, 0, 0);
+        row("folded/tall.txt", 1, 26, 26, 0, 0, 0);
+        row("speedscope/0.0.1_simple-no-pretty-print.speedscope.json", 1, 5, 5, 0, 0, 0);
+        row("speedscope/0.0.1_simple.speedscope.json", 1, 5, 5, 0, 0, 0);
+        row("speedscope/0.1.2_simple-sampled.speedscope.json", 1, 5, 5, 0, 0, 0);
+        row("speedscope/0.6.0_two-sampled.speedscope.json", 2, 10, 10, 0, 0, 0);
+        row("speedscope/invalid_incomplete-trace.json", 1, 1, 1, 1, 1, 0);
+        row("speedscope/invalid_out-of-order-events.json", 1, 4, 4, 0, 2, 0);
     }
 
     void loads()
@@ -238,6 +259,27 @@ private:
         "chrome-trace/speedscope-fixtures/x-events-matching-start.json",
         "chrome-trace/speedscope-fixtures/zero-duration-events.json",
         "enso/enso-format-stability-fixture.json",
+        "folded/alternating.txt",
+        "folded/inferno/austin_flames.txt",
+        "folded/inferno/bad-lines_bad-lines.txt",
+        "folded/inferno/colors_async-profiler-collapsed-part.txt",
+        "folded/inferno/differential_perf-cycles-instructions-01-collapsed-all-diff.txt",
+        "folded/inferno/fractional-samples_fractional.txt",
+        "folded/inferno/fractional-samples_with-space.txt",
+        "folded/perf-vertx-stacks-01-collapsed-all.txt",
+        "folded/recursion.txt",
+        "folded/simple-crlf.txt",
+        "folded/simple-utf16-be.txt",
+        "folded/simple-utf16-le.txt",
+        "folded/simple-with-invalids.txt",
+        "folded/simple.txt",
+        "folded/tall.txt",
+        "speedscope/0.0.1_simple-no-pretty-print.speedscope.json",
+        "speedscope/0.0.1_simple.speedscope.json",
+        "speedscope/0.1.2_simple-sampled.speedscope.json",
+        "speedscope/0.6.0_two-sampled.speedscope.json",
+        "speedscope/invalid_incomplete-trace.json",
+        "speedscope/invalid_out-of-order-events.json",
     };
 };
 

@@ -1,0 +1,48 @@
+#include "foldedstackbuilder.h"
+
+namespace runlane {
+
+namespace {
+
+TrackId stackTrack(ProfileBuilder& builder)
+{
+    TrackInfo info;
+    info.displayName = builder.intern("stacks");
+    return builder.addTrack(info);
+}
+
+} // namespace
+
+FoldedStackBuilder::FoldedStackBuilder(ProfileBuilder& builder)
+    : m_builder(builder), m_layout(builder, stackTrack(builder), 0)
+{
+    m_builder.setUnit(ValueUnit::Samples);
+    m_builder.setPrefersAggregatedView(true);
+}
+
+void FoldedStackBuilder::addStack(std::string_view stack, Time count, std::uint64_t)
+{
+    m_stack.clear();
+    for (std::size_t pos = 0; pos <= stack.size();) {
+        std::size_t end = stack.find(';', pos);
+        if (end == std::string_view::npos)
+            end = stack.size();
+        const std::string_view frame = stack.substr(pos, end - pos);
+        pos = end + 1;
+        if (frame.empty())
+            continue;
+        auto it = m_labels.find(frame);
+        if (it == m_labels.end())
+            it = m_labels.emplace(std::string(frame), m_builder.label(frame)).first;
+        m_stack.push_back(it->second);
+    }
+    m_layout.add(m_stack, count);
+    ++m_lines;
+}
+
+void FoldedStackBuilder::finish()
+{
+    m_layout.finish();
+}
+
+} // namespace runlane
