@@ -50,7 +50,7 @@ case "$mode" in
 run)
     install_packages
     configure_and_build
-    exec "$build/app/cli/runlane-cli" summary "$root/resources/demo/demo-trace.json"
+    exec "$build/app/cli/runlane-cli" summary "$root/resources/demo/chronos-demo.json"
     ;;
 test)
     install_packages

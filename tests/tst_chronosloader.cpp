@@ -217,6 +217,31 @@ private Q_SLOTS:
         QCOMPARE(qint64(r.error.eventIndex), event);
     }
 
+    // The bundled demo: taskHandler's share of the loop grows from almost
+    // nothing to about half, plain to see in the usage chart.
+    void demoShowsTheDegradation()
+    {
+        const LoadResult r = ProfileLoader::load(QStringLiteral(RUNLANE_DEMO_PROFILE));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QVERIFY(p.measurementCount() > 5000);
+        QVERIFY(p.labelCount() > 200);
+        const UsageSeries u = UsageSeries::compute(p, 0, UsageSeries::defaultBinWidth(p.duration()), 5);
+        QCOMPARE(p.labelName(u.labels()[0]), std::string_view("taskHandler"));
+        double first = 0;
+        double last = 0;
+        const std::size_t tenth = u.binCount() / 10;
+        for (std::size_t b = 0; b < tenth; ++b) {
+            first += u.share(b, 0) / double(tenth);
+            last += u.share(u.binCount() - 2 - b, 0) / double(tenth);
+        }
+        QVERIFY2(first < 0.02, qPrintable(QString::number(first)));
+        QVERIFY2(last > 0.40, qPrintable(QString::number(last)));
+        for (std::size_t b = 0; b < u.binCount(); ++b)
+            QVERIFY(u.busy(b) <= 1.0 + 1e-9);
+        QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(0));
+    }
+
     void truncatedLogStillLoads()
     {
         const QByteArray json = "{\"chronosFutureEvents\": 1, \"events\": ["

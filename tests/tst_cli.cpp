@@ -208,6 +208,49 @@ private Q_SLOTS:
         QVERIFY(!json.out.contains(QStringLiteral("\"track\": \"Ide\"")));
     }
 
+    // Event-loop usage of the Chronos overlap case, 20 ms bins.
+    void chronosUsage()
+    {
+        const Run run = cli({"usage", dataPath(QStringLiteral("profiles/chronos-overlap.json")), "--bin", "20ms"});
+        QCOMPARE(run.code, 0);
+        QCOMPARE(run.out, QStringLiteral("track,bin_start_ns,bin_end_ns,series,share\n"
+                                         "\"main\",0,20000000,\"child (overlap.nim:9)\",0.500000\n"
+                                         "\"main\",0,20000000,\"parent (overlap.nim:5)\",0.500000\n"
+                                         "\"main\",0,20000000,\"(other)\",0.000000\n"
+                                         "\"main\",20000000,40000000,\"child (overlap.nim:9)\",1.000000\n"
+                                         "\"main\",20000000,40000000,\"parent (overlap.nim:5)\",0.000000\n"
+                                         "\"main\",20000000,40000000,\"(other)\",0.000000\n"
+                                         "\"main\",40000000,60000000,\"child (overlap.nim:9)\",1.000000\n"
+                                         "\"main\",40000000,60000000,\"parent (overlap.nim:5)\",0.000000\n"
+                                         "\"main\",40000000,60000000,\"(other)\",0.000000\n"
+                                         "\"main\",60000000,80000000,\"child (overlap.nim:9)\",0.000000\n"
+                                         "\"main\",60000000,80000000,\"parent (overlap.nim:5)\",0.250000\n"
+                                         "\"main\",60000000,80000000,\"(other)\",0.000000\n"
+                                         "\"main\",80000000,100000000,\"child (overlap.nim:9)\",0.000000\n"
+                                         "\"main\",80000000,100000000,\"parent (overlap.nim:5)\",0.000000\n"
+                                         "\"main\",80000000,100000000,\"(other)\",0.000000\n"
+                                         "\"main\",100000000,120000000,\"child (overlap.nim:9)\",0.150000\n"
+                                         "\"main\",100000000,120000000,\"parent (overlap.nim:5)\",0.000000\n"
+                                         "\"main\",100000000,120000000,\"(other)\",0.000000\n"));
+    }
+
+    void chronosRank()
+    {
+        const Run run = cli({"rank", dataPath(QStringLiteral("profiles/chronos-states.json")), "--format", "json"});
+        QCOMPARE(run.code, 0);
+        const QString out = run.out.simplified();
+        QVERIFY2(out.contains(QStringLiteral("\"calls\": 1, \"cancelled\": 1,")), qPrintable(out));
+        QVERIFY(out.contains(QStringLiteral("\"exec_ns\": 54500,")));
+        QCOMPARE(out.count(QStringLiteral("\"stillborn\": 1,")), 2);
+        QCOMPARE(out.count(QStringLiteral("\"primitive\": 1,")), 1);
+        QCOMPARE(out.count(QStringLiteral("\"failed\": 1,")), 2);
+        const Run table = cli({"rank", dataPath(QStringLiteral("profiles/chronos-states.json"))});
+        QVERIFY(table.out.startsWith(QStringLiteral(
+            "   exec   busy    total     wall  calls  stillb  prim  failed  canc      max     mean      p50      p90      p99  name\n")));
+        QVERIFY(table.out.contains(QString::fromUtf8(
+            "54.5 µs  90.8%  60.0 µs  60.0 µs      1       0     0       0     0  54.5 µs  54.5 µs  54.5 µs  54.5 µs  54.5 µs  main (states.nim:1)\n")));
+    }
+
     void convertKeepsTheRank()
     {
         QTemporaryDir dir;

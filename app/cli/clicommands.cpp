@@ -24,7 +24,8 @@ namespace {
 
 constexpr const char* kMainHelp = R"HELP(Usage: runlane-cli COMMAND [OPTIONS] FILE
 
-Reads a profile (Chrome Trace Event Format, Enso profiler log) and prints
+Reads a profile (Chronos future log, Chroprof metrics, Chrome trace, Enso log,
+speedscope, folded stacks) and prints
 what it holds. Commands:
   summary   format, tracks, measurements, intervals, time span, warnings
   rank      the flattened performance rank: calls, exec, total, wall, percentiles
