@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 namespace runlane::jsonsax {
 
@@ -72,7 +73,24 @@ struct SyntaxError {
         if (atEnd)
             offset = input.offset();
         else
-            offset = startOffset + std::max<std::int64_t>(0, std::int64_t(position) - std::int64_t(lastToken.size()));
+            offset = startOffset + std::max<std::int64_t>(0, std::int64_t(position) - std::int64_t(tokenLength(lastToken, message)));
+    }
+
+    // nlohmann's "last token" restarts only at strings and numbers: after a
+    // structural character or in a bad literal it also holds what came
+    // before (`"dur": }`, `1, tru]`). The offending token is its tail.
+    static std::size_t tokenLength(const std::string& lastToken, const std::string& message)
+    {
+        if (lastToken.empty())
+            return 0;
+        const bool structural = std::string_view("{}[],:").find(lastToken.back()) != std::string_view::npos;
+        if (structural && message.find("unexpected '") != std::string::npos)
+            return 1;
+        if (message.find("invalid literal") != std::string::npos && lastToken.size() > 1) {
+            const auto before = lastToken.find_last_of(" \t\r\n,:[]{}", lastToken.size() - 2);
+            return before == std::string::npos ? lastToken.size() : lastToken.size() - before - 1;
+        }
+        return lastToken.size();
     }
 };
 

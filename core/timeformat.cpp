@@ -44,6 +44,26 @@ std::string TimeFormat::duration(Time ns)
     return format(ns, "\xc2\xb5s");
 }
 
+std::string TimeFormat::point(Time ns)
+{
+    // Integer arithmetic: no rounding drift at large offsets.
+    const bool negative = ns < 0;
+    const std::uint64_t v = negative ? 0 - std::uint64_t(ns) : std::uint64_t(ns);
+    std::string text = negative ? "-" : "";
+    auto fixed = [&text](std::uint64_t whole, std::uint64_t fraction, int digits, const char* unit) {
+        std::string f = std::to_string(fraction);
+        text += std::to_string(whole) + "." + std::string(std::size_t(digits) - f.size(), '0') + f + unit;
+        return text;
+    };
+    if (v < 1'000)
+        return text + std::to_string(v) + " ns";
+    if (v < 1'000'000)
+        return fixed(v / 1'000, v % 1'000, 3, " \xc2\xb5s");
+    if (v < 1'000'000'000)
+        return fixed(v / 1'000'000, v % 1'000'000 / 1'000, 3, " ms");
+    return fixed(v / 1'000'000'000, v % 1'000'000'000 / 1'000, 6, " s");
+}
+
 std::string TimeFormat::durationAscii(Time ns)
 {
     return format(ns, "us");

@@ -13,6 +13,10 @@ class TimeFormat
 public:
     // Adaptive unit (ns, µs, ms, s), three significant digits: "12.3 ms".
     static std::string duration(Time ns);
+    // A point in time (an offset from the profile's start) precise enough
+    // to tell events apart when zoomed in: ns below 1 µs, then 3 decimals
+    // of µs or ms, and 6 decimals of s: "25.056312 s", "812.004 µs".
+    static std::string point(Time ns);
     // ASCII units ("us" for µs), for CSV headers and terminals that need it.
     static std::string durationAscii(Time ns);
     // "10ms", "1.5 s", "250us", "250µs", "100ns", "0". A unit is required

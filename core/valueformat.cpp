@@ -28,6 +28,11 @@ std::string scaled(double value, const char* const* prefixes, double step)
 
 } // namespace
 
+std::string ValueFormat::point(Time value, ValueUnit unit)
+{
+    return unit == ValueUnit::Nanoseconds ? TimeFormat::point(value) : text(value, unit);
+}
+
 std::string ValueFormat::text(Time value, ValueUnit unit)
 {
     static const char* const counts[] = {"", " k", " M", " G", " T", nullptr};

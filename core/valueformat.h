@@ -14,6 +14,9 @@ class ValueFormat
 public:
     // "12.3 ms", "1.50 k samples", "4.00 MB", "2.5".
     static std::string text(Time value, ValueUnit unit);
+    // A position on the axis from the profile's start: TimeFormat::point
+    // for time, text() otherwise.
+    static std::string point(Time value, ValueUnit unit);
     // The unit as a key suffix for CSV and JSON: "ns", "samples", "bytes", "units".
     static std::string_view key(ValueUnit unit);
     // The value in whole units of the key (ns, samples, ...), exact for time.

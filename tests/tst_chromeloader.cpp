@@ -387,6 +387,13 @@ private Q_SLOTS:
                                        << qint64(18) << qint64(0)
                                        << "invalid JSON: syntax error while parsing value - invalid string: ill-formed "
                                           "UTF-8 byte; last read: '\"\\xff'";
+        // The offset names the offending token itself, not what came before it.
+        QTest::newRow("missing value") << QByteArray("[{\"ph\": \"X\", \"ts\": 1, \"dur\": }]") << qint64(29) << qint64(0)
+                                       << "invalid JSON: syntax error while parsing value - unexpected '}'; expected "
+                                          "'[', '{', or a literal";
+        QTest::newRow("bad literal") << QByteArray("[{\"ph\": \"X\", \"ts\": tru, \"dur\": 1}]") << qint64(19) << qint64(0)
+                                     << "invalid JSON: syntax error while parsing value - invalid literal; last read: "
+                                        "'\"ts\": tru,'";
         QTest::newRow("top-level number") << QByteArray("42") << qint64(-2) << qint64(-1)
                                           << "not a profile: expected JSON ('[' or '{') or folded stacks, found '4' at byte 0";
     }

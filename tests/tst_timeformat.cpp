@@ -29,6 +29,28 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(TimeFormat::duration(ns)), text);
     }
 
+    void point_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("zero") << qint64(0) << QString::fromUtf8("0 ns");
+        QTest::newRow("ns") << qint64(999) << QString::fromUtf8("999 ns");
+        QTest::newRow("µs") << qint64(812004) << QString::fromUtf8("812.004 µs");
+        QTest::newRow("µs leading zeros") << qint64(1005) << QString::fromUtf8("1.005 µs");
+        QTest::newRow("ms, µs resolution") << qint64(12345678) << QString::fromUtf8("12.345 ms");
+        QTest::newRow("s, µs resolution") << qint64(25056312999) << QString::fromUtf8("25.056312 s");
+        QTest::newRow("s, exact") << qint64(25000000000) << QString::fromUtf8("25.000000 s");
+        QTest::newRow("hours") << qint64(7200123456000) << QString::fromUtf8("7200.123456 s");
+        QTest::newRow("negative") << qint64(-2500000) << QString::fromUtf8("-2.500 ms");
+    }
+
+    void point()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(TimeFormat::point(ns)), text);
+    }
+
     void ascii() { QCOMPARE(TimeFormat::durationAscii(1500), std::string("1.50 us")); }
 
     void parse_data()
