@@ -1,6 +1,8 @@
 #include "testsupport.h"
 
+#include <QImage>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -41,7 +43,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("start");
         QTest::newRow("--help") << QStringList{"--help"} << "Usage: runlane-cli COMMAND";
         QTest::newRow("help") << QStringList{"help"} << "Usage: runlane-cli COMMAND";
-        for (const char* command : {"summary", "rank", "tree", "usage", "convert"}) {
+        for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
             QTest::addRow("%s --help", command) << QStringList{command, "--help"}
                                                 << QStringLiteral("Usage: runlane-cli %1 FILE").arg(command);
             QTest::addRow("%s -h", command) << QStringList{command, "-h"}
@@ -268,6 +270,75 @@ private Q_SLOTS:
         const Run unwritable = cli({"convert", source, "--to", "chrome", "-o", dir.filePath(QStringLiteral("no/dir.json"))});
         QCOMPARE(unwritable.code, 1);
         QVERIFY(unwritable.err.startsWith(QStringLiteral("runlane-cli: cannot write ")));
+    }
+
+    void render_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("window") << fgh << QStringList{"--size", "800x500"} << QSize(800, 500);
+        QTest::newRow("icicle at 2x") << fgh << QStringList{"--view", "icicle", "--size", "640x300", "--scale", "2"}
+                                      << QSize(1280, 600);
+        QTest::newRow("lanes of the demo, zoomed")
+            << QStringLiteral(RUNLANE_DEMO_PROFILE) << QStringList{"--view", "lanes", "--size", "900x400", "--range", "25s..25.12s"}
+            << QSize(900, 400);
+        QTest::newRow("aggregated folded stacks")
+            << dataPath(QStringLiteral("samples/folded/simple.txt")) << QStringList{"--view", "icicle", "--aggregated"}
+            << QSize(1600, 1000);
+    }
+    void render()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, options);
+        QFETCH(QSize, size);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("view.png"));
+        const Run run = cli(QStringList{"render", file, "-o", out} + options);
+        QCOMPARE(run.err, QString());
+        QCOMPARE(run.code, 0);
+        QCOMPARE(run.out, QStringLiteral("%1: %2x%3\n").arg(out).arg(size.width()).arg(size.height()));
+        const QImage image(out);
+        QCOMPARE(image.size(), size);
+        // Not blank: the views drew more than a handful of colours.
+        QSet<QRgb> colors;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7)
+                colors.insert(image.pixel(x, y));
+        }
+        QVERIFY2(colors.size() >= 8, qPrintable(QString::number(colors.size())));
+    }
+
+    void renderErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no output") << QStringList{"render", fgh} << 2 << "render needs -o OUT.png";
+        QTest::newRow("unknown view") << QStringList{"render", fgh, "-o", "x.png", "--view", "rank"} << 2
+                                      << "unknown --view 'rank' (window, icicle, lanes)";
+        QTest::newRow("tiny size") << QStringList{"render", fgh, "-o", "x.png", "--size", "10x10"} << 2 << "bad --size '10x10'";
+        QTest::newRow("scale 3") << QStringList{"render", fgh, "-o", "x.png", "--scale", "3"} << 2 << "--scale takes 1 or 2";
+        QTest::newRow("bad range") << QStringList{"render", fgh, "-o", "x.png", "--range", "soon..later"} << 2 << "--range";
+        QTest::newRow("missing input") << QStringList{"render", "/nonexistent/trace.json", "-o", "x.png"} << 3
+                                       << "/nonexistent/trace.json";
+        QTest::newRow("unwritable output") << QStringList{"render", fgh, "-o", "/nonexistent/dir/x.png"} << 1
+                                           << "cannot write /nonexistent/dir/x.png";
+    }
+    void renderErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QProcess process;
+        process.setWorkingDirectory(dir.path());
+        process.start(QStringLiteral(RUNLANE_CLI), args);
+        QVERIFY(process.waitForFinished(60000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitCode(), code);
+        QVERIFY2(err.contains(message), qPrintable(err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
     }
 };
 

@@ -1,6 +1,7 @@
 #include "clicommands.h"
 
 #include "chrometracewriter.h"
+#include "rendercommand.h"
 #include "cliargs.h"
 #include "measurementmetrics.h"
 #include "profileloader.h"
@@ -32,6 +33,7 @@ what it holds. Commands:
   tree      the measurement tree by creation, with active intervals and states
   usage     event-loop usage per time bin: each label's share of the loop
   convert   write the profile as a Chrome trace
+  render    draw the viewer (or its icicle or task lanes) into a PNG, no display needed
 
 Run 'runlane-cli COMMAND --help' for a command's options.
 Exit codes: 0 ok, 1 output not written, 2 usage error, 3 unreadable or invalid input.
@@ -87,6 +89,19 @@ shares of one bin add up to the track's busy fraction.
                   the profile start
 )HELP";
 
+constexpr const char* kRenderHelp = R"HELP(Usage: runlane-cli render FILE -o OUT.png [--view V] [--size WxH] [--range A..B] [--scale N] [--aggregated] [--select NAME]
+
+Draws what the viewer shows into a PNG, offscreen (no display is needed).
+
+  --view V       window (default), icicle or lanes
+  --size WxH     the window's or view's size in pixels (default 1600x1000)
+  --range A..B   the visible range, from the profile start, e.g. 10ms..20ms
+  --scale N      device pixels per pixel: 1 (default) or 2
+  --aggregated   the aggregated flame graph instead of the timeline
+  --select NAME  select the busiest measurement named NAME in the visible
+                 range: its details, its creator and children highlighted
+)HELP";
+
 constexpr const char* kConvertHelp = R"HELP(Usage: runlane-cli convert FILE --to chrome -o OUT
 
 Writes the profile as Chrome Trace Event Format JSON (synchronous calls as
@@ -138,8 +153,35 @@ bool parseValue(const std::string& text, ValueUnit unit, Time& out)
     return parseScaledDecimal(text, 3, out) == ParseStatus::Ok;
 }
 
+// Loads the profile and, if --range is given, the range inside it. Returns
+// -1 to go on, or the exit code.
+int loadWithRange(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range, std::ostream& err)
+{
+    const auto text = args.value("--range");
+    if (text && text->find("..") == std::string::npos)
+        return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
+    loaded = loadProfile(args.positional()[0], err);
+    if (!loaded.ok())
+        return CliCommands::InputError;
+    if (text) {
+        TimeRange parsed;
+        std::string error;
+        if (!CliCommands::parseRange(*text, *loaded.profile, parsed, error))
+            return usageError(err, error);
+        range = parsed;
+    }
+    return -1;
+}
+
+std::string kindName(TrackKind kind)
+{
+    return kind == TrackKind::Async ? "async" : "thread";
+}
+
+} // namespace
+
 // "A..B": times from the profile start; an end left out is the profile's.
-bool parseRange(const std::string& text, const Profile& profile, TimeRange& range, std::string& error)
+bool CliCommands::parseRange(const std::string& text, const Profile& profile, TimeRange& range, std::string& error)
 {
     const auto dots = text.find("..");
     if (dots == std::string::npos) {
@@ -164,33 +206,6 @@ bool parseRange(const std::string& text, const Profile& profile, TimeRange& rang
     return true;
 }
 
-// Loads the profile and, if --range is given, the range inside it. Returns
-// -1 to go on, or the exit code.
-int loadWithRange(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range, std::ostream& err)
-{
-    const auto text = args.value("--range");
-    if (text && text->find("..") == std::string::npos)
-        return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
-    loaded = loadProfile(args.positional()[0], err);
-    if (!loaded.ok())
-        return CliCommands::InputError;
-    if (text) {
-        TimeRange parsed;
-        std::string error;
-        if (!parseRange(*text, *loaded.profile, parsed, error))
-            return usageError(err, error);
-        range = parsed;
-    }
-    return -1;
-}
-
-std::string kindName(TrackKind kind)
-{
-    return kind == TrackKind::Async ? "async" : "thread";
-}
-
-} // namespace
-
 int CliCommands::run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     if (argc < 2) {
@@ -212,6 +227,8 @@ int CliCommands::run(int argc, char** argv, std::ostream& out, std::ostream& err
         return usage(argc, argv, out, err);
     if (command == "convert")
         return convert(argc, argv, out, err);
+    if (command == "render")
+        return render(argc, argv, out, err);
     return usageError(err, "unknown command '" + std::string(command) + "'");
 }
 
@@ -441,6 +458,50 @@ int CliCommands::usage(int argc, char** argv, std::ostream& out, std::ostream& e
     }
     out << (format == "json" ? UsageFormatter::json(p, series) : UsageFormatter::csv(p, series));
     return Ok;
+}
+
+int CliCommands::render(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    const CliArgs::Spec spec{{"-o", "--output", "--view", "--size", "--range", "--scale", "--select"}, {"--help", "--aggregated"}, 1, 1};
+    if (const int code = parseArgs(args, spec, argc, argv, kRenderHelp, out, err); code >= 0)
+        return code;
+    RenderCommand::Request request;
+    request.input = QString::fromLocal8Bit(args.positional()[0].c_str());
+    const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
+    if (!output || output->empty())
+        return usageError(err, "render needs -o OUT.png");
+    request.output = QString::fromLocal8Bit(output->c_str());
+    const std::string view = args.value("--view").value_or("window");
+    if (view == "icicle")
+        request.view = RenderCommand::View::Icicle;
+    else if (view == "lanes")
+        request.view = RenderCommand::View::Lanes;
+    else if (view != "window")
+        return usageError(err, "unknown --view '" + view + "' (window, icicle, lanes)");
+    if (const auto size = args.value("--size")) {
+        const auto x = size->find('x');
+        std::size_t w = 0;
+        std::size_t h = 0;
+        if (x == std::string::npos || !parseCount(size->substr(0, x), w) || !parseCount(size->substr(x + 1), h) || w < 200
+            || h < 120 || w > 16384 || h > 16384)
+            return usageError(err, "bad --size '" + *size + "': give WxH, e.g. 1600x1000 (200x120 to 16384x16384)");
+        request.size = QSize(int(w), int(h));
+    }
+    if (const auto scale = args.value("--scale")) {
+        if (*scale != "1" && *scale != "2")
+            return usageError(err, "--scale takes 1 or 2");
+        request.scale = std::stod(*scale);
+    }
+    if (const auto range = args.value("--range")) {
+        if (range->find("..") == std::string::npos)
+            return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
+        request.range = *range;
+    }
+    request.aggregated = args.has("--aggregated");
+    if (const auto select = args.value("--select"))
+        request.select = *select;
+    return RenderCommand::run(request, out, err);
 }
 
 int CliCommands::convert(int argc, char** argv, std::ostream& out, std::ostream& err)

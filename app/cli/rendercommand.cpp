@@ -1,0 +1,127 @@
+#include "rendercommand.h"
+
+#include "clicommands.h"
+#include "icicleview.h"
+#include "imageexporter.h"
+#include "mainwindow.h"
+#include "profiledocument.h"
+#include "profileloader.h"
+#include "tasklaneview.h"
+#include "timeaxis.h"
+
+#include <QApplication>
+
+#include <ostream>
+
+namespace runlane {
+
+namespace {
+
+QtMessageHandler g_previousHandler = nullptr;
+
+// The offscreen platform's chatter ("does not support propagateSizeHints",
+// "XDG_RUNTIME_DIR not set") says nothing about the rendering; scripts
+// should see only real problems on stderr.
+void quietQtMessages(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (type == QtDebugMsg || type == QtInfoMsg)
+        return;
+    if (type == QtWarningMsg
+        && (message.contains(QLatin1String("propagateSizeHints")) || message.startsWith(QLatin1String("QStandardPaths:"))))
+        return;
+    g_previousHandler(type, context, message);
+}
+
+MeasurementId longestNamed(const ProfileDocument& document, const std::string& name)
+{
+    const Profile& p = *document.profile();
+    const TimeAxis& axis = *document.axis();
+    MeasurementId best = kNone;
+    Time bestExec = -1;
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        const Measurement& m = p.measurement(id);
+        if (p.labelName(m.label) != name || m.created > axis.visibleEnd() || m.finished < axis.visibleStart())
+            continue;
+        if (const Time exec = document.metrics()->exec(id); exec > bestExec) {
+            best = id;
+            bestExec = exec;
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& err)
+{
+    g_previousHandler = qInstallMessageHandler(quietQtMessages);
+    // No display is needed: draw with Qt's offscreen platform unless told otherwise.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "runlane-cli";
+    static char* argv[] = {name, nullptr};
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Runlane"));
+    QApplication::setApplicationName(QStringLiteral("runlane-cli"));
+
+    LoadResult result = ProfileLoader::load(request.input);
+    if (!result.ok()) {
+        err << "runlane-cli: " << result.error.toString() << "\n";
+        return CliCommands::InputError;
+    }
+    std::optional<TimeRange> range;
+    if (request.range) {
+        TimeRange parsed;
+        std::string error;
+        if (!CliCommands::parseRange(*request.range, *result.profile, parsed, error)) {
+            err << "runlane-cli: " << error << " (see --help)\n";
+            return CliCommands::UsageError;
+        }
+        range = parsed;
+    }
+    MainWindow window;
+    window.resize(request.size);
+    // Shown (offscreen) first, as in the app, so that the panes have their
+    // final sizes when the profile arrives.
+    window.show();
+    QApplication::processEvents();
+    window.showProfile(LoadedProfile::prepare(std::move(result.profile), request.input));
+    if (request.aggregated)
+        window.document()->setAggregated(true);
+    window.document()->finishPendingWork();
+    if (range)
+        window.axis()->setVisibleRange(range->from, range->to);
+    if (request.select) {
+        const MeasurementId id = longestNamed(*window.document(), *request.select);
+        if (id == kNone) {
+            err << "runlane-cli: nothing named '" << *request.select << "' in the visible range\n";
+            return CliCommands::UsageError;
+        }
+        const auto intervals = window.document()->profile()->intervalsOf(id);
+        window.axis()->selectItem(intervals.empty() ? kNone : intervals.front(), id);
+    }
+    QApplication::processEvents();
+
+    QImage image;
+    switch (request.view) {
+    case View::Icicle:
+        image = ImageExporter::icicle(*window.icicle(), request.size, request.scale);
+        break;
+    case View::Lanes:
+        image = ImageExporter::lanes(*window.lanes(), request.size, request.scale);
+        break;
+    case View::Window:
+        image = ImageExporter::widget(window, request.scale);
+        break;
+    }
+    QString error;
+    if (!ImageExporter::savePng(image, request.output, &error)) {
+        err << "runlane-cli: cannot write " << request.output.toStdString() << ": " << error.toStdString() << "\n";
+        return CliCommands::OutputError;
+    }
+    out << request.output.toStdString() << ": " << image.width() << "x" << image.height() << "\n";
+    return CliCommands::Ok;
+}
+
+} // namespace runlane

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "ranktable.h"
+
+#include <QSize>
+#include <QString>
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+namespace runlane {
+
+// `runlane-cli render`: the viewer's widgets drawn offscreen into a PNG.
+class RenderCommand
+{
+public:
+    enum class View { Icicle, Lanes, Window };
+    struct Request {
+        QString input;
+        QString output;
+        View view = View::Window;
+        QSize size{1600, 1000};
+        double scale = 1.0;
+        std::optional<std::string> range; // "A..B", read against the profile
+        bool aggregated = false;
+        // Select the longest-running measurement with this label name that
+        // is alive in the visible range (details pane, lanes highlight).
+        std::optional<std::string> select;
+    };
+
+    // Exit code as CliCommands; creates the QApplication itself.
+    static int run(const Request& request, std::ostream& out, std::ostream& err);
+};
+
+} // namespace runlane

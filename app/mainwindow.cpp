@@ -1,0 +1,538 @@
+#include "mainwindow.h"
+
+#include "backgroundloader.h"
+#include "detailspane.h"
+#include "icicleview.h"
+#include "imageexporter.h"
+#include "overviewstrip.h"
+#include "profiledocument.h"
+#include "tasklaneview.h"
+#include "timeaxis.h"
+#include "timeruler.h"
+#include "valueformat.h"
+#include "warningspanel.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include <utility>
+
+namespace runlane {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const char* const kRecentKey = "recentFiles";
+
+// A menu item with a shortcut (Qt 6.4 deprecates the overload taking both)
+// and an object name, for tests and automation to find it by.
+template<typename Receiver, typename Slot>
+QAction* addItem(QMenu* menu, const char* name, const QString& text, const QKeySequence& shortcut, Receiver* receiver,
+                 Slot slot)
+{
+    QAction* action = menu->addAction(text);
+    action->setObjectName(QString::fromLatin1(name));
+    action->setShortcut(shortcut);
+    QObject::connect(action, &QAction::triggered, receiver, slot);
+    return action;
+}
+
+QString displayName(const QString& path)
+{
+    return path.startsWith(QLatin1Char(':')) ? QObject::tr("demo profile") : QFileInfo(path).fileName();
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_axis(new TimeAxis(this)), m_document(new ProfileDocument(m_axis, this)),
+      m_loader(new BackgroundLoader(this))
+{
+    QIcon icon(QStringLiteral(":/icons/runlane-256.png"));
+    icon.addFile(QStringLiteral(":/icons/runlane-64.png"));
+    setWindowIcon(icon);
+    setAcceptDrops(true);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_overview = new OverviewStrip(m_document, central);
+    m_ruler = new TimeRuler(m_document, central);
+    m_icicle = new IcicleView(m_document, central);
+    m_lanes = new TaskLaneView(m_document, central);
+    m_splitter = new QSplitter(Qt::Vertical, central);
+    m_splitter->addWidget(m_icicle);
+    m_splitter->addWidget(m_lanes);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setChildrenCollapsible(false);
+    layout->addWidget(m_overview);
+    layout->addWidget(m_ruler);
+    layout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
+
+    m_details = new DetailsPane(m_document, this);
+    auto* detailsDock = new QDockWidget(tr("Details"), this);
+    detailsDock->setObjectName(QStringLiteral("details"));
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    m_warnings = new WarningsPanel(this);
+    m_warningsDock = new QDockWidget(tr("Warnings"), this);
+    m_warningsDock->setObjectName(QStringLiteral("warnings"));
+    m_warningsDock->setWidget(m_warnings);
+    addDockWidget(Qt::BottomDockWidgetArea, m_warningsDock);
+    m_warningsDock->hide();
+    connect(m_icicle, &IcicleView::aggregatedNodeSelected, this,
+            [this](std::uint32_t span) { m_details->showAggregatedNode(m_icicle, span); });
+
+    // Shown over everything while a file is dragged over the window.
+    m_dropOverlay = new QLabel(this);
+    m_dropOverlay->setObjectName(QStringLiteral("dropOverlay"));
+    m_dropOverlay->setAlignment(Qt::AlignCenter);
+    m_dropOverlay->setWordWrap(true);
+    m_dropOverlay->hide();
+
+    buildMenus();
+    buildStatusBar();
+    connect(m_loader, &BackgroundLoader::progress, this, &MainWindow::progress);
+    connect(m_loader, &BackgroundLoader::loaded, this, &MainWindow::loaded);
+    connect(m_loader, &BackgroundLoader::failed, this, &MainWindow::failed);
+    connect(m_axis, &TimeAxis::visibleRangeChanged, this, [this] {
+        if (!m_document->hasProfile() || m_loader->isLoading())
+            return;
+        const ValueUnit unit = m_document->profile()->unit();
+        m_statusText->setText(tr("Showing %1 of %2")
+                                  .arg(QString::fromStdString(ValueFormat::text(m_axis->visibleSpan(), unit)),
+                                       QString::fromStdString(ValueFormat::text(m_axis->boundsEnd() - m_axis->boundsStart(), unit))));
+    });
+
+    QSettings settings;
+    resize(1400, 900);
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    m_userSplitter = m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] {
+        m_userSplitter = true;
+        m_lanesShrunk = false;
+    });
+    rebuildRecentMenu();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    addItem(file, "open", tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    addItem(file, "reload", tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {
+        if (!m_currentPath.isEmpty())
+            openFile(m_currentPath);
+    });
+    QMenu* exports = file->addMenu(tr("&Export"));
+    exports->addAction(tr("Icicle plot as PNG…"), this, [this] { exportImage(0); })->setObjectName(QStringLiteral("exportIcicle"));
+    exports->addAction(tr("Task lanes as PNG…"), this, [this] { exportImage(1); })->setObjectName(QStringLiteral("exportLanes"));
+    exports->addAction(tr("Whole window as PNG…"), this, [this] { exportImage(2); })->setObjectName(QStringLiteral("exportWindow"));
+    exports->addSeparator();
+    m_exportScale = exports->addAction(tr("At twice the resolution (2×)"));
+    m_exportScale->setObjectName(QStringLiteral("exportScale"));
+    m_exportScale->setCheckable(true);
+    file->addSeparator();
+    addItem(file, "close", tr("&Close"), QKeySequence::Close, this, &MainWindow::closeProfile);
+    addItem(file, "quit", tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    addItem(view, "zoomAll", tr("Zoom to &all"), QKeySequence(Qt::CTRL | Qt::Key_0), m_axis, &TimeAxis::zoomToAll);
+    addItem(view, "back", tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), m_axis, &TimeAxis::goBack);
+    addItem(view, "forward", tr("&Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), m_axis, &TimeAxis::goForward);
+    view->addAction(tr("Clear range selection"), m_axis, &TimeAxis::clearSelection);
+    view->addSeparator();
+    m_aggregatedAction = view->addAction(tr("A&ggregated flame graph"));
+    m_aggregatedAction->setObjectName(QStringLiteral("aggregated"));
+    m_aggregatedAction->setCheckable(true);
+    m_aggregatedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    connect(m_aggregatedAction, &QAction::toggled, m_document, &ProfileDocument::setAggregated);
+    connect(m_document, &ProfileDocument::viewModeChanged, this,
+            [this] { m_aggregatedAction->setChecked(m_document->isAggregated()); });
+    QMenu* colors = view->addMenu(tr("&Colour boxes by"));
+    auto* colorGroup = new QActionGroup(this);
+    const std::pair<QString, ColorMode> modes[] = {
+        {tr("Label"), ColorMode::ByLabel}, {tr("File"), ColorMode::ByFile}, {tr("Duration"), ColorMode::ByDuration}};
+    for (const auto& [text, mode] : modes) {
+        QAction* action = colors->addAction(text, this, [this, mode = mode] { m_document->setColorMode(mode); });
+        action->setCheckable(true);
+        action->setChecked(mode == ColorMode::ByLabel);
+        colorGroup->addAction(action);
+    }
+    QMenu* order = view->addMenu(tr("&Order tasks by"));
+    auto* orderGroup = new QActionGroup(this);
+    const std::pair<QString, TaskLaneView::Order> orders[] = {{tr("Creation"), TaskLaneView::Order::Creation},
+                                                              {tr("Exec time"), TaskLaneView::Order::Exec},
+                                                              {tr("Name"), TaskLaneView::Order::Name}};
+    for (const auto& [text, value] : orders) {
+        QAction* action = order->addAction(text, this, [this, value = value] { m_lanes->setOrder(value); });
+        action->setCheckable(true);
+        action->setChecked(value == TaskLaneView::Order::Creation);
+        orderGroup->addAction(action);
+    }
+    view->addSeparator();
+    view->addAction(tr("&Expand all"), m_icicle, &IcicleView::expandAll);
+    view->addAction(tr("Collapse to depth &1"), this, [this] { m_icicle->collapseToDepth(1); });
+    view->addAction(tr("Collapse to depth &3"), this, [this] { m_icicle->collapseToDepth(3); });
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Open &Demo Profile"), this, &MainWindow::openDemo);
+    addItem(help, "shortcuts", tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), this, &MainWindow::showShortcuts);
+    help->addAction(tr("&About Runlane"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_statusText = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->setTextVisible(true);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    connect(m_cancel, &QPushButton::clicked, m_loader, &BackgroundLoader::cancel);
+    m_warningsButton = new QPushButton(this);
+    m_warningsButton->setFlat(true);
+    connect(m_warningsButton, &QPushButton::clicked, this, [this] { m_warningsDock->setVisible(!m_warningsDock->isVisible()); });
+    statusBar()->addWidget(m_statusText, 1);
+    statusBar()->addPermanentWidget(m_warningsButton);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    m_warningsButton->hide();
+    setLoading(false);
+}
+
+void MainWindow::setLoading(bool loading)
+{
+    m_progress->setVisible(loading);
+    m_cancel->setVisible(loading);
+    m_progress->setValue(0);
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    m_loadNote.clear();
+    m_loadingPath = path;
+    m_lastError.clear();
+    setLoading(true);
+    m_statusText->setText(tr("Loading %1…").arg(displayName(path)));
+    m_loader->load(path);
+}
+
+void MainWindow::progress(qint64 done, qint64 total)
+{
+    if (total > 0)
+        m_progress->setValue(int(1000 * done / total));
+}
+
+void MainWindow::loaded(const LoadedProfile& profile)
+{
+    setLoading(false);
+    showProfile(profile);
+    if (!profile.path.startsWith(QLatin1Char(':')))
+        addRecent(profile.path);
+}
+
+void MainWindow::showProfile(const LoadedProfile& profile)
+{
+    m_currentPath = profile.path;
+    m_document->setProfile(profile);
+    const Profile& p = *profile.profile;
+    const Diagnostics& d = p.diagnostics();
+    m_warnings->showDiagnostics(d);
+    m_warningsButton->setVisible(d.warningCount() > 0);
+    m_warningsButton->setText(tr("⚠ %n warning(s)", nullptr, int(d.warningCount())));
+    m_statusText->setText(tr("%1: %2, %3 intervals, %4 tasks")
+                              .arg(displayName(profile.path), QString::fromLatin1(p.formatName().data()))
+                              .arg(p.intervalCount())
+                              .arg(m_lanes->totalTaskCount())
+                          + (m_loadNote.isEmpty() ? QString() : QStringLiteral(" — ") + m_loadNote));
+    m_loadNote.clear();
+    fitSplitter();
+    updateTitle();
+    Q_EMIT profileShown();
+}
+
+void MainWindow::fitSplitter()
+{
+    // Without async tasks the lanes keep only their legend and the note
+    // saying so; the sizes they had come back with the next async profile.
+    // Sizes the user chose (or restored from the settings) are kept;
+    // otherwise the icicle gets the rows it needs, up to 60 % of the room,
+    // and whatever the lanes do not need.
+    if (auto* layout = centralWidget()->layout())
+        layout->activate();
+    const int total = std::max(200, m_splitter->height() - m_splitter->handleWidth());
+    if (m_lanes->totalTaskCount() == 0) {
+        if (!m_lanesShrunk)
+            m_sizesBeforeShrink = m_splitter->sizes();
+        m_lanesShrunk = true;
+        m_splitter->setSizes({total - kShrunkLanesHeight, kShrunkLanesHeight});
+        return;
+    }
+    const bool wasShrunk = std::exchange(m_lanesShrunk, false);
+    if (m_userSplitter) {
+        if (wasShrunk)
+            m_splitter->setSizes(m_sizesBeforeShrink);
+        return;
+    }
+    const int icicleNeeds = m_icicle->contentHeight() + 8;
+    const int lanesNeed = m_lanes->contentHeight() + TaskLaneView::kLegendHeight + 8;
+    int icicle = std::min(std::max(icicleNeeds, 120), total * 3 / 5);
+    icicle = std::max(icicle, total - lanesNeed); // few tasks: the rest to the icicle
+    m_splitter->setSizes({icicle, total - icicle});
+}
+
+void MainWindow::failed(const LoadError& error)
+{
+    setLoading(false);
+    const QString what = displayName(QString::fromStdString(error.file));
+    if (error.cancelled) {
+        m_statusText->setText(m_document->hasProfile()
+                                  ? tr("Loading %1 cancelled; %2 is still open").arg(what, displayName(m_currentPath))
+                                  : tr("Loading %1 cancelled").arg(what));
+        Q_EMIT loadFailed(QString::fromStdString(error.message));
+        return;
+    }
+    m_lastError = QString::fromStdString(error.toString());
+    m_statusText->setText(tr("Could not open %1").arg(what));
+    auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open %1").arg(what), m_lastError, QMessageBox::Ok, this);
+    box->setInformativeText(m_document->hasProfile() ? tr("%1 is still open.").arg(displayName(m_currentPath)) : QString());
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    Q_EMIT loadFailed(m_lastError);
+}
+
+void MainWindow::chooseAndOpen()
+{
+    const QString path = m_chooseOpen
+        ? m_chooseOpen()
+        : QFileDialog::getOpenFileName(this, tr("Open a profile"), QFileInfo(m_currentPath).absolutePath(),
+                                       tr("Profiles (*.json *.txt *.folded *.collapsed);;JSON (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::closeProfile()
+{
+    m_loader->cancel();
+    m_document->clear();
+    m_currentPath.clear();
+    m_warnings->clear();
+    m_warningsButton->hide();
+    m_statusText->clear();
+    updateTitle();
+}
+
+QString MainWindow::statusText() const
+{
+    return m_statusText->text();
+}
+
+QAction* MainWindow::action(const QString& name) const
+{
+    return findChild<QAction*>(name);
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(QString::fromLatin1(kRecentKey)).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QStringList recent = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    QSettings().setValue(QString::fromLatin1(kRecentKey), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(path, this, [this, path] { openFile(path); });
+    if (recent.isEmpty()) {
+        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("Clear"), this, [this] {
+        QSettings().remove(QString::fromLatin1(kRecentKey));
+        rebuildRecentMenu();
+    });
+}
+
+void MainWindow::exportImage(int which)
+{
+    static const char* const names[] = {"icicle.png", "lanes.png", "runlane.png"};
+    const QString suggestion = QFileInfo(m_currentPath).completeBaseName() + QLatin1Char('-') + QString::fromLatin1(names[which]);
+    const QString path = m_chooseSave ? m_chooseSave(suggestion)
+                                      : QFileDialog::getSaveFileName(this, tr("Export as PNG"), suggestion, tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    // The screen's device pixel ratio, doubled on request.
+    const qreal scale = devicePixelRatioF() * (m_exportScale->isChecked() ? 2.0 : 1.0);
+    const QImage image = which == 0 ? ImageExporter::icicle(*m_icicle, m_icicle->size(), scale)
+        : which == 1                ? ImageExporter::lanes(*m_lanes, m_lanes->size(), scale)
+                                    : ImageExporter::widget(*this, scale);
+    QString error;
+    if (ImageExporter::savePng(image, path, &error))
+        m_statusText->setText(tr("Saved %1 (%2×%3)").arg(QFileInfo(path).fileName()).arg(image.width()).arg(image.height()));
+    else
+        QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1: %2").arg(path, error));
+}
+
+void MainWindow::showShortcuts()
+{
+    const QString rows = tr("<tr><td><b>Wheel</b>, Ctrl+wheel, pinch</td><td>zoom at the cursor</td></tr>"
+                            "<tr><td>Shift+wheel, wheel over the names</td><td>scroll rows</td></tr>"
+                            "<tr><td>Horizontal wheel, drag, A / D, ← / →</td><td>pan</td></tr>"
+                            "<tr><td>W / S, + / −</td><td>zoom in / out</td></tr>"
+                            "<tr><td>Shift+drag</td><td>select a time range</td></tr>"
+                            "<tr><td>Double-click, Enter</td><td>zoom to the box or task</td></tr>"
+                            "<tr><td>0, Home, Ctrl+0</td><td>whole profile</td></tr>"
+                            "<tr><td>Alt+← / Alt+→</td><td>back / forward through zooms</td></tr>"
+                            "<tr><td>C / E, click ▸ / ▾</td><td>collapse / expand the selected box</td></tr>"
+                            "<tr><td>Escape</td><td>clear the range, then the selection</td></tr>"
+                            "<tr><td>Ctrl+G</td><td>aggregated flame graph</td></tr>"
+                            "<tr><td>Ctrl+O, F5, drop a file</td><td>open, reload</td></tr>");
+    QMessageBox::information(this, tr("Keyboard shortcuts"), QStringLiteral("<table cellspacing='6'>") + rows + QStringLiteral("</table>"));
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Runlane"),
+                       tr("<h3>Runlane %1</h3><p>Which async work occupied the event loop, when, and because of whom.</p>"
+                          "<p>Reads Chronos future logs, Chroprof metrics, Chrome traces, Enso profiler logs, "
+                          "speedscope files and folded stacks.</p>")
+                           .arg(QApplication::applicationVersion()));
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(m_currentPath.isEmpty() ? tr("Runlane") : tr("%1 — Runlane").arg(displayName(m_currentPath)));
+}
+
+namespace {
+
+QStringList localFiles(const QMimeData* data)
+{
+    QStringList files;
+    for (const QUrl& url : data->urls()) {
+        if (url.isLocalFile())
+            files << url.toLocalFile();
+    }
+    return files;
+}
+
+} // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    // Anything dragged in gets an answer: what a drop will open, or why it
+    // will not open anything.
+    const QStringList files = localFiles(event->mimeData());
+    const bool ok = !files.isEmpty();
+    m_dropOverlay->setText(!ok                 ? tr("Only profile files on this computer can be opened")
+                               : files.size() > 1 ? tr("Drop to open %1\n(the first of %2 files)").arg(displayName(files.first())).arg(files.size())
+                                                  : tr("Drop to open %1").arg(displayName(files.first())));
+    const QColor color = ok ? QColor(40, 100, 210) : QColor(190, 50, 40);
+    m_dropOverlay->setStyleSheet(
+        QStringLiteral("QLabel { background: rgba(%1, %2, %3, 50); border: 3px dashed %4; color: %5;"
+                       " font-size: 22px; font-weight: bold; }")
+            .arg(color.red())
+            .arg(color.green())
+            .arg(color.blue())
+            .arg(color.name(), color.darker(140).name()));
+    m_dropOverlay->setGeometry(centralWidget()->geometry());
+    m_dropOverlay->raise();
+    m_dropOverlay->show();
+    event->acceptProposedAction();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* event)
+{
+    event->acceptProposedAction();
+}
+
+void MainWindow::dragLeaveEvent(QDragLeaveEvent*)
+{
+    m_dropOverlay->hide();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    m_dropOverlay->hide();
+    const QStringList files = localFiles(event->mimeData());
+    if (files.isEmpty()) {
+        const QString what = event->mimeData()->hasUrls() ? event->mimeData()->urls().value(0).toString()
+                                                          : tr("what was dropped");
+        m_lastError = tr("Only files on this computer can be opened; %1 is not one.").arg(what);
+        m_statusText->setText(m_lastError);
+        event->ignore();
+        return;
+    }
+    event->acceptProposedAction();
+    openFile(files.first());
+    if (files.size() > 1) {
+        // Said until the load ends, and after it in the status line.
+        m_loadNote = tr("opened %1, the first of the %2 files dropped").arg(displayName(files.first())).arg(files.size());
+        m_statusText->setText(tr("Loading %1…").arg(displayName(files.first())) + QStringLiteral(" — ") + m_loadNote);
+    }
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (m_dropOverlay->isVisible())
+        m_dropOverlay->setGeometry(centralWidget()->geometry());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_loader->cancel();
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+    if (m_lanesShrunk && m_userSplitter) {
+        // Save the sizes the user chose, not the shrink for a profile without tasks.
+        const QList<int> shown = m_splitter->sizes();
+        m_splitter->setSizes(m_sizesBeforeShrink);
+        settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
+        m_splitter->setSizes(shown);
+    } else if (m_userSplitter) {
+        settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
+    }
+    event->accept();
+}
+
+} // namespace runlane

@@ -1,0 +1,132 @@
+#pragma once
+
+#include "loadedprofile.h"
+#include "loaderror.h"
+
+#include <QMainWindow>
+#include <QString>
+
+#include <functional>
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QSplitter;
+class QAction;
+
+namespace runlane {
+
+class BackgroundLoader;
+class DetailsPane;
+class IcicleView;
+class OverviewStrip;
+class ProfileDocument;
+class TaskLaneView;
+class TimeAxis;
+class TimeRuler;
+class WarningsPanel;
+
+// The viewer's window: overview strip and time ruler above the icicle plot
+// and, on the same time axis, the task lanes; details and warnings in docks;
+// loading in the background with progress and cancel in the status bar.
+// A failed or cancelled load leaves the open profile as it was.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    static QString demoPath() { return QStringLiteral(":/demo/chronos-demo.json"); }
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads in the background; profileShown() or loadFailed() follows.
+    void openFile(const QString& path);
+    void openDemo() { openFile(demoPath()); }
+    // Shows an already loaded profile at once (scripts, `runlane-cli render`).
+    void showProfile(const LoadedProfile& loaded);
+
+    ProfileDocument* document() const { return m_document; }
+    TimeAxis* axis() const { return m_axis; }
+    IcicleView* icicle() const { return m_icicle; }
+    TaskLaneView* lanes() const { return m_lanes; }
+    DetailsPane* details() const { return m_details; }
+    WarningsPanel* warnings() const { return m_warnings; }
+    BackgroundLoader* loader() const { return m_loader; }
+    const QString& currentPath() const { return m_currentPath; }
+    const QString& lastError() const { return m_lastError; }
+    QString statusText() const;
+    QStringList recentFiles() const;
+
+    // Replace the file dialogs (tests, automation): return "" for cancel.
+    void setOpenFileChooser(std::function<QString()> chooser) { m_chooseOpen = std::move(chooser); }
+    void setSaveFileChooser(std::function<QString(const QString& suggestion)> chooser)
+    {
+        m_chooseSave = std::move(chooser);
+    }
+    // A menu action by object name: open, reload, close, exportIcicle,
+    // exportLanes, exportWindow, exportScale, aggregated, …
+    QAction* action(const QString& name) const;
+
+Q_SIGNALS:
+    void profileShown();
+    void loadFailed(const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dragLeaveEvent(QDragLeaveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildStatusBar();
+    void loaded(const LoadedProfile& profile);
+    void failed(const LoadError& error);
+    void fitSplitter();
+    void progress(qint64 done, qint64 total);
+    void chooseAndOpen();
+    void closeProfile();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void exportImage(int which);
+    void showShortcuts();
+    void showAbout();
+    void updateTitle();
+    void setLoading(bool loading);
+
+    TimeAxis* m_axis;
+    ProfileDocument* m_document;
+    BackgroundLoader* m_loader;
+    OverviewStrip* m_overview;
+    TimeRuler* m_ruler;
+    IcicleView* m_icicle;
+    TaskLaneView* m_lanes;
+    QSplitter* m_splitter;
+    DetailsPane* m_details;
+    WarningsPanel* m_warnings;
+    QDockWidget* m_warningsDock = nullptr;
+    QLabel* m_dropOverlay;
+    QLabel* m_statusText;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    QPushButton* m_warningsButton;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_exportScale = nullptr;
+    QAction* m_aggregatedAction = nullptr;
+    static constexpr int kShrunkLanesHeight = 90;
+    QList<int> m_sizesBeforeShrink;
+    bool m_lanesShrunk = false;
+    bool m_userSplitter = false; // sizes chosen by the user or restored
+    QString m_currentPath;
+    QString m_loadingPath;
+    QString m_lastError;
+    QString m_loadNote; // said in the status line once the load ends
+    std::function<QString()> m_chooseOpen;
+    std::function<QString(const QString&)> m_chooseSave;
+};
+
+} // namespace runlane

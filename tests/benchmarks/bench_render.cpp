@@ -1,0 +1,238 @@
+// bench_render: how long one frame of the icicle plot and of the task lanes
+// takes, on a profile of millions of intervals, at every zoom level from
+// the whole profile down to a few microseconds. Frames are painted into a
+// QImage of the window's size (no display needed), which is what a repaint
+// costs the GUI thread. Prints one line per zoom level; see README
+// "Performance".
+//
+//   bench_render [--intervals 5000000] [--tasks 200000] [--frames 5] [--size 1920x1080]
+
+#include "icicleview.h"
+#include "loadedprofile.h"
+#include "profilebuilder.h"
+#include "profiledocument.h"
+#include "tasklaneview.h"
+#include "timeaxis.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPainter>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace runlane;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// xorshift: the same profile every run.
+struct Rng {
+    std::uint64_t state = 0x9E3779B97F4A7C15ull;
+    std::uint64_t next()
+    {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    }
+    std::int64_t range(std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(next() % std::uint64_t(hi - lo + 1)); }
+};
+
+// Call trees on 8 threads, up to 24 deep, 2,000 names, durations spanning
+// nanoseconds to seconds; plus async tasks that pause and resume on a loop
+// track. Built directly (no JSON) so that the benchmark measures painting.
+class Generator
+{
+public:
+    Generator(std::size_t intervals, std::size_t tasks) : m_target(intervals), m_tasks(tasks) { }
+
+    std::shared_ptr<const Profile> build()
+    {
+        ProfileBuilder builder("generated");
+        for (int n = 0; n < 2000; ++n)
+            m_labels.push_back(builder.label("fn_" + std::to_string(n), "gen.cpp", n));
+        const std::size_t perThread = m_target / kThreads;
+        for (int t = 0; t < kThreads; ++t) {
+            TrackInfo info;
+            info.pid = 1;
+            info.tid = t + 1;
+            const TrackId track = builder.addTrack(info);
+            std::size_t made = 0;
+            Time at = 0;
+            while (made < perThread) {
+                // A top-level call of 1 µs to 50 ms with a tree of up to
+                // 5,000 calls under it.
+                const Time length = m_rng.range(1'000, 50'000'000);
+                const std::size_t budget = std::min<std::size_t>(perThread - made, std::size_t(m_rng.range(1, 5'000)));
+                made += call(builder, track, 0, at, at + length, budget);
+                at += length + m_rng.range(0, 200'000);
+            }
+            m_end = std::max(m_end, at);
+        }
+        TrackInfo loop;
+        loop.kind = TrackKind::Async;
+        loop.pid = 2;
+        loop.tid = 1;
+        const TrackId asyncTrack = builder.addTrack(loop);
+        for (std::size_t i = 0; i < m_tasks; ++i) {
+            const Time created = m_rng.range(0, std::max<Time>(1, m_end - 10'000'000));
+            const MeasurementId task = builder.addMeasurement(asyncTrack, label(), created, kNone,
+                                                              AsyncMeasurement);
+            Time at = created + m_rng.range(0, 1'000'000);
+            const int slices = int(m_rng.range(1, 6));
+            for (int s = 0; s < slices; ++s) {
+                const Time run = m_rng.range(1'000, 500'000);
+                builder.addInterval(task, at, at + run, std::uint32_t(m_order++));
+                at += run + m_rng.range(1'000, 2'000'000);
+            }
+            builder.finish(task, at, i % 50 == 0 ? FinalState::Failed : FinalState::Completed);
+        }
+        return builder.build();
+    }
+
+private:
+    static constexpr int kThreads = 8;
+
+    LabelId label()
+    {
+        // Skewed: a few names are very common.
+        const std::uint64_t r = m_rng.next() % 1000;
+        return m_labels[r < 500 ? r % 20 : r < 900 ? r % 300 : m_rng.next() % m_labels.size()];
+    }
+
+    // Adds a call on [start, end) and children under it; returns how many
+    // intervals it added, at most `budget`.
+    std::size_t call(ProfileBuilder& builder, TrackId track, int depth, Time start, Time end, std::size_t budget)
+    {
+        builder.addCall(track, label(), start, end, std::uint32_t(m_order++));
+        std::size_t made = 1;
+        if (depth >= 23 || end - start < 20)
+            return made;
+        Time at = start + m_rng.range(0, (end - start) / 8);
+        const int children = int(m_rng.range(0, depth < 3 ? 12 : 4));
+        for (int c = 0; c < children && made < budget && at < end - 2; ++c) {
+            const Time left = end - at;
+            const Time length = std::max<Time>(1, m_rng.range(1, std::max<Time>(1, left / std::max(1, children - c))));
+            made += call(builder, track, depth + 1, at, at + length, budget - made);
+            at += length + m_rng.range(0, std::max<Time>(1, left / 50));
+        }
+        return made;
+    }
+
+    std::size_t m_target;
+    std::size_t m_tasks;
+    Rng m_rng;
+    std::vector<LabelId> m_labels;
+    std::uint64_t m_order = 0;
+    Time m_end = 0;
+};
+
+struct Figures {
+    double min = 0;
+    double median = 0;
+    double max = 0;
+};
+
+template<typename Paint>
+Figures time(int frames, Paint paint)
+{
+    std::vector<double> ms;
+    for (int f = 0; f < frames; ++f) {
+        const auto start = Clock::now();
+        paint();
+        ms.push_back(msSince(start));
+    }
+    std::sort(ms.begin(), ms.end());
+    return Figures{ms.front(), ms[ms.size() / 2], ms.back()};
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    std::size_t intervals = 5'000'000;
+    std::size_t tasks = 200'000;
+    int frames = 5;
+    int width = 1920;
+    int height = 1080;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--intervals"))
+            intervals = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--tasks"))
+            tasks = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--frames"))
+            frames = std::max(1, std::atoi(argv[i + 1]));
+        else if (!std::strcmp(argv[i], "--size") && std::sscanf(argv[i + 1], "%dx%d", &width, &height) != 2)
+            return 2;
+    }
+
+    auto start = Clock::now();
+    Generator generator(intervals, tasks);
+    std::shared_ptr<const Profile> profile = generator.build();
+    std::printf("profile: %zu intervals, %zu measurements, %zu tracks, built in %.0f ms\n", profile->intervalCount(),
+                profile->measurementCount(), profile->trackCount(), msSince(start));
+    start = Clock::now();
+    const LoadedProfile loaded = LoadedProfile::prepare(profile, QStringLiteral("generated"));
+    std::printf("prepare (metrics, overview): %.0f ms\n", msSince(start));
+
+    TimeAxis axis;
+    ProfileDocument document(&axis);
+    IcicleView icicle(&document);
+    TaskLaneView lanes(&document);
+    const QSize icicleSize(width, height * 6 / 10);
+    const QSize lanesSize(width, height - icicleSize.height());
+    icicle.resize(icicleSize);
+    lanes.resize(lanesSize);
+    start = Clock::now();
+    document.setProfile(loaded);
+    std::printf("show (views rebuilt): %.0f ms\n", msSince(start));
+
+    QImage icicleImage(icicleSize, QImage::Format_ARGB32_Premultiplied);
+    QImage lanesImage(lanesSize, QImage::Format_ARGB32_Premultiplied);
+    const Time from = axis.boundsStart();
+    const Time span = axis.boundsEnd() - from;
+    std::printf("span %.3f s; frame times at %dx%d, %d frames per zoom level (ms: min / median / max)\n",
+                double(span) / 1e9, width, height, frames);
+    std::printf("%-12s %8s %10s %24s %24s\n", "visible", "tasks", "zoom (ms)", "icicle", "task lanes");
+    double worst = 0;
+    for (double zoom = 1; span / zoom >= 1'000; zoom *= 10) {
+        const Time visible = Time(double(span) / zoom);
+        // Centred at 37 % of the profile: not at an edge, not at a round number.
+        const Time centre = from + Time(double(span) * 0.37);
+        // The zoom itself: the views react to the new range (the lanes
+        // list the tasks alive in it).
+        const auto zoomStart = Clock::now();
+        axis.setVisibleRange(centre - visible / 2, centre + visible / 2, TimeAxis::History::Skip);
+        const double zoomMs = msSince(zoomStart);
+        const Figures plot = time(frames, [&] {
+            QPainter painter(&icicleImage);
+            icicle.paintContent(painter, icicleSize, 0);
+        });
+        const Figures lane = time(frames, [&] {
+            QPainter painter(&lanesImage);
+            lanes.paintContent(painter, lanesSize, 0);
+        });
+        worst = std::max({worst, plot.max, lane.max, zoomMs + plot.median + lane.median});
+        char label[32];
+        std::snprintf(label, sizeof label, "1/%.0f", zoom);
+        std::printf("%-12s %8zu %10.2f %8.2f / %5.2f / %5.2f %8.2f / %5.2f / %5.2f\n", label, lanes.taskCount(), zoomMs,
+                    plot.min, plot.median, plot.max, lane.min, lane.median, lane.max);
+    }
+    std::printf("worst frame (zoom + icicle + lanes): %.2f ms\n", worst);
+    return 0;
+}

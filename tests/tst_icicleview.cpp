@@ -1,0 +1,382 @@
+#include "icicleview.h"
+#include "imageexporter.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "widgettestsupport.h"
+
+#include <QScrollBar>
+#include <QStyle>
+#include <QWheelEvent>
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+constexpr qint64 us = 1000;
+constexpr int kTimeWidth = 800;
+
+// Two threads; ts and dur in µs:
+//   main thread: main [0, 1000) > parse [100, 400) > tokenize [150, 250)
+//                                > render [500, 900) > layout [600, 700)
+//   worker:      worker [200, 800)
+QByteArray twoThreads()
+{
+    return JSON([{"ph" : "M", "pid" : 1, "tid" : 1, "name" : "thread_name", "args" : {"name" : "main thread"}},
+                 {"ph" : "M", "pid" : 1, "tid" : 2, "name" : "thread_name", "args" : {"name" : "worker"}},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "main", "ts" : 0, "dur" : 1000},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "parse", "ts" : 100, "dur" : 300},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "tokenize", "ts" : 150, "dur" : 100},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "render", "ts" : 500, "dur" : 400},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "layout", "ts" : 600, "dur" : 100},
+                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "work", "ts" : 200, "dur" : 600}]);
+}
+
+const char* const kNames[] = {"main", "parse", "tokenize", "render", "layout", "work"};
+
+// A document and an icicle whose time area is exactly kTimeWidth px wide.
+struct Fixture {
+    TimeAxis axis;
+    ProfileDocument document{&axis};
+    IcicleView view{&document};
+
+    explicit Fixture(const LoadedProfile& loaded)
+    {
+        const int scrollBar = view.style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+        view.resize(TimeAxis::kGutter + kTimeWidth + scrollBar, 300);
+        document.setProfile(loaded);
+        view.show();
+    }
+    const Profile& profile() const { return *document.profile(); }
+    IntervalId id(const char* name) const { return intervalNamed(profile(), name); }
+    const Interval& span(const char* name) const { return profile().interval(id(name)); }
+    QPoint centre(const char* name) const { return view.spanRect(id(name)).center().toPoint(); }
+};
+
+void sendWheel(QWidget& widget, QPointF pos, int notches, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QWheelEvent event(pos, widget.mapToGlobal(pos), QPoint(), QPoint(0, 120 * notches), Qt::NoButton, modifiers,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&widget, &event);
+}
+
+} // namespace
+
+class TestIcicleView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_loaded = loadedText(twoThreads());
+        QVERIFY(!m_loaded.isNull());
+    }
+
+    void init()
+    {
+        // Key zoom anchors at the cursor when it is over the time area: keep it away.
+        QCursor::setPos(-100, -100);
+    }
+
+    void placesSpansOnTheTimeAxis_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("x");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<int>("depth");
+        // The profile spans 1000 µs over 800 px: 0.8 px per µs.
+        QTest::newRow("main") << "main" << 0.0 << 800.0 << 0;
+        QTest::newRow("parse") << "parse" << 80.0 << 240.0 << 1;
+        QTest::newRow("tokenize") << "tokenize" << 120.0 << 80.0 << 2;
+        QTest::newRow("render") << "render" << 400.0 << 320.0 << 1;
+        QTest::newRow("layout") << "layout" << 480.0 << 80.0 << 2;
+        QTest::newRow("work") << "work" << 160.0 << 480.0 << 0;
+    }
+    void placesSpansOnTheTimeAxis()
+    {
+        QFETCH(QString, name);
+        QFETCH(double, x);
+        QFETCH(double, width);
+        QFETCH(int, depth);
+        Fixture f(m_loaded);
+        const IntervalId id = f.id(name.toUtf8().constData());
+        const QRectF rect = f.view.spanRect(id);
+        QCOMPARE(rect.left(), TimeAxis::kGutter + x);
+        QCOMPARE(rect.width(), width);
+        QCOMPARE(f.profile().depthOf(id), depth);
+        QCOMPARE(f.view.spanAt(rect.center().toPoint()), id);
+        // Rows stack per track: a header, then one row per depth.
+        const TrackId track = f.profile().trackOf(id);
+        const int trackTop = track == 0 ? 0 : IcicleView::kHeaderHeight + 3 * f.view.rowHeight();
+        QCOMPARE(int(rect.top()), trackTop + IcicleView::kHeaderHeight + depth * f.view.rowHeight());
+    }
+
+    void doubleClickZoomsToTheExactSpan_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : kNames)
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+    void doubleClickZoomsToTheExactSpan()
+    {
+        QFETCH(QString, name);
+        Fixture f(m_loaded);
+        const QByteArray n = name.toUtf8();
+        QTest::mouseDClick(&f.view, Qt::LeftButton, Qt::NoModifier, f.centre(n.constData()));
+        QCOMPARE(f.axis.visibleStart(), f.span(n.constData()).start);
+        QCOMPARE(f.axis.visibleEnd(), f.span(n.constData()).end);
+        QCOMPARE(f.axis.selectedInterval(), f.id(n.constData()));
+        // Back returns to the whole profile.
+        QTest::keyClick(&f.view, Qt::Key_Left, Qt::AltModifier);
+        QCOMPARE(f.axis.visibleStart(), 0);
+        QCOMPARE(f.axis.visibleEnd(), 1000 * us);
+    }
+
+    void enterZoomsToTheSelectedSpan()
+    {
+        Fixture f(m_loaded);
+        QTest::mouseClick(&f.view, Qt::LeftButton, Qt::NoModifier, f.centre("layout"));
+        QCOMPARE(f.view.selectedSpan(), f.id("layout"));
+        QTest::keyClick(&f.view, Qt::Key_Return);
+        QCOMPARE(f.axis.visibleStart(), 600 * us);
+        QCOMPARE(f.axis.visibleEnd(), 700 * us);
+    }
+
+    void wheelZoomsAtTheCursor_data()
+    {
+        QTest::addColumn<double>("x"); // in the time area
+        QTest::addColumn<int>("notches");
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::newRow("in at 500 µs") << 400.0 << 1 << 100 * us << 900 * us;
+        QTest::newRow("in twice at 250 µs") << 200.0 << 2 << 90 * us << 730 * us;
+        QTest::newRow("out at the whole profile") << 400.0 << -1 << 0 * us << 1000 * us;
+    }
+    void wheelZoomsAtTheCursor()
+    {
+        QFETCH(double, x);
+        QFETCH(int, notches);
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        Fixture f(m_loaded);
+        sendWheel(f.view, QPointF(TimeAxis::kGutter + x, 50), notches);
+        QCOMPARE(f.axis.visibleStart(), from);
+        QCOMPARE(f.axis.visibleEnd(), to);
+    }
+
+    void keysZoomAndReset()
+    {
+        Fixture f(m_loaded);
+        f.view.setFocus();
+        QTest::keyClick(&f.view, Qt::Key_W);
+        QCOMPARE(f.axis.visibleStart(), 150 * us);
+        QCOMPARE(f.axis.visibleEnd(), 850 * us);
+        QTest::keyClick(&f.view, Qt::Key_D);
+        QCOMPARE(f.axis.visibleStart(), 255 * us);
+        QCOMPARE(f.axis.visibleEnd(), 955 * us);
+        QTest::keyClick(&f.view, Qt::Key_0);
+        QCOMPARE(f.axis.visibleStart(), 0);
+        QCOMPARE(f.axis.visibleEnd(), 1000 * us);
+        QTest::keyClick(&f.view, Qt::Key_Left, Qt::AltModifier);
+        QCOMPARE(f.axis.visibleStart(), 255 * us);
+    }
+
+    void shiftDragSelectsARange()
+    {
+        Fixture f(m_loaded);
+        const int y = 50;
+        QTest::mousePress(&f.view, Qt::LeftButton, Qt::ShiftModifier, QPoint(TimeAxis::kGutter + 80, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(TimeAxis::kGutter + 400, y), f.view.mapToGlobal(QPointF(TimeAxis::kGutter + 400, y)),
+                         Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(&f.view, &move);
+        QTest::mouseRelease(&f.view, Qt::LeftButton, Qt::ShiftModifier, QPoint(TimeAxis::kGutter + 400, y));
+        QVERIFY(f.axis.selection());
+        QCOMPARE(f.axis.selection()->first, 100 * us);
+        QCOMPARE(f.axis.selection()->second, 500 * us);
+        QCOMPARE(f.axis.visibleSpan(), 1000 * us); // selecting does not zoom
+    }
+
+    void collapseHidesExactlyTheSubtree_data()
+    {
+        QTest::addColumn<QString>("node");
+        QTest::addColumn<QStringList>("hidden");
+        QTest::newRow("main") << "main" << QStringList{"parse", "tokenize", "render", "layout"};
+        QTest::newRow("parse") << "parse" << QStringList{"tokenize"};
+        QTest::newRow("render") << "render" << QStringList{"layout"};
+        QTest::newRow("leaf") << "tokenize" << QStringList{};
+        QTest::newRow("other thread") << "work" << QStringList{};
+    }
+    void collapseHidesExactlyTheSubtree()
+    {
+        QFETCH(QString, node);
+        QFETCH(QStringList, hidden);
+        Fixture f(m_loaded);
+        const QByteArray n = node.toUtf8();
+        const IntervalId id = f.id(n.constData());
+        QCOMPARE(f.view.descendantCount(id), std::size_t(hidden.size()));
+        // Where the hidden nodes were drawn, before collapsing.
+        std::vector<QPointF> wereAt;
+        for (const QString& h : hidden)
+            wereAt.push_back(f.view.spanRect(f.id(h.toUtf8().constData())).center());
+
+        f.view.selectSpan(id);
+        QTest::keyClick(&f.view, Qt::Key_C);
+        QVERIFY(f.view.isCollapsed(id));
+        for (const char* other : kNames) {
+            const bool shouldHide = hidden.contains(QString::fromLatin1(other));
+            QCOMPARE(f.view.hiddenBy(f.id(other)), shouldHide ? id : kNone);
+            QCOMPARE(f.view.spanRect(f.id(other)).isEmpty(), shouldHide);
+        }
+        // Nothing is painted where the hidden nodes were.
+        const QImage image = ImageExporter::icicle(f.view, f.view.size() - QSize(f.view.style()->pixelMetric(QStyle::PM_ScrollBarExtent), 0));
+        for (const QPointF& at : wereAt)
+            QCOMPARE(pixelAt(image, at), rgb(ColorScheme::background().rgb()));
+
+        QTest::keyClick(&f.view, Qt::Key_E);
+        QVERIFY(!f.view.isCollapsed(id));
+        for (const char* other : kNames)
+            QCOMPARE(f.view.hiddenBy(f.id(other)), kNone);
+    }
+
+    void chevronClickTogglesCollapse()
+    {
+        Fixture f(m_loaded);
+        const QRectF rect = f.view.spanRect(f.id("render"));
+        const QPoint chevron(int(rect.left()) + 8, int(rect.center().y()));
+        QTest::mouseClick(&f.view, Qt::LeftButton, Qt::NoModifier, chevron);
+        QVERIFY(f.view.isCollapsed(f.id("render")));
+        QCOMPARE(f.view.hiddenBy(f.id("layout")), f.id("render"));
+        QTest::mouseClick(&f.view, Qt::LeftButton, Qt::NoModifier, chevron);
+        QVERIFY(!f.view.isCollapsed(f.id("render")));
+        // A click in the box, away from the chevron, selects instead.
+        QTest::mouseClick(&f.view, Qt::LeftButton, Qt::NoModifier, rect.center().toPoint());
+        QVERIFY(!f.view.isCollapsed(f.id("render")));
+        QCOMPARE(f.axis.selectedInterval(), f.id("render"));
+    }
+
+    void collapseToDepthAndExpandAll()
+    {
+        Fixture f(m_loaded);
+        f.view.collapseToDepth(1);
+        QVERIFY(f.view.isCollapsed(f.id("parse")));
+        QVERIFY(f.view.isCollapsed(f.id("render")));
+        QVERIFY(!f.view.isCollapsed(f.id("main")));
+        QVERIFY(!f.view.isCollapsed(f.id("tokenize"))); // no children: nothing to collapse
+        QCOMPARE(f.view.hiddenBy(f.id("tokenize")), f.id("parse"));
+        QCOMPARE(f.view.hiddenBy(f.id("layout")), f.id("render"));
+        QCOMPARE(f.view.hiddenBy(f.id("parse")), kNone);
+        f.view.expandAll();
+        for (const char* name : kNames)
+            QCOMPARE(f.view.hiddenBy(f.id(name)), kNone);
+    }
+
+    void collapsingATrackHidesItsRows()
+    {
+        Fixture f(m_loaded);
+        const int full = f.view.contentHeight();
+        QTest::mouseClick(&f.view, Qt::LeftButton, Qt::NoModifier, QPoint(30, IcicleView::kHeaderHeight / 2));
+        QVERIFY(f.view.isTrackCollapsed(0));
+        QCOMPARE(f.view.contentHeight(), full - 3 * f.view.rowHeight());
+        QVERIFY(f.view.spanRect(f.id("main")).isEmpty());
+        QCOMPARE(int(f.view.spanRect(f.id("work")).top()), 2 * IcicleView::kHeaderHeight);
+    }
+
+    void tooltipDescribesTheNode()
+    {
+        Fixture f(m_loaded);
+        QCOMPARE(QString::fromStdString(f.view.source()->describe(f.id("parse"))),
+                 QStringLiteral("parse\nstart 100.000 µs, duration 300 µs\nexec 200 µs in this interval\ndepth 1, completed"));
+    }
+
+    void exportedPngHasTheSizeAndColours_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("scale");
+        QTest::newRow("800x200") << QSize(800, 200) << 1.0;
+        QTest::newRow("1220x300 at 2x") << QSize(1220, 300) << 2.0;
+    }
+    void exportedPngHasTheSizeAndColours()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, scale);
+        Fixture f(m_loaded);
+        const QImage image = ImageExporter::icicle(f.view, size, scale);
+        QCOMPARE(image.size(), size * scale);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("icicle.png"));
+        QVERIFY(ImageExporter::savePng(image, path));
+        QImage png(path);
+        QCOMPARE(png.size(), size * scale);
+        png.setDevicePixelRatio(scale); // a PNG file does not keep it
+        // Each node's colour near the top of its box, half-way along it (text
+        // sits lower, in the middle of the row).
+        const double timeWidth = size.width() - TimeAxis::kGutter;
+        for (const char* name : kNames) {
+            const Interval& span = f.span(name);
+            const double x = TimeAxis::kGutter + double(span.start + span.end) / 2 * timeWidth / double(1000 * us);
+            const double y = f.view.spanRect(f.id(name)).top() + 2;
+            QCOMPARE(pixelAt(png, QPointF(x, y)), rgb(f.document.colorOf(f.profile().measurement(span.measurement).label, 0)));
+        }
+        // The gutter is the gutter's colour below the track header.
+        QCOMPARE(pixelAt(png, QPointF(10, size.height() - 5)), rgb(ColorScheme::gutter().rgb()));
+    }
+
+    // Sub-pixel runs are merged: no column of a run is left blank, and a wide
+    // interval right after a run is drawn in its own colour.
+    void levelOfDetailLeavesNoGaps()
+    {
+        QByteArray json = "[";
+        for (int i = 0; i < 20000; ++i)
+            json += "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"f" + QByteArray::number(i % 7) + "\",\"ts\":"
+                + QByteArray::number(i) + ",\"dur\":1},";
+        json += "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"tail\",\"ts\":20000,\"dur\":20000}]";
+        Fixture f(loadedText(json));
+        QCOMPARE(f.profile().intervalCount(), std::size_t(20001));
+        const QImage image = ImageExporter::icicle(f.view, QSize(TimeAxis::kGutter + kTimeWidth, 100));
+        const int y = int(f.view.spanRect(f.id("tail")).top()) + 2;
+        const QRgb background = rgb(ColorScheme::background().rgb());
+        for (int x = TimeAxis::kGutter; x < TimeAxis::kGutter + kTimeWidth; ++x)
+            QVERIFY2(pixelAt(image, QPointF(x, y)) != background, qPrintable(QStringLiteral("blank column %1").arg(x)));
+        const QRgb tail = rgb(f.document.colorOf(f.profile().measurement(f.span("tail").measurement).label, 0));
+        QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter + 600, y)), tail);
+        QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter + 402, y)), tail);
+        // A merged column takes the colour of the interval under its centre
+        // (column 100 spans 5000..5050 µs: f(5025) is "f6"), half greyed.
+        const QColor f6 = QColor::fromRgb(f.document.colorOf(f.profile().measurement(byName(f.profile(), "f6")).label, 0));
+        const QColor grey = ColorScheme::merged();
+        const QColor mixed((f6.red() + grey.red()) / 2, (f6.green() + grey.green()) / 2, (f6.blue() + grey.blue()) / 2);
+        QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter + 100, y)), rgb(mixed.rgb()));
+    }
+
+    void aggregatedModeZoomsOnTheMergedAxis()
+    {
+        Fixture f(m_loaded);
+        f.document.setAggregated(true);
+        f.document.finishPendingWork();
+        QVERIFY(f.view.source());
+        // Per track, root paths side by side: main thread 1000 µs wide, worker 600 µs.
+        QCOMPARE(f.axis.boundsEnd() - f.axis.boundsStart(), 1000 * us);
+        const IcicleSource& source = *f.view.source();
+        QCOMPARE(source.trackCount(), std::size_t(2));
+        QCOMPARE(source.depthCount(0), 3);
+        // Depth 1 of the main thread: render (400 µs) before parse (300 µs).
+        const auto children = source.depthSlice(0, 1);
+        QCOMPARE(children.size(), std::size_t(2));
+        QCOMPARE(f.profile().labelName(source.labelOf(children[0])), "render");
+        QCOMPARE(children[0].end - children[0].start, 400 * us);
+        QCOMPARE(f.profile().labelName(source.labelOf(children[1])), "parse");
+        const std::uint32_t parse = source.idOf(children[1]);
+        QTest::mouseDClick(&f.view, Qt::LeftButton, Qt::NoModifier, f.view.spanRect(parse).center().toPoint());
+        QCOMPARE(f.axis.visibleStart(), children[1].start);
+        QCOMPARE(f.axis.visibleEnd(), children[1].end);
+        QCOMPARE(f.view.selectedSpan(), parse);
+    }
+
+private:
+    LoadedProfile m_loaded;
+};
+
+QTEST_MAIN(TestIcicleView)
+#include "tst_icicleview.moc"

@@ -1,0 +1,367 @@
+#include "backgroundloader.h"
+#include "icicleview.h"
+#include "mainwindow.h"
+#include "profiledocument.h"
+#include "tasklaneview.h"
+#include "timeaxis.h"
+#include "widgettestsupport.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+QMimeData* urlsData(const QList<QUrl>& urls)
+{
+    auto* data = new QMimeData;
+    data->setUrls(urls);
+    return data;
+}
+
+// Drags `data` over the window and drops it, as a file manager would.
+void dragAndDrop(MainWindow& window, QMimeData* data, bool* overlayShown = nullptr, QString* overlayText = nullptr)
+{
+    const QPoint at = window.rect().center();
+    QDragEnterEvent enter(at, Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    auto* overlay = window.findChild<QLabel*>(QStringLiteral("dropOverlay"));
+    if (overlayShown)
+        *overlayShown = overlay && overlay->isVisible();
+    if (overlayText)
+        *overlayText = overlay ? overlay->text() : QString();
+    QDropEvent drop(at, Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    delete data;
+}
+
+bool waitShown(MainWindow& window)
+{
+    QSignalSpy shown(&window, &MainWindow::profileShown);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    return shown.wait(20000) && failed.isEmpty();
+}
+
+void closeMessageBoxes(QWidget& window)
+{
+    for (QMessageBox* box : window.findChildren<QMessageBox*>())
+        box->close();
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // Settings (recent files, geometry) go to a directory of our own.
+        QVERIFY(m_settings.isValid());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+        QApplication::setOrganizationName(QStringLiteral("RunlaneTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QVERIFY(m_files.isValid());
+        QFile bad(m_files.filePath(QStringLiteral("broken.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("[{\"ph\": \"X\", \"ts\": 1, \"dur\": }]");
+    }
+
+    void init()
+    {
+        QSettings().clear();
+    }
+
+    void opensTheDemoWithoutAnArgument()
+    {
+        MainWindow window;
+        window.show();
+        window.openDemo();
+        QVERIFY(waitShown(window));
+        QCOMPARE(window.currentPath(), MainWindow::demoPath());
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(27508));
+        QCOMPARE(window.lanes()->totalTaskCount(), std::size_t(14791));
+        // The demo is not a recent file: it is always in Help.
+        QVERIFY(window.recentFiles().isEmpty());
+    }
+
+    void opensFromTheFileAction()
+    {
+        MainWindow window;
+        window.show();
+        const QString path = dataPath(QStringLiteral("profiles/fgh-chrome.json"));
+        window.setOpenFileChooser([path] { return path; });
+        QSignalSpy shown(&window, &MainWindow::profileShown);
+        window.action(QStringLiteral("open"))->trigger();
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(window.currentPath(), path);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(3));
+        QCOMPARE(window.axis()->visibleSpan(), 160'000);
+        QCOMPARE(window.recentFiles(), QStringList{QFileInfo(path).absoluteFilePath()});
+        QVERIFY(window.windowTitle().contains(QStringLiteral("fgh-chrome.json")));
+        // A chooser cancelled: nothing happens.
+        window.setOpenFileChooser([] { return QString(); });
+        window.action(QStringLiteral("open"))->trigger();
+        QVERIFY(!window.loader()->isLoading());
+        QCOMPARE(window.currentPath(), path);
+    }
+
+    void dropsOpenFiles_data()
+    {
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QString>("opened");
+        QTest::addColumn<QString>("overlay");
+        QTest::addColumn<QString>("status");
+        const QString chrome = dataPath(QStringLiteral("profiles/fgh-chrome.json"));
+        const QString enso = dataPath(QStringLiteral("profiles/fgh-enso.json"));
+        QTest::newRow("one file") << QStringList{enso} << enso << "Drop to open fgh-enso.json" << "fgh-enso.json: Enso";
+        QTest::newRow("two files: the first") << QStringList{chrome, enso} << chrome
+                                              << "Drop to open fgh-chrome.json\n(the first of 2 files)"
+                                              << "opened fgh-chrome.json, the first of the 2 files dropped";
+    }
+    void dropsOpenFiles()
+    {
+        QFETCH(QStringList, files);
+        QFETCH(QString, opened);
+        QFETCH(QString, overlay);
+        QFETCH(QString, status);
+        MainWindow window;
+        window.show();
+        QList<QUrl> urls;
+        for (const QString& f : files)
+            urls << QUrl::fromLocalFile(f);
+        QSignalSpy shown(&window, &MainWindow::profileShown);
+        bool overlayShown = false;
+        QString overlayText;
+        dragAndDrop(window, urlsData(urls), &overlayShown, &overlayText);
+        QVERIFY(overlayShown);
+        QCOMPARE(overlayText, overlay);
+        QVERIFY(!window.findChild<QLabel*>(QStringLiteral("dropOverlay"))->isVisible());
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(window.currentPath(), opened);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(3));
+        QVERIFY2(window.statusText().contains(status), qPrintable(window.statusText()));
+    }
+
+    void refusesWhatIsNotALocalFile_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::newRow("http") << "https://example.org/trace.json";
+        QTest::newRow("text only") << "";
+    }
+    void refusesWhatIsNotALocalFile()
+    {
+        QFETCH(QString, url);
+        MainWindow window;
+        window.show();
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-enso.json")));
+        QVERIFY(waitShown(window));
+        const Profile* before = window.document()->profile();
+        QMimeData* data = new QMimeData;
+        if (url.isEmpty())
+            data->setText(QStringLiteral("some text"));
+        else
+            data->setUrls({QUrl(url)});
+        bool overlayShown = false;
+        QString overlayText;
+        dragAndDrop(window, data, &overlayShown, &overlayText);
+        QVERIFY(overlayShown);
+        QCOMPARE(overlayText, QStringLiteral("Only profile files on this computer can be opened"));
+        QVERIFY(!window.loader()->isLoading());
+        QVERIFY(window.lastError().startsWith(QStringLiteral("Only files on this computer can be opened")));
+        QVERIFY(window.statusText().startsWith(QStringLiteral("Only files on this computer")));
+        if (!url.isEmpty())
+            QVERIFY(window.lastError().contains(url));
+        QCOMPARE(window.document()->profile(), before);
+    }
+
+    void failedLoadKeepsTheOldProfile()
+    {
+        MainWindow window;
+        window.show();
+        const QString good = dataPath(QStringLiteral("profiles/fgh-chrome.json"));
+        window.openFile(good);
+        QVERIFY(waitShown(window));
+        window.axis()->setVisibleRange(10'000, 100'000);
+        const Profile* before = window.document()->profile();
+
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        const QString bad = m_files.filePath(QStringLiteral("broken.json"));
+        window.openFile(bad);
+        QVERIFY(failed.wait(20000));
+        // The loader's message: the file, where, and what was expected.
+        const QString message = failed.first().first().toString();
+        QVERIFY2(message.contains(QStringLiteral("broken.json")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("byte 29")), qPrintable(message));
+        QCOMPARE(window.lastError(), message);
+        auto boxes = window.findChildren<QMessageBox*>();
+        QCOMPARE(boxes.size(), 1);
+        QCOMPARE(boxes.first()->text(), message);
+        QCOMPARE(boxes.first()->informativeText(), QStringLiteral("fgh-chrome.json is still open."));
+        closeMessageBoxes(window);
+        // Nothing changed: profile, path, zoom, recent files.
+        QCOMPARE(window.document()->profile(), before);
+        QCOMPARE(window.currentPath(), good);
+        QCOMPARE(window.axis()->visibleStart(), 10'000);
+        QCOMPARE(window.axis()->visibleEnd(), 100'000);
+        QCOMPARE(window.recentFiles(), QStringList{QFileInfo(good).absoluteFilePath()});
+    }
+
+    void cancelledLoadKeepsTheOldProfile()
+    {
+        MainWindow window;
+        window.show();
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-enso.json")));
+        QVERIFY(waitShown(window));
+        const Profile* before = window.document()->profile();
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        QSignalSpy shown(&window, &MainWindow::profileShown);
+        window.openFile(QStringLiteral(RUNLANE_DEMO_PROFILE));
+        window.loader()->cancel();
+        QVERIFY(failed.wait(20000));
+        QCOMPARE(shown.count(), 0);
+        QVERIFY(window.findChildren<QMessageBox*>().isEmpty()); // a cancel is not an error
+        QCOMPARE(window.document()->profile(), before);
+        QCOMPARE(window.statusText(), QStringLiteral("Loading chronos-demo.json cancelled; fgh-enso.json is still open"));
+    }
+
+    void recentFilesAreKeptNewestFirst()
+    {
+        QStringList opened;
+        {
+            MainWindow window;
+            for (const char* name : {"profiles/fgh-chrome.json", "profiles/fgh-enso.json", "profiles/fgh-chrome.json"}) {
+                window.openFile(dataPath(QString::fromLatin1(name)));
+                QVERIFY(waitShown(window));
+            }
+        }
+        MainWindow again;
+        QCOMPARE(again.recentFiles(), (QStringList{QFileInfo(dataPath(QStringLiteral("profiles/fgh-chrome.json"))).absoluteFilePath(),
+                                                   QFileInfo(dataPath(QStringLiteral("profiles/fgh-enso.json"))).absoluteFilePath()}));
+        // At most ten.
+        QStringList many;
+        for (int i = 0; i < 14; ++i)
+            many << QStringLiteral("/tmp/profile-%1.json").arg(i);
+        QSettings().setValue(QStringLiteral("recentFiles"), many);
+        MainWindow window;
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-enso.json")));
+        QVERIFY(waitShown(window));
+        QCOMPARE(window.recentFiles().size(), 10);
+        QCOMPARE(window.recentFiles().first(), QFileInfo(dataPath(QStringLiteral("profiles/fgh-enso.json"))).absoluteFilePath());
+        QCOMPARE(window.recentFiles().last(), QStringLiteral("/tmp/profile-8.json"));
+    }
+
+    void geometryAndSplitterPersist()
+    {
+        QList<int> sizes;
+        {
+            MainWindow window;
+            window.resize(1100, 760);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            auto* splitter = window.findChild<QSplitter*>();
+            const int total = splitter->sizes().value(0) + splitter->sizes().value(1);
+            // As a drag of the handle would.
+            QMetaObject::invokeMethod(splitter, "splitterMoved", Q_ARG(int, 200), Q_ARG(int, 1));
+            splitter->setSizes({200, total - 200});
+            sizes = splitter->sizes();
+            window.close();
+        }
+        MainWindow window;
+        QCOMPARE(window.size(), QSize(1100, 760));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.findChild<QSplitter*>()->sizes(), sizes);
+    }
+
+    void reloadReadsTheFileAgain()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("live.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "a", "ts" : 0, "dur" : 10}]));
+        file.close();
+        MainWindow window;
+        window.openFile(path);
+        QVERIFY(waitShown(window));
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(1));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "a", "ts" : 0, "dur" : 10},
+                         {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "b", "ts" : 2, "dur" : 5}]));
+        file.close();
+        window.action(QStringLiteral("reload"))->trigger();
+        QVERIFY(waitShown(window));
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(2));
+    }
+
+    void exportsEachViewAsPng_data()
+    {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<bool>("twice");
+        QTest::newRow("icicle") << "exportIcicle" << false;
+        QTest::newRow("lanes") << "exportLanes" << false;
+        QTest::newRow("window") << "exportWindow" << false;
+        QTest::newRow("window 2x") << "exportWindow" << true;
+    }
+    void exportsEachViewAsPng()
+    {
+        QFETCH(QString, action);
+        QFETCH(bool, twice);
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.openDemo();
+        QVERIFY(waitShown(window));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("out.png"));
+        QString suggested;
+        window.setSaveFileChooser([&](const QString& suggestion) {
+            suggested = suggestion;
+            return path;
+        });
+        window.action(QStringLiteral("exportScale"))->setChecked(twice);
+        window.action(action)->trigger();
+        const QImage image(path);
+        QVERIFY(!image.isNull());
+        const QWidget* shown = action == QStringLiteral("exportIcicle") ? static_cast<QWidget*>(window.icicle())
+            : action == QStringLiteral("exportLanes")                    ? static_cast<QWidget*>(window.lanes())
+                                                                         : static_cast<QWidget*>(&window);
+        QCOMPARE(image.size(), shown->size() * window.devicePixelRatioF() * (twice ? 2 : 1));
+        QVERIFY(suggested.startsWith(QStringLiteral("demo profile-")) || suggested.startsWith(QStringLiteral("chronos-demo-")));
+        QVERIFY2(window.statusText().startsWith(QStringLiteral("Saved out.png")), qPrintable(window.statusText()));
+    }
+
+    void foldedStacksOpenAggregatedWithShrunkLanes()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(dataPath(QStringLiteral("samples/folded/simple.txt")));
+        QVERIFY(waitShown(window));
+        window.document()->finishPendingWork();
+        QVERIFY(window.document()->isAggregated());
+        QVERIFY(window.action(QStringLiteral("aggregated"))->isChecked());
+        QCOMPARE(window.findChild<QSplitter*>()->sizes().value(1), 90);
+        window.action(QStringLiteral("aggregated"))->trigger();
+        QVERIFY(!window.document()->isAggregated());
+    }
+
+private:
+    QTemporaryDir m_settings;
+    QTemporaryDir m_files;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

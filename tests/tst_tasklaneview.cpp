@@ -1,0 +1,259 @@
+#include "icicleview.h"
+#include "imageexporter.h"
+#include "profiledocument.h"
+#include "tasklaneview.h"
+#include "timeaxis.h"
+#include "widgettestsupport.h"
+
+#include <QStyle>
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+constexpr int kTimeWidth = 800;
+
+// Chronos futures on one loop (t in ns):
+//   outer  pending 0, runs 100-200 and 500-600, completed
+//   child  created by outer at 150, runs 300-400, failed
+//   late   pending 700, cancelled at 800 without running
+//   zzz    pending 900, running from 950 to the end: unfinished
+QByteArray futures()
+{
+    return JSON({"chronosFutureEvents" : 1, "loop" : "main", "events" : [
+        {"t" : 0, "id" : 1, "state" : "Pending", "proc" : "outer", "file" : "lanes.nim", "line" : 10},
+        {"t" : 100, "id" : 1, "state" : "Running"},
+        {"t" : 150, "id" : 2, "state" : "Pending", "proc" : "child", "file" : "lanes.nim", "line" : 20},
+        {"t" : 200, "id" : 1, "state" : "Paused"},
+        {"t" : 300, "id" : 2, "state" : "Running"},
+        {"t" : 400, "id" : 2, "state" : "Failed"},
+        {"t" : 500, "id" : 1, "state" : "Running"},
+        {"t" : 600, "id" : 1, "state" : "Completed"},
+        {"t" : 700, "id" : 3, "state" : "Pending", "proc" : "late", "file" : "lanes.nim", "line" : 30},
+        {"t" : 800, "id" : 3, "state" : "Cancelled"},
+        {"t" : 900, "id" : 4, "state" : "Pending", "proc" : "zzz", "file" : "lanes.nim", "line" : 40},
+        {"t" : 950, "id" : 4, "state" : "Running"},
+        {"t" : 1000, "id" : 5, "state" : "Pending", "proc" : "end", "file" : "lanes.nim", "line" : 50},
+        {"t" : 1000, "id" : 5, "state" : "Completed"}
+    ]});
+}
+
+struct Fixture {
+    TimeAxis axis;
+    ProfileDocument document{&axis};
+    TaskLaneView lanes{&document};
+
+    explicit Fixture(const LoadedProfile& loaded, int height = 300)
+    {
+        lanes.resize(TimeAxis::kGutter + kTimeWidth + lanes.style()->pixelMetric(QStyle::PM_ScrollBarExtent), height);
+        document.setProfile(loaded);
+        lanes.show();
+    }
+    const Profile& profile() const { return *document.profile(); }
+    MeasurementId task(const char* name) const { return byName(profile(), name); }
+    double xOf(Time t) const { return TimeAxis::kGutter + axis.xFor(t, kTimeWidth); }
+    double midOf(const char* name) const { return lanes.rowRect(task(name)).center().y(); }
+    QStringList rowNames() const
+    {
+        QStringList names;
+        QList<std::pair<int, QString>> rows;
+        for (MeasurementId id = 0; id < profile().measurementCount(); ++id) {
+            const QRect r = lanes.rowRect(id);
+            if (!r.isEmpty())
+                rows.append({r.top(), qstr(profile().labelName(profile().measurement(id).label))});
+        }
+        std::sort(rows.begin(), rows.end());
+        for (const auto& row : rows)
+            names << row.second;
+        return names;
+    }
+};
+
+} // namespace
+
+class TestTaskLaneView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_loaded = loadedText(futures());
+        QVERIFY(!m_loaded.isNull());
+        QCOMPARE(m_loaded.profile->endTime() - m_loaded.profile->startTime(), 1000);
+    }
+
+    void ordersRows_data()
+    {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("creation") << int(TaskLaneView::Order::Creation) << QStringList{"outer", "child", "late", "zzz", "end"};
+        // exec: outer 200, child 100, zzz 50, late 0, end 0 (ties keep creation order).
+        QTest::newRow("exec") << int(TaskLaneView::Order::Exec) << QStringList{"outer", "child", "zzz", "late", "end"};
+        QTest::newRow("name") << int(TaskLaneView::Order::Name) << QStringList{"child", "end", "late", "outer", "zzz"};
+    }
+    void ordersRows()
+    {
+        QFETCH(int, order);
+        QFETCH(QStringList, names);
+        Fixture f(m_loaded);
+        f.lanes.setOrder(TaskLaneView::Order(order));
+        QCOMPARE(f.lanes.taskCount(), std::size_t(5));
+        QCOMPARE(f.rowNames(), names);
+        // Rows follow the track header, one row height apart.
+        const QRect first = f.lanes.rowRect(f.task(names.first().toUtf8().constData()));
+        QCOMPARE(first.top(), TaskLaneView::kLegendHeight + TaskLaneView::kHeaderHeight);
+    }
+
+    void listsOnlyTasksAliveInView_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("all") << qint64(0) << qint64(1000) << QStringList{"outer", "child", "late", "zzz", "end"};
+        QTest::newRow("650-850") << qint64(650) << qint64(850) << QStringList{"late"};
+        QTest::newRow("350-360") << qint64(350) << qint64(360) << QStringList{"outer", "child"};
+        QTest::newRow("960-990") << qint64(960) << qint64(990) << QStringList{"zzz"};
+    }
+    void listsOnlyTasksAliveInView()
+    {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(QStringList, names);
+        Fixture f(m_loaded);
+        f.axis.setVisibleRange(from, to);
+        QCOMPARE(f.rowNames(), names);
+        QCOMPARE(f.lanes.totalTaskCount(), std::size_t(5));
+        f.lanes.setOnlyTasksInView(false);
+        QCOMPARE(f.lanes.taskCount(), std::size_t(5));
+    }
+
+    void selectingATaskMarksItsCreatorAndChildren_data()
+    {
+        QTest::addColumn<QString>("selected");
+        QTest::addColumn<QStringList>("related");
+        QTest::newRow("outer: its child") << "outer" << QStringList{"child"};
+        QTest::newRow("child: its creator") << "child" << QStringList{"outer"};
+        QTest::newRow("late: none") << "late" << QStringList{};
+    }
+    void selectingATaskMarksItsCreatorAndChildren()
+    {
+        QFETCH(QString, selected);
+        QFETCH(QStringList, related);
+        Fixture f(m_loaded);
+        const MeasurementId id = f.task(selected.toUtf8().constData());
+        QTest::mouseClick(&f.lanes, Qt::LeftButton, Qt::NoModifier, QPoint(60, int(f.midOf(selected.toUtf8().constData()))));
+        QCOMPARE(f.axis.selectedMeasurement(), id);
+        for (const char* name : {"outer", "child", "late", "zzz", "end"})
+            QCOMPARE(f.lanes.isRelated(f.task(name)), related.contains(QString::fromLatin1(name)));
+        // Highlighted rows: selected blue, related amber (in the gutter, left of the name).
+        const QImage image = ImageExporter::lanes(f.lanes, f.lanes.size());
+        QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter - 3, f.midOf(selected.toUtf8().constData()))), rgb(qRgb(210, 225, 250)));
+        for (const QString& r : related)
+            QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter - 3, f.midOf(r.toUtf8().constData()))), rgb(qRgb(252, 238, 200)));
+    }
+
+    void doubleClickZoomsToTheTaskLifetime()
+    {
+        Fixture f(m_loaded);
+        QTest::mouseDClick(&f.lanes, Qt::LeftButton, Qt::NoModifier, QPoint(400, int(f.midOf("outer"))));
+        QCOMPARE(f.axis.visibleStart(), 0);
+        QCOMPARE(f.axis.visibleEnd(), 600);
+    }
+
+    // Each state has its own style: hatched pending, solid running in the
+    // label's colour, a dotted line while paused, an end mark in the final
+    // state's colour, an arrow when unfinished.
+    void drawsEachStateInItsStyle()
+    {
+        Fixture f(m_loaded);
+        const QImage image = ImageExporter::lanes(f.lanes, QSize(TimeAxis::kGutter + kTimeWidth, 300));
+        const QRgb background = rgb(ColorScheme::background().rgb());
+        const QRgb outerColor = rgb(f.document.labelColor(f.profile().measurement(f.task("outer")).label));
+        const double outer = f.midOf("outer");
+        // Pending 0-100: only the hatch's two colours.
+        const QList<QRgb> hatch{rgb(qRgb(236, 238, 243)), rgb(qRgb(150, 156, 170))};
+        QVERIFY(hatch.contains(pixelAt(image, QPointF(f.xOf(50), outer))));
+        // Running 100-200 and 500-600: solid.
+        QCOMPARE(pixelAt(image, QPointF(f.xOf(150), outer - 4)), outerColor);
+        QCOMPARE(pixelAt(image, QPointF(f.xOf(550), outer + 4)), outerColor);
+        // Paused 200-500: a dotted line through the middle, nothing above it.
+        QCOMPARE(pixelAt(image, QPointF(f.xOf(350), outer - 4)), background);
+        int dots = 0;
+        for (double t = 220; t < 480; t += 1.25)
+            dots += pixelAt(image, QPointF(f.xOf(Time(t)), outer)) != background;
+        QVERIFY2(dots > 40 && dots < 180, qPrintable(QString::number(dots)));
+        // End marks.
+        QCOMPARE(pixelAt(image, QPointF(f.xOf(600), outer)), rgb(ColorScheme::forState(FinalState::Completed).rgb()));
+        QCOMPARE(pixelAt(image, QPointF(f.xOf(400), f.midOf("child"))), rgb(ColorScheme::forState(FinalState::Failed).rgb()));
+        QCOMPARE(pixelAt(image, QPointF(f.xOf(800), f.midOf("late"))), rgb(ColorScheme::forState(FinalState::Cancelled).rgb()));
+        QVERIFY(hatch.contains(pixelAt(image, QPointF(f.xOf(750), f.midOf("late")))));
+        QCOMPARE(pixelAt(image, QPointF(f.xOf(1000) - 3, f.midOf("zzz"))), rgb(ColorScheme::forState(FinalState::Unfinished).rgb()));
+    }
+
+    // Lanes and icicle share the axis: a task's running columns are the
+    // columns of its intervals in the icicle, to the pixel.
+    void alignsWithTheIcicleToThePixel()
+    {
+        Fixture f(m_loaded);
+        IcicleView icicle(&f.document);
+        icicle.resize(f.lanes.size());
+        f.axis.setVisibleRange(80, 620);
+        const QSize size(TimeAxis::kGutter + kTimeWidth, 200);
+        const QImage lanes = ImageExporter::lanes(f.lanes, size);
+        const QImage plot = ImageExporter::icicle(icicle, size);
+        const IntervalId first = f.profile().intervalsOf(f.task("outer")).front();
+        const double plotY = icicle.spanRect(first).top() + 2;
+        const QRgb color = rgb(f.document.labelColor(f.profile().measurement(f.task("outer")).label));
+        int running = 0;
+        for (int x = TimeAxis::kGutter; x < size.width(); ++x) {
+            // A box's last column is its darker edge line.
+            const QRgb at = pixelAt(plot, QPointF(x, plotY));
+            const bool inPlot = at == color || at == rgb(QColor::fromRgb(color).darker(125).rgb());
+            // Near the top of the row, above the end mark.
+            const bool inLanes = pixelAt(lanes, QPointF(x, f.lanes.rowRect(f.task("outer")).top() + 3)) == color;
+            QVERIFY2(inPlot == inLanes, qPrintable(QStringLiteral("column %1").arg(x)));
+            running += inLanes;
+        }
+        // 200 ns of 540 over 800 px.
+        QVERIFY2(std::abs(running - 296) <= 2, qPrintable(QString::number(running)));
+    }
+
+    // Thousands of tasks: rows are virtualised behind a scroll bar.
+    void scrollsThroughThousandsOfTasks()
+    {
+        QByteArray json = "{\"chronosFutureEvents\": 1, \"events\": [";
+        for (int i = 0; i < 5000; ++i) {
+            const QByteArray id = QByteArray::number(i + 1);
+            const QByteArray t = QByteArray::number(i * 10);
+            json += "{\"t\":" + t + ",\"id\":" + id + ",\"state\":\"Pending\",\"proc\":\"task" + id + "\",\"file\":\"gen.nim\",\"line\":1},";
+            json += "{\"t\":" + t + ",\"id\":" + id + ",\"state\":\"Running\"},";
+            json += "{\"t\":" + QByteArray::number(i * 10 + 5) + ",\"id\":" + id + ",\"state\":\"Completed\"}";
+            json += i + 1 < 5000 ? "," : "]}";
+        }
+        Fixture f(loadedText(json));
+        QCOMPARE(f.lanes.taskCount(), std::size_t(5000));
+        const int rowHeight = f.lanes.rowRect(f.task("task1")).height();
+        QCOMPARE(f.lanes.contentHeight(), TaskLaneView::kHeaderHeight + 5000 * rowHeight);
+        QVERIFY(f.lanes.rowRect(f.task("task5000")).isEmpty());
+        f.lanes.scrollToTask(f.task("task5000"));
+        QVERIFY(!f.lanes.rowRect(f.task("task5000")).isEmpty());
+        QVERIFY(f.lanes.rowRect(f.task("task1")).isEmpty());
+        QCOMPARE(f.lanes.taskAt(f.lanes.rowRect(f.task("task4990")).center()), f.task("task4990"));
+    }
+
+    void saysWhyThereAreNoRows()
+    {
+        Fixture f(loadedText(JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "sync", "ts" : 0, "dur" : 10}])));
+        QCOMPARE(f.lanes.totalTaskCount(), std::size_t(0));
+        QCOMPARE(f.lanes.contentHeight(), 0);
+    }
+
+private:
+    LoadedProfile m_loaded;
+};
+
+QTEST_MAIN(TestTaskLaneView)
+#include "tst_tasklaneview.moc"

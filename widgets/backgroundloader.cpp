@@ -1,0 +1,74 @@
+#include "backgroundloader.h"
+
+#include "profileloader.h"
+
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace runlane {
+
+BackgroundLoader::BackgroundLoader(QObject* parent) : QObject(parent)
+{
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &BackgroundLoader::finished);
+}
+
+BackgroundLoader::~BackgroundLoader()
+{
+    cancel();
+    m_watcher.waitForFinished();
+}
+
+void BackgroundLoader::load(const QString& path)
+{
+    if (m_watcher.isRunning()) {
+        // The old load notices its flag at its next chunk; its result is dropped.
+        cancel();
+        disconnect(&m_watcher, nullptr, this, nullptr);
+        m_watcher.waitForFinished();
+        connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &BackgroundLoader::finished);
+    }
+    m_path = path;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const auto cancelFlag = m_cancel;
+    QPointer<BackgroundLoader> self(this);
+    m_watcher.setFuture(QtConcurrent::run([path, cancelFlag, self]() {
+        LoadControl control;
+        control.cancel = cancelFlag.get();
+        control.progress = [self](std::int64_t done, std::int64_t total) {
+            if (self)
+                QMetaObject::invokeMethod(self, "progress", Qt::QueuedConnection, Q_ARG(qint64, done),
+                                          Q_ARG(qint64, total));
+        };
+        Outcome outcome;
+        LoadResult result = ProfileLoader::load(path, control);
+        if (!result.ok()) {
+            outcome.error = std::move(result.error);
+            return outcome;
+        }
+        if (cancelFlag->load()) {
+            outcome.error.file = path.toStdString();
+            outcome.error.cancelled = true;
+            outcome.error.message = "loading was cancelled";
+            return outcome;
+        }
+        outcome.profile = LoadedProfile::prepare(std::move(result.profile), path);
+        return outcome;
+    }));
+}
+
+void BackgroundLoader::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void BackgroundLoader::finished()
+{
+    Outcome outcome = m_watcher.result();
+    if (outcome.profile.isNull())
+        Q_EMIT failed(outcome.error);
+    else
+        Q_EMIT loaded(outcome.profile);
+}
+
+} // namespace runlane

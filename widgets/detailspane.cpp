@@ -1,0 +1,122 @@
+#include "detailspane.h"
+
+#include "icicleview.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "valueformat.h"
+
+#include <QUrl>
+
+namespace runlane {
+
+namespace {
+
+QString esc(const std::string& text)
+{
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+QString row(const QString& key, const QString& value)
+{
+    return QStringLiteral("<tr><td style='color:#667; padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value);
+}
+
+} // namespace
+
+DetailsPane::DetailsPane(ProfileDocument* document, QWidget* parent)
+    : QTextBrowser(parent), m_document(document), m_axis(document->axis())
+{
+    setOpenLinks(false);
+    setMinimumWidth(240);
+    connect(this, &QTextBrowser::anchorClicked, this, &DetailsPane::linkClicked);
+    connect(m_axis, &TimeAxis::selectedItemChanged, this, &DetailsPane::refresh);
+    connect(m_document, &ProfileDocument::profileChanged, this, &DetailsPane::refresh);
+    refresh();
+}
+
+void DetailsPane::refresh()
+{
+    const Profile* p = m_document->profile();
+    const MeasurementId id = m_axis->selectedMeasurement();
+    if (!p || id == kNone || id >= p->measurementCount()) {
+        setHtml(QStringLiteral("<p style='color:#889'>%1</p>").arg(tr("Select a box or a task to see its details.")));
+        return;
+    }
+    const Measurement& m = p->measurement(id);
+    const MeasurementMetrics& metrics = *m_document->metrics();
+    const ValueUnit unit = p->unit();
+    auto value = [unit](Time t) { return QString::fromStdString(ValueFormat::text(t, unit)); };
+    auto at = [&](Time t) { return QString::fromStdString(ValueFormat::point(t - p->startTime(), unit)); };
+    const Label& label = p->label(m.label);
+    QString html = QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(std::string(p->string(label.name))));
+    if (label.file != kEmptyString)
+        html += QStringLiteral("<div style='color:#556'>%1%2</div>")
+                    .arg(esc(std::string(p->string(label.file))),
+                         label.line > 0 ? QStringLiteral(":%1").arg(label.line) : QString());
+    html += QStringLiteral("<table style='margin-top:6px'>");
+    html += row(tr("track"), esc(std::string(p->string(p->track(m.track).name))));
+    html += row(tr("state"), QString::fromLatin1(finalStateName(m.finalState()).data())
+                                 + (m.isAsync() ? tr(", async task") : QString())
+                                 + (m.isBornFinished() ? tr(", stillborn") : QString()));
+    html += row(tr("created"), at(m.created));
+    html += row(tr("finished"), m.finalState() == FinalState::Unfinished ? tr("not by the end") : at(m.finished));
+    html += row(tr("wall"), value(m.finished - m.created));
+    html += row(tr("exec"), value(metrics.exec(id)));
+    html += row(tr("total"), value(metrics.total(id)) + tr(" (with what it created)"));
+    html += QStringLiteral("</table>");
+    const auto intervals = p->intervalsOf(id);
+    html += QStringLiteral("<p><b>%1</b><br>").arg(tr("%n active interval(s)", nullptr, int(intervals.size())));
+    for (std::size_t k = 0; k < intervals.size() && k < 12; ++k) {
+        const Interval& iv = p->interval(intervals[k]);
+        html += QStringLiteral("[%1, %2) %3<br>").arg(at(iv.start), at(iv.end), value(iv.end - iv.start));
+    }
+    if (intervals.size() > 12)
+        html += tr("… and %1 more").arg(intervals.size() - 12);
+    html += QStringLiteral("</p>");
+    if (m.creator != kNone)
+        html += QStringLiteral("<p><b>%1</b> <a href='m:%2'>%3</a></p>")
+                    .arg(tr("created by"))
+                    .arg(m.creator)
+                    .arg(esc(p->labelText(p->measurement(m.creator).label)));
+    int children = 0;
+    QString list;
+    for (MeasurementId c = id + 1; c < p->measurementCount(); ++c) {
+        if (p->measurement(c).creator != id)
+            continue;
+        if (++children <= 20)
+            list += QStringLiteral("<a href='m:%1'>%2</a><br>").arg(c).arg(esc(std::string(p->labelName(p->measurement(c).label))));
+    }
+    if (children > 0) {
+        html += QStringLiteral("<p><b>%1</b><br>%2").arg(tr("created %n", nullptr, children), list);
+        if (children > 20)
+            html += tr("… and %1 more").arg(children - 20);
+        html += QStringLiteral("</p>");
+    }
+    setHtml(html);
+}
+
+void DetailsPane::showAggregatedNode(const IcicleView* view, std::uint32_t span)
+{
+    if (!view->source() || span == kNone) {
+        refresh();
+        return;
+    }
+    const QString text = QString::fromStdString(view->source()->describe(span)).toHtmlEscaped();
+    QStringList lines = text.split(QLatin1Char('\n'));
+    const QString title = lines.takeFirst();
+    setHtml(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title, lines.join(QStringLiteral("<br>"))));
+}
+
+void DetailsPane::linkClicked(const QUrl& url)
+{
+    const QString target = url.toString();
+    if (!target.startsWith(QStringLiteral("m:")) || !m_document->profile())
+        return;
+    const MeasurementId id = target.mid(2).toUInt();
+    if (id >= m_document->profile()->measurementCount())
+        return;
+    const auto intervals = m_document->profile()->intervalsOf(id);
+    m_axis->selectItem(intervals.empty() ? kNone : intervals.front(), id);
+}
+
+} // namespace runlane

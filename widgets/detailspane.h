@@ -1,0 +1,33 @@
+#pragma once
+
+#include "profiletypes.h"
+
+#include <QTextBrowser>
+
+namespace runlane {
+
+class IcicleView;
+class ProfileDocument;
+class TimeAxis;
+
+// What is known about the selected interval, task or call path: position,
+// times, exec and total, its intervals, its creator and what it created.
+// The creator and the children are links that select them.
+class DetailsPane : public QTextBrowser
+{
+    Q_OBJECT
+
+public:
+    DetailsPane(ProfileDocument* document, QWidget* parent = nullptr);
+    void showAggregatedNode(const IcicleView* view, std::uint32_t span);
+    QString html() const { return toHtml(); }
+
+private:
+    void refresh();
+    void linkClicked(const QUrl& url);
+
+    ProfileDocument* m_document;
+    TimeAxis* m_axis;
+};
+
+} // namespace runlane

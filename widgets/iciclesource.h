@@ -1,0 +1,43 @@
+#pragma once
+
+#include "profile.h"
+
+#include <span>
+#include <string>
+
+namespace runlane {
+
+// What the icicle paints: per track and depth a start-sorted run of disjoint
+// spans (Interval-shaped). The timeline gives the profile's intervals; the
+// aggregated flame graph gives the call tree's layout. Painting, level of
+// detail, hit tests and collapsing are written once against this.
+class IcicleSource
+{
+public:
+    virtual ~IcicleSource() = default;
+
+    virtual std::size_t trackCount() const = 0;
+    virtual int depthCount(TrackId track) const = 0;
+    virtual std::span<const Interval> depthSlice(TrackId track, int depth) const = 0;
+    // Ids index spans(); parents are ids too.
+    virtual const Interval& span(std::uint32_t id) const = 0;
+    virtual std::uint32_t idOf(const Interval& span) const = 0;
+    virtual LabelId labelOf(const Interval& span) const = 0;
+    // The measurement a span belongs to, kNone in the aggregated view.
+    virtual MeasurementId measurementOf(const Interval& span) const = 0;
+    virtual int depthOf(std::uint32_t id) const = 0;
+    virtual TrackId trackOf(std::uint32_t id) const = 0;
+    // Text for a tooltip or the details pane.
+    virtual std::string describe(std::uint32_t id) const = 0;
+    // True if everything deeper within a span's time is its descendant
+    // (threads, call trees); false for rows of packed concurrent tasks.
+    virtual bool nestsByTime(TrackId track) const = 0;
+    virtual std::string trackName(TrackId track) const = 0;
+
+    // Ids [first, last) of the spans at `depth` overlapping [from, to).
+    std::pair<std::uint32_t, std::uint32_t> overlapping(TrackId track, int depth, Time from, Time to) const;
+    // The span at `depth` containing t, or kNone.
+    std::uint32_t at(TrackId track, int depth, Time t) const;
+};
+
+} // namespace runlane

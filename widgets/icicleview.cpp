@@ -1,0 +1,592 @@
+#include "icicleview.h"
+
+#include "aggregatedsource.h"
+#include "colorscheme.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "timelinesource.h"
+
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QNativeGestureEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QStyle>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace runlane {
+
+namespace {
+
+constexpr double kMinimumNode = 1.0; // px: narrower runs are merged
+constexpr double kTextMinimum = 24.0; // px: narrower boxes get no label
+constexpr int kChevronWidth = 12;
+
+QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+} // namespace
+
+IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_axis(document->axis()), m_navigator(document->axis(), this),
+      m_scroll(new QScrollBar(Qt::Vertical, this))
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumHeight(80);
+    m_rowHeight = fontMetrics().height() + 6;
+    connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+    connect(m_axis, &TimeAxis::visibleRangeChanged, this, qOverload<>(&QWidget::update));
+    connect(m_axis, &TimeAxis::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(m_axis, &TimeAxis::selectedItemChanged, this, qOverload<>(&QWidget::update));
+    connect(m_document, &ProfileDocument::profileChanged, this, &IcicleView::rebuild);
+    connect(m_document, &ProfileDocument::viewModeChanged, this, &IcicleView::rebuild);
+    connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
+    rebuild();
+}
+
+IcicleView::~IcicleView() = default;
+
+int IcicleView::rightMargin() const
+{
+    return style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+}
+
+int IcicleView::scrollY() const
+{
+    return m_scroll->value();
+}
+
+void IcicleView::rebuild()
+{
+    m_source.reset();
+    m_collapsed.clear();
+    m_aggregatedSelection = kNone;
+    const Profile* profile = m_document->profile();
+    if (profile) {
+        if (!m_document->isAggregated())
+            m_source = std::make_unique<TimelineSource>(*profile, *m_document->metrics());
+        else if (m_document->callTree())
+            m_source = std::make_unique<AggregatedSource>(*profile, *m_document->callTree());
+    }
+    m_trackCollapsed.assign(m_source ? m_source->trackCount() : 0, false);
+    layoutRows();
+    m_scroll->setValue(0);
+    update();
+}
+
+void IcicleView::layoutRows()
+{
+    m_rows.clear();
+    int y = 0;
+    if (m_source) {
+        for (TrackId t = 0; t < m_source->trackCount(); ++t) {
+            m_rows.push_back(Row{t, -1, y, kHeaderHeight});
+            y += kHeaderHeight;
+            if (m_trackCollapsed[t])
+                continue;
+            for (int d = 0; d < m_source->depthCount(t); ++d) {
+                m_rows.push_back(Row{t, d, y, m_rowHeight});
+                y += m_rowHeight;
+            }
+        }
+    }
+    updateScrollBar();
+}
+
+int IcicleView::contentHeight() const
+{
+    return m_rows.empty() ? 0 : m_rows.back().y + m_rows.back().height;
+}
+
+void IcicleView::updateScrollBar()
+{
+    const int extent = rightMargin();
+    m_scroll->setGeometry(width() - extent, 0, extent, height());
+    m_scroll->setRange(0, std::max(0, contentHeight() - height()));
+    m_scroll->setPageStep(std::max(1, height()));
+    m_scroll->setSingleStep(m_rowHeight);
+    m_navigator.setArea(TimeAxis::kGutter, std::max(1, width() - TimeAxis::kGutter - extent));
+}
+
+void IcicleView::resizeEvent(QResizeEvent*)
+{
+    updateScrollBar();
+}
+
+const IcicleView::Row* IcicleView::rowAt(int contentY) const
+{
+    auto it = std::partition_point(m_rows.begin(), m_rows.end(),
+                                   [contentY](const Row& r) { return r.y + r.height <= contentY; });
+    return it == m_rows.end() || it->y > contentY ? nullptr : &*it;
+}
+
+const IcicleView::Row* IcicleView::rowOf(TrackId track, int depth) const
+{
+    for (const Row& r : m_rows) {
+        if (r.track == track && r.depth == depth)
+            return &r;
+    }
+    return nullptr;
+}
+
+bool IcicleView::isTrackCollapsed(TrackId track) const
+{
+    return track < m_trackCollapsed.size() && m_trackCollapsed[track];
+}
+
+void IcicleView::setTrackCollapsed(TrackId track, bool collapsed)
+{
+    if (track >= m_trackCollapsed.size() || m_trackCollapsed[track] == collapsed)
+        return;
+    m_trackCollapsed[track] = collapsed;
+    layoutRows();
+    update();
+}
+
+std::uint32_t IcicleView::hiddenBy(std::uint32_t id) const
+{
+    if (m_collapsed.empty() || !m_source)
+        return kNone;
+    std::uint32_t hider = kNone;
+    for (std::uint32_t p = m_source->span(id).parent; p != kNone; p = m_source->span(p).parent) {
+        if (m_collapsed.count(p))
+            hider = p;
+    }
+    return hider;
+}
+
+bool IcicleView::hasChildren(std::uint32_t id) const
+{
+    const Interval& span = m_source->span(id);
+    const TrackId track = m_source->trackOf(id);
+    const auto children = m_source->depthSlice(track, m_source->depthOf(id) + 1);
+    const auto it = std::partition_point(children.begin(), children.end(),
+                                         [&span](const Interval& c) { return c.start < span.start; });
+    for (auto c = it; c != children.end() && c->start < std::max(span.end, span.start + 1); ++c) {
+        if (c->parent == id)
+            return true;
+    }
+    return false;
+}
+
+std::size_t IcicleView::descendantCount(std::uint32_t id) const
+{
+    if (!m_source)
+        return 0;
+    // Walk down depth by depth, keeping the ids found one level up.
+    const TrackId track = m_source->trackOf(id);
+    const Interval& top = m_source->span(id);
+    std::vector<std::uint32_t> level{id};
+    std::size_t count = 0;
+    for (int d = m_source->depthOf(id) + 1; d < m_source->depthCount(track) && !level.empty(); ++d) {
+        const auto slice = m_source->depthSlice(track, d);
+        std::vector<std::uint32_t> next;
+        auto it = std::partition_point(slice.begin(), slice.end(), [&top](const Interval& c) { return c.start < top.start; });
+        std::unordered_set<std::uint32_t> parents(level.begin(), level.end());
+        for (; it != slice.end() && it->start < std::max(top.end, top.start + 1); ++it) {
+            if (parents.count(it->parent))
+                next.push_back(m_source->idOf(*it));
+        }
+        count += next.size();
+        level.swap(next);
+    }
+    return count;
+}
+
+void IcicleView::setCollapsed(std::uint32_t id, bool collapsed)
+{
+    if (collapsed)
+        m_collapsed.insert(id);
+    else
+        m_collapsed.erase(id);
+    update();
+}
+
+void IcicleView::expandAll()
+{
+    m_collapsed.clear();
+    std::fill(m_trackCollapsed.begin(), m_trackCollapsed.end(), false);
+    layoutRows();
+    update();
+}
+
+void IcicleView::collapseToDepth(int depth)
+{
+    if (!m_source)
+        return;
+    m_collapsed.clear();
+    for (TrackId t = 0; t < m_source->trackCount(); ++t) {
+        for (const Interval& span : m_source->depthSlice(t, depth)) {
+            const std::uint32_t id = m_source->idOf(span);
+            if (hasChildren(id))
+                m_collapsed.insert(id);
+        }
+    }
+    update();
+}
+
+std::uint32_t IcicleView::selectedSpan() const
+{
+    return m_document->isAggregated() ? m_aggregatedSelection : m_axis->selectedInterval();
+}
+
+void IcicleView::selectSpan(std::uint32_t id)
+{
+    if (m_document->isAggregated()) {
+        m_aggregatedSelection = id;
+        Q_EMIT aggregatedNodeSelected(id);
+        update();
+    } else {
+        m_axis->selectItem(id, id == kNone ? kNone : m_source->measurementOf(m_source->span(id)));
+    }
+}
+
+void IcicleView::zoomToSpan(std::uint32_t id)
+{
+    if (!m_source || id == kNone)
+        return;
+    const Interval& span = m_source->span(id);
+    m_axis->setVisibleRange(span.start, std::max(span.end, span.start + TimeAxis::kMinimumSpan));
+}
+
+QRectF IcicleView::spanRect(std::uint32_t id) const
+{
+    if (!m_source || id == kNone || hiddenBy(id) != kNone)
+        return {};
+    const Row* row = rowOf(m_source->trackOf(id), m_source->depthOf(id));
+    if (!row)
+        return {};
+    const double width = m_navigator.areaWidth();
+    const Interval& span = m_source->span(id);
+    const double x0 = std::max(-1.0, m_axis->xFor(span.start, width));
+    const double x1 = std::min(width + 1, std::max(m_axis->xFor(span.end, width), x0 + 1));
+    if (x1 <= 0 || x0 >= width)
+        return {};
+    return QRectF(TimeAxis::kGutter + x0, row->y - scrollY(), x1 - x0, row->height - 1);
+}
+
+std::uint32_t IcicleView::spanAt(QPoint pos) const
+{
+    if (!m_source || pos.x() < TimeAxis::kGutter || pos.x() >= TimeAxis::kGutter + m_navigator.areaWidth())
+        return kNone;
+    const Row* row = rowAt(pos.y() + scrollY());
+    if (!row || row->depth < 0)
+        return kNone;
+    // Exactly under the cursor, or within two pixels for slivers.
+    const double width = m_navigator.areaWidth();
+    const double x = pos.x() - TimeAxis::kGutter;
+    std::uint32_t id = m_source->at(row->track, row->depth, m_axis->timeAt(x, width));
+    if (id == kNone) {
+        const auto [first, last] = m_source->overlapping(row->track, row->depth, m_axis->timeAt(x - 2, width),
+                                                         m_axis->timeAt(x + 2, width) + 1);
+        if (first != last)
+            id = first;
+    }
+    return id != kNone && hiddenBy(id) == kNone ? id : kNone;
+}
+
+bool IcicleView::chevronHit(std::uint32_t id, QPoint pos) const
+{
+    const QRectF rect = spanRect(id);
+    return rect.width() >= kTextMinimum && pos.x() < rect.left() + kChevronWidth + 2
+        && (isCollapsed(id) || hasChildren(id));
+}
+
+void IcicleView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    paintContent(painter, QSize(width() - rightMargin(), height()), scrollY());
+    painter.fillRect(QRect(width() - rightMargin(), 0, rightMargin(), height()), ColorScheme::gutter());
+}
+
+void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
+{
+    TimeAxis::paintBackdrop(p, size);
+    if (!m_source) {
+        p.setPen(QColor(110, 110, 120));
+        const QString text = !m_document->hasProfile() ? tr("Open a profile (Ctrl+O) or drop one here")
+            : m_document->isAggregated()               ? tr("Merging call paths…")
+                                                       : QString();
+        p.drawText(QRect(TimeAxis::kGutter, 0, size.width() - TimeAxis::kGutter, 60), Qt::AlignCenter, text);
+        return;
+    }
+    const int timeWidth = std::max(1, size.width() - TimeAxis::kGutter);
+    if (m_document->profile()->intervalCount() == 0) {
+        p.setPen(QColor(110, 110, 120));
+        p.drawText(QRect(TimeAxis::kGutter, kHeaderHeight, timeWidth, 60), Qt::AlignCenter,
+                   tr("This profile has no timeline: its metrics are in the rank."));
+    }
+    for (auto it = std::partition_point(m_rows.begin(), m_rows.end(),
+                                        [scroll](const Row& r) { return r.y + r.height <= scroll; });
+         it != m_rows.end() && it->y < scroll + size.height(); ++it) {
+        const int y = it->y - scroll;
+        if (it->depth < 0)
+            paintHeader(p, *it, y, size.width());
+        else
+            paintRow(p, *it, y, timeWidth);
+    }
+    if (const auto& selection = m_axis->selection()) {
+        const double x0 = std::max(0.0, m_axis->xFor(selection->first, timeWidth));
+        const double x1 = std::min(double(timeWidth), m_axis->xFor(selection->second, timeWidth));
+        if (x1 > x0) {
+            p.fillRect(QRectF(TimeAxis::kGutter + x0, 0, std::max(1.0, x1 - x0), size.height()),
+                       ColorScheme::rangeSelection());
+            p.setPen(QPen(ColorScheme::selection(), 1));
+            p.drawLine(QPointF(TimeAxis::kGutter + x0, 0), QPointF(TimeAxis::kGutter + x0, size.height()));
+            p.drawLine(QPointF(TimeAxis::kGutter + x1, 0), QPointF(TimeAxis::kGutter + x1, size.height()));
+        }
+    }
+    p.setPen(ColorScheme::grid());
+    p.drawLine(TimeAxis::kGutter - 1, 0, TimeAxis::kGutter - 1, size.height());
+}
+
+void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) const
+{
+    p.fillRect(QRect(0, y, width, row.height), QColor(232, 235, 241));
+    p.setPen(ColorScheme::grid());
+    p.drawLine(0, y + row.height - 1, width, y + row.height - 1);
+    p.setPen(QColor(40, 44, 52));
+    const QString chevron = isTrackCollapsed(row.track) ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+    const int depth = m_source->depthCount(row.track);
+    QFont bold = p.font();
+    bold.setBold(true);
+    p.setFont(bold);
+    const QString name = qs(m_source->trackName(row.track));
+    const QString text = chevron + name;
+    p.drawText(QRect(6, y, width - 12, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+               p.fontMetrics().elidedText(text, Qt::ElideRight, width - 12));
+    // After the name, measured in the bold font it is drawn in.
+    const int nameEnd = 6 + p.fontMetrics().horizontalAdvance(text) + 12;
+    p.setFont(font());
+    p.setPen(QColor(110, 115, 125));
+    const QString info = depth == 0 ? tr("no intervals") : tr("depth %1").arg(depth);
+    p.drawText(QRect(std::max(TimeAxis::kGutter + 6, nameEnd), y, 200, row.height), Qt::AlignVCenter | Qt::AlignLeft, info);
+}
+
+void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) const
+{
+    const double w = timeWidth;
+    const Time from = m_axis->visibleStart();
+    const Time to = m_axis->visibleEnd();
+    const auto [first, last] = m_source->overlapping(row.track, row.depth, from, to + 1);
+    if (first == last)
+        return;
+    const auto slice = m_source->depthSlice(row.track, row.depth);
+    const std::uint32_t base = m_source->idOf(slice.front());
+    const bool nests = m_source->nestsByTime(row.track);
+    const double h = row.height - 1;
+    std::uint32_t i = first;
+    while (i < last) {
+        const Interval& span = slice[i - base];
+        if (const std::uint32_t hider = hiddenBy(i); hider != kNone) {
+            // Skip the collapsed node's whole subtree at this depth at once.
+            const Time end = m_source->span(hider).end;
+            std::uint32_t j = i + 1;
+            if (nests)
+                j = base + std::uint32_t(std::partition_point(slice.begin() + (i - base), slice.begin() + (last - base),
+                                                              [end](const Interval& c) { return c.start < end; })
+                                         - slice.begin());
+            i = std::max(j, i + 1);
+            continue;
+        }
+        const double x0 = m_axis->xFor(span.start, w);
+        const double x1 = m_axis->xFor(span.end, w);
+        if (x1 - x0 < kMinimumNode) {
+            // A run narrower than a pixel: jump to the first span that
+            // starts in a later pixel column and draw the run as one block.
+            const double column = std::floor(std::max(x0, 0.0));
+            const Time boundary = m_axis->timeAt(column + 1, w);
+            const auto next = std::partition_point(slice.begin() + (i - base), slice.begin() + (last - base),
+                                                   [boundary](const Interval& c) { return c.start < boundary; });
+            std::uint32_t j = std::max(i + 1, base + std::uint32_t(next - slice.begin()));
+            // Only the run's last span can reach past this column; if it is
+            // wide it is drawn as itself, not swallowed by the block.
+            const Interval& lastInRun = slice[j - 1 - base];
+            if (j - 1 > i && m_axis->xFor(lastInRun.end, w) - m_axis->xFor(lastInRun.start, w) >= kMinimumNode)
+                --j;
+            const double blockEnd = std::min(w, std::max(column + 1, m_axis->xFor(slice[j - 1 - base].end, w)));
+            // One span is its own colour; a run takes that of the span under
+            // the column's centre, greyed, to show it is merged.
+            QColor color = QColor::fromRgb(m_document->colorOf(m_source->labelOf(span), span.end - span.start));
+            if (j - i > 1) {
+                const Time centre = m_axis->timeAt(column + 0.5, w);
+                const auto under = std::partition_point(slice.begin() + (i - base), slice.begin() + (j - base),
+                                                        [centre](const Interval& c) { return c.end <= centre; });
+                const Interval& pick = under == slice.begin() + (j - base) ? span : *under;
+                const QColor tint = QColor::fromRgb(m_document->colorOf(m_source->labelOf(pick), pick.end - pick.start));
+                const QColor grey = ColorScheme::merged();
+                color = QColor((tint.red() + grey.red()) / 2, (tint.green() + grey.green()) / 2, (tint.blue() + grey.blue()) / 2);
+            }
+            p.fillRect(QRectF(TimeAxis::kGutter + column, y, blockEnd - column, h), color);
+            i = j;
+            continue;
+        }
+        const double left = std::max(-2.0, x0);
+        const double right = std::min(w + 2, x1);
+        paintNode(p, i, span, QRectF(TimeAxis::kGutter + left, y, right - left, h));
+        ++i;
+    }
+}
+
+void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, const QRectF& rect) const
+{
+    const LabelId label = m_source->labelOf(span);
+    const QColor fill = QColor::fromRgb(m_document->colorOf(label, span.end - span.start));
+    p.fillRect(rect, fill);
+    if (rect.width() >= 3) {
+        p.setPen(fill.darker(125));
+        // On the box's last column, not the one after it.
+        p.drawLine(QPointF(rect.right() - 1, rect.top()), QPointF(rect.right() - 1, rect.bottom()));
+    }
+    const bool selected = id == selectedSpan();
+    const MeasurementId measurement = m_source->measurementOf(span);
+    const bool sameTask = !selected && measurement != kNone && measurement == m_axis->selectedMeasurement();
+    if (selected || sameTask) {
+        p.setPen(QPen(ColorScheme::selection(), selected ? 2 : 1, selected ? Qt::SolidLine : Qt::DashLine));
+        p.drawRect(rect.adjusted(1, 1, -1, -1));
+    }
+    if (rect.width() < kTextMinimum)
+        return;
+    const bool collapsed = isCollapsed(id);
+    QRectF text = rect.adjusted(4, 0, -3, 0);
+    p.setPen(ColorScheme::textOn(fill));
+    if (collapsed || rect.width() >= 60) {
+        if (collapsed || hasChildren(id)) {
+            p.drawText(QRectF(text.left(), text.top(), kChevronWidth, text.height()), Qt::AlignVCenter | Qt::AlignLeft,
+                       collapsed ? QStringLiteral("▸") : QStringLiteral("▾"));
+            text.setLeft(text.left() + kChevronWidth);
+        }
+    }
+    QString name = qs(m_document->profile()->labelName(label));
+    if (collapsed)
+        name += QStringLiteral("  +%1").arg(descendantCount(id));
+    const QFontMetrics metrics = p.fontMetrics();
+    if (metrics.horizontalAdvance(name) > text.width())
+        name = metrics.elidedText(name, Qt::ElideRight, int(text.width()));
+    if (!name.isEmpty())
+        p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, name);
+}
+
+void IcicleView::mousePressEvent(QMouseEvent* event)
+{
+    m_navigator.press(event);
+}
+
+void IcicleView::mouseMoveEvent(QMouseEvent* event)
+{
+    m_navigator.move(event);
+}
+
+void IcicleView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (!m_navigator.release(event))
+        return;
+    const QPoint pos = event->position().toPoint();
+    if (const Row* row = rowAt(pos.y() + scrollY()); row && row->depth < 0) {
+        setTrackCollapsed(row->track, !isTrackCollapsed(row->track));
+        return;
+    }
+    const std::uint32_t id = spanAt(pos);
+    if (id != kNone && chevronHit(id, pos)) {
+        setCollapsed(id, !isCollapsed(id));
+        return;
+    }
+    selectSpan(id);
+}
+
+void IcicleView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const std::uint32_t id = spanAt(event->position().toPoint());
+    if (id != kNone) {
+        selectSpan(id);
+        zoomToSpan(id);
+    }
+}
+
+void IcicleView::wheelEvent(QWheelEvent* event)
+{
+    m_navigator.wheel(event, [this](int pixels) { m_scroll->setValue(m_scroll->value() + pixels); });
+    event->accept();
+}
+
+void IcicleView::keyPressEvent(QKeyEvent* event)
+{
+    const std::uint32_t selected = selectedSpan();
+    switch (event->key()) {
+    case Qt::Key_C:
+        if (selected != kNone)
+            setCollapsed(selected, true);
+        return;
+    case Qt::Key_E:
+        if (selected != kNone)
+            setCollapsed(selected, false);
+        return;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        zoomToSpan(selected);
+        return;
+    case Qt::Key_Escape:
+        if (!m_axis->selection() && selected != kNone) {
+            selectSpan(kNone);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    if (!m_navigator.key(event))
+        QWidget::keyPressEvent(event);
+}
+
+void IcicleView::contextMenuEvent(QContextMenuEvent* event)
+{
+    const std::uint32_t id = spanAt(event->pos());
+    QMenu menu(this);
+    if (id != kNone) {
+        selectSpan(id);
+        menu.addAction(tr("Zoom to %1").arg(qs(m_document->profile()->labelName(m_source->labelOf(m_source->span(id))))),
+                       this, [this, id] { zoomToSpan(id); });
+        if (isCollapsed(id))
+            menu.addAction(tr("Expand"), this, [this, id] { setCollapsed(id, false); });
+        else if (hasChildren(id))
+            menu.addAction(tr("Collapse (%1 below)").arg(descendantCount(id)), this, [this, id] { setCollapsed(id, true); });
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Expand all"), this, &IcicleView::expandAll);
+    menu.addAction(tr("Collapse to depth…"), this, [this] {
+        bool ok = false;
+        const int depth = QInputDialog::getInt(this, tr("Collapse to depth"), tr("Show depths up to:"), 3, 0, 1000, 1, &ok);
+        if (ok)
+            collapseToDepth(depth);
+    });
+    menu.exec(event->globalPos());
+}
+
+bool IcicleView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const std::uint32_t id = spanAt(help->pos());
+        if (id != kNone)
+            QToolTip::showText(help->globalPos(), QString::fromStdString(m_source->describe(id)), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    if (event->type() == QEvent::NativeGesture && m_navigator.nativeGesture(static_cast<QNativeGestureEvent*>(event)))
+        return true;
+    return QWidget::event(event);
+}
+
+} // namespace runlane

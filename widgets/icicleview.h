@@ -1,0 +1,111 @@
+#pragma once
+
+#include "iciclesource.h"
+#include "timenavigator.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <unordered_set>
+#include <vector>
+
+class QScrollBar;
+
+namespace runlane {
+
+class ProfileDocument;
+class TimeAxis;
+
+// The icicle plot: per track a band of rows, one per depth, with the active
+// intervals (or, aggregated, the call paths) as boxes on the shared time
+// axis. Painting asks each row for its visible spans (a binary search) and
+// skips over runs narrower than a pixel with another binary search, drawing
+// them as one block: a frame costs O(pixels × log n) whatever the profile.
+class IcicleView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kHeaderHeight = 22;
+
+    explicit IcicleView(ProfileDocument* document, QWidget* parent = nullptr);
+    ~IcicleView() override;
+
+    // Paints what the widget shows into an area of `size` scrolled to
+    // `scrollY`: for the widget itself and for PNG export alike.
+    void paintContent(QPainter& painter, QSize size, int scrollY) const;
+    int contentHeight() const;
+    int rowHeight() const { return m_rowHeight; }
+    int scrollY() const;
+
+    const IcicleSource* source() const { return m_source.get(); }
+    // Where a span is drawn, in widget coordinates (empty if not shown).
+    QRectF spanRect(std::uint32_t id) const;
+    std::uint32_t spanAt(QPoint pos) const;
+
+    bool isCollapsed(std::uint32_t id) const { return m_collapsed.count(id) != 0; }
+    void setCollapsed(std::uint32_t id, bool collapsed);
+    // The collapsed ancestor hiding a span, or kNone if it is shown.
+    std::uint32_t hiddenBy(std::uint32_t id) const;
+    // Descendants of a span (what collapsing it hides).
+    std::size_t descendantCount(std::uint32_t id) const;
+    void expandAll();
+    void collapseToDepth(int depth);
+    bool isTrackCollapsed(TrackId track) const;
+    void setTrackCollapsed(TrackId track, bool collapsed);
+
+    // The selected span: the selected interval in the timeline, a call path
+    // in the aggregated view.
+    std::uint32_t selectedSpan() const;
+    void selectSpan(std::uint32_t id);
+    void zoomToSpan(std::uint32_t id);
+
+Q_SIGNALS:
+    // A call path was selected in the aggregated view (kNone: cleared).
+    void aggregatedNodeSelected(std::uint32_t span);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Row {
+        TrackId track;
+        int depth; // -1: the track's header
+        int y;
+        int height;
+    };
+
+    void rebuild();
+    void layoutRows();
+    void updateScrollBar();
+    int rightMargin() const;
+    const Row* rowAt(int contentY) const;
+    const Row* rowOf(TrackId track, int depth) const;
+    bool hasChildren(std::uint32_t id) const;
+    void paintHeader(QPainter& p, const Row& row, int y, int width) const;
+    void paintRow(QPainter& p, const Row& row, int y, int timeWidth) const;
+    void paintNode(QPainter& p, std::uint32_t id, const Interval& span, const QRectF& rect) const;
+    bool chevronHit(std::uint32_t id, QPoint pos) const;
+
+    ProfileDocument* m_document;
+    TimeAxis* m_axis;
+    TimeNavigator m_navigator;
+    QScrollBar* m_scroll;
+    std::unique_ptr<IcicleSource> m_source;
+    std::vector<Row> m_rows;
+    std::vector<bool> m_trackCollapsed;
+    std::unordered_set<std::uint32_t> m_collapsed;
+    std::uint32_t m_aggregatedSelection = kNone;
+    int m_rowHeight = 20;
+};
+
+} // namespace runlane

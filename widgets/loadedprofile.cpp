@@ -1,0 +1,39 @@
+#include "loadedprofile.h"
+
+#include <algorithm>
+
+namespace runlane {
+
+LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, const QString& path)
+{
+    LoadedProfile loaded;
+    loaded.path = path;
+    loaded.metrics = std::make_shared<MeasurementMetrics>(*profile);
+    const Time start = profile->startTime();
+    const Time span = std::max<Time>(1, profile->duration());
+    loaded.overview.assign(profile->trackCount(), std::vector<float>(kOverviewBins, 0.0f));
+    // Busy = covered by a top-level interval; spread over the bins it touches.
+    for (TrackId t = 0; t < profile->trackCount(); ++t) {
+        std::vector<double> busy(kOverviewBins, 0.0);
+        const double binWidth = double(span) / kOverviewBins;
+        for (const Interval& iv : profile->depthSlice(t, 0)) {
+            double s = double(iv.start - start);
+            const double e = double(iv.end - start);
+            int bin = std::clamp(int(s / binWidth), 0, kOverviewBins - 1);
+            while (s < e && bin < kOverviewBins) {
+                const double binEnd = double(bin + 1) * binWidth;
+                busy[std::size_t(bin)] += std::min(e, binEnd) - s;
+                s = binEnd;
+                ++bin;
+            }
+        }
+        for (int b = 0; b < kOverviewBins; ++b)
+            loaded.overview[t][std::size_t(b)] = float(std::min(1.0, busy[std::size_t(b)] / binWidth));
+    }
+    for (const Interval& iv : profile->intervals())
+        loaded.longestInterval = std::max(loaded.longestInterval, iv.end - iv.start);
+    loaded.profile = std::move(profile);
+    return loaded;
+}
+
+} // namespace runlane

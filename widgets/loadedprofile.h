@@ -1,0 +1,31 @@
+#pragma once
+
+#include "measurementmetrics.h"
+#include "profile.h"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace runlane {
+
+// A profile with what the views need computed once on the loading thread:
+// per-measurement metrics, and per track how busy it is along its span
+// (the overview strip's picture).
+struct LoadedProfile {
+    static constexpr int kOverviewBins = 1024;
+
+    std::shared_ptr<const Profile> profile;
+    std::shared_ptr<const MeasurementMetrics> metrics;
+    // overview[track][bin]: busy fraction of that bin of the whole span.
+    std::vector<std::vector<float>> overview;
+    Time longestInterval = 1; // for colouring by duration
+    QString path; // as opened (":/..." for the bundled demo)
+
+    bool isNull() const { return profile == nullptr; }
+    // Computes metrics and overview for `profile` (call off the GUI thread).
+    static LoadedProfile prepare(std::shared_ptr<const Profile> profile, const QString& path);
+};
+
+} // namespace runlane

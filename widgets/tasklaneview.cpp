@@ -1,0 +1,541 @@
+#include "tasklaneview.h"
+
+#include "colorscheme.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "valueformat.h"
+
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QNativeGestureEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QStyle>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace runlane {
+
+namespace {
+
+QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+void pendingBrush(QPainter& p, const QRectF& r)
+{
+    p.fillRect(r, QColor(236, 238, 243));
+    p.fillRect(r, QBrush(QColor(150, 156, 170), Qt::BDiagPattern));
+}
+
+void pausedLine(QPainter& p, double x0, double x1, double midY)
+{
+    p.setPen(QPen(QColor(120, 126, 140), 1.5, Qt::DotLine));
+    p.drawLine(QPointF(x0, midY), QPointF(x1, midY));
+}
+
+void endMark(QPainter& p, double x, double midY, FinalState state)
+{
+    p.setPen(QPen(ColorScheme::forState(state).darker(130), 1));
+    p.setBrush(ColorScheme::forState(state));
+    QPainterPath diamond;
+    diamond.moveTo(x, midY - 5);
+    diamond.lineTo(x + 4, midY);
+    diamond.lineTo(x, midY + 5);
+    diamond.lineTo(x - 4, midY);
+    diamond.closeSubpath();
+    p.drawPath(diamond);
+    p.setBrush(Qt::NoBrush);
+}
+
+void unfinishedMark(QPainter& p, double x, double midY)
+{
+    p.setPen(Qt::NoPen);
+    p.setBrush(ColorScheme::forState(FinalState::Unfinished));
+    QPainterPath arrow;
+    arrow.moveTo(x - 6, midY - 5);
+    arrow.lineTo(x, midY);
+    arrow.lineTo(x - 6, midY + 5);
+    arrow.closeSubpath();
+    p.drawPath(arrow);
+    p.setBrush(Qt::NoBrush);
+}
+
+} // namespace
+
+TaskLaneView::TaskLaneView(ProfileDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_axis(document->axis()), m_navigator(document->axis(), this),
+      m_scroll(new QScrollBar(Qt::Vertical, this))
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumHeight(kLegendHeight + 40);
+    m_rowHeight = fontMetrics().height() + 4;
+    connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+    connect(m_axis, &TimeAxis::visibleRangeChanged, this, &TaskLaneView::rangeChanged);
+    connect(m_axis, &TimeAxis::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(m_axis, &TimeAxis::selectedItemChanged, this, &TaskLaneView::selectionChanged);
+    connect(m_document, &ProfileDocument::profileChanged, this, &TaskLaneView::collectTasks);
+    connect(m_document, &ProfileDocument::viewModeChanged, this, &TaskLaneView::rebuild);
+    connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
+    collectTasks();
+}
+
+int TaskLaneView::rightMargin() const
+{
+    return style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+}
+
+int TaskLaneView::scrollY() const
+{
+    return m_scroll->value();
+}
+
+void TaskLaneView::setOrder(Order order)
+{
+    if (order == m_order)
+        return;
+    m_order = order;
+    rebuild();
+}
+
+void TaskLaneView::setOnlyTasksInView(bool only)
+{
+    if (only == m_onlyInView)
+        return;
+    m_onlyInView = only;
+    rebuild();
+}
+
+void TaskLaneView::rangeChanged()
+{
+    if (m_onlyInView) {
+        // Keep the scroll position across the new list of rows.
+        const int scroll = m_scroll->value();
+        rebuild();
+        m_scroll->setValue(scroll);
+    }
+    update();
+}
+
+void TaskLaneView::collectTasks()
+{
+    // Once per profile, so that a zoom only filters this list.
+    m_tasks.clear();
+    m_totalTasks = 0;
+    if (const Profile* p = m_document->profile()) {
+        m_tasks.resize(p->trackCount());
+        for (MeasurementId id = 0; id < p->measurementCount(); ++id) {
+            const Measurement& m = p->measurement(id);
+            if (m.isAsync()) {
+                m_tasks[m.track].push_back(id);
+                ++m_totalTasks;
+            }
+        }
+    }
+    rebuild();
+}
+
+void TaskLaneView::rebuild()
+{
+    m_rows.clear();
+    m_related.clear();
+    m_taskCount = 0;
+    const Profile* p = m_document->profile();
+    // The lanes live on the time axis; the aggregated view has none.
+    if (p && !m_document->isAggregated()) {
+        std::vector<std::vector<MeasurementId>> perTrack(m_tasks.size());
+        const Time from = m_axis->visibleStart();
+        const Time to = m_axis->visibleEnd();
+        for (std::size_t t = 0; t < m_tasks.size(); ++t) {
+            for (const MeasurementId id : m_tasks[t]) {
+                const Measurement& m = p->measurement(id);
+                const Time end = m.finalState() == FinalState::Unfinished ? p->endTime() : m.finished;
+                if (!m_onlyInView || (end >= from && m.created <= to))
+                    perTrack[t].push_back(id);
+            }
+        }
+        const MeasurementMetrics* metrics = m_document->metrics();
+        int y = 0;
+        for (TrackId t = 0; t < perTrack.size(); ++t) {
+            auto& tasks = perTrack[t];
+            if (tasks.empty())
+                continue;
+            if (m_order == Order::Exec) {
+                std::stable_sort(tasks.begin(), tasks.end(),
+                                 [metrics](MeasurementId a, MeasurementId b) { return metrics->exec(a) > metrics->exec(b); });
+            } else if (m_order == Order::Name) {
+                std::stable_sort(tasks.begin(), tasks.end(), [p](MeasurementId a, MeasurementId b) {
+                    return p->labelName(p->measurement(a).label) < p->labelName(p->measurement(b).label);
+                });
+            }
+            m_rows.push_back(Row{t, kNone, y});
+            y += kHeaderHeight;
+            for (const MeasurementId task : tasks) {
+                m_rows.push_back(Row{t, task, y});
+                y += m_rowHeight;
+            }
+            m_taskCount += tasks.size();
+        }
+    }
+    updateScrollBar();
+    m_scroll->setValue(0);
+    computeRelated();
+    update();
+}
+
+void TaskLaneView::selectionChanged()
+{
+    computeRelated();
+    if (m_axis->selectedMeasurement() != kNone)
+        scrollToTask(m_axis->selectedMeasurement());
+    update();
+}
+
+void TaskLaneView::computeRelated()
+{
+    // The selected task's creator and the tasks it created.
+    m_related.clear();
+    const Profile* p = m_document->profile();
+    const MeasurementId selected = m_axis->selectedMeasurement();
+    if (p && !m_document->isAggregated() && selected != kNone && selected < p->measurementCount()) {
+        if (p->measurement(selected).creator != kNone)
+            m_related.insert(p->measurement(selected).creator);
+        for (MeasurementId id = selected + 1; id < p->measurementCount(); ++id) {
+            if (p->measurement(id).creator == selected)
+                m_related.insert(id);
+        }
+    }
+}
+
+int TaskLaneView::contentHeight() const
+{
+    return m_rows.empty() ? 0 : m_rows.back().y + heightOf(m_rows.back());
+}
+
+void TaskLaneView::updateScrollBar()
+{
+    const int extent = rightMargin();
+    m_scroll->setGeometry(width() - extent, kLegendHeight, extent, std::max(0, height() - kLegendHeight));
+    m_scroll->setRange(0, std::max(0, contentHeight() - (height() - kLegendHeight)));
+    m_scroll->setPageStep(std::max(1, height() - kLegendHeight));
+    m_scroll->setSingleStep(m_rowHeight);
+    m_navigator.setArea(TimeAxis::kGutter, std::max(1, width() - TimeAxis::kGutter - extent));
+}
+
+void TaskLaneView::resizeEvent(QResizeEvent*)
+{
+    updateScrollBar();
+}
+
+const TaskLaneView::Row* TaskLaneView::rowAt(int contentY) const
+{
+    auto it = std::partition_point(m_rows.begin(), m_rows.end(),
+                                   [this, contentY](const Row& r) { return r.y + heightOf(r) <= contentY; });
+    return it == m_rows.end() || it->y > contentY ? nullptr : &*it;
+}
+
+MeasurementId TaskLaneView::taskAt(QPoint pos) const
+{
+    if (pos.y() < kLegendHeight)
+        return kNone;
+    const Row* row = rowAt(pos.y() - kLegendHeight + scrollY());
+    return row ? row->task : kNone;
+}
+
+QRect TaskLaneView::rowRect(MeasurementId task) const
+{
+    for (const Row& r : m_rows) {
+        if (r.task == task) {
+            const int y = kLegendHeight + r.y - scrollY();
+            if (y + m_rowHeight <= kLegendHeight || y >= height())
+                return {};
+            return QRect(0, y, width() - rightMargin(), m_rowHeight);
+        }
+    }
+    return {};
+}
+
+void TaskLaneView::scrollToTask(MeasurementId task)
+{
+    for (const Row& r : m_rows) {
+        if (r.task != task)
+            continue;
+        const int view = height() - kLegendHeight;
+        if (r.y < scrollY() || r.y + m_rowHeight > scrollY() + view)
+            m_scroll->setValue(r.y - view / 2);
+        return;
+    }
+}
+
+void TaskLaneView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    paintContent(painter, QSize(width() - rightMargin(), height()), scrollY());
+    painter.fillRect(QRect(width() - rightMargin(), 0, rightMargin(), kLegendHeight), ColorScheme::gutter());
+}
+
+void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
+{
+    TimeAxis::paintBackdrop(p, size);
+    paintLegend(p, size.width());
+    const int timeWidth = std::max(1, size.width() - TimeAxis::kGutter);
+    p.setClipRect(QRect(0, kLegendHeight, size.width(), size.height() - kLegendHeight));
+    if (m_rows.empty()) {
+        p.setPen(QColor(110, 110, 120));
+        const QString text = !m_document->hasProfile() ? QString()
+            : m_totalTasks == 0                        ? tr("No asynchronous tasks in this profile")
+            : m_document->isAggregated() ? tr("Task lanes need the timeline: turn off View ▸ Aggregated flame graph (Ctrl+G)")
+                                         : tr("None of the %1 tasks is alive in the visible range").arg(m_totalTasks);
+        p.drawText(QRect(TimeAxis::kGutter, kLegendHeight, timeWidth, 50), Qt::AlignCenter, text);
+    }
+    const int view = size.height() - kLegendHeight;
+    for (auto it = std::partition_point(m_rows.begin(), m_rows.end(),
+                                        [this, scroll](const Row& r) { return r.y + heightOf(r) <= scroll; });
+         it != m_rows.end() && it->y < scroll + view; ++it) {
+        const int y = kLegendHeight + it->y - scroll;
+        if (it->task == kNone) {
+            p.fillRect(QRect(0, y, size.width(), kHeaderHeight), QColor(232, 235, 241));
+            QFont bold = font();
+            bold.setBold(true);
+            p.setFont(bold);
+            p.setPen(QColor(40, 44, 52));
+            const Profile* profile = m_document->profile();
+            std::size_t count = 0;
+            for (auto next = it + 1; next != m_rows.end() && next->task != kNone; ++next)
+                ++count;
+            p.drawText(QRect(6, y, size.width() - 12, kHeaderHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                       tr("%1 — %n task(s)", nullptr, int(count)).arg(qs(profile->string(profile->track(it->track).name))));
+            p.setFont(font());
+        } else {
+            paintTask(p, *it, y, timeWidth);
+        }
+    }
+    if (const auto& selection = m_axis->selection()) {
+        const double x0 = std::max(0.0, m_axis->xFor(selection->first, timeWidth));
+        const double x1 = std::min(double(timeWidth), m_axis->xFor(selection->second, timeWidth));
+        if (x1 > x0)
+            p.fillRect(QRectF(TimeAxis::kGutter + x0, kLegendHeight, std::max(1.0, x1 - x0), size.height()),
+                       ColorScheme::rangeSelection());
+    }
+    p.setClipping(false);
+    p.setPen(ColorScheme::grid());
+    p.drawLine(TimeAxis::kGutter - 1, 0, TimeAxis::kGutter - 1, size.height());
+}
+
+void TaskLaneView::paintLegend(QPainter& p, int width) const
+{
+    p.fillRect(QRect(0, 0, width, kLegendHeight), ColorScheme::gutter());
+    p.setPen(ColorScheme::grid());
+    p.drawLine(0, kLegendHeight - 1, width, kLegendHeight - 1);
+    const int mid = kLegendHeight / 2;
+    int x = 8;
+    p.setPen(QColor(40, 44, 52));
+    p.drawText(QRect(x, 0, TimeAxis::kGutter - 8, kLegendHeight), Qt::AlignVCenter,
+               m_onlyInView ? tr("Tasks in view: %1 of %2").arg(m_taskCount).arg(m_totalTasks) : tr("Tasks: %1").arg(m_taskCount));
+    x = TimeAxis::kGutter + 8;
+    auto caption = [&](const QString& text) {
+        p.setPen(QColor(60, 64, 72));
+        const int w = p.fontMetrics().horizontalAdvance(text);
+        p.drawText(QRect(x, 0, w + 2, kLegendHeight), Qt::AlignVCenter, text);
+        x += w + 16;
+    };
+    pendingBrush(p, QRectF(x, mid - 5, 22, 10));
+    x += 26;
+    caption(tr("pending"));
+    p.fillRect(QRectF(x, mid - 6, 22, 12), QColor(120, 170, 230));
+    x += 26;
+    caption(tr("running (in its label's colour)"));
+    pausedLine(p, x, x + 22, mid);
+    x += 26;
+    caption(tr("paused"));
+    for (const FinalState state : {FinalState::Completed, FinalState::Failed, FinalState::Cancelled}) {
+        endMark(p, x + 4, mid, state);
+        x += 12;
+        caption(QString::fromLatin1(finalStateName(state).data()));
+    }
+    unfinishedMark(p, x + 8, mid);
+    x += 14;
+    caption(tr("unfinished"));
+}
+
+void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) const
+{
+    const Profile& profile = *m_document->profile();
+    const Measurement& m = profile.measurement(row.task);
+    const double w = timeWidth;
+    const double left = TimeAxis::kGutter;
+    const double mid = y + m_rowHeight / 2.0;
+    const bool selected = row.task == m_axis->selectedMeasurement();
+    if (selected)
+        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), QColor(210, 225, 250));
+    else if (isRelated(row.task))
+        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), QColor(252, 238, 200));
+    // The gutter: the task's name.
+    p.setPen(QColor(40, 44, 52));
+    const QString name = qs(profile.labelName(m.label));
+    p.drawText(QRect(14, y, TimeAxis::kGutter - 20, m_rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               p.fontMetrics().elidedText(name, Qt::ElideRight, TimeAxis::kGutter - 20));
+
+    auto x = [&](Time t) { return left + std::clamp(m_axis->xFor(t, w), -10.0, w + 10); };
+    const auto intervals = profile.intervalsOf(row.task);
+    const Time firstRun = intervals.empty() ? m.finished : profile.interval(intervals.front()).start;
+    const double top = y + 2;
+    const double height = m_rowHeight - 4;
+    p.setClipRect(QRectF(left, y, w, m_rowHeight));
+    // Pending: created, not yet run.
+    if (firstRun > m.created && m_axis->xFor(firstRun, w) >= 0 && m_axis->xFor(m.created, w) <= w)
+        pendingBrush(p, QRectF(x(m.created), top + 2, std::max(1.0, x(firstRun) - x(m.created)), height - 4));
+    // Running, with paused stretches between (and after, until it finished).
+    const QColor fill = QColor::fromRgb(m_document->colorOf(m.label, m.finished - m.created));
+    Time pausedFrom = kTimeMin;
+    const Time from = m_axis->visibleStart();
+    const Time to = m_axis->visibleEnd();
+    const IntervalId* ids = intervals.data();
+    std::size_t k = std::size_t(std::partition_point(ids, ids + intervals.size(),
+                                                     [&](IntervalId id) { return profile.interval(id).end < from; })
+                                - ids);
+    if (k > 0)
+        pausedFrom = profile.interval(ids[k - 1]).end;
+    while (k < intervals.size() && profile.interval(ids[k]).start <= to) {
+        const Interval& iv = profile.interval(ids[k]);
+        if (pausedFrom != kTimeMin && iv.start > pausedFrom)
+            pausedLine(p, x(pausedFrom), x(iv.start), mid);
+        const double x0 = m_axis->xFor(iv.start, w);
+        if (m_axis->xFor(iv.end, w) - x0 < 1.0) {
+            // Sub-pixel slices: one block up to the next pixel column.
+            const double column = std::floor(std::max(x0, 0.0));
+            const Time boundary = m_axis->timeAt(column + 1, w);
+            const std::size_t next = std::size_t(std::partition_point(ids + k, ids + intervals.size(),
+                                                                      [&](IntervalId id) {
+                                                                          return profile.interval(id).start < boundary;
+                                                                      })
+                                                 - ids);
+            const std::size_t j = std::max(next, k + 1);
+            const double end = std::max(column + 1, m_axis->xFor(profile.interval(ids[j - 1]).end, w));
+            p.fillRect(QRectF(left + column, top, std::min(end, w) - column, height), fill);
+            pausedFrom = profile.interval(ids[j - 1]).end;
+            k = j;
+            continue;
+        }
+        p.fillRect(QRectF(x(iv.start), top, std::max(1.0, x(iv.end) - x(iv.start)), height), fill);
+        pausedFrom = iv.end;
+        ++k;
+    }
+    const bool unfinished = m.finalState() == FinalState::Unfinished;
+    const Time stop = unfinished ? profile.endTime() : m.finished;
+    if (pausedFrom != kTimeMin && stop > pausedFrom && pausedFrom <= to)
+        pausedLine(p, x(pausedFrom), x(stop), mid);
+    p.setClipRect(QRectF(left - 6, y, w + 12, m_rowHeight));
+    if (unfinished)
+        unfinishedMark(p, std::min(x(stop), left + w - 1), mid);
+    else if (m_axis->xFor(m.finished, w) >= -5 && m_axis->xFor(m.finished, w) <= w + 5)
+        endMark(p, x(m.finished), mid, m.finalState());
+    p.setClipRect(QRect(0, kLegendHeight, TimeAxis::kGutter + timeWidth, 1 << 20));
+    // A dot in the gutter says how it ended, for rows scrolled off its end.
+    p.setPen(Qt::NoPen);
+    p.setBrush(ColorScheme::forState(m.finalState()));
+    p.drawEllipse(QPointF(7, mid), 3, 3);
+    p.setBrush(Qt::NoBrush);
+}
+
+void TaskLaneView::mousePressEvent(QMouseEvent* event)
+{
+    m_navigator.press(event);
+}
+
+void TaskLaneView::mouseMoveEvent(QMouseEvent* event)
+{
+    m_navigator.move(event);
+}
+
+void TaskLaneView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (!m_navigator.release(event))
+        return;
+    const MeasurementId task = taskAt(event->position().toPoint());
+    if (task == kNone) {
+        m_axis->clearSelectedItem();
+        return;
+    }
+    const auto intervals = m_document->profile()->intervalsOf(task);
+    m_axis->selectItem(intervals.empty() ? kNone : intervals.front(), task);
+}
+
+void TaskLaneView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const MeasurementId task = taskAt(event->position().toPoint());
+    if (task == kNone)
+        return;
+    const Measurement& m = m_document->profile()->measurement(task);
+    m_axis->setVisibleRange(m.created, std::max(m.finished, m.created + TimeAxis::kMinimumSpan));
+}
+
+void TaskLaneView::wheelEvent(QWheelEvent* event)
+{
+    m_navigator.wheel(event, [this](int pixels) { m_scroll->setValue(m_scroll->value() + pixels); });
+    event->accept();
+}
+
+void TaskLaneView::keyPressEvent(QKeyEvent* event)
+{
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) && m_axis->selectedMeasurement() != kNone) {
+        const Measurement& m = m_document->profile()->measurement(m_axis->selectedMeasurement());
+        m_axis->setVisibleRange(m.created, std::max(m.finished, m.created + TimeAxis::kMinimumSpan));
+        return;
+    }
+    if (!m_navigator.key(event))
+        QWidget::keyPressEvent(event);
+}
+
+void TaskLaneView::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    QMenu* order = menu.addMenu(tr("Order tasks by"));
+    const std::pair<QString, Order> orders[] = {
+        {tr("Creation"), Order::Creation}, {tr("Exec time"), Order::Exec}, {tr("Name"), Order::Name}};
+    for (const auto& [text, value] : orders) {
+        QAction* action = order->addAction(text, this, [this, value = value] { setOrder(value); });
+        action->setCheckable(true);
+        action->setChecked(m_order == value);
+    }
+    QAction* inView = menu.addAction(tr("Only tasks in the visible range"), this,
+                                     [this](bool checked) { setOnlyTasksInView(checked); });
+    inView->setCheckable(true);
+    inView->setChecked(m_onlyInView);
+    menu.exec(event->globalPos());
+}
+
+bool TaskLaneView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const MeasurementId task = taskAt(help->pos());
+        if (task == kNone) {
+            QToolTip::hideText();
+            return true;
+        }
+        const Profile& p = *m_document->profile();
+        const Measurement& m = p.measurement(task);
+        const ValueUnit unit = p.unit();
+        const QString text = QString::fromStdString(
+            p.labelText(m.label) + "\ncreated at " + ValueFormat::point(m.created - p.startTime(), unit) + ", wall "
+            + ValueFormat::text(m.finished - m.created, unit) + "\nexec " + ValueFormat::text(m_document->metrics()->exec(task), unit)
+            + " in " + std::to_string(p.intervalsOf(task).size()) + " active intervals\n"
+            + std::string(finalStateName(m.finalState())));
+        QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    if (event->type() == QEvent::NativeGesture && m_navigator.nativeGesture(static_cast<QNativeGestureEvent*>(event)))
+        return true;
+    return QWidget::event(event);
+}
+
+} // namespace runlane

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "profiletypes.h"
+#include "timenavigator.h"
+
+#include <QWidget>
+
+#include <unordered_set>
+#include <vector>
+
+class QScrollBar;
+
+namespace runlane {
+
+class ProfileDocument;
+class TimeAxis;
+struct Interval;
+
+// One row per asynchronous measurement (semantics.md §7), grouped by track:
+// pending from its creation to its first run (hatched), running on each
+// active interval (solid, in its label's colour), paused between them (a
+// dotted line), and an end mark in the colour of its final state. Rows are
+// virtualised: only those in view are painted. Same time axis, zoom, pan and
+// selection as the icicle; selecting a task also marks its creator and the
+// tasks it created.
+class TaskLaneView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Order { Creation, Exec, Name };
+    static constexpr int kLegendHeight = 24;
+    static constexpr int kHeaderHeight = 20;
+
+    explicit TaskLaneView(ProfileDocument* document, QWidget* parent = nullptr);
+
+    void paintContent(QPainter& painter, QSize size, int scrollY) const;
+    int contentHeight() const;
+    int scrollY() const;
+
+    Order order() const { return m_order; }
+    void setOrder(Order order);
+    // List only the tasks alive somewhere in the visible range (default),
+    // or every task of the profile.
+    bool onlyTasksInView() const { return m_onlyInView; }
+    void setOnlyTasksInView(bool only);
+    // Tasks listed (those in view, unless every task is listed).
+    std::size_t taskCount() const { return m_taskCount; }
+    // Async measurements of the profile.
+    std::size_t totalTaskCount() const { return m_totalTasks; }
+    // The task drawn at a point, kNone if none.
+    MeasurementId taskAt(QPoint pos) const;
+    // The row of a task in widget coordinates (empty if out of view).
+    QRect rowRect(MeasurementId task) const;
+    void scrollToTask(MeasurementId task);
+    bool isRelated(MeasurementId task) const { return m_related.count(task) != 0; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Row {
+        TrackId track;
+        MeasurementId task; // kNone: the track's header
+        int y;
+    };
+
+    void collectTasks();
+    void rebuild();
+    void rangeChanged();
+    void selectionChanged();
+    void computeRelated();
+    void updateScrollBar();
+    int rightMargin() const;
+    int heightOf(const Row& row) const { return row.task == kNone ? kHeaderHeight : m_rowHeight; }
+    const Row* rowAt(int contentY) const;
+    void paintLegend(QPainter& p, int width) const;
+    void paintTask(QPainter& p, const Row& row, int y, int timeWidth) const;
+
+    ProfileDocument* m_document;
+    TimeAxis* m_axis;
+    TimeNavigator m_navigator;
+    QScrollBar* m_scroll;
+    Order m_order = Order::Creation;
+    bool m_onlyInView = true;
+    std::vector<Row> m_rows;
+    std::vector<std::vector<MeasurementId>> m_tasks; // per track, by creation
+    std::size_t m_taskCount = 0;
+    std::size_t m_totalTasks = 0;
+    std::unordered_set<MeasurementId> m_related;
+    int m_rowHeight = 18;
+};
+
+} // namespace runlane

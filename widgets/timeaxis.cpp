@@ -1,0 +1,176 @@
+#include "timeaxis.h"
+
+#include "colorscheme.h"
+
+#include <QDateTime>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <utility>
+
+namespace runlane {
+
+namespace {
+constexpr std::size_t kMaxHistory = 100;
+constexpr qint64 kCoalesceMs = 600;
+} // namespace
+
+TimeAxis::TimeAxis(QObject* parent) : QObject(parent) { }
+
+void TimeAxis::paintBackdrop(QPainter& painter, QSize size)
+{
+    painter.fillRect(QRect(QPoint(0, 0), size), ColorScheme::background());
+    painter.fillRect(QRect(0, 0, kGutter, size.height()), ColorScheme::gutter());
+}
+
+void TimeAxis::setBounds(Time start, Time end)
+{
+    m_boundsStart = start;
+    m_boundsEnd = std::max(end, start + 1);
+    m_from = m_boundsStart;
+    m_to = m_boundsEnd;
+    m_back.clear();
+    m_forward.clear();
+    m_selection.reset();
+    m_selectedInterval = kNone;
+    m_selectedMeasurement = kNone;
+    Q_EMIT boundsChanged();
+    Q_EMIT visibleRangeChanged();
+    Q_EMIT selectionChanged();
+    Q_EMIT selectedItemChanged();
+    Q_EMIT historyChanged();
+}
+
+void TimeAxis::record()
+{
+    m_back.emplace_back(m_from, m_to);
+    if (m_back.size() > kMaxHistory)
+        m_back.erase(m_back.begin());
+    m_forward.clear();
+}
+
+void TimeAxis::setVisibleRange(Time from, Time to, History history)
+{
+    if (to < from)
+        std::swap(from, to);
+    const Time bounds = m_boundsEnd - m_boundsStart;
+    Time span = std::clamp<Time>(to - from, std::min(kMinimumSpan, bounds), bounds);
+    // Keep the range's middle when a clamp changes its width.
+    if (to - from != span) {
+        const Time middle = from + (to - from) / 2;
+        from = middle - span / 2;
+    }
+    from = std::clamp(from, m_boundsStart, m_boundsEnd - span);
+    to = from + span;
+    if (from == m_from && to == m_to)
+        return;
+    if (history == History::Record) {
+        record();
+    } else if (history == History::Coalesce) {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (now - m_lastCoalesced > kCoalesceMs)
+            record();
+        m_lastCoalesced = now;
+    }
+    m_from = from;
+    m_to = to;
+    Q_EMIT visibleRangeChanged();
+    if (history != History::Skip)
+        Q_EMIT historyChanged();
+}
+
+void TimeAxis::zoomAt(Time anchor, double factor, History history)
+{
+    anchor = std::clamp(anchor, m_from, m_to);
+    const double left = double(anchor - m_from) * factor;
+    const double right = double(m_to - anchor) * factor;
+    // Do not let rounding eat the zoom at the deepest level.
+    const Time from = anchor - Time(std::llround(left));
+    const Time to = anchor + Time(std::llround(right));
+    if (factor < 1 && to - from >= m_to - m_from && m_to - m_from > kMinimumSpan)
+        setVisibleRange(from + 1, to - 1, history);
+    else
+        setVisibleRange(from, to, history);
+}
+
+void TimeAxis::panBy(Time delta)
+{
+    setVisibleRange(m_from + delta, m_to + delta, History::Skip);
+}
+
+void TimeAxis::zoomToAll()
+{
+    setVisibleRange(m_boundsStart, m_boundsEnd);
+}
+
+void TimeAxis::goBack()
+{
+    step(m_back, m_forward);
+}
+
+void TimeAxis::goForward()
+{
+    step(m_forward, m_back);
+}
+
+void TimeAxis::step(std::vector<std::pair<Time, Time>>& from, std::vector<std::pair<Time, Time>>& to)
+{
+    // Moves one range from one history stack to the other, the current
+    // range going the other way.
+    if (from.empty())
+        return;
+    to.emplace_back(m_from, m_to);
+    std::tie(m_from, m_to) = from.back();
+    from.pop_back();
+    Q_EMIT visibleRangeChanged();
+    Q_EMIT historyChanged();
+}
+
+double TimeAxis::xFor(Time t, double width) const
+{
+    // Subtract in integers first: absolute times (epoch ns) do not fit a
+    // double to the nanosecond, differences within the view do.
+    return double(t - m_from) * width / double(m_to - m_from);
+}
+
+Time TimeAxis::timeAt(double x, double width) const
+{
+    return m_from + Time(std::llround(x * double(m_to - m_from) / std::max(1.0, width)));
+}
+
+void TimeAxis::setSelection(Time from, Time to)
+{
+    if (to < from)
+        std::swap(from, to);
+    from = std::max(from, m_boundsStart);
+    to = std::min(to, m_boundsEnd);
+    if (to <= from) {
+        clearSelection();
+        return;
+    }
+    if (m_selection && m_selection->first == from && m_selection->second == to)
+        return;
+    m_selection = std::pair(from, to);
+    Q_EMIT selectionChanged();
+}
+
+void TimeAxis::clearSelection()
+{
+    if (!m_selection)
+        return;
+    m_selection.reset();
+    Q_EMIT selectionChanged();
+}
+
+void TimeAxis::selectItem(IntervalId interval, MeasurementId measurement)
+{
+    if (interval == m_selectedInterval && measurement == m_selectedMeasurement)
+        return;
+    m_selectedInterval = interval;
+    m_selectedMeasurement = measurement;
+    Q_EMIT selectedItemChanged();
+}
+
+} // namespace runlane

@@ -1,0 +1,98 @@
+#pragma once
+
+#include "profiletypes.h"
+
+#include <QObject>
+#include <QSize>
+
+class QPainter;
+
+#include <optional>
+#include <vector>
+
+namespace runlane {
+
+// The one object every time-based view shares: the profile's bounds, the
+// visible range, the selected time range, the selected measurement or
+// interval, and the zoom history. Views never talk to each other; they
+// change this and repaint when it tells them to. All ranges are [from, to).
+//
+// Views share one geometry too: a gutter of kGutter px on the left for
+// names, the time area after it, and a right margin as wide as a scroll bar;
+// so a time maps to the same x in every view, to the pixel.
+class TimeAxis : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kGutter = 220;
+    static constexpr Time kMinimumSpan = 20; // ns (or ticks): the deepest zoom
+
+    explicit TimeAxis(QObject* parent = nullptr);
+
+    // The shared geometry's backdrop: the time area's background and the
+    // names gutter, for every view to paint first.
+    static void paintBackdrop(QPainter& painter, QSize size);
+
+    // New bounds reset the visible range to them, the selection and history.
+    void setBounds(Time start, Time end);
+    Time boundsStart() const { return m_boundsStart; }
+    Time boundsEnd() const { return m_boundsEnd; }
+
+    Time visibleStart() const { return m_from; }
+    Time visibleEnd() const { return m_to; }
+    Time visibleSpan() const { return m_to - m_from; }
+
+    enum class History { Record, Coalesce, Skip };
+    // Clamped to the bounds and the minimum span. `Coalesce` records a
+    // history step only if the last change was a while ago (wheel zoom).
+    void setVisibleRange(Time from, Time to, History history = History::Record);
+    // factor < 1 zooms in; the time under `anchor` stays where it is.
+    void zoomAt(Time anchor, double factor, History history = History::Coalesce);
+    void panBy(Time delta);
+    void zoomToAll();
+
+    bool canGoBack() const { return !m_back.empty(); }
+    bool canGoForward() const { return !m_forward.empty(); }
+    void goBack();
+    void goForward();
+
+    // Mapping between times and x in a time area `width` px wide.
+    double xFor(Time t, double width) const;
+    Time timeAt(double x, double width) const;
+
+    const std::optional<std::pair<Time, Time>>& selection() const { return m_selection; }
+    void setSelection(Time from, Time to);
+    void clearSelection();
+
+    // The selected interval (kNone if none) and its measurement, which may
+    // also be selected alone (a task without intervals).
+    IntervalId selectedInterval() const { return m_selectedInterval; }
+    MeasurementId selectedMeasurement() const { return m_selectedMeasurement; }
+    void selectItem(IntervalId interval, MeasurementId measurement);
+    void clearSelectedItem() { selectItem(kNone, kNone); }
+
+Q_SIGNALS:
+    void boundsChanged();
+    void visibleRangeChanged();
+    void selectionChanged();
+    void selectedItemChanged();
+    void historyChanged();
+
+private:
+    void record();
+    void step(std::vector<std::pair<Time, Time>>& from, std::vector<std::pair<Time, Time>>& to);
+
+    Time m_boundsStart = 0;
+    Time m_boundsEnd = 1;
+    Time m_from = 0;
+    Time m_to = 1;
+    std::vector<std::pair<Time, Time>> m_back;
+    std::vector<std::pair<Time, Time>> m_forward;
+    qint64 m_lastCoalesced = 0;
+    std::optional<std::pair<Time, Time>> m_selection;
+    IntervalId m_selectedInterval = kNone;
+    MeasurementId m_selectedMeasurement = kNone;
+};
+
+} // namespace runlane

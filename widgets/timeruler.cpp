@@ -1,0 +1,123 @@
+#include "timeruler.h"
+
+#include "colorscheme.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "valueformat.h"
+
+#include <QPainter>
+#include <QStyle>
+
+#include <cmath>
+
+namespace runlane {
+
+TimeRuler::TimeRuler(ProfileDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_axis(document->axis())
+{
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    connect(m_axis, &TimeAxis::visibleRangeChanged, this, qOverload<>(&QWidget::update));
+    connect(m_axis, &TimeAxis::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(m_axis, &TimeAxis::boundsChanged, this, qOverload<>(&QWidget::update));
+}
+
+QSize TimeRuler::sizeHint() const
+{
+    return QSize(400, fontMetrics().height() + 14);
+}
+
+Time TimeRuler::tickStep(Time span, double width, double minimumGap)
+{
+    const double wanted = double(std::max<Time>(1, span)) * minimumGap / std::max(1.0, width);
+    Time step = 1;
+    while (true) {
+        for (const Time m : {1, 2, 5}) {
+            if (double(step * m) >= wanted)
+                return step * m;
+        }
+        if (step > kTimeMax / 100)
+            return step;
+        step *= 10;
+    }
+}
+
+QString TimeRuler::tickLabel(Time offset, Time step, ValueUnit unit)
+{
+    if (unit != ValueUnit::Nanoseconds) {
+        const double units = ValueFormat::inUnits(offset, unit);
+        const double stepUnits = ValueFormat::inUnits(step, unit);
+        const int decimals = stepUnits >= 1 ? 0 : int(std::ceil(-std::log10(stepUnits) - 1e-9));
+        return QString::number(units, 'f', decimals);
+    }
+    // The unit of the offset's magnitude, with decimals down to the step.
+    static const struct {
+        Time ns;
+        const char* name;
+    } units[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "µs"}, {1, "ns"}};
+    const Time magnitude = std::max(std::abs(offset), step);
+    for (const auto& u : units) {
+        if (magnitude >= u.ns || u.ns == 1) {
+            int decimals = 0;
+            for (Time s = u.ns; s > step && decimals < 9; s /= 10)
+                ++decimals;
+            const QString value = QString::number(double(offset) / double(u.ns), 'f', decimals);
+            return value + QLatin1Char(' ') + QString::fromUtf8(u.name);
+        }
+    }
+    return QString::number(offset);
+}
+
+void TimeRuler::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    paintContent(painter, size());
+}
+
+void TimeRuler::paintContent(QPainter& p, QSize size) const
+{
+    TimeAxis::paintBackdrop(p, size);
+    const int right = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const double width = std::max(1, size.width() - TimeAxis::kGutter - right);
+    p.setPen(ColorScheme::grid());
+    p.drawLine(0, size.height() - 1, size.width(), size.height() - 1);
+    if (!m_document->hasProfile())
+        return;
+    const ValueUnit unit = m_document->profile()->unit();
+    p.setPen(QColor(90, 96, 108));
+    p.drawText(QRect(8, 0, TimeAxis::kGutter - 16, size.height()), Qt::AlignVCenter | Qt::AlignLeft,
+               m_document->isAggregated()      ? tr("merged call paths, %1").arg(QString::fromUtf8(ValueFormat::key(unit).data()))
+               : unit == ValueUnit::Nanoseconds ? tr("time from start")
+                                                : tr("%1 from start").arg(QString::fromUtf8(ValueFormat::key(unit).data())));
+    const Time step = tickStep(m_axis->visibleSpan(), width);
+    const Time origin = m_axis->boundsStart();
+    // First tick at a multiple of the step from the profile's start.
+    Time offset = m_axis->visibleStart() - origin;
+    offset = offset - (offset % step + step) % step;
+    p.setClipRect(QRect(TimeAxis::kGutter, 0, int(width), size.height()));
+    for (; origin + offset <= m_axis->visibleEnd(); offset += step) {
+        const double x = TimeAxis::kGutter + m_axis->xFor(origin + offset, width);
+        p.setPen(QColor(120, 126, 138));
+        p.drawLine(QPointF(x, size.height() - 7), QPointF(x, size.height() - 1));
+        for (int minor = 1; minor < 5; ++minor) {
+            const double mx = TimeAxis::kGutter + m_axis->xFor(origin + offset + step * minor / 5, width);
+            p.drawLine(QPointF(mx, size.height() - 3), QPointF(mx, size.height() - 1));
+        }
+        p.setPen(QColor(50, 54, 62));
+        p.drawText(QRectF(x + 3, 0, 200, size.height() - 4), Qt::AlignBottom | Qt::AlignLeft,
+                   tickLabel(offset, step, unit));
+    }
+    if (const auto& selection = m_axis->selection()) {
+        const double x0 = TimeAxis::kGutter + m_axis->xFor(selection->first, width);
+        const double x1 = TimeAxis::kGutter + m_axis->xFor(selection->second, width);
+        const QString text = QStringLiteral("Δ ")
+            + QString::fromStdString(ValueFormat::text(selection->second - selection->first, unit));
+        const int w = p.fontMetrics().horizontalAdvance(text) + 10;
+        const QRectF box((x0 + x1 - w) / 2, 1, w, size.height() - 3);
+        p.fillRect(box, ColorScheme::selection());
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, text);
+    }
+}
+
+} // namespace runlane
