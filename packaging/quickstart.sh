@@ -2,8 +2,8 @@
 # Runlane quick start on Debian 12: installs the packages it needs (once),
 # builds, then either opens the bundled demo profile or runs every test.
 #
-#   ./packaging/quickstart.sh run    # build and show the demo profile
-#   ./packaging/quickstart.sh test   # build and run the whole test suite
+#   ./packaging/quickstart.sh run [FILE]  # build and open the viewer on the demo (or FILE)
+#   ./packaging/quickstart.sh test        # build and run the whole test suite
 #
 # Run it as root or as a user who may use sudo (only apt-get needs it).
 # RUNLANE_BUILD_DIR picks the build directory (default: build/).
@@ -50,7 +50,17 @@ case "$mode" in
 run)
     install_packages
     configure_and_build
-    exec "$build/app/cli/runlane-cli" summary "$root/resources/demo/chronos-demo.json"
+    shift
+    if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+        # No screen to open a window on (ssh, container): draw the window
+        # into a PNG instead and say where it is.
+        out="$build/runlane-demo.png"
+        echo "quickstart: no display (DISPLAY and WAYLAND_DISPLAY are unset); rendering the viewer to $out"
+        "$build/app/cli/runlane-cli" render "${1:-$root/resources/demo/chronos-demo.json}" --size 1600x1000 -o "$out"
+        exit 0
+    fi
+    # With no file the viewer opens the bundled demo profile.
+    exec "$build/app/runlane" "$@"
     ;;
 test)
     install_packages
