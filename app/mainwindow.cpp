@@ -1,14 +1,18 @@
 #include "mainwindow.h"
 
 #include "backgroundloader.h"
+#include "counttext.h"
 #include "detailspane.h"
+#include "findbar.h"
 #include "icicleview.h"
 #include "imageexporter.h"
 #include "overviewstrip.h"
 #include "profiledocument.h"
+#include "rankpanel.h"
 #include "tasklaneview.h"
 #include "timeaxis.h"
 #include "timeruler.h"
+#include "usagechart.h"
 #include "valueformat.h"
 #include "warningspanel.h"
 
@@ -21,12 +25,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -75,12 +81,18 @@ MainWindow::MainWindow(QWidget* parent)
     m_ruler = new TimeRuler(m_document, central);
     m_icicle = new IcicleView(m_document, central);
     m_lanes = new TaskLaneView(m_document, central);
+    m_usage = new UsageChart(m_document, central);
+    m_findBar = new FindBar(m_document, central);
+    m_findBar->hide();
     m_splitter = new QSplitter(Qt::Vertical, central);
     m_splitter->addWidget(m_icicle);
     m_splitter->addWidget(m_lanes);
+    m_splitter->addWidget(m_usage);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
+    m_splitter->setStretchFactor(2, 1);
     m_splitter->setChildrenCollapsible(false);
+    layout->addWidget(m_findBar);
     layout->addWidget(m_overview);
     layout->addWidget(m_ruler);
     layout->addWidget(m_splitter, 1);
@@ -91,11 +103,18 @@ MainWindow::MainWindow(QWidget* parent)
     detailsDock->setObjectName(QStringLiteral("details"));
     detailsDock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    m_rank = new RankPanel(m_document, this);
+    auto* rankDock = new QDockWidget(tr("Rank"), this);
+    rankDock->setObjectName(QStringLiteral("rank"));
+    rankDock->setWidget(m_rank);
+    addDockWidget(Qt::BottomDockWidgetArea, rankDock);
     m_warnings = new WarningsPanel(this);
     m_warningsDock = new QDockWidget(tr("Warnings"), this);
     m_warningsDock->setObjectName(QStringLiteral("warnings"));
     m_warningsDock->setWidget(m_warnings);
     addDockWidget(Qt::BottomDockWidgetArea, m_warningsDock);
+    tabifyDockWidget(rankDock, m_warningsDock);
+    rankDock->raise();
     m_warningsDock->hide();
     connect(m_icicle, &IcicleView::aggregatedNodeSelected, this,
             [this](std::uint32_t span) { m_details->showAggregatedNode(m_icicle, span); });
@@ -148,7 +167,11 @@ void MainWindow::buildMenus()
     QMenu* exports = file->addMenu(tr("&Export"));
     exports->addAction(tr("Icicle plot as PNG…"), this, [this] { exportImage(0); })->setObjectName(QStringLiteral("exportIcicle"));
     exports->addAction(tr("Task lanes as PNG…"), this, [this] { exportImage(1); })->setObjectName(QStringLiteral("exportLanes"));
+    exports->addAction(tr("Usage chart as PNG…"), this, [this] { exportImage(3); })->setObjectName(QStringLiteral("exportUsage"));
     exports->addAction(tr("Whole window as PNG…"), this, [this] { exportImage(2); })->setObjectName(QStringLiteral("exportWindow"));
+    QAction* rankCsv = exports->addAction(tr("Rank table as CSV…"), this, &MainWindow::exportRankCsv);
+    rankCsv->setObjectName(QStringLiteral("exportRank"));
+    m_rank->addAction(rankCsv); // in the rank's context menu too
     exports->addSeparator();
     m_exportScale = exports->addAction(tr("At twice the resolution (2×)"));
     m_exportScale->setObjectName(QStringLiteral("exportScale"));
@@ -156,6 +179,18 @@ void MainWindow::buildMenus()
     file->addSeparator();
     addItem(file, "close", tr("&Close"), QKeySequence::Close, this, &MainWindow::closeProfile);
     addItem(file, "quit", tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    addItem(edit, "find", tr("&Find…"), QKeySequence::Find, m_findBar, &FindBar::activate);
+    addItem(edit, "findNext", tr("&Next occurrence"), QKeySequence(Qt::Key_F3), this, [this] { stepOccurrence(true); });
+    addItem(edit, "findPrevious", tr("&Previous occurrence"), QKeySequence(Qt::SHIFT | Qt::Key_F3), this,
+            [this] { stepOccurrence(false); });
+    edit->addAction(tr("&Clear focus and search"), this, [this] {
+        m_document->setFocusLabel(kNone);
+        m_findBar->field()->clear();
+        m_document->setSearch(QString());
+        m_findBar->hide();
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     addItem(view, "zoomAll", tr("Zoom to &all"), QKeySequence(Qt::CTRL | Qt::Key_0), m_axis, &TimeAxis::zoomToAll);
@@ -264,7 +299,7 @@ void MainWindow::showProfile(const LoadedProfile& profile)
     const Diagnostics& d = p.diagnostics();
     m_warnings->showDiagnostics(d);
     m_warningsButton->setVisible(d.warningCount() > 0);
-    m_warningsButton->setText(tr("⚠ %n warning(s)", nullptr, int(d.warningCount())));
+    m_warningsButton->setText(QStringLiteral("⚠ ") + countText(qint64(d.warningCount()), "warning", "warnings"));
     m_statusText->setText(tr("%1: %2, %3 intervals, %4 tasks")
                               .arg(displayName(profile.path), QString::fromLatin1(p.formatName().data()))
                               .arg(p.intervalCount())
@@ -285,12 +320,13 @@ void MainWindow::fitSplitter()
     // and whatever the lanes do not need.
     if (auto* layout = centralWidget()->layout())
         layout->activate();
-    const int total = std::max(200, m_splitter->height() - m_splitter->handleWidth());
+    const int total = std::max(200, m_splitter->height() - (m_splitter->count() - 1) * m_splitter->handleWidth());
+    const int usage = std::max(m_usage->minimumHeight(), std::min(kUsageHeight, total / 4));
     if (m_lanes->totalTaskCount() == 0) {
         if (!m_lanesShrunk)
             m_sizesBeforeShrink = m_splitter->sizes();
         m_lanesShrunk = true;
-        m_splitter->setSizes({total - kShrunkLanesHeight, kShrunkLanesHeight});
+        m_splitter->setSizes({total - kShrunkLanesHeight - usage, kShrunkLanesHeight, usage});
         return;
     }
     const bool wasShrunk = std::exchange(m_lanesShrunk, false);
@@ -299,11 +335,12 @@ void MainWindow::fitSplitter()
             m_splitter->setSizes(m_sizesBeforeShrink);
         return;
     }
+    const int rest = total - usage; // the usage chart keeps its height
     const int icicleNeeds = m_icicle->contentHeight() + 8;
     const int lanesNeed = m_lanes->contentHeight() + TaskLaneView::kLegendHeight + 8;
-    int icicle = std::min(std::max(icicleNeeds, 120), total * 3 / 5);
-    icicle = std::max(icicle, total - lanesNeed); // few tasks: the rest to the icicle
-    m_splitter->setSizes({icicle, total - icicle});
+    int icicle = std::min(std::max(icicleNeeds, 120), rest * 3 / 5);
+    icicle = std::max(icicle, rest - lanesNeed); // few tasks: the rest to the icicle
+    m_splitter->setSizes({icicle, rest - icicle, usage});
 }
 
 void MainWindow::failed(const LoadError& error)
@@ -391,9 +428,36 @@ void MainWindow::rebuildRecentMenu()
     });
 }
 
+void MainWindow::stepOccurrence(bool forward)
+{
+    const auto labels = m_document->steppedLabels();
+    if (labels.empty()) {
+        m_statusText->setText(tr("Select a row of the rank or search (Ctrl+F) to step through occurrences"));
+        return;
+    }
+    if (m_document->stepOccurrence(forward) == kNone)
+        m_statusText->setText(forward ? tr("No later occurrence") : tr("No earlier occurrence"));
+}
+
+void MainWindow::exportRankCsv()
+{
+    const QString suggestion = QFileInfo(m_currentPath).completeBaseName() + QStringLiteral("-rank.csv");
+    const QString path = m_chooseSave ? m_chooseSave(suggestion)
+                                      : QFileDialog::getSaveFileName(this, tr("Export the rank as CSV"), suggestion,
+                                                                     tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    m_rank->finishPendingWork();
+    QString error;
+    if (m_rank->exportCsv(path, &error))
+        m_statusText->setText(tr("Saved %1 (%2)").arg(QFileInfo(path).fileName(), countText(m_rank->proxy()->rowCount(), "row", "rows")));
+    else
+        QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1: %2").arg(path, error));
+}
+
 void MainWindow::exportImage(int which)
 {
-    static const char* const names[] = {"icicle.png", "lanes.png", "runlane.png"};
+    static const char* const names[] = {"icicle.png", "lanes.png", "runlane.png", "usage.png"};
     const QString suggestion = QFileInfo(m_currentPath).completeBaseName() + QLatin1Char('-') + QString::fromLatin1(names[which]);
     const QString path = m_chooseSave ? m_chooseSave(suggestion)
                                       : QFileDialog::getSaveFileName(this, tr("Export as PNG"), suggestion, tr("PNG images (*.png)"));
@@ -403,6 +467,7 @@ void MainWindow::exportImage(int which)
     const qreal scale = devicePixelRatioF() * (m_exportScale->isChecked() ? 2.0 : 1.0);
     const QImage image = which == 0 ? ImageExporter::icicle(*m_icicle, m_icicle->size(), scale)
         : which == 1                ? ImageExporter::lanes(*m_lanes, m_lanes->size(), scale)
+        : which == 3                ? ImageExporter::widget(*m_usage, scale)
                                     : ImageExporter::widget(*this, scale);
     QString error;
     if (ImageExporter::savePng(image, path, &error))
@@ -424,6 +489,8 @@ void MainWindow::showShortcuts()
                             "<tr><td>C / E, click ▸ / ▾</td><td>collapse / expand the selected box</td></tr>"
                             "<tr><td>Escape</td><td>clear the range, then the selection</td></tr>"
                             "<tr><td>Ctrl+G</td><td>aggregated flame graph</td></tr>"
+                            "<tr><td>Ctrl+F, F3 / Shift+F3</td><td>find labels, next / previous occurrence</td></tr>"
+                            "<tr><td>Click a rank row or a usage band</td><td>focus that label everywhere</td></tr>"
                             "<tr><td>Ctrl+O, F5, drop a file</td><td>open, reload</td></tr>");
     QMessageBox::information(this, tr("Keyboard shortcuts"), QStringLiteral("<table cellspacing='6'>") + rows + QStringLiteral("</table>"));
 }

@@ -19,6 +19,9 @@ namespace runlane {
 
 class BackgroundLoader;
 class DetailsPane;
+class FindBar;
+class RankPanel;
+class UsageChart;
 class IcicleView;
 class OverviewStrip;
 class ProfileDocument;
@@ -51,6 +54,9 @@ public:
     TimeAxis* axis() const { return m_axis; }
     IcicleView* icicle() const { return m_icicle; }
     TaskLaneView* lanes() const { return m_lanes; }
+    UsageChart* usage() const { return m_usage; }
+    RankPanel* rank() const { return m_rank; }
+    FindBar* findBar() const { return m_findBar; }
     DetailsPane* details() const { return m_details; }
     WarningsPanel* warnings() const { return m_warnings; }
     BackgroundLoader* loader() const { return m_loader; }
@@ -93,6 +99,8 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void exportImage(int which);
+    void exportRankCsv();
+    void stepOccurrence(bool forward);
     void showShortcuts();
     void showAbout();
     void updateTitle();
@@ -105,6 +113,9 @@ private:
     TimeRuler* m_ruler;
     IcicleView* m_icicle;
     TaskLaneView* m_lanes;
+    UsageChart* m_usage;
+    FindBar* m_findBar;
+    RankPanel* m_rank;
     QSplitter* m_splitter;
     DetailsPane* m_details;
     WarningsPanel* m_warnings;
@@ -118,6 +129,7 @@ private:
     QAction* m_exportScale = nullptr;
     QAction* m_aggregatedAction = nullptr;
     static constexpr int kShrunkLanesHeight = 90;
+    static constexpr int kUsageHeight = 170;
     QList<int> m_sizesBeforeShrink;
     bool m_lanesShrunk = false;
     bool m_userSplitter = false; // sizes chosen by the user or restored

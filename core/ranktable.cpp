@@ -1,6 +1,7 @@
 #include "ranktable.h"
 
 #include "execsegments.h"
+#include "loaderror.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,8 +27,13 @@ Time overlap(Time a, Time b, const TimeRange& r)
 
 } // namespace
 
-RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<TimeRange> range)
+RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<TimeRange> range,
+                             const std::atomic<bool>* cancel)
 {
+    auto checkCancel = [cancel] {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            throw LoadCancelled();
+    };
     const Profile& profile = metrics.profile();
     if (profile.measurementCount() == 0 && !profile.snapshots().empty())
         return fromSnapshots(profile, range);
@@ -43,8 +49,10 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
             ExecSegments::forEach(profile, t, range->from, range->to,
                                   [&clippedExec](MeasurementId m, IntervalId, Time s, Time e) { clippedExec[m] += e - s; });
         }
+        checkCancel();
         clippedTotal = MeasurementMetrics::totalsFrom(profile, clippedExec);
     }
+    checkCancel();
     auto execOf = [&](MeasurementId id) { return range ? clippedExec[id] : metrics.exec(id); };
     auto totalOf = [&](MeasurementId id) { return range ? clippedTotal[id] : metrics.total(id); };
     auto inRange = [&](const Measurement& m) {
@@ -100,6 +108,7 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         execStart[l + 1] += execStart[l];
         wallStart[l + 1] += wallStart[l];
     }
+    checkCancel();
     std::vector<Time> execSamples(execStart.back());
     std::vector<Time> wallSamples(wallStart.back());
     {
@@ -114,6 +123,7 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         }
     }
 
+    checkCancel();
     for (LabelId l = 0; l < rows.size(); ++l) {
         RankRow& row = rows[l];
         if (row.calls + row.unfinished == 0)

@@ -3,6 +3,7 @@
 #include "measurementmetrics.h"
 #include "profile.h"
 
+#include <atomic>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -53,7 +54,10 @@ enum class RankSortKey { Exec, Total, Wall, Calls, Max, Mean, Name };
 class RankTable
 {
 public:
-    static RankTable compute(const MeasurementMetrics& metrics, std::optional<TimeRange> range = std::nullopt);
+    // Checks `cancel` between its passes and throws LoadCancelled when set
+    // (a newer request replaced this one).
+    static RankTable compute(const MeasurementMetrics& metrics, std::optional<TimeRange> range = std::nullopt,
+                             const std::atomic<bool>* cancel = nullptr);
 
     const std::vector<RankRow>& rows() const { return m_rows; }
     Time busyTime() const { return m_busy; }

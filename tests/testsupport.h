@@ -32,6 +32,16 @@ inline MeasurementId byName(const Profile& p, std::string_view name)
     return kNone;
 }
 
+// The first label with this name, kNone if there is none.
+inline LabelId labelNamed(const Profile& p, std::string_view name)
+{
+    for (LabelId l = 0; l < p.labelCount(); ++l) {
+        if (p.labelName(l) == name)
+            return l;
+    }
+    return kNone;
+}
+
 inline QString dataPath(const QString& relative)
 {
     return QStringLiteral(RUNLANE_TEST_DATA "/") + relative;

@@ -283,6 +283,9 @@ private Q_SLOTS:
         QTest::newRow("lanes of the demo, zoomed")
             << QStringLiteral(RUNLANE_DEMO_PROFILE) << QStringList{"--view", "lanes", "--size", "900x400", "--range", "25s..25.12s"}
             << QSize(900, 400);
+        QTest::newRow("usage chart of the demo")
+            << QStringLiteral(RUNLANE_DEMO_PROFILE) << QStringList{"--view", "usage", "--size", "1000x300"} << QSize(1000, 300);
+        QTest::newRow("rank table") << fgh << QStringList{"--view", "rank", "--size", "900x300"} << QSize(900, 300);
         QTest::newRow("aggregated folded stacks")
             << dataPath(QStringLiteral("samples/folded/simple.txt")) << QStringList{"--view", "icicle", "--aggregated"}
             << QSize(1600, 1000);
@@ -315,8 +318,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("message");
         QTest::newRow("no output") << QStringList{"render", fgh} << 2 << "render needs -o OUT.png";
-        QTest::newRow("unknown view") << QStringList{"render", fgh, "-o", "x.png", "--view", "rank"} << 2
-                                      << "unknown --view 'rank' (window, icicle, lanes)";
+        QTest::newRow("unknown view") << QStringList{"render", fgh, "-o", "x.png", "--view", "flame"} << 2
+                                      << "unknown --view 'flame' (window, icicle, lanes, usage, rank)";
         QTest::newRow("tiny size") << QStringList{"render", fgh, "-o", "x.png", "--size", "10x10"} << 2 << "bad --size '10x10'";
         QTest::newRow("scale 3") << QStringList{"render", fgh, "-o", "x.png", "--scale", "3"} << 2 << "--scale takes 1 or 2";
         QTest::newRow("bad range") << QStringList{"render", fgh, "-o", "x.png", "--range", "soon..later"} << 2 << "--range";

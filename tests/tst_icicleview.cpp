@@ -350,6 +350,61 @@ private Q_SLOTS:
         QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter + 100, y)), rgb(mixed.rgb()));
     }
 
+    // A focused label (the rank's row) keeps its colours; the others fade.
+    void focusDimsTheOtherLabels_data()
+    {
+        QTest::addColumn<QString>("focus");
+        QTest::addColumn<QString>("search");
+        QTest::addColumn<QStringList>("highlighted");
+        QTest::newRow("focus render") << "render" << "" << QStringList{"render"};
+        QTest::newRow("search 'r'") << "" << "r" << QStringList{"parse", "render", "work"};
+        QTest::newRow("search regex") << "" << "/^(main|layout)$/" << QStringList{"main", "layout"};
+        QTest::newRow("nothing") << "" << "" << QStringList{"main", "parse", "tokenize", "render", "layout", "work"};
+    }
+    void focusDimsTheOtherLabels()
+    {
+        QFETCH(QString, focus);
+        QFETCH(QString, search);
+        QFETCH(QStringList, highlighted);
+        Fixture f(m_loaded);
+        if (!focus.isEmpty())
+            f.document.setFocusLabel(f.profile().measurement(f.span(focus.toUtf8().constData()).measurement).label);
+        f.document.setSearch(search);
+        const QImage image = ImageExporter::icicle(f.view, QSize(TimeAxis::kGutter + kTimeWidth, 200));
+        for (const char* name : kNames) {
+            const LabelId label = f.profile().measurement(f.span(name).measurement).label;
+            const QRgb own = rgb(f.document.labelColor(label));
+            const QRgb expected = highlighted.contains(QString::fromLatin1(name)) ? own : rgb(ColorScheme::dimmed(own));
+            // Inside the box, clear of the outline and of the label text.
+            const QRectF box = f.view.spanRect(f.id(name));
+            QCOMPARE(pixelAt(image, QPointF(box.center().x(), box.top() + 3)), expected);
+        }
+    }
+
+    // Sub-pixel occurrences of a focused label are marked in every column
+    // that holds one, over the merged blocks.
+    void marksSubPixelOccurrences()
+    {
+        QByteArray json = "[";
+        for (int i = 0; i < 20000; ++i)
+            json += "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"f" + QByteArray::number(i % 7 == 3 ? 3 : i % 7 == 0 ? 0 : 1)
+                + "\",\"ts\":" + QByteArray::number(i) + ",\"dur\":1},";
+        json += "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"tail\",\"ts\":20000,\"dur\":20000}]";
+        Fixture f(loadedText(json));
+        const LabelId f3 = byName(f.profile(), "f3") == kNone ? kNone : f.profile().measurement(byName(f.profile(), "f3")).label;
+        QVERIFY(f3 != kNone);
+        f.document.setFocusLabel(f3);
+        const QImage image = ImageExporter::icicle(f.view, QSize(TimeAxis::kGutter + kTimeWidth, 100));
+        const int y = int(f.view.spanRect(f.id("tail")).top()) + 2;
+        const QRgb color = rgb(f.document.labelColor(f3));
+        // Every 50 µs column of the first half holds about seven of them.
+        for (int x = 0; x < 400; ++x)
+            QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter + x, y)), color);
+        // The tail is another label: dimmed.
+        const QRgb tail = rgb(f.document.labelColor(f.profile().measurement(f.span("tail").measurement).label));
+        QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter + 600, y)), rgb(ColorScheme::dimmed(tail)));
+    }
+
     void aggregatedModeZoomsOnTheMergedAxis()
     {
         Fixture f(m_loaded);

@@ -1,13 +1,16 @@
 #include "backgroundloader.h"
+#include "findbar.h"
 #include "icicleview.h"
 #include "mainwindow.h"
 #include "profiledocument.h"
 #include "tasklaneview.h"
 #include "timeaxis.h"
+#include "usagechart.h"
 #include "widgettestsupport.h"
 
 #include <QAction>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
@@ -311,6 +314,7 @@ private Q_SLOTS:
         QTest::addColumn<bool>("twice");
         QTest::newRow("icicle") << "exportIcicle" << false;
         QTest::newRow("lanes") << "exportLanes" << false;
+        QTest::newRow("usage") << "exportUsage" << false;
         QTest::newRow("window") << "exportWindow" << false;
         QTest::newRow("window 2x") << "exportWindow" << true;
     }
@@ -336,10 +340,68 @@ private Q_SLOTS:
         QVERIFY(!image.isNull());
         const QWidget* shown = action == QStringLiteral("exportIcicle") ? static_cast<QWidget*>(window.icicle())
             : action == QStringLiteral("exportLanes")                    ? static_cast<QWidget*>(window.lanes())
+            : action == QStringLiteral("exportUsage")                    ? static_cast<QWidget*>(window.usage())
                                                                          : static_cast<QWidget*>(&window);
         QCOMPARE(image.size(), shown->size() * window.devicePixelRatioF() * (twice ? 2 : 1));
         QVERIFY(suggested.startsWith(QStringLiteral("demo profile-")) || suggested.startsWith(QStringLiteral("chronos-demo-")));
         QVERIFY2(window.statusText().startsWith(QStringLiteral("Saved out.png")), qPrintable(window.statusText()));
+    }
+
+    void exportsTheRankAsCsv()
+    {
+        MainWindow window;
+        window.show();
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
+        QVERIFY(waitShown(window));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("rank.csv"));
+        window.setSaveFileChooser([&](const QString& suggestion) {
+            return suggestion == QStringLiteral("fgh-chrome-rank.csv") ? path : QString();
+        });
+        window.action(QStringLiteral("exportRank"))->trigger();
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4); // header, f, g, h
+        QVERIFY(lines[0].startsWith(QStringLiteral("name,file,line,calls")));
+        // By exec, largest first: f 70 µs, g 60 µs, h 30 µs.
+        QVERIFY(lines[1].startsWith(QStringLiteral("f,")));
+        QVERIFY(lines[1].contains(QStringLiteral(",70000,160000,")));
+        QVERIFY(lines[3].startsWith(QStringLiteral("h,")));
+        QCOMPARE(window.statusText(), QStringLiteral("Saved rank.csv (3 rows)"));
+    }
+
+    // Ctrl+F, type, Enter: matches highlighted, the first occurrence zoomed to.
+    void findsLabels()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
+        QVERIFY(waitShown(window));
+        window.action(QStringLiteral("find"))->trigger();
+        FindBar* bar = window.findBar();
+        QVERIFY(bar->isVisible());
+        QVERIFY(bar->field()->hasFocus());
+        QTest::keyClicks(bar->field(), QStringLiteral("/^[gh]$/"));
+        QTest::keyClick(bar->field(), Qt::Key_Return);
+        QCOMPARE(window.document()->searchMatches().size(), std::size_t(2));
+        QCOMPARE(bar->matchSummary(), QStringLiteral("2 labels, 2 intervals"));
+        // g [10, 100) µs is the first: selected, zoomed to with context.
+        const Profile& p = *window.document()->profile();
+        QCOMPARE(p.interval(window.axis()->selectedInterval()).start, 10'000);
+        // 90 µs with a quarter on either side, [-12.5, 122.5) µs, moved
+        // inside the profile.
+        QCOMPARE(window.axis()->visibleStart(), 0);
+        QCOMPARE(window.axis()->visibleEnd(), 135'000);
+        // F3 goes on to h.
+        window.action(QStringLiteral("findNext"))->trigger();
+        QCOMPARE(p.interval(window.axis()->selectedInterval()).start, 30'000);
+        // Escape closes the bar and ends the search.
+        QTest::keyClick(bar->field(), Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+        QVERIFY(!window.document()->isEmphasisActive());
     }
 
     void foldedStacksOpenAggregatedWithShrunkLanes()

@@ -63,4 +63,11 @@ QColor ColorScheme::textOn(QColor background)
     return luma > 0.55 ? QColor(20, 20, 24) : QColor(250, 250, 250);
 }
 
+QRgb ColorScheme::dimmed(QRgb color)
+{
+    const QColor back = background();
+    auto mix = [](int c, int b) { return (c + 3 * b) / 4; };
+    return qRgb(mix(qRed(color), back.red()), mix(qGreen(color), back.green()), mix(qBlue(color), back.blue()));
+}
+
 } // namespace runlane

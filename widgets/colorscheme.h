@@ -24,6 +24,9 @@ public:
     // Runs of intervals narrower than a pixel, drawn as one block.
     static QColor merged() { return QColor(150, 150, 158); }
     static QColor textOn(QColor background);
+    // A colour pushed most of the way to the background: what is not
+    // emphasised while something is.
+    static QRgb dimmed(QRgb color);
     static QColor selection() { return QColor(30, 90, 200); }
     static QColor rangeSelection() { return QColor(60, 120, 220, 48); }
     static QColor background() { return QColor(252, 252, 253); }

@@ -1,5 +1,6 @@
 #include "detailspane.h"
 
+#include "counttext.h"
 #include "icicleview.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
@@ -65,7 +66,7 @@ void DetailsPane::refresh()
     html += row(tr("total"), value(metrics.total(id)) + tr(" (with what it created)"));
     html += QStringLiteral("</table>");
     const auto intervals = p->intervalsOf(id);
-    html += QStringLiteral("<p><b>%1</b><br>").arg(tr("%n active interval(s)", nullptr, int(intervals.size())));
+    html += QStringLiteral("<p><b>%1</b><br>").arg(countText(qint64(intervals.size()), "active interval", "active intervals"));
     for (std::size_t k = 0; k < intervals.size() && k < 12; ++k) {
         const Interval& iv = p->interval(intervals[k]);
         html += QStringLiteral("[%1, %2) %3<br>").arg(at(iv.start), at(iv.end), value(iv.end - iv.start));
@@ -87,7 +88,7 @@ void DetailsPane::refresh()
             list += QStringLiteral("<a href='m:%1'>%2</a><br>").arg(c).arg(esc(std::string(p->labelName(p->measurement(c).label))));
     }
     if (children > 0) {
-        html += QStringLiteral("<p><b>%1</b><br>%2").arg(tr("created %n", nullptr, children), list);
+        html += QStringLiteral("<p><b>%1</b><br>%2").arg(tr("created %1").arg(children), list);
         if (children > 20)
             html += tr("… and %1 more").arg(children - 20);
         html += QStringLiteral("</p>");

@@ -2,6 +2,7 @@
 
 #include "aggregatedsource.h"
 #include "colorscheme.h"
+#include "labelindex.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "timelinesource.h"
@@ -52,6 +53,7 @@ IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::profileChanged, this, &IcicleView::rebuild);
     connect(m_document, &ProfileDocument::viewModeChanged, this, &IcicleView::rebuild);
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
+    connect(m_document, &ProfileDocument::emphasisChanged, this, qOverload<>(&QWidget::update));
     rebuild();
 }
 
@@ -437,6 +439,40 @@ void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) con
         paintNode(p, i, span, QRectF(TimeAxis::kGutter + left, y, right - left, h));
         ++i;
     }
+    if (m_document->isEmphasisActive() && !m_document->isAggregated())
+        paintMarks(p, first, last, y, timeWidth, row.height - 1);
+}
+
+void IcicleView::paintMarks(QPainter& p, std::uint32_t first, std::uint32_t last, int y, int timeWidth, int height) const
+{
+    // Emphasised intervals narrower than a pixel vanish in the merged
+    // blocks: mark each pixel column holding one in its label's colour.
+    // Per label a binary search per marked column: O(pixels × log n).
+    const LabelIndex* index = m_document->labelIndex();
+    const std::vector<LabelId> labels = m_document->steppedLabels();
+    if (!index || labels.size() > kMaxMarkedLabels)
+        return;
+    const Profile& profile = *m_document->profile();
+    const double w = timeWidth;
+    for (const LabelId label : labels) {
+        const auto ids = index->inRow(label, first, last);
+        const QColor color = QColor::fromRgb(m_document->colorOf(label, 0));
+        std::size_t k = 0;
+        while (k < ids.size()) {
+            const Interval& iv = profile.interval(ids[k]);
+            const double x0 = m_axis->xFor(iv.start, w);
+            if (m_axis->xFor(iv.end, w) - x0 >= kMinimumNode || hiddenBy(ids[k]) != kNone) {
+                ++k; // drawn as a box already, or collapsed away
+                continue;
+            }
+            const double column = std::floor(std::max(x0, 0.0));
+            p.fillRect(QRectF(TimeAxis::kGutter + column, y, 1, height), color);
+            const Time boundary = m_axis->timeAt(column + 1, w);
+            k = std::size_t(std::partition_point(ids.begin() + std::ptrdiff_t(k), ids.end(),
+                                                 [&](IntervalId id) { return profile.interval(id).start < boundary; })
+                            - ids.begin());
+        }
+    }
 }
 
 void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, const QRectF& rect) const
@@ -448,6 +484,10 @@ void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, 
         p.setPen(fill.darker(125));
         // On the box's last column, not the one after it.
         p.drawLine(QPointF(rect.right() - 1, rect.top()), QPointF(rect.right() - 1, rect.bottom()));
+    }
+    if (m_document->isEmphasisActive() && m_document->isHighlighted(label) && rect.width() >= 4) {
+        p.setPen(fill.darker(160));
+        p.drawRect(rect.adjusted(0, 0, -1, -1));
     }
     const bool selected = id == selectedSpan();
     const MeasurementId measurement = m_source->measurementOf(span);

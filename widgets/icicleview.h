@@ -27,6 +27,9 @@ class IcicleView : public QWidget
 
 public:
     static constexpr int kHeaderHeight = 22;
+    // Beyond this many emphasised labels (a broad search), sub-pixel
+    // occurrences are not marked one by one.
+    static constexpr std::size_t kMaxMarkedLabels = 64;
 
     explicit IcicleView(ProfileDocument* document, QWidget* parent = nullptr);
     ~IcicleView() override;
@@ -94,6 +97,7 @@ private:
     void paintHeader(QPainter& p, const Row& row, int y, int width) const;
     void paintRow(QPainter& p, const Row& row, int y, int timeWidth) const;
     void paintNode(QPainter& p, std::uint32_t id, const Interval& span, const QRectF& rect) const;
+    void paintMarks(QPainter& p, std::uint32_t first, std::uint32_t last, int y, int timeWidth, int height) const;
     bool chevronHit(std::uint32_t id, QPoint pos) const;
 
     ProfileDocument* m_document;

@@ -9,6 +9,7 @@ LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, con
     LoadedProfile loaded;
     loaded.path = path;
     loaded.metrics = std::make_shared<MeasurementMetrics>(*profile);
+    loaded.labels = std::make_shared<LabelIndex>(*profile);
     const Time start = profile->startTime();
     const Time span = std::max<Time>(1, profile->duration());
     loaded.overview.assign(profile->trackCount(), std::vector<float>(kOverviewBins, 0.0f));

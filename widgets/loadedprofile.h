@@ -1,5 +1,6 @@
 #pragma once
 
+#include "labelindex.h"
 #include "measurementmetrics.h"
 #include "profile.h"
 
@@ -18,13 +19,15 @@ struct LoadedProfile {
 
     std::shared_ptr<const Profile> profile;
     std::shared_ptr<const MeasurementMetrics> metrics;
+    std::shared_ptr<const LabelIndex> labels;
     // overview[track][bin]: busy fraction of that bin of the whole span.
     std::vector<std::vector<float>> overview;
     Time longestInterval = 1; // for colouring by duration
     QString path; // as opened (":/..." for the bundled demo)
 
     bool isNull() const { return profile == nullptr; }
-    // Computes metrics and overview for `profile` (call off the GUI thread).
+    // Computes metrics, label index and overview for `profile` (call off
+    // the GUI thread).
     static LoadedProfile prepare(std::shared_ptr<const Profile> profile, const QString& path);
 };
 

@@ -1,8 +1,11 @@
 #include "profiledocument.h"
 
+#include "searchpattern.h"
 #include "timeaxis.h"
 
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 namespace runlane {
 
@@ -29,6 +32,7 @@ void ProfileDocument::setProfile(const LoadedProfile& loaded)
     m_colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode);
     m_longest = m_loaded.longestInterval;
     m_aggregated = false;
+    resetEmphasis();
     applyBounds();
     Q_EMIT profileChanged();
     // Folded stacks and sampled profiles have no meaningful timeline.
@@ -43,6 +47,7 @@ void ProfileDocument::clear()
     m_callTree.reset();
     m_colors.clear();
     m_aggregated = false;
+    resetEmphasis();
     m_axis->setBounds(0, 1);
     Q_EMIT profileChanged();
 }
@@ -59,9 +64,91 @@ void ProfileDocument::setColorMode(ColorMode mode)
 
 QRgb ProfileDocument::colorOf(LabelId label, Time duration) const
 {
-    if (m_colorMode == ColorMode::ByDuration)
-        return ColorScheme::forDuration(duration, m_aggregated && m_callTree ? m_callTree->axisEnd() : m_longest).rgb();
-    return m_colors[label];
+    const QRgb color = m_colorMode == ColorMode::ByDuration
+        ? ColorScheme::forDuration(duration, m_aggregated && m_callTree ? m_callTree->axisEnd() : m_longest).rgb()
+        : m_colors[label];
+    return isEmphasisActive() && !isHighlighted(label) ? ColorScheme::dimmed(color) : color;
+}
+
+void ProfileDocument::resetEmphasis()
+{
+    // A new profile has new label ids: nothing carries over but the text.
+    m_focus = kNone;
+    const QString search = m_search;
+    m_search.clear();
+    m_matches.clear();
+    m_matchList.clear();
+    m_matchIntervals = 0;
+    m_searchValid = true;
+    if (!search.isEmpty() && hasProfile())
+        setSearch(search);
+    else
+        Q_EMIT emphasisChanged();
+}
+
+void ProfileDocument::setFocusLabel(LabelId label)
+{
+    if (label == m_focus || (label != kNone && (!hasProfile() || label >= m_loaded.profile->labelCount())))
+        return;
+    m_focus = label;
+    Q_EMIT emphasisChanged();
+}
+
+void ProfileDocument::setSearch(const QString& text)
+{
+    if (text == m_search && (text.isEmpty() || !m_matches.empty() || !m_searchValid))
+        return;
+    m_search = text;
+    m_matches.clear();
+    m_matchList.clear();
+    m_matchIntervals = 0;
+    m_searchValid = true;
+    if (!text.isEmpty() && hasProfile()) {
+        const Profile& p = *m_loaded.profile;
+        const SearchPattern pattern(text);
+        m_searchValid = pattern.isValid();
+        m_matches.assign(p.labelCount(), false);
+        for (LabelId l = 0; m_searchValid && l < p.labelCount(); ++l) {
+            const std::string_view name = p.labelName(l);
+            if (pattern.matches(QString::fromUtf8(name.data(), qsizetype(name.size())))) {
+                m_matches[l] = true;
+                m_matchList.push_back(l);
+                m_matchIntervals += m_loaded.labels->intervalsOf(l).size();
+            }
+        }
+    }
+    Q_EMIT emphasisChanged();
+}
+
+std::vector<LabelId> ProfileDocument::steppedLabels() const
+{
+    if (m_focus != kNone)
+        return {m_focus};
+    return m_matchList;
+}
+
+IntervalId ProfileDocument::stepOccurrence(bool forward)
+{
+    const std::vector<LabelId> labels = steppedLabels();
+    if (!hasProfile() || m_aggregated || labels.empty())
+        return kNone;
+    const Profile& p = *m_loaded.profile;
+    // From the selected interval if it is one of them, else from the edge
+    // of the visible range.
+    const IntervalId selected = m_axis->selectedInterval();
+    const bool fromSelected = selected != kNone && selected < p.intervalCount()
+        && std::find(labels.begin(), labels.end(), p.measurement(p.interval(selected).measurement).label) != labels.end();
+    const IntervalId found = fromSelected
+        ? m_loaded.labels->step(p, labels, p.interval(selected).start, selected, forward)
+        : m_loaded.labels->step(p, labels, forward ? m_axis->visibleStart() : m_axis->visibleEnd(), kNone, forward);
+    if (found == kNone)
+        return kNone;
+    const Interval& iv = p.interval(found);
+    // Zoom to it with a quarter of its length of context on each side.
+    const Time length = std::max<Time>(iv.end - iv.start, TimeAxis::kMinimumSpan);
+    m_axis->setVisibleRange(iv.start - length / 4, iv.start + length + length / 4);
+    m_axis->selectItem(found, iv.measurement);
+    return found;
 }
 
 void ProfileDocument::setAggregated(bool aggregated)

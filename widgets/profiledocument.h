@@ -34,7 +34,8 @@ public:
 
     ColorMode colorMode() const { return m_colorMode; }
     void setColorMode(ColorMode mode);
-    // The fill colour of an interval (or of a call tree node, in aggregated mode).
+    // The fill colour of an interval (or of a call tree node, in aggregated
+    // mode), dimmed while other labels are emphasised.
     QRgb colorOf(LabelId label, Time duration) const;
     QRgb labelColor(LabelId label) const { return m_colors[label]; }
 
@@ -44,6 +45,31 @@ public:
     bool isAggregated() const { return m_aggregated; }
     void setAggregated(bool aggregated);
     const CallTree* callTree() const { return m_callTree.get(); }
+    // Emphasis: the focused label (the rank's selected row, a band of the
+    // usage chart) and the labels matching a search. While either is set,
+    // every view draws the other labels dimmed.
+    LabelId focusLabel() const { return m_focus; }
+    void setFocusLabel(LabelId label);
+    // Case-insensitive substring of the label's name, or a regular
+    // expression written /like this/; "" clears the search.
+    void setSearch(const QString& text);
+    const QString& searchText() const { return m_search; }
+    bool searchIsValid() const { return m_searchValid; }
+    const std::vector<LabelId>& searchMatches() const { return m_matchList; }
+    std::size_t searchIntervalCount() const { return m_matchIntervals; }
+    bool isEmphasisActive() const { return m_focus != kNone || !m_search.isEmpty(); }
+    bool isHighlighted(LabelId label) const
+    {
+        return label == m_focus || (label < m_matches.size() && m_matches[label]);
+    }
+    // What F3 steps through: the focused label, else the search's matches.
+    std::vector<LabelId> steppedLabels() const;
+    // Selects the next (or previous) occurrence of steppedLabels() after
+    // the selected interval (or the visible range) and zooms to it. Returns
+    // the interval, kNone if there is none.
+    IntervalId stepOccurrence(bool forward);
+    const LabelIndex* labelIndex() const { return m_loaded.labels.get(); }
+
     // Blocks until background work (the call tree) is done and applied;
     // for scripts that render at once.
     void finishPendingWork();
@@ -52,9 +78,11 @@ Q_SIGNALS:
     void profileChanged();
     void colorsChanged();
     void viewModeChanged();
+    void emphasisChanged();
 
 private:
     void applyBounds();
+    void resetEmphasis();
     void callTreeBuilt();
 
     TimeAxis* m_axis;
@@ -63,6 +91,12 @@ private:
     std::vector<QRgb> m_colors;
     Time m_longest = 1;
     bool m_aggregated = false;
+    LabelId m_focus = kNone;
+    QString m_search;
+    bool m_searchValid = true;
+    std::vector<bool> m_matches;
+    std::vector<LabelId> m_matchList;
+    std::size_t m_matchIntervals = 0;
     std::shared_ptr<const CallTree> m_callTree;
     QFutureWatcher<std::shared_ptr<const CallTree>> m_callTreeWatcher;
 };

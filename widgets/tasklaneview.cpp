@@ -1,6 +1,7 @@
 #include "tasklaneview.h"
 
 #include "colorscheme.h"
+#include "counttext.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "valueformat.h"
@@ -85,6 +86,7 @@ TaskLaneView::TaskLaneView(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::profileChanged, this, &TaskLaneView::collectTasks);
     connect(m_document, &ProfileDocument::viewModeChanged, this, &TaskLaneView::rebuild);
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
+    connect(m_document, &ProfileDocument::emphasisChanged, this, qOverload<>(&QWidget::update));
     collectTasks();
 }
 
@@ -312,7 +314,7 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
             for (auto next = it + 1; next != m_rows.end() && next->task != kNone; ++next)
                 ++count;
             p.drawText(QRect(6, y, size.width() - 12, kHeaderHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                       tr("%1 — %n task(s)", nullptr, int(count)).arg(qs(profile->string(profile->track(it->track).name))));
+                       qs(profile->string(profile->track(it->track).name)) + QStringLiteral(" — ") + countText(qint64(count), "task", "tasks"));
             p.setFont(font());
         } else {
             paintTask(p, *it, y, timeWidth);
@@ -378,8 +380,9 @@ void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) 
         p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), QColor(210, 225, 250));
     else if (isRelated(row.task))
         p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), QColor(252, 238, 200));
-    // The gutter: the task's name.
-    p.setPen(QColor(40, 44, 52));
+    // The gutter: the task's name, greyed when other labels are emphasised.
+    const bool dim = m_document->isEmphasisActive() && !m_document->isHighlighted(m.label);
+    p.setPen(dim ? QColor(170, 174, 182) : QColor(40, 44, 52));
     const QString name = qs(profile.labelName(m.label));
     p.drawText(QRect(14, y, TimeAxis::kGutter - 20, m_rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(name, Qt::ElideRight, TimeAxis::kGutter - 20));

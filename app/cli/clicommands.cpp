@@ -93,7 +93,8 @@ constexpr const char* kRenderHelp = R"HELP(Usage: runlane-cli render FILE -o OUT
 
 Draws what the viewer shows into a PNG, offscreen (no display is needed).
 
-  --view V       window (default), icicle or lanes
+  --view V       window (default), icicle, lanes, usage (the event-loop
+                 usage chart) or rank (the rank table)
   --size WxH     the window's or view's size in pixels (default 1600x1000)
   --range A..B   the visible range, from the profile start, e.g. 10ms..20ms
   --scale N      device pixels per pixel: 1 (default) or 2
@@ -477,8 +478,12 @@ int CliCommands::render(int argc, char** argv, std::ostream& out, std::ostream& 
         request.view = RenderCommand::View::Icicle;
     else if (view == "lanes")
         request.view = RenderCommand::View::Lanes;
+    else if (view == "usage")
+        request.view = RenderCommand::View::Usage;
+    else if (view == "rank")
+        request.view = RenderCommand::View::Rank;
     else if (view != "window")
-        return usageError(err, "unknown --view '" + view + "' (window, icicle, lanes)");
+        return usageError(err, "unknown --view '" + view + "' (window, icicle, lanes, usage, rank)");
     if (const auto size = args.value("--size")) {
         const auto x = size->find('x');
         std::size_t w = 0;

@@ -6,8 +6,10 @@
 #include "mainwindow.h"
 #include "profiledocument.h"
 #include "profileloader.h"
+#include "rankpanel.h"
 #include "tasklaneview.h"
 #include "timeaxis.h"
+#include "usagechart.h"
 
 #include <QApplication>
 
@@ -50,6 +52,17 @@ MeasurementId longestNamed(const ProfileDocument& document, const std::string& n
     return best;
 }
 
+template<typename Finish>
+QImage renderAlone(QWidget& widget, const RenderCommand::Request& request, Finish finish)
+{
+    widget.resize(request.size);
+    widget.show();
+    QApplication::processEvents();
+    finish();
+    QApplication::processEvents();
+    return ImageExporter::widget(widget, request.scale);
+}
+
 } // namespace
 
 int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& err)
@@ -81,6 +94,8 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         range = parsed;
     }
     MainWindow window;
+    // Exactly the size asked for, even below what the panes would like.
+    window.setMinimumSize(1, 1);
     window.resize(request.size);
     // Shown (offscreen) first, as in the app, so that the panes have their
     // final sizes when the profile arrives.
@@ -102,6 +117,9 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         window.axis()->selectItem(intervals.empty() ? kNone : intervals.front(), id);
     }
     QApplication::processEvents();
+    window.rank()->finishPendingWork();
+    window.usage()->finishPendingWork();
+    QApplication::processEvents();
 
     QImage image;
     switch (request.view) {
@@ -111,6 +129,17 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
     case View::Lanes:
         image = ImageExporter::lanes(*window.lanes(), request.size, request.scale);
         break;
+    case View::Usage: {
+        // On its own at the requested size, on the window's document.
+        UsageChart chart(window.document());
+        image = renderAlone(chart, request, [&chart] { chart.finishPendingWork(); });
+        break;
+    }
+    case View::Rank: {
+        RankPanel panel(window.document());
+        image = renderAlone(panel, request, [&panel] { panel.finishPendingWork(); });
+        break;
+    }
     case View::Window:
         image = ImageExporter::widget(window, request.scale);
         break;

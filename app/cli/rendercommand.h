@@ -15,7 +15,7 @@ namespace runlane {
 class RenderCommand
 {
 public:
-    enum class View { Icicle, Lanes, Window };
+    enum class View { Icicle, Lanes, Usage, Rank, Window };
     struct Request {
         QString input;
         QString output;

@@ -11,8 +11,10 @@
 #include "loadedprofile.h"
 #include "profilebuilder.h"
 #include "profiledocument.h"
+#include "ranktable.h"
 #include "tasklaneview.h"
 #include "timeaxis.h"
+#include "usageseries.h"
 
 #include <QApplication>
 #include <QImage>
@@ -208,7 +210,8 @@ int main(int argc, char** argv)
     const Time span = axis.boundsEnd() - from;
     std::printf("span %.3f s; frame times at %dx%d, %d frames per zoom level (ms: min / median / max)\n",
                 double(span) / 1e9, width, height, frames);
-    std::printf("%-12s %8s %10s %24s %24s\n", "visible", "tasks", "zoom (ms)", "icicle", "task lanes");
+    std::printf("%-12s %8s %10s %24s %24s %10s %10s\n", "visible", "tasks", "zoom (ms)", "icicle", "task lanes",
+                "usage", "range rank");
     double worst = 0;
     for (double zoom = 1; span / zoom >= 1'000; zoom *= 10) {
         const Time visible = Time(double(span) / zoom);
@@ -228,10 +231,24 @@ int main(int argc, char** argv)
             lanes.paintContent(painter, lanesSize, 0);
         });
         worst = std::max({worst, plot.max, lane.max, zoomMs + plot.median + lane.median});
+        // What the usage chart and the rank panel recompute off the GUI
+        // thread for this range: the busiest thread's series at one bin
+        // per 3 px, and the rank clipped to the range.
+        const TimeRange range{axis.visibleStart(), axis.visibleEnd()};
+        const Time bin = std::max<Time>(1, (range.to - range.from) * 3 / width);
+        auto usageStart = Clock::now();
+        const UsageSeries usage = UsageSeries::compute(*profile, 0, bin, 8, range);
+        const double usageMs = msSince(usageStart);
+        auto rankStart = Clock::now();
+        const RankTable rank = RankTable::compute(*loaded.metrics, range);
+        const double rankMs = msSince(rankStart);
         char label[32];
         std::snprintf(label, sizeof label, "1/%.0f", zoom);
-        std::printf("%-12s %8zu %10.2f %8.2f / %5.2f / %5.2f %8.2f / %5.2f / %5.2f\n", label, lanes.taskCount(), zoomMs,
-                    plot.min, plot.median, plot.max, lane.min, lane.median, lane.max);
+        std::printf("%-12s %8zu %10.2f %8.2f / %5.2f / %5.2f %8.2f / %5.2f / %5.2f %10.1f %10.1f\n", label,
+                    lanes.taskCount(), zoomMs, plot.min, plot.median, plot.max, lane.min, lane.median, lane.max, usageMs,
+                    rankMs);
+        if (usage.binCount() == 0 || rank.rows().empty())
+            return 1; // a benchmark of nothing
     }
     std::printf("worst frame (zoom + icicle + lanes): %.2f ms\n", worst);
     return 0;

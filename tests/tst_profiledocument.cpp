@@ -1,0 +1,145 @@
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "widgettestsupport.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+constexpr qint64 us = 1000;
+
+// µs: main [0, 1000) > load [100, 200), load [300, 310), parse [500, 600)
+//     and on a second thread loader [50, 950) > load [400, 420)
+QByteArray profileText()
+{
+    return JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "main", "ts" : 0, "dur" : 1000},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "load", "ts" : 100, "dur" : 100},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "load", "ts" : 300, "dur" : 10},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "parse", "ts" : 500, "dur" : 100},
+                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "loader", "ts" : 50, "dur" : 900},
+                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "load", "ts" : 400, "dur" : 20}]);
+}
+
+} // namespace
+
+class TestProfileDocument : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_loaded = loadedText(profileText());
+        QVERIFY(!m_loaded.isNull());
+    }
+
+    void searchMatchesLabels_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<QStringList>("labels");
+        QTest::addColumn<int>("intervals");
+        QTest::newRow("substring") << "load" << true << QStringList{"load", "loader"} << 4;
+        QTest::newRow("any case") << "LOAD" << true << QStringList{"load", "loader"} << 4;
+        QTest::newRow("regex") << "/^load$/" << true << QStringList{"load"} << 3;
+        QTest::newRow("regex, any case") << "/^P/" << true << QStringList{"parse"} << 1;
+        QTest::newRow("no match") << "zzz" << true << QStringList{} << 0;
+        QTest::newRow("invalid regex") << "/(load/" << false << QStringList{} << 0;
+        QTest::newRow("a lone slash is text") << "/" << true << QStringList{} << 0;
+    }
+    void searchMatchesLabels()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(QStringList, labels);
+        QFETCH(int, intervals);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(m_loaded);
+        QSignalSpy spy(&document, &ProfileDocument::emphasisChanged);
+        document.setSearch(text);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(document.searchIsValid(), valid);
+        QStringList names;
+        for (const LabelId l : document.searchMatches())
+            names << qstr(m_loaded.profile->labelName(l));
+        QCOMPARE(names, labels);
+        QCOMPARE(document.searchIntervalCount(), std::size_t(intervals));
+        QVERIFY(document.isEmphasisActive());
+        // Colours: matches keep theirs, the rest are dimmed.
+        const LabelId main = labelNamed(*m_loaded.profile, "main");
+        QCOMPARE(document.colorOf(main, 0), ColorScheme::dimmed(document.labelColor(main)));
+        document.setSearch(QString());
+        QVERIFY(!document.isEmphasisActive());
+        QCOMPARE(document.colorOf(main, 0), document.labelColor(main));
+    }
+
+    // F3 / Enter: every occurrence in time order across threads, zooming to
+    // each with a quarter of its length around it.
+    void stepsThroughOccurrences()
+    {
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(m_loaded);
+        document.setFocusLabel(labelNamed(*m_loaded.profile, "load"));
+        QList<qint64> starts;
+        for (int i = 0; i < 4; ++i) {
+            const IntervalId id = document.stepOccurrence(true);
+            if (id == kNone)
+                break;
+            starts << m_loaded.profile->interval(id).start / us;
+            QCOMPARE(axis.selectedInterval(), id);
+        }
+        QCOMPARE(starts, (QList<qint64>{100, 300, 400}));
+        // The last one, [400, 420) µs, with 5 µs on either side.
+        QCOMPARE(axis.visibleStart(), 395 * us);
+        QCOMPARE(axis.visibleEnd(), 425 * us);
+        QCOMPARE(document.stepOccurrence(false), intervalNamedAt(300));
+        QCOMPARE(document.stepOccurrence(false), intervalNamedAt(100));
+        QCOMPARE(document.stepOccurrence(false), kNone);
+        // Without a focus, the search's matches are stepped through.
+        document.setFocusLabel(kNone);
+        document.setSearch(QStringLiteral("parse"));
+        axis.zoomToAll();
+        axis.clearSelectedItem();
+        const IntervalId parse = document.stepOccurrence(true);
+        QCOMPARE(m_loaded.profile->interval(parse).start, 500 * us);
+    }
+
+    void aNewProfileKeepsTheSearchText()
+    {
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(m_loaded);
+        document.setFocusLabel(labelNamed(*m_loaded.profile, "main"));
+        document.setSearch(QStringLiteral("handle"));
+        QVERIFY(document.searchMatches().empty());
+        document.setProfile(loadedFile(QStringLiteral(RUNLANE_DEMO_PROFILE)));
+        QCOMPARE(document.focusLabel(), kNone);
+        QCOMPARE(document.searchText(), QStringLiteral("handle"));
+        // The demo's handle* procs and taskHandler, matched against its own labels.
+        QCOMPARE(document.searchMatches().size(), std::size_t(21));
+        for (const LabelId l : document.searchMatches())
+            QVERIFY(qstr(document.profile()->labelName(l)).contains(QStringLiteral("handle"), Qt::CaseInsensitive));
+    }
+
+private:
+    IntervalId intervalNamedAt(qint64 startUs) const
+    {
+        const Profile& p = *m_loaded.profile;
+        for (IntervalId id = 0; id < p.intervalCount(); ++id) {
+            if (p.interval(id).start == startUs * us && p.labelName(p.measurement(p.interval(id).measurement).label) == "load")
+                return id;
+        }
+        return kNone;
+    }
+
+    LoadedProfile m_loaded;
+};
+
+QTEST_MAIN(TestProfileDocument)
+#include "tst_profiledocument.moc"

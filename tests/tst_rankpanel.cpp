@@ -1,0 +1,278 @@
+#include "profiledocument.h"
+#include "rankformatter.h"
+#include "rankmodel.h"
+#include "rankpanel.h"
+#include "timeaxis.h"
+#include "widgettestsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+// Exec 9 µs, 10 µs and 100 ns: sorted as text, "10.0 µs" < "100 ns" <
+// "9.00 µs"; by value, 100 ns < 9 µs < 10 µs.
+QByteArray threeCalls()
+{
+    return JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "alpha", "ts" : 0, "dur" : 9},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "beta", "ts" : 10, "dur" : 10},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "gamma", "ts" : 30, "dur" : 0.1},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "gamma", "ts" : 31, "dur" : 0.1},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "Alphabet", "ts" : 40, "dur" : 1}]);
+}
+
+struct Fixture {
+    TimeAxis axis;
+    ProfileDocument document{&axis};
+    RankPanel panel{&document};
+
+    explicit Fixture(const LoadedProfile& loaded)
+    {
+        document.setProfile(loaded);
+        panel.resize(1200, 400);
+        panel.show();
+        panel.finishPendingWork();
+    }
+    QStringList names() const
+    {
+        QStringList list;
+        for (int r = 0; r < panel.proxy()->rowCount(); ++r)
+            list << panel.proxy()->index(r, RankModel::Name).data().toString();
+        return list;
+    }
+    LabelId label(std::string_view name) const { return labelNamed(*document.profile(), name); }
+    QString banner() const
+    {
+        // The rightmost label of the panel's top row.
+        QString text;
+        for (QLabel* l : panel.findChildren<QLabel*>())
+            text += l->text() + QLatin1Char('|');
+        return text;
+    }
+};
+
+void compareRows(const Profile& p, const RankTable& shown, const RankTable& expected)
+{
+    QCOMPARE(shown.rows().size(), expected.rows().size());
+    for (std::size_t i = 0; i < shown.rows().size(); ++i) {
+        const RankRow& a = shown.rows()[i];
+        const RankRow& b = expected.rows()[i];
+        QCOMPARE(qstr(p.labelName(a.label)), qstr(p.labelName(b.label)));
+        QCOMPARE(a.calls, b.calls);
+        QCOMPARE(a.unfinished, b.unfinished);
+        QCOMPARE(a.exec, b.exec);
+        QCOMPARE(a.total, b.total);
+        QCOMPARE(a.wall, b.wall);
+        QCOMPARE(a.max, b.max);
+        QCOMPARE(a.p50, b.p50);
+        QCOMPARE(a.p99, b.p99);
+    }
+}
+
+} // namespace
+
+class TestRankPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_three = loadedText(threeCalls());
+        m_demo = loadedFile(QStringLiteral(RUNLANE_DEMO_PROFILE));
+        QVERIFY(!m_three.isNull());
+        QVERIFY(!m_demo.isNull());
+    }
+
+    void modelsPassTheTester()
+    {
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        RankPanel panel(&document);
+        QAbstractItemModelTester modelTester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(panel.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        document.setProfile(m_demo);
+        panel.finishPendingWork();
+        QCOMPARE(panel.model()->rowCount(), 287);
+        panel.setFilterText(QStringLiteral("handle"));
+        panel.proxy()->sort(RankModel::Wall, Qt::AscendingOrder);
+        axis.setSelection(axis.boundsStart() + 1'000'000'000, axis.boundsStart() + 2'000'000'000);
+        panel.finishPendingWork();
+        document.setProfile(m_three);
+        panel.finishPendingWork();
+        QCOMPARE(panel.model()->rowCount(), 4);
+        document.clear();
+        panel.finishPendingWork();
+        QCOMPARE(panel.model()->rowCount(), 0);
+    }
+
+    void sortsByValue_data()
+    {
+        QTest::addColumn<int>("column");
+        QTest::addColumn<int>("order");
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("exec, largest first (the default)")
+            << int(RankModel::Exec) << int(Qt::DescendingOrder) << QStringList{"beta", "alpha", "Alphabet", "gamma"};
+        QTest::newRow("exec, smallest first")
+            << int(RankModel::Exec) << int(Qt::AscendingOrder) << QStringList{"gamma", "Alphabet", "alpha", "beta"};
+        // Ties keep the order shown before (exec, largest first): sorting
+        // by one column then another sorts by both.
+        QTest::newRow("calls") << int(RankModel::Calls) << int(Qt::DescendingOrder)
+                               << QStringList{"gamma", "beta", "alpha", "Alphabet"};
+        QTest::newRow("name, case-insensitive")
+            << int(RankModel::Name) << int(Qt::AscendingOrder) << QStringList{"alpha", "Alphabet", "beta", "gamma"};
+        QTest::newRow("p50") << int(RankModel::P50) << int(Qt::AscendingOrder)
+                             << QStringList{"gamma", "Alphabet", "alpha", "beta"};
+    }
+    void sortsByValue()
+    {
+        QFETCH(int, column);
+        QFETCH(int, order);
+        QFETCH(QStringList, names);
+        Fixture f(m_three);
+        if (column != RankModel::Exec || order != Qt::DescendingOrder)
+            f.panel.view()->sortByColumn(column, Qt::SortOrder(order));
+        QCOMPARE(f.names(), names);
+        // Right-aligned numbers, formatted in adaptive units.
+        const QModelIndex exec = f.panel.proxy()->index(0, RankModel::Exec);
+        QCOMPARE(exec.data(Qt::TextAlignmentRole).toInt(), int(Qt::AlignRight | Qt::AlignVCenter));
+    }
+
+    void formatsCells()
+    {
+        Fixture f(m_three);
+        const int row = f.panel.model()->rowOf(f.label("gamma"));
+        auto cell = [&](int column) { return f.panel.model()->index(row, column).data().toString(); };
+        QCOMPARE(cell(RankModel::Calls), QStringLiteral("2"));
+        QCOMPARE(cell(RankModel::Exec), QStringLiteral("200 ns"));
+        QCOMPARE(cell(RankModel::Mean), QStringLiteral("100 ns"));
+        // 200 ns of 20.2 µs busy.
+        QCOMPARE(cell(RankModel::Busy), QStringLiteral("1.0 %"));
+        QCOMPARE(f.panel.model()->index(row, RankModel::Exec).data(RankModel::SortRole).toLongLong(), 200);
+    }
+
+    void filtersRows_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("substring, any case") << "ALPH" << QStringList{"alpha", "Alphabet"};
+        QTest::newRow("regex") << "/^(beta|gamma)$/" << QStringList{"beta", "gamma"};
+        QTest::newRow("no match") << "zeta" << QStringList{};
+        QTest::newRow("cleared") << "" << QStringList{"beta", "alpha", "Alphabet", "gamma"};
+    }
+    void filtersRows()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QStringList, names);
+        Fixture f(m_three);
+        f.panel.setFilterText(filter);
+        QCOMPARE(f.names(), names);
+        QVERIFY2(f.banner().contains(QStringLiteral("%1 of 4 labels").arg(names.size())), qPrintable(f.banner()));
+        // An invalid pattern, as when one is half typed, keeps the last good filter.
+        f.panel.setFilterText(QStringLiteral("/(beta/"));
+        QCOMPARE(f.names(), names);
+    }
+
+    // A range selected on the shared axis: the panel shows the core's
+    // clipped rank of exactly that range, and says so.
+    void rangeSelectionGivesTheClippedRank()
+    {
+        Fixture f(m_demo);
+        const Time start = f.axis.boundsStart();
+        const TimeRange range{start + 10'000'000'000, start + 11'250'000'000};
+        QSignalSpy shown(&f.panel, &RankPanel::tableShown);
+        f.axis.setSelection(range.from, range.to);
+        QVERIFY(shown.wait(10000));
+        const RankTable expected = RankTable::compute(*m_demo.metrics, range);
+        QVERIFY(f.panel.model()->table()->range());
+        compareRows(*m_demo.profile, *f.panel.model()->table(), expected);
+        QVERIFY2(f.banner().contains(QStringLiteral("Range 10.000000 s – 11.250000 s")), qPrintable(f.banner()));
+        f.axis.clearSelection();
+        QVERIFY(shown.wait(10000));
+        compareRows(*m_demo.profile, *f.panel.model()->table(), RankTable::compute(*m_demo.metrics));
+        QVERIFY(f.banner().contains(QStringLiteral("Whole profile")));
+    }
+
+    void newerRangeReplacesOlder()
+    {
+        Fixture f(m_demo);
+        const Time start = f.axis.boundsStart();
+        for (Time i = 1; i <= 5; ++i)
+            f.axis.setSelection(start + i * 1'000'000'000, start + i * 2'000'000'000);
+        f.panel.finishPendingWork();
+        const auto& range = f.panel.model()->table()->range();
+        QVERIFY(range);
+        QCOMPARE(range->from, start + 5'000'000'000);
+        QCOMPARE(range->to, start + 10'000'000'000);
+    }
+
+    void selectingARowFocusesItsLabel()
+    {
+        Fixture f(m_three);
+        QSignalSpy emphasis(&f.document, &ProfileDocument::emphasisChanged);
+        f.panel.view()->selectRow(2); // exec order: beta, alpha, Alphabet, gamma
+        QCOMPARE(f.document.focusLabel(), f.label("Alphabet"));
+        QCOMPARE(emphasis.count(), 1);
+        // Focus set elsewhere (the usage chart): the panel follows.
+        f.document.setFocusLabel(f.label("gamma"));
+        QCOMPARE(f.panel.view()->currentIndex().row(), 3);
+        QVERIFY(f.panel.view()->selectionModel()->isRowSelected(3, {}));
+        f.document.setFocusLabel(kNone);
+        QVERIFY(!f.panel.view()->selectionModel()->hasSelection());
+        // Escape in the panel clears the focus.
+        f.panel.view()->selectRow(0);
+        QCOMPARE(f.document.focusLabel(), f.label("beta"));
+        QTest::keyClick(&f.panel, Qt::Key_Escape);
+        QCOMPARE(f.document.focusLabel(), kNone);
+    }
+
+    void copiesAndExportsRows()
+    {
+        Fixture f(m_three);
+        f.panel.view()->selectRow(0);
+        f.panel.view()->selectionModel()->select(f.panel.proxy()->index(3, 0),
+                                                 QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        const RankTable& table = *f.panel.model()->table();
+        const std::size_t beta = std::size_t(f.panel.model()->rowOf(f.label("beta")));
+        const std::size_t gamma = std::size_t(f.panel.model()->rowOf(f.label("gamma")));
+        const QString copied = f.panel.selectedRowsText();
+        QCOMPARE(copied, QString::fromStdString(RankFormatter::csvRows(*m_three.profile, table, {beta, gamma}, '\t')));
+        QVERIFY(copied.startsWith(QStringLiteral("name\tfile\tline\tcalls")));
+        QCOMPARE(copied.count(QLatin1Char('\n')), 3);
+        // Export: every shown row, in the shown order.
+        f.panel.setFilterText(QStringLiteral("alph"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("rank.csv"));
+        QVERIFY(f.panel.exportCsv(path));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const std::size_t alpha = std::size_t(f.panel.model()->rowOf(f.label("alpha")));
+        const std::size_t alphabet = std::size_t(f.panel.model()->rowOf(f.label("Alphabet")));
+        QCOMPARE(QString::fromUtf8(file.readAll()),
+                 QString::fromStdString(RankFormatter::csvRows(*m_three.profile, table, {alpha, alphabet}, ',')));
+    }
+
+    void preAggregatedMetricsHaveNoPercentiles()
+    {
+        Fixture f(loadedFile(dataPath(QStringLiteral("profiles/chroprof-rows.json"))));
+        QVERIFY(f.panel.model()->rowCount() > 0);
+        const QModelIndex p50 = f.panel.model()->index(0, RankModel::P50);
+        QCOMPARE(p50.data().toString(), QStringLiteral("—"));
+        QCOMPARE(p50.data(RankModel::SortRole).toLongLong(), -1);
+        QVERIFY(!f.panel.model()->index(0, RankModel::Max).data().toString().isEmpty());
+    }
+
+private:
+    LoadedProfile m_three;
+    LoadedProfile m_demo;
+};
+
+QTEST_MAIN(TestRankPanel)
+#include "tst_rankpanel.moc"

@@ -1,0 +1,244 @@
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "usagechart.h"
+#include "usagechartview.h"
+#include "widgettestsupport.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QLineSeries>
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+constexpr qint64 ms = 1'000'000;
+constexpr qint64 s = 1'000'000'000;
+
+struct Fixture {
+    TimeAxis axis;
+    ProfileDocument document{&axis};
+    UsageChart chart{&document};
+
+    Fixture(const QString& file, Time binWidth)
+    {
+        chart.resize(1000, 260);
+        chart.show();
+        document.setProfile(loadedFile(dataPath(file)));
+        chart.setBinWidth(binWidth);
+        chart.finishPendingWork();
+    }
+    const Profile& profile() const { return *document.profile(); }
+    QStringList names() const
+    {
+        QStringList list;
+        for (const LabelId l : chart.series()->labels())
+            list << qstr(profile().labelName(l));
+        return list;
+    }
+    std::size_t seriesOf(const char* name) const
+    {
+        const auto& labels = chart.series()->labels();
+        for (std::size_t k = 0; k < labels.size(); ++k) {
+            if (profile().labelName(labels[k]) == name)
+                return k;
+        }
+        return labels.size(); // other
+    }
+    // A point of the view inside bin `bin` at `percent` height.
+    QPoint at(std::size_t bin, double percent) const
+    {
+        const QRectF plot = chart.view()->chart()->plotArea();
+        const UsageSeries& u = *chart.series();
+        const Time middle = u.start() + Time(bin) * u.binWidth() + u.binWidth() / 2;
+        const double x = plot.left() + axis.xFor(middle, plot.width());
+        return QPointF(x, plot.bottom() - plot.height() * percent / chart.yMaximum()).toPoint();
+    }
+};
+
+} // namespace
+
+class TestUsageChart : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // semantics.md §6 with the overlap case: a child's synchronous first
+    // segment inside its parent's is the child's.
+    void overlapSharesPerBin_data()
+    {
+        QTest::addColumn<int>("bin");
+        QTest::addColumn<double>("child");
+        QTest::addColumn<double>("parent");
+        QTest::newRow("[0, 10 ms)") << 0 << 0.0 << 1.0;
+        QTest::newRow("[10, 20 ms)") << 1 << 1.0 << 0.0;
+        QTest::newRow("[50, 60 ms)") << 5 << 1.0 << 0.0;
+        QTest::newRow("[60, 70 ms)") << 6 << 0.0 << 0.5;
+        QTest::newRow("[80, 90 ms)") << 8 << 0.0 << 0.0;
+        QTest::newRow("[100, 110 ms)") << 10 << 0.3 << 0.0;
+    }
+    void overlapSharesPerBin()
+    {
+        QFETCH(int, bin);
+        QFETCH(double, child);
+        QFETCH(double, parent);
+        Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
+        const UsageSeries& u = *f.chart.series();
+        QCOMPARE(u.binWidth(), 10 * ms);
+        QCOMPARE(u.binCount(), std::size_t(11));
+        QCOMPARE(f.names(), (QStringList{"child", "parent"}));
+        QCOMPARE(u.share(std::size_t(bin), f.seriesOf("child")), child);
+        QCOMPARE(u.share(std::size_t(bin), f.seriesOf("parent")), parent);
+        // The chart draws them stacked in %: child at the bottom, parent on it.
+        const auto series = f.chart.view()->chart()->series();
+        QCOMPARE(series.size(), 3); // child, parent, other
+        auto* childArea = static_cast<QAreaSeries*>(series[0]);
+        auto* parentArea = static_cast<QAreaSeries*>(series[1]);
+        QCOMPARE(childArea->name(), QStringLiteral("child"));
+        QCOMPARE(childArea->upperSeries()->at(2 * bin).y(), 100 * child);
+        QCOMPARE(parentArea->lowerSeries()->at(2 * bin).y(), 100 * child);
+        QCOMPARE(parentArea->upperSeries()->at(2 * bin + 1).y(), 100 * (child + parent));
+        // x is time from the start: bin edges exactly.
+        QCOMPARE(childArea->upperSeries()->at(2 * bin).x(), double(bin * 10 * ms));
+        QCOMPARE(childArea->upperSeries()->at(2 * bin + 1).x(), double((bin + 1) * 10 * ms));
+    }
+
+    // The foster child: an hour of the child's blocking is the child's, not
+    // its creator's nor of whoever awaited it.
+    void fosterChildSharesPerBin_data()
+    {
+        QTest::addColumn<int>("bin");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("share");
+        QTest::newRow("child in [0, 100 s)") << 0 << "child" << 0.999;
+        QTest::newRow("parent1 in [0, 100 s)") << 0 << "parent1" << 0.001;
+        QTest::newRow("child in [1800, 1900 s)") << 18 << "child" << 1.0;
+        QTest::newRow("child in [3600, 3700 s)") << 36 << "child" << 0.001;
+        QTest::newRow("parent1 in [3600, 3700 s)") << 36 << "parent1" << 0.002;
+        QTest::newRow("parent2 in [3700, 3800 s)") << 37 << "parent2" << 0.005;
+    }
+    void fosterChildSharesPerBin()
+    {
+        QFETCH(int, bin);
+        QFETCH(QString, name);
+        QFETCH(double, share);
+        Fixture f(QStringLiteral("profiles/chronos-foster-child.json"), 100 * s);
+        const UsageSeries& u = *f.chart.series();
+        QCOMPARE(u.binCount(), std::size_t(38));
+        QCOMPARE(u.share(std::size_t(bin), f.seriesOf(name.toUtf8().constData())), share);
+    }
+
+    void legendGivesMeanShares()
+    {
+        Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
+        const auto legend = f.chart.legend();
+        QCOMPARE(legend.size(), std::size_t(3));
+        QCOMPARE(legend[0].name, QStringLiteral("child"));
+        QCOMPARE(legend[0].meanShare, 5.3 / 11);
+        QCOMPARE(legend[1].name, QStringLiteral("parent"));
+        QCOMPARE(legend[1].meanShare, 1.5 / 11);
+        QCOMPARE(legend[2].name, QStringLiteral("other"));
+        QCOMPARE(legend[2].meanShare, 0.0);
+    }
+
+    // The chart follows the shared axis: bins for the visible range only,
+    // on a grid from the profile's start.
+    void followsTheVisibleRange()
+    {
+        Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
+        f.axis.setVisibleRange(25 * ms, 65 * ms);
+        f.chart.finishPendingWork();
+        const UsageSeries& u = *f.chart.series();
+        QCOMPARE(u.start(), 20 * ms);
+        QCOMPARE(u.binCount(), std::size_t(5));
+        QCOMPARE(u.share(4, f.seriesOf("parent")), 0.5);
+        // Automatic bins: a 1-2-5 width giving about 3 px per bin.
+        f.chart.setBinWidth(0);
+        f.chart.finishPendingWork();
+        const Time width = f.chart.series()->binWidth();
+        const double pixels = double(width) / double(f.axis.visibleSpan()) * f.chart.view()->plotWidth();
+        QVERIFY2(pixels >= 3 && pixels < 7.5, qPrintable(QString::number(pixels)));
+        // A fixed width finer than a pixel is merged to fit the width.
+        f.chart.setBinWidth(10'000);
+        f.chart.finishPendingWork();
+        QVERIFY(f.chart.series()->binCount() <= std::size_t(f.chart.view()->plotWidth()));
+        QCOMPARE(f.chart.series()->binWidth() % 10'000, 0);
+    }
+
+    void clickingABandFocusesItsLabel()
+    {
+        Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
+        const LabelId child = f.chart.series()->labels()[f.seriesOf("child")];
+        const LabelId parent = f.chart.series()->labels()[f.seriesOf("parent")];
+        QCOMPARE(f.chart.labelAt(f.at(3, 50)), child);
+        QCOMPARE(f.chart.labelAt(f.at(0, 50)), parent);
+        QCOMPARE(f.chart.labelAt(f.at(6, 25)), parent);
+        QCOMPARE(f.chart.labelAt(f.at(6, 75)), kNone); // above the stack
+        QTest::mouseClick(f.chart.view()->viewport(), Qt::LeftButton, Qt::NoModifier, f.at(3, 50));
+        QCOMPARE(f.document.focusLabel(), child);
+        QTest::mouseClick(f.chart.view()->viewport(), Qt::LeftButton, Qt::NoModifier, f.at(8, 50));
+        QCOMPARE(f.document.focusLabel(), kNone);
+        // The tooltip names the bin and its shares.
+        QCOMPARE(f.chart.describeAt(f.at(6, 10)),
+                 QStringLiteral("[60.000 ms, 70.000 ms): busy 50.0 %\n 50.0 %  parent"));
+    }
+
+    void hidingASeriesRestacks()
+    {
+        Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
+        const LabelId child = f.chart.series()->labels()[f.seriesOf("child")];
+        // Its legend entry (the first, at the top of the gutter) toggles it.
+        const QPoint entry = f.chart.view()->legendRect(0).center();
+        QTest::mouseClick(f.chart.view()->viewport(), Qt::LeftButton, Qt::NoModifier, entry);
+        QVERIFY(f.chart.isHidden(child));
+        QVERIFY(f.chart.legend()[0].hidden);
+        const auto series = f.chart.view()->chart()->series();
+        QVERIFY(!series[0]->isVisible());
+        // Parent now sits on the floor: its band starts at 0 in bin 10.
+        auto* parentArea = static_cast<QAreaSeries*>(series[1]);
+        QCOMPARE(parentArea->lowerSeries()->at(20).y(), 0.0);
+        QCOMPARE(f.chart.labelAt(f.at(3, 50)), kNone);
+        QTest::mouseClick(f.chart.view()->viewport(), Qt::LeftButton, Qt::NoModifier, entry);
+        QVERIFY(!f.chart.isHidden(child));
+        QCOMPARE(f.chart.labelAt(f.at(3, 50)), child);
+    }
+
+    void wheelAndShiftDragDriveTheSharedAxis()
+    {
+        Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
+        const QRectF plot = f.chart.view()->chart()->plotArea();
+        QWidget* viewport = f.chart.view()->viewport();
+        const QPoint a(int(plot.left() + plot.width() * 0.25), int(plot.center().y()));
+        const QPoint b(int(plot.left() + plot.width() * 0.5), int(plot.center().y()));
+        QTest::mousePress(viewport, Qt::LeftButton, Qt::ShiftModifier, a);
+        QMouseEvent move(QEvent::MouseMove, b, viewport->mapToGlobal(b), Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(viewport, &move);
+        QTest::mouseRelease(viewport, Qt::LeftButton, Qt::ShiftModifier, b);
+        QVERIFY(f.axis.selection());
+        QCOMPARE(f.axis.selection()->first, f.axis.timeAt(a.x() - plot.left(), plot.width()));
+        QCOMPARE(f.axis.selection()->second, f.axis.timeAt(b.x() - plot.left(), plot.width()));
+        const Time before = f.axis.visibleSpan();
+        QWheelEvent wheel(b, viewport->mapToGlobal(b), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(viewport, &wheel);
+        QVERIFY(f.axis.visibleSpan() < before);
+    }
+
+    void saysWhyThereIsNoChart()
+    {
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        UsageChart chart(&document);
+        document.setProfile(loadedFile(dataPath(QStringLiteral("samples/folded/simple.txt"))));
+        document.finishPendingWork();
+        chart.finishPendingWork();
+        QVERIFY(document.isAggregated());
+        QVERIFY(!chart.series());
+        QVERIFY(chart.view()->chart()->series().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestUsageChart)
+#include "tst_usagechart.moc"

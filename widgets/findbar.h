@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QTimer;
+
+namespace runlane {
+
+class ProfileDocument;
+
+// Ctrl+F: labels whose name contains the text (or matches /a regex/) are
+// highlighted in every view and the rest dimmed; Enter and Shift+Enter (or
+// F3, Shift+F3) zoom to the next and previous occurrence in time.
+class FindBar : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit FindBar(ProfileDocument* document, QWidget* parent = nullptr);
+
+    // Shows the bar with the focus in its text field.
+    void activate();
+    QLineEdit* field() const { return m_field; }
+    QString matchSummary() const;
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void apply();
+    void updateCount();
+    void step(bool forward);
+    void close();
+
+    ProfileDocument* m_document;
+    QLineEdit* m_field;
+    QLabel* m_count;
+    QTimer* m_debounce;
+};
+
+} // namespace runlane

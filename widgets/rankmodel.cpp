@@ -1,0 +1,209 @@
+#include "rankmodel.h"
+
+#include "profiledocument.h"
+#include "valueformat.h"
+
+#include <QColor>
+
+namespace runlane {
+
+namespace {
+
+QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+bool isNumeric(int column)
+{
+    return column >= RankModel::Calls;
+}
+
+// Per-call percentiles need the calls themselves; pre-aggregated metrics
+// (Chroprof) have only the max and the mean.
+bool needsDistribution(int column)
+{
+    return column == RankModel::P50 || column == RankModel::P90 || column == RankModel::P99;
+}
+
+} // namespace
+
+RankModel::RankModel(ProfileDocument* document, QObject* parent) : QAbstractTableModel(parent), m_document(document)
+{
+    // Search matches are shaded: repaint when they change.
+    connect(m_document, &ProfileDocument::emphasisChanged, this, [this] {
+        if (rowCount() > 0)
+            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::BackgroundRole});
+    });
+}
+
+void RankModel::setTable(std::shared_ptr<const RankTable> table)
+{
+    beginResetModel();
+    m_table = std::move(table);
+    m_profile = m_table ? m_document->loaded().profile : nullptr;
+    endResetModel();
+}
+
+int RankModel::rowOf(LabelId label) const
+{
+    if (!m_table)
+        return -1;
+    const auto& rows = m_table->rows();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].label == label)
+            return int(r);
+    }
+    return -1;
+}
+
+int RankModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_table ? 0 : int(m_table->rows().size());
+}
+
+int RankModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString RankModel::text(const RankRow& row, int column) const
+{
+    const Profile& p = *m_profile;
+    const ValueUnit unit = p.unit();
+    auto value = [unit](Time t) { return QString::fromStdString(ValueFormat::text(t, unit)); };
+    switch (column) {
+    case Name:
+        return qs(p.labelName(row.label));
+    case Location: {
+        const Label& label = p.label(row.label);
+        if (label.file == kEmptyString)
+            return {};
+        return qs(p.string(label.file)) + (label.line > 0 ? QStringLiteral(":%1").arg(label.line) : QString());
+    }
+    case Calls:
+        return QString::number(row.calls);
+    case Unfinished:
+        return QString::number(row.unfinished);
+    case Stillborn:
+        return QString::number(row.stillborn);
+    case Exec:
+        return value(row.exec);
+    case Total:
+        return value(row.total);
+    case Wall:
+        return value(row.wall);
+    case Max:
+        return value(row.max);
+    case Mean:
+        return value(row.mean);
+    case P50:
+    case P90:
+    case P99:
+        if (!row.hasDistribution)
+            return QStringLiteral("—");
+        return value(column == P50 ? row.p50 : column == P90 ? row.p90 : row.p99);
+    case Busy:
+        return QString::number(row.busyShare * 100.0, 'f', 1) + QStringLiteral(" %");
+    default:
+        return {};
+    }
+}
+
+QVariant RankModel::sortValue(const RankRow& row, int column) const
+{
+    switch (column) {
+    case Name:
+    case Location:
+        return text(row, column);
+    case Calls:
+        return qulonglong(row.calls);
+    case Unfinished:
+        return qulonglong(row.unfinished);
+    case Stillborn:
+        return qulonglong(row.stillborn);
+    case Exec:
+        return qint64(row.exec);
+    case Total:
+        return qint64(row.total);
+    case Wall:
+        return qint64(row.wall);
+    case Max:
+        return qint64(row.max);
+    case Mean:
+        return qint64(row.mean);
+    case P50:
+    case P90:
+    case P99:
+        // No distribution sorts below every measured value.
+        return !row.hasDistribution ? qint64(-1) : qint64(column == P50 ? row.p50 : column == P90 ? row.p90 : row.p99);
+    case Busy:
+        return row.busyShare;
+    default:
+        return {};
+    }
+}
+
+QVariant RankModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || !m_table || index.row() >= rowCount() || index.column() >= ColumnCount)
+        return {};
+    const RankRow& row = m_table->rows()[std::size_t(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return text(row, index.column());
+    case SortRole:
+        return sortValue(row, index.column());
+    case LabelRole:
+        return qulonglong(row.label);
+    case ShareRole:
+        return row.busyShare;
+    case Qt::TextAlignmentRole:
+        return isNumeric(index.column()) ? int(Qt::AlignRight | Qt::AlignVCenter) : int(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (index.column() <= Location)
+            return QString::fromStdString(m_profile->labelText(row.label));
+        if (needsDistribution(index.column()) && !row.hasDistribution)
+            return tr("Pre-aggregated metrics give no per-call distribution");
+        return {};
+    case Qt::BackgroundRole:
+        if (!m_document->searchText().isEmpty() && m_document->isHighlighted(row.label))
+            return QColor(255, 243, 176);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant RankModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    static const char* const names[] = {"name", "file:line", "calls", "unfinished", "stillborn", "exec", "total",
+                                        "wall", "max", "mean", "p50", "p90", "p99", "% busy"};
+    static const char* const tips[] = {
+        "The label: a proc, a function, a span name",
+        "Where it is defined",
+        "Finished measurements (stillborn included)",
+        "Still running or pending when the profile ends",
+        "Finished as they were created: never pending, never ran",
+        "Time as the innermost running measurement of its track",
+        "Exec plus everything it created, transitively (recursion counted once)",
+        "Finish minus creation, summed over calls",
+        "Exec of the longest single call",
+        "Exec per call that ran",
+        "Median exec of one call",
+        "90th percentile of one call's exec",
+        "99th percentile of one call's exec",
+        "Exec as a share of the busy time of all labels",
+    };
+    if (role == Qt::DisplayRole)
+        return tr(names[section]);
+    if (role == Qt::ToolTipRole)
+        return tr(tips[section]);
+    if (role == Qt::TextAlignmentRole)
+        return int((isNumeric(section) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+    return {};
+}
+
+} // namespace runlane

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "ranktable.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace runlane {
+
+class ProfileDocument;
+
+// The rank (semantics.md §5) as a table: one row per label. Display text is
+// formatted in the profile's unit; SortRole gives the number behind it, so
+// a QSortFilterProxyModel sorts by value, not by text.
+class RankModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { Name, Location, Calls, Unfinished, Stillborn, Exec, Total, Wall, Max, Mean, P50, P90, P99, Busy, ColumnCount };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // qint64 or double
+        LabelRole, // the row's LabelId
+        ShareRole, // exec as a share of the busy time, 0..1
+    };
+
+    explicit RankModel(ProfileDocument* document, QObject* parent = nullptr);
+
+    // The table of the document's current profile (null: empty).
+    void setTable(std::shared_ptr<const RankTable> table);
+    const RankTable* table() const { return m_table.get(); }
+    int rowOf(LabelId label) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QString text(const RankRow& row, int column) const;
+    QVariant sortValue(const RankRow& row, int column) const;
+
+    ProfileDocument* m_document;
+    std::shared_ptr<const Profile> m_profile; // kept alive with the table
+    std::shared_ptr<const RankTable> m_table;
+};
+
+} // namespace runlane

@@ -1,0 +1,280 @@
+#include "rankpanel.h"
+
+#include "loaderror.h"
+#include "profiledocument.h"
+#include "rankformatter.h"
+#include "rankmodel.h"
+#include "searchpattern.h"
+#include "sharebardelegate.h"
+#include "timeaxis.h"
+#include "valueformat.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSaveFile>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace runlane {
+
+RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_axis(document->axis()), m_model(new RankModel(document, this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)), m_filter(new QLineEdit(this)),
+      m_count(new QLabel(this)), m_banner(new QLabel(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(RankModel::SortRole);
+    m_proxy->setFilterKeyColumn(RankModel::Name);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(RankModel::Exec, Qt::DescendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->setItemDelegateForColumn(RankModel::Exec, new ShareBarDelegate(RankModel::ShareRole, this));
+    m_view->setColumnWidth(RankModel::Name, 240);
+    m_view->setColumnWidth(RankModel::Location, 170);
+    for (int c = RankModel::Calls; c < RankModel::ColumnCount; ++c)
+        m_view->setColumnWidth(c, c == RankModel::Exec || c == RankModel::Total || c == RankModel::Wall ? 92 : 76);
+
+    m_filter->setPlaceholderText(tr("Filter names (text, or /regex/)"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMinimumWidth(260);
+    m_filter->setMaximumWidth(360);
+    m_banner->setTextFormat(Qt::RichText);
+    m_banner->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(4, 4, 4, 2);
+    top->addWidget(m_filter);
+    top->addWidget(m_count);
+    top->addStretch(1);
+    top->addWidget(m_banner);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(top);
+    layout->addWidget(m_view, 1);
+
+    auto* copy = new QAction(tr("Copy rows"), this);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(selectedRowsText()); });
+    addAction(copy);
+
+    connect(m_filter, &QLineEdit::textChanged, this, &RankPanel::setFilterText);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RankPanel::currentRowChanged);
+    connect(m_document, &ProfileDocument::profileChanged, this, &RankPanel::recompute);
+    connect(m_document, &ProfileDocument::emphasisChanged, this, &RankPanel::focusChanged);
+    connect(m_axis, &TimeAxis::selectionChanged, this, &RankPanel::recompute);
+    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const RankTable>>::finished, this, &RankPanel::computed);
+    connect(m_banner, &QLabel::linkActivated, m_axis, &TimeAxis::clearSelection);
+    // The shown count follows the filter.
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &RankPanel::updateBanner);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &RankPanel::updateBanner);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &RankPanel::updateBanner);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &RankPanel::updateBanner);
+    recompute();
+}
+
+RankPanel::~RankPanel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_watcher.waitForFinished();
+}
+
+void RankPanel::setFilterText(const QString& text)
+{
+    if (m_filter->text() != text)
+        m_filter->setText(text);
+    const SearchPattern pattern(text);
+    if (pattern.isRegex()) {
+        // A pattern being typed is often invalid for a moment: keep the last good one.
+        if (pattern.isValid())
+            m_proxy->setFilterRegularExpression(pattern.regex());
+        m_filter->setStyleSheet(pattern.isValid() ? QString() : QStringLiteral("QLineEdit { color: #b02020; }"));
+    } else {
+        m_filter->setStyleSheet(QString());
+        m_proxy->setFilterFixedString(text);
+    }
+    updateBanner();
+}
+
+void RankPanel::recompute()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    if (!m_document->hasProfile()) {
+        m_watcher.setFuture(QFuture<std::shared_ptr<const RankTable>>());
+        m_model->setTable(nullptr);
+        updateBanner();
+        return;
+    }
+    std::optional<TimeRange> range;
+    // The aggregated view's axis is not time: a range there means nothing here.
+    if (const auto& selection = m_axis->selection(); selection && !m_document->isAggregated())
+        range = TimeRange{selection->first, selection->second};
+    const auto metrics = m_document->loaded().metrics;
+    const auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancel;
+    m_watchedGeneration = ++m_generation;
+    m_watcher.setFuture(QtConcurrent::run([metrics, range, cancel]() -> std::shared_ptr<const RankTable> {
+        try {
+            return std::make_shared<RankTable>(RankTable::compute(*metrics, range, cancel.get()));
+        } catch (const LoadCancelled&) {
+            return nullptr; // a newer request took over
+        }
+    }));
+    updateBanner();
+}
+
+void RankPanel::finishPendingWork()
+{
+    m_watcher.waitForFinished();
+    computed();
+}
+
+void RankPanel::computed()
+{
+    if (!m_watcher.future().isValid() || !m_watcher.isFinished() || m_watcher.future().resultCount() == 0)
+        return;
+    std::shared_ptr<const RankTable> table = m_watcher.result();
+    // Taken once: the future stays finished after this.
+    m_watcher.setFuture(QFuture<std::shared_ptr<const RankTable>>());
+    if (!table)
+        return;
+    m_syncing = true;
+    m_model->setTable(std::move(table));
+    m_syncing = false;
+    focusChanged(); // the focused label's row in the new table
+    updateBanner();
+    Q_EMIT tableShown();
+}
+
+void RankPanel::currentRowChanged()
+{
+    if (m_syncing)
+        return;
+    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    m_document->setFocusLabel(current.isValid() ? LabelId(current.data(RankModel::LabelRole).toULongLong()) : kNone);
+}
+
+void RankPanel::focusChanged()
+{
+    if (m_syncing)
+        return;
+    const LabelId focus = m_document->focusLabel();
+    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    if (current.isValid() && LabelId(current.data(RankModel::LabelRole).toULongLong()) == focus)
+        return;
+    m_syncing = true;
+    const int row = focus == kNone ? -1 : m_model->rowOf(focus);
+    const QModelIndex shown = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, RankModel::Name));
+    if (shown.isValid()) {
+        m_view->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->scrollTo(shown);
+    } else {
+        m_view->selectionModel()->clear();
+    }
+    m_syncing = false;
+}
+
+void RankPanel::updateBanner()
+{
+    m_count->setText(m_model->table() ? tr("%1 of %2 labels").arg(m_proxy->rowCount()).arg(m_model->rowCount()) : QString());
+    if (!m_document->hasProfile()) {
+        m_banner->clear();
+        return;
+    }
+    if (m_watcher.isRunning()) {
+        m_banner->setText(tr("computing…"));
+        return;
+    }
+    const RankTable* table = m_model->table();
+    if (table && table->range()) {
+        const ValueUnit unit = m_document->profile()->unit();
+        const Time start = m_document->profile()->startTime();
+        auto point = [&](Time t) { return QString::fromStdString(ValueFormat::point(t - start, unit)); };
+        m_banner->setText(tr("<b>Range %1 – %2</b> (%3): every number clipped to it · <a href='whole'>whole profile</a>")
+                              .arg(point(table->range()->from), point(table->range()->to),
+                                   QString::fromStdString(ValueFormat::text(table->range()->to - table->range()->from, unit))));
+    } else {
+        m_banner->setText(tr("Whole profile (Shift+drag on the timeline for a range)"));
+    }
+}
+
+std::vector<std::size_t> RankPanel::shownRows(bool selectedOnly) const
+{
+    std::vector<std::size_t> rows;
+    const QItemSelectionModel* selection = m_view->selectionModel();
+    const bool onlySelected = selectedOnly && selection->hasSelection();
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QModelIndex index = m_proxy->index(r, 0);
+        if (!onlySelected || selection->isRowSelected(r, QModelIndex()))
+            rows.push_back(std::size_t(m_proxy->mapToSource(index).row()));
+    }
+    return rows;
+}
+
+QString RankPanel::selectedRowsText() const
+{
+    if (!m_model->table())
+        return {};
+    return QString::fromStdString(
+        RankFormatter::csvRows(*m_document->profile(), *m_model->table(), shownRows(true), '\t'));
+}
+
+bool RankPanel::exportCsv(const QString& path, QString* error) const
+{
+    QSaveFile file(path);
+    const std::string text = m_model->table()
+        ? RankFormatter::csvRows(*m_document->profile(), *m_model->table(), shownRows(false), ',')
+        : std::string();
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+void RankPanel::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Escape) {
+        m_view->selectionModel()->clear();
+        m_document->setFocusLabel(kNone);
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+void RankPanel::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addActions(actions());
+    menu.addAction(tr("Clear the focus"), this, [this] {
+        m_view->selectionModel()->clear();
+        m_document->setFocusLabel(kNone);
+    });
+    menu.exec(event->globalPos());
+}
+
+} // namespace runlane

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "profiletypes.h"
+#include "ranktable.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace runlane {
+
+class ProfileDocument;
+class RankModel;
+class TimeAxis;
+
+// The rank as a sortable, filterable table. Selecting a row focuses its
+// label in every view; a time range selected anywhere restricts the rank to
+// that range (clipped, semantics.md §5), computed off the GUI thread, a
+// newer request cancelling an older one.
+class RankPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit RankPanel(ProfileDocument* document, QWidget* parent = nullptr);
+    ~RankPanel() override;
+
+    RankModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* view() const { return m_view; }
+    // Substring of the name, or a regular expression written /like this/.
+    void setFilterText(const QString& text);
+    // Waits for the computation under way, if any, and shows its result.
+    void finishPendingWork();
+    bool isComputing() const { return m_watcher.isRunning(); }
+
+    // The selected rows (all shown rows if none is selected) as
+    // tab-separated text with a header, times in integer nanoseconds.
+    QString selectedRowsText() const;
+    // The rows as shown (filtered, in the shown order) as CSV, atomically.
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+Q_SIGNALS:
+    // A new table is shown (after a load or a range change).
+    void tableShown();
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    void recompute();
+    void computed();
+    void currentRowChanged();
+    void focusChanged();
+    void updateBanner();
+    std::vector<std::size_t> shownRows(bool selectedOnly) const;
+
+    ProfileDocument* m_document;
+    TimeAxis* m_axis;
+    RankModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_view;
+    QLineEdit* m_filter;
+    QLabel* m_count;
+    QLabel* m_banner;
+    QFutureWatcher<std::shared_ptr<const RankTable>> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::uint64_t m_generation = 0;
+    std::uint64_t m_watchedGeneration = 0;
+    bool m_syncing = false;
+};
+
+} // namespace runlane

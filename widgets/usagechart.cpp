@@ -1,0 +1,445 @@
+#include "usagechart.h"
+
+#include "colorscheme.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "timeformat.h"
+#include "usagechartview.h"
+#include "valueformat.h"
+
+#include <QAreaSeries>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QSpinBox>
+#include <QTimer>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace runlane {
+
+namespace {
+
+QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+// The smallest of 1, 2, 5 × 10^k at least `target`.
+Time niceStep(Time target)
+{
+    Time step = 1;
+    while (true) {
+        for (const Time m : {1, 2, 5}) {
+            if (step * m >= target)
+                return step * m;
+        }
+        step *= 10;
+    }
+}
+
+const QColor kOtherColor(176, 178, 186);
+
+} // namespace
+
+UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_axis(document->axis()), m_view(new UsageChartView(this, m_axis, this)),
+      m_trackBox(new QComboBox(this)), m_binBox(new QComboBox(this)), m_topBox(new QSpinBox(this)),
+      m_note(new QLabel(this)), m_debounce(new QTimer(this))
+{
+    setMinimumHeight(kHeaderHeight + 70);
+    auto* title = new QLabel(tr("<b>Event-loop usage</b>"), this);
+    m_binBox->addItem(tr("auto"), QVariant::fromValue<qint64>(0));
+    for (const Time w : {Time(10'000), Time(100'000), Time(1'000'000), Time(10'000'000), Time(100'000'000),
+                         Time(1'000'000'000), Time(10'000'000'000)})
+        m_binBox->addItem(QString::fromStdString(TimeFormat::duration(w)).replace(QStringLiteral(".00"), QString()),
+                          QVariant::fromValue<qint64>(w));
+    m_topBox->setRange(1, 20);
+    m_topBox->setValue(m_topK);
+    m_topBox->setPrefix(tr("top "));
+    m_trackBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_note->setStyleSheet(QStringLiteral("color: #667;"));
+    auto* header = new QHBoxLayout;
+    header->setContentsMargins(8, 2, 8, 2);
+    header->setSpacing(8);
+    header->addWidget(title);
+    header->addWidget(m_trackBox);
+    header->addWidget(new QLabel(tr("bins"), this));
+    header->addWidget(m_binBox);
+    header->addWidget(m_topBox);
+    header->addWidget(m_note, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(header);
+    layout->addWidget(m_view, 1);
+
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(40);
+    connect(m_debounce, &QTimer::timeout, this, &UsageChart::recompute);
+    connect(m_trackBox, &QComboBox::activated, this, [this](int index) { setTrack(TrackId(m_trackBox->itemData(index).toUInt())); });
+    connect(m_binBox, &QComboBox::activated, this, [this](int index) { setBinWidth(m_binBox->itemData(index).toLongLong()); });
+    connect(m_topBox, &QSpinBox::valueChanged, this, &UsageChart::setTopK);
+    connect(m_document, &ProfileDocument::profileChanged, this, &UsageChart::profileChanged);
+    connect(m_document, &ProfileDocument::viewModeChanged, this, &UsageChart::recompute);
+    connect(m_document, &ProfileDocument::emphasisChanged, this, &UsageChart::rebuildChart);
+    connect(m_document, &ProfileDocument::colorsChanged, this, &UsageChart::rebuildChart);
+    connect(m_axis, &TimeAxis::visibleRangeChanged, this, [this] {
+        updateAxis(); // the old bins stretch at once; new ones follow
+        scheduleRecompute();
+    });
+    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const UsageSeries>>::finished, this, &UsageChart::computed);
+    profileChanged();
+}
+
+UsageChart::~UsageChart()
+{
+    m_watcher.waitForFinished();
+}
+
+int UsageChart::plotWidth() const
+{
+    return std::max(1, m_view->plotWidth());
+}
+
+void UsageChart::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_view->layoutPlot();
+    scheduleRecompute(); // the bin budget follows the width
+}
+
+void UsageChart::profileChanged()
+{
+    m_hidden.clear();
+    m_series.reset();
+    m_tracks.clear();
+    m_trackBox->clear();
+    if (const Profile* p = m_document->profile()) {
+        if (p->measurementCount() == 0 && p->snapshotsAreTimed()) {
+            m_tracks.push_back(0); // metric snapshots: one loop
+            m_trackBox->addItem(tr("metrics"), 0u);
+        } else {
+            // Event loops and threads with intervals, busiest first.
+            const auto& overview = m_document->loaded().overview;
+            for (TrackId t = 0; t < p->trackCount(); ++t) {
+                if (p->track(t).kind == TrackKind::Thread && p->track(t).depthCount() > 0)
+                    m_tracks.push_back(t);
+            }
+            auto busy = [&](TrackId t) { return std::accumulate(overview[t].begin(), overview[t].end(), 0.0); };
+            std::stable_sort(m_tracks.begin(), m_tracks.end(), [&](TrackId a, TrackId b) { return busy(a) > busy(b); });
+            for (const TrackId t : m_tracks)
+                m_trackBox->addItem(qs(p->string(p->track(t).name)), t);
+        }
+    }
+    m_track = m_tracks.empty() ? 0 : m_tracks.front();
+    m_trackBox->setVisible(m_tracks.size() > 1);
+    rebuildChart();
+    recompute();
+}
+
+void UsageChart::setTrack(TrackId track)
+{
+    if (track == m_track)
+        return;
+    m_track = track;
+    m_hidden.clear();
+    const int index = m_trackBox->findData(track);
+    if (index >= 0)
+        m_trackBox->setCurrentIndex(index);
+    recompute();
+}
+
+void UsageChart::setBinWidth(Time width)
+{
+    if (width == m_binWidth)
+        return;
+    m_binWidth = std::max<Time>(0, width);
+    const int index = m_binBox->findData(QVariant::fromValue<qint64>(m_binWidth));
+    if (index >= 0)
+        m_binBox->setCurrentIndex(index);
+    recompute();
+}
+
+void UsageChart::setTopK(int k)
+{
+    k = std::clamp(k, 1, 20);
+    if (k == m_topK)
+        return;
+    m_topK = k;
+    m_topBox->setValue(k);
+    recompute();
+}
+
+void UsageChart::setHidden(LabelId label, bool hidden)
+{
+    if (hidden)
+        m_hidden.insert(label);
+    else
+        m_hidden.erase(label);
+    rebuildChart(); // the stack without it; no recompute
+}
+
+Time UsageChart::effectiveBinWidth(Time span) const
+{
+    // At most one bin per pixel column: the chart's cost does not grow with
+    // the zoom or the profile.
+    const Time budget = plotWidth();
+    if (m_binWidth == 0)
+        return niceStep(std::max<Time>(1, span * 3 / budget));
+    const Time bins = span / m_binWidth + 1;
+    return bins <= budget ? m_binWidth : m_binWidth * ((bins + budget - 1) / budget);
+}
+
+void UsageChart::scheduleRecompute()
+{
+    m_debounce->start();
+}
+
+void UsageChart::recompute()
+{
+    m_debounce->stop();
+    if (m_watcher.isRunning()) {
+        m_pending = true;
+        return;
+    }
+    const Profile* p = m_document->profile();
+    if (!p || m_document->isAggregated() || m_tracks.empty()) {
+        m_series.reset();
+        rebuildChart();
+        return;
+    }
+    const Time start = p->startTime();
+    const Time width = effectiveBinWidth(m_axis->visibleSpan());
+    // Bins on a grid from the profile's start, so that panning keeps them.
+    const Time from = start + (m_axis->visibleStart() - start) / width * width;
+    const TimeRange range{from, std::max(from + 1, m_axis->visibleEnd())};
+    const auto profile = m_document->loaded().profile;
+    const TrackId track = m_track;
+    const std::size_t k = std::size_t(m_topK);
+    m_watcher.setFuture(QtConcurrent::run([profile, track, width, k, range]() -> std::shared_ptr<const UsageSeries> {
+        try {
+            return std::make_shared<UsageSeries>(UsageSeries::compute(*profile, track, width, k, range));
+        } catch (const std::exception&) {
+            return nullptr;
+        }
+    }));
+    if (m_binWidth != 0 && width != m_binWidth)
+        m_note->setText(tr("bins of %1 (%2 merged ×%3 to fit the width)")
+                            .arg(QString::fromStdString(TimeFormat::duration(width)),
+                                 QString::fromStdString(TimeFormat::duration(m_binWidth)))
+                            .arg(width / m_binWidth));
+    else
+        m_note->setText(tr("bins of %1").arg(QString::fromStdString(TimeFormat::duration(width))));
+}
+
+void UsageChart::finishPendingWork()
+{
+    // Whatever runs is for older settings: let it end, then compute for
+    // the current ones and wait for that.
+    m_debounce->stop();
+    m_watcher.waitForFinished();
+    m_pending = false;
+    computed();
+    m_watcher.waitForFinished();
+    recompute();
+    m_watcher.waitForFinished();
+    computed();
+}
+
+void UsageChart::computed()
+{
+    if (!m_watcher.future().isValid() || !m_watcher.isFinished() || m_watcher.future().resultCount() == 0)
+        return;
+    std::shared_ptr<const UsageSeries> result = m_watcher.result();
+    m_watcher.setFuture(QFuture<std::shared_ptr<const UsageSeries>>());
+    if (m_document->hasProfile() && !m_document->isAggregated()) {
+        m_series = std::move(result);
+        rebuildChart();
+        Q_EMIT seriesShown();
+    }
+    if (std::exchange(m_pending, false))
+        recompute();
+}
+
+double UsageChart::yMaximum() const
+{
+    return m_yMax;
+}
+
+void UsageChart::rebuildChart()
+{
+    QChart* chart = m_view->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes())
+        chart->removeAxis(axis);
+    m_yMax = 100;
+    const Profile* p = m_document->profile();
+    if (!p) {
+        m_view->setMessage(QString());
+        return;
+    }
+    if (m_document->isAggregated()) {
+        m_view->setMessage(tr("Event-loop usage needs the timeline: turn off View ▸ Aggregated flame graph (Ctrl+G)"));
+        return;
+    }
+    if (m_tracks.empty()) {
+        m_view->setMessage(tr("No event loop or thread with intervals in this profile"));
+        return;
+    }
+    if (!m_series || m_series->binCount() == 0) {
+        m_view->setMessage(m_watcher.isRunning() ? tr("computing…") : QString());
+        return;
+    }
+    m_view->setMessage(QString());
+    const UsageSeries& s = *m_series;
+    const std::size_t series = s.seriesCount();
+    const std::size_t bins = s.binCount();
+    auto labelOf = [&s](std::size_t k) { return k < s.labels().size() ? s.labels()[k] : kNone; };
+    // Stack the shown series: largest at the bottom, "other" on top.
+    std::vector<double> lower(bins, 0.0);
+    auto* x = new QValueAxis(chart);
+    auto* y = new QValueAxis(chart);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (std::size_t k = 0; k < series; ++k) {
+        const LabelId label = labelOf(k);
+        auto* upperLine = new QLineSeries(chart);
+        auto* lowerLine = new QLineSeries(chart);
+        QList<QPointF> upperPoints;
+        QList<QPointF> lowerPoints;
+        upperPoints.reserve(qsizetype(2 * bins));
+        lowerPoints.reserve(qsizetype(2 * bins));
+        const bool hidden = isHidden(label);
+        for (std::size_t b = 0; b < bins; ++b) {
+            // Steps: a bin is flat over its width.
+            // x is time from the profile's start: exact in a double where
+            // absolute (epoch) nanoseconds would not be.
+            const double x0 = double(s.start() - p->startTime() + Time(b) * s.binWidth());
+            const double x1 = x0 + double(s.binWidth());
+            const double share = hidden ? 0.0 : 100.0 * s.share(b, k);
+            lowerPoints << QPointF(x0, lower[b]) << QPointF(x1, lower[b]);
+            lower[b] += share;
+            upperPoints << QPointF(x0, lower[b]) << QPointF(x1, lower[b]);
+        }
+        upperLine->replace(upperPoints);
+        lowerLine->replace(lowerPoints);
+        auto* area = new QAreaSeries(upperLine, lowerLine);
+        area->setName(label == kNone ? tr("other") : qs(p->labelName(label)));
+        const QColor color = label == kNone ? kOtherColor : QColor::fromRgb(m_document->colorOf(label, 0));
+        area->setBrush(color);
+        area->setPen(Qt::NoPen);
+        chart->addSeries(area);
+        area->attachAxis(x);
+        area->attachAxis(y);
+        area->setVisible(!hidden);
+    }
+    for (const double top : lower)
+        m_yMax = std::max(m_yMax, std::ceil(top / 25.0) * 25.0);
+    y->setRange(0, m_yMax);
+    // A label every 25 %, or only the ends and the middle when the chart
+    // is too low for them all to be read.
+    y->setTickCount(m_view->chart()->plotArea().height() < 110 ? 3 : int(m_yMax / 25) + 1);
+    y->setLabelFormat(QStringLiteral("%d %%"));
+    y->setGridLineVisible(false);
+    x->setGridLineVisible(false);
+    x->setLabelsVisible(false); // the ruler above says where we are
+    x->setLineVisible(true);
+    y->setLineVisible(false);
+    updateAxis();
+    m_view->viewport()->update();
+}
+
+void UsageChart::updateAxis()
+{
+    const auto axes = m_view->chart()->axes(Qt::Horizontal);
+    if (axes.isEmpty())
+        return;
+    const Time start = m_document->hasProfile() ? m_document->profile()->startTime() : 0;
+    static_cast<QValueAxis*>(axes.first())->setRange(double(m_axis->visibleStart() - start), double(m_axis->visibleEnd() - start));
+}
+
+std::vector<UsageChart::LegendEntry> UsageChart::legend() const
+{
+    std::vector<LegendEntry> entries;
+    if (!m_series || m_series->binCount() == 0 || !m_document->hasProfile())
+        return entries;
+    const UsageSeries& s = *m_series;
+    const Profile& p = *m_document->profile();
+    for (std::size_t k = 0; k < s.seriesCount(); ++k) {
+        const LabelId label = k < s.labels().size() ? s.labels()[k] : kNone;
+        double sum = 0;
+        for (std::size_t b = 0; b < s.binCount(); ++b)
+            sum += s.share(b, k);
+        entries.push_back(LegendEntry{label, label == kNone ? tr("other") : qs(p.labelName(label)),
+                                      label == kNone ? kOtherColor : QColor::fromRgb(m_document->colorOf(label, 0)),
+                                      sum / double(s.binCount()), isHidden(label)});
+    }
+    return entries;
+}
+
+LabelId UsageChart::labelAt(QPoint pos) const
+{
+    const std::size_t series = m_series ? m_series->seriesCount() : 0;
+    const QRectF plot = m_view->chart()->plotArea();
+    if (series == 0 || !plot.contains(pos))
+        return kNone;
+    const UsageSeries& s = *m_series;
+    const Time t = m_axis->timeAt(pos.x() - plot.left(), plot.width());
+    if (t < s.start())
+        return kNone;
+    const std::size_t bin = std::size_t((t - s.start()) / s.binWidth());
+    if (bin >= s.binCount())
+        return kNone;
+    const double value = (plot.bottom() - pos.y()) / plot.height() * m_yMax;
+    double lower = 0;
+    for (std::size_t k = 0; k < series; ++k) {
+        const LabelId label = k < s.labels().size() ? s.labels()[k] : kNone;
+        if (isHidden(label))
+            continue;
+        const double upper = lower + 100.0 * s.share(bin, k);
+        if (value >= lower && value < upper)
+            return label;
+        lower = upper;
+    }
+    return kNone;
+}
+
+void UsageChart::focusLabelAt(QPoint pos)
+{
+    m_document->setFocusLabel(labelAt(pos));
+}
+
+QString UsageChart::describeAt(QPoint pos) const
+{
+    const QRectF plot = m_view->chart()->plotArea();
+    if (!m_series || m_series->binCount() == 0 || !plot.contains(pos))
+        return {};
+    const UsageSeries& s = *m_series;
+    const Profile& p = *m_document->profile();
+    const Time t = m_axis->timeAt(pos.x() - plot.left(), plot.width());
+    if (t < s.start() || std::size_t((t - s.start()) / s.binWidth()) >= s.binCount())
+        return {};
+    const std::size_t bin = std::size_t((t - s.start()) / s.binWidth());
+    const Time from = s.start() + Time(bin) * s.binWidth();
+    const ValueUnit unit = p.unit();
+    auto point = [&](Time v) { return QString::fromStdString(ValueFormat::point(v - p.startTime(), unit)); };
+    QString text = tr("[%1, %2): busy %3 %").arg(point(from), point(from + s.binWidth())).arg(100.0 * s.busy(bin), 0, 'f', 1);
+    for (std::size_t k = 0; k < s.seriesCount(); ++k) {
+        const double share = s.share(bin, k);
+        if (share <= 0)
+            continue;
+        const QString name = k < s.labels().size() ? qs(p.labelName(s.labels()[k])) : tr("other");
+        text += QStringLiteral("\n%1 %  %2").arg(100.0 * share, 5, 'f', 1).arg(name);
+    }
+    return text;
+}
+
+} // namespace runlane

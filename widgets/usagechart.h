@@ -1,0 +1,110 @@
+#pragma once
+
+#include "profiletypes.h"
+#include "usageseries.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+#include <set>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTimer;
+
+namespace runlane {
+
+class ProfileDocument;
+class TimeAxis;
+class UsageChartView;
+
+// Event-loop usage over the visible range (semantics.md §6): per bin, the
+// share of the bin each of the top-k labels of one track executed, stacked,
+// with the rest as "other". Its plot sits on the shared time axis, aligned
+// with the icicle and the lanes; zooming either zooms the other. Series are
+// recomputed off the GUI thread for the visible range with at most one bin
+// per pixel column, so the chart redraws in constant time.
+class UsageChart : public QWidget
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kHeaderHeight = 28;
+
+    explicit UsageChart(ProfileDocument* document, QWidget* parent = nullptr);
+    ~UsageChart() override;
+
+    // The series shown (null until computed, or without a timeline).
+    const UsageSeries* series() const { return m_series.get(); }
+    TrackId track() const { return m_track; }
+    void setTrack(TrackId track);
+    // 0: automatic (about one bin per 3 px).
+    Time requestedBinWidth() const { return m_binWidth; }
+    void setBinWidth(Time width);
+    int topK() const { return m_topK; }
+    void setTopK(int k);
+    // A series hidden from the stack (its legend entry clicked); the label
+    // kNone is "other".
+    bool isHidden(LabelId label) const { return m_hidden.count(label) != 0; }
+    void setHidden(LabelId label, bool hidden);
+    // The label of the band at a point of the view (kNone: none, or other).
+    LabelId labelAt(QPoint viewPos) const;
+    // Text for the bin under a point: its time range and each share.
+    QString describeAt(QPoint viewPos) const;
+    // The legend, drawn in the gutter: one entry per series, bottom band
+    // first, with its mean share of the bins shown.
+    struct LegendEntry {
+        LabelId label; // kNone: other
+        QString name;
+        QColor color;
+        double meanShare;
+        bool hidden;
+    };
+    std::vector<LegendEntry> legend() const;
+    // A click on a band focuses its label in every view; elsewhere clears.
+    void focusLabelAt(QPoint viewPos);
+    // The top of the y axis in %: 100, or more where bins add up to more
+    // (Chroprof credits a future's time when it completes).
+    double yMaximum() const;
+    UsageChartView* view() const { return m_view; }
+    // Waits for the computation under way and shows its result.
+    void finishPendingWork();
+
+Q_SIGNALS:
+    void seriesShown();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void profileChanged();
+    void scheduleRecompute();
+    void recompute();
+    void computed();
+    void rebuildChart();
+    void updateAxis();
+    Time effectiveBinWidth(Time span) const;
+    int plotWidth() const;
+
+    ProfileDocument* m_document;
+    TimeAxis* m_axis;
+    UsageChartView* m_view;
+    QComboBox* m_trackBox;
+    QComboBox* m_binBox;
+    QSpinBox* m_topBox;
+    QLabel* m_note;
+    QTimer* m_debounce;
+    QFutureWatcher<std::shared_ptr<const UsageSeries>> m_watcher;
+    std::shared_ptr<const UsageSeries> m_series;
+    std::vector<TrackId> m_tracks; // the tracks offered, by busy time
+    TrackId m_track = 0;
+    Time m_binWidth = 0;
+    int m_topK = 8;
+    std::set<LabelId> m_hidden;
+    double m_yMax = 100;
+    bool m_pending = false; // a recompute was asked for while one runs
+};
+
+} // namespace runlane

@@ -1,0 +1,206 @@
+#include "usagechartview.h"
+
+#include "colorscheme.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "usagechart.h"
+
+#include <QChart>
+#include <QHelpEvent>
+#include <QLegend>
+#include <QMouseEvent>
+#include <QNativeGestureEvent>
+#include <QScrollBar>
+#include <QStyle>
+#include <QToolTip>
+
+namespace runlane {
+
+namespace {
+constexpr int kTopMargin = 8;
+constexpr int kAxisLabels = 22; // below the plot: the x axis's labels
+constexpr int kYAxisLabels = 44; // left of the plot, inside the gutter
+} // namespace
+
+UsageChartView::UsageChartView(UsageChart* owner, TimeAxis* axis, QWidget* parent)
+    : QChartView(parent), m_owner(owner), m_axis(axis), m_navigator(axis, this)
+{
+    setFrameShape(QFrame::NoFrame);
+    setRenderHint(QPainter::Antialiasing, false);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setRubberBand(QChartView::NoRubberBand);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    QChart* c = chart();
+    c->setBackgroundVisible(false);
+    c->setPlotAreaBackgroundVisible(false);
+    c->setMargins(QMargins());
+    // The legend is ours, in the gutter, like the other views' names.
+    c->legend()->hide();
+    connect(m_axis, &TimeAxis::selectionChanged, viewport(), qOverload<>(&QWidget::update));
+}
+
+void UsageChartView::setMessage(const QString& message)
+{
+    m_message = message;
+    viewport()->update();
+}
+
+void UsageChartView::layoutPlot()
+{
+    // The time area of every view: after the gutter, before a scroll bar's width.
+    const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int width = std::max(1, viewport()->width() - TimeAxis::kGutter - scrollBar);
+    const int height = std::max(1, viewport()->height() - kTopMargin - kAxisLabels);
+    setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
+    chart()->resize(viewport()->size());
+    chart()->setPlotArea(QRectF(TimeAxis::kGutter, kTopMargin, width, height));
+    m_navigator.setArea(TimeAxis::kGutter, width);
+}
+
+QRect UsageChartView::legendRect(int index) const
+{
+    const int line = fontMetrics().height() + 2;
+    return QRect(6, kTopMargin - 2 + index * line, TimeAxis::kGutter - kYAxisLabels - 10, line);
+}
+
+int UsageChartView::legendAt(QPoint pos) const
+{
+    const int count = int(m_owner->legend().size());
+    for (int i = 0; i < count; ++i) {
+        if (legendRect(i).contains(pos) && legendRect(i).bottom() < viewport()->height())
+            return i;
+    }
+    return -1;
+}
+
+void UsageChartView::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    layoutPlot();
+}
+
+void UsageChartView::mousePressEvent(QMouseEvent* event)
+{
+    m_navigator.press(event);
+}
+
+void UsageChartView::mouseMoveEvent(QMouseEvent* event)
+{
+    m_navigator.move(event);
+}
+
+void UsageChartView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (!m_navigator.release(event))
+        return;
+    // A click: on a legend entry shows or hides its series; on the plot
+    // focuses the band's label (or clears the focus off the bands).
+    const QPoint pos = event->position().toPoint();
+    if (const int entry = legendAt(pos); entry >= 0) {
+        const auto legend = m_owner->legend();
+        m_owner->setHidden(legend[std::size_t(entry)].label, !legend[std::size_t(entry)].hidden);
+    } else if (pos.x() >= TimeAxis::kGutter) {
+        m_owner->focusLabelAt(pos);
+    }
+}
+
+void UsageChartView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    // The bin under the cursor fills the view.
+    const QPoint pos = event->position().toPoint();
+    const UsageSeries* series = m_owner->series();
+    if (!series || series->binCount() == 0 || pos.x() < TimeAxis::kGutter)
+        return;
+    const Time t = m_navigator.timeAtX(pos.x());
+    const Time bin = (t - series->start()) / series->binWidth();
+    const Time from = series->start() + bin * series->binWidth();
+    m_axis->setVisibleRange(from, from + series->binWidth());
+}
+
+void UsageChartView::wheelEvent(QWheelEvent* event)
+{
+    m_navigator.wheel(event, {});
+    event->accept();
+}
+
+void UsageChartView::keyPressEvent(QKeyEvent* event)
+{
+    if (!m_navigator.key(event))
+        QChartView::keyPressEvent(event);
+}
+
+bool UsageChartView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = m_owner->describeAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    if (event->type() == QEvent::NativeGesture && m_navigator.nativeGesture(static_cast<QNativeGestureEvent*>(event)))
+        return true;
+    return QChartView::viewportEvent(event);
+}
+
+void UsageChartView::drawBackground(QPainter* painter, const QRectF&)
+{
+    TimeAxis::paintBackdrop(*painter, viewport()->size());
+    const QRectF plot = chart()->plotArea();
+    painter->setPen(ColorScheme::grid());
+    painter->drawLine(QPointF(TimeAxis::kGutter - 1, 0), QPointF(TimeAxis::kGutter - 1, viewport()->height()));
+    // 25 % steps, so that shares read at a glance.
+    for (int q = 0; q <= 4; ++q) {
+        const double y = plot.bottom() - plot.height() * q / 4.0 * (100.0 / m_owner->yMaximum());
+        if (y >= plot.top())
+            painter->drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+    }
+}
+
+void UsageChartView::drawForeground(QPainter* painter, const QRectF&)
+{
+    const QRectF plot = chart()->plotArea();
+    // The legend, largest (bottom) band first: when the chart is too low
+    // for every entry, the ones cut off are the smallest.
+    const auto legend = m_owner->legend();
+    painter->setFont(font());
+    for (std::size_t i = 0; i < legend.size(); ++i) {
+        const auto& entry = legend[i];
+        const QRect r = legendRect(int(i));
+        if (r.bottom() >= viewport()->height())
+            break;
+        QColor swatch = entry.color;
+        QColor text(40, 44, 52);
+        if (entry.hidden) {
+            swatch.setAlphaF(0.25);
+            text = QColor(160, 164, 172);
+        }
+        painter->fillRect(QRect(r.left(), r.center().y() - 5, 10, 10), swatch);
+        painter->setPen(text);
+        const QString share = QStringLiteral("%1 %").arg(100.0 * entry.meanShare, 0, 'f', 1);
+        const int shareWidth = painter->fontMetrics().horizontalAdvance(QStringLiteral("100.0 %"));
+        painter->drawText(r.adjusted(14, 0, -shareWidth - 4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                          painter->fontMetrics().elidedText(entry.name, Qt::ElideRight, r.width() - 18 - shareWidth));
+        painter->drawText(r, Qt::AlignVCenter | Qt::AlignRight, share);
+    }
+    if (!m_message.isEmpty()) {
+        painter->setPen(QColor(110, 110, 120));
+        painter->drawText(plot, Qt::AlignCenter, m_message);
+    }
+    if (const auto& selection = m_axis->selection()) {
+        const double x0 = std::max(plot.left(), plot.left() + m_axis->xFor(selection->first, plot.width()));
+        const double x1 = std::min(plot.right(), plot.left() + m_axis->xFor(selection->second, plot.width()));
+        if (x1 > x0) {
+            painter->fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), viewport()->height()), ColorScheme::rangeSelection());
+            painter->setPen(QPen(ColorScheme::selection(), 1));
+            painter->drawLine(QPointF(x0, 0), QPointF(x0, viewport()->height()));
+            painter->drawLine(QPointF(x1, 0), QPointF(x1, viewport()->height()));
+        }
+    }
+}
+
+} // namespace runlane

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "timenavigator.h"
+
+#include <QChartView>
+
+namespace runlane {
+
+class TimeAxis;
+class UsageChart;
+
+// The usage chart's drawing surface: its plot area spans the shared time
+// axis's time area, so a time is at the same x as in the icicle. Takes the
+// same zoom, pan and range selection input as the other views, shows the
+// bin under the cursor as a tooltip, and a click on a band focuses its label.
+class UsageChartView : public QChartView
+{
+    Q_OBJECT
+
+public:
+    UsageChartView(UsageChart* owner, TimeAxis* axis, QWidget* parent = nullptr);
+
+    // Shown across the plot instead of series (no timeline, computing…).
+    void setMessage(const QString& message);
+    void layoutPlot();
+    int plotWidth() const { return m_navigator.areaWidth(); }
+    // Where legend entry `index` is drawn, in the gutter (entry 0, the
+    // largest band, at the top).
+    QRect legendRect(int index) const;
+    // The index into UsageChart::legend() of the entry at a point, -1 if none.
+    int legendAt(QPoint pos) const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void drawBackground(QPainter* painter, const QRectF& rect) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+
+private:
+    UsageChart* m_owner;
+    TimeAxis* m_axis;
+    TimeNavigator m_navigator;
+    QString m_message;
+};
+
+} // namespace runlane
