@@ -171,7 +171,7 @@ public:
             m_diagnostics.warn("unterminated event array", "the event array has no closing ']'");
             return true;
         }
-        if (m_depth == 1 && m_error.token == "]") {
+        if (m_depth == 1 && m_error.unexpected == ']') {
             m_diagnostics.warn("trailing comma", "a ',' precedes the closing ']' of the event array");
             return true;
         }

@@ -81,7 +81,7 @@ public:
             diagnostics.warn("unterminated event array", "a process's event array has no closing ']'");
             return true;
         }
-        if (m_depth == 1 && m_error.token == "]") {
+        if (m_depth == 1 && m_error.unexpected == ']') {
             diagnostics.warn("trailing comma", "a ',' precedes the closing ']' of a process's event array");
             return true;
         }

@@ -58,6 +58,10 @@ struct SyntaxError {
     std::int64_t offset = -1;
     std::string message;
     std::string token;
+    // The structural character nlohmann did not expect ("unexpected ']'"),
+    // 0 for other errors.
+    char unexpected = 0;
+    // The input ended inside a value ("unexpected end of input").
     bool atEnd = false;
 
     void record(std::int64_t startOffset, std::size_t position, const std::string& lastToken,
@@ -66,7 +70,16 @@ struct SyntaxError {
         seen = true;
         message = cleanParseError(ex.what());
         token = lastToken;
-        atEnd = input.atEnd();
+        const auto quote = message.find("unexpected '");
+        unexpected = quote != std::string::npos && quote + 13 < message.size() && message[quote + 13] == '\''
+            ? message[quote + 12]
+            : 0;
+        // The input ran out: nlohmann says so, or (inside a string or a
+        // literal) it stopped at the last byte without finding a wrong
+        // character. A small file is read whole before the parser reaches
+        // its last token, so the reader alone cannot tell.
+        atEnd = message.find("unexpected end of input") != std::string::npos
+            || (unexpected == 0 && input.atEnd() && startOffset + std::int64_t(position) >= input.offset());
         // At the end of input the offset is the file's size; otherwise
         // `position` counts the bytes read up to the end of the offending
         // token, and the offset names its start.

@@ -345,6 +345,32 @@ private Q_SLOTS:
                  QStringLiteral("7 bytes after the end of the trace (byte 41) are ignored"));
     }
 
+    // The tolerated ends of a bare event array, told apart even when the
+    // whole file fits in one read.
+    void toleratedEnds_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("warning");
+        QTest::addColumn<int>("intervals");
+        const QByteArray event = JSON({"ph" : "X", "name" : "a", "ts" : 0, "dur" : 1});
+        QTest::newRow("',' then ']'") << "[" + event + ",\n]" << "trailing comma" << 1;
+        QTest::newRow("',' then the end") << "[" + event + ",\n" << "unterminated event array" << 1;
+        QTest::newRow("no ']'") << "[" + event << "unterminated event array" << 1;
+        QTest::newRow("cut in a string") << "[" + event + ",{\"ph\":\"X\",\"na" << "truncated file" << 1;
+        QTest::newRow("cut in a number") << "[" + event + ",{\"ph\":\"X\",\"ts\":12" << "truncated file" << 1;
+    }
+    void toleratedEnds()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, warning);
+        QFETCH(int, intervals);
+        const LoadResult r = loadText(json);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(intervals));
+        QCOMPARE(r.profile->diagnostics().warningCount(), std::uint64_t(1));
+        QCOMPARE(r.profile->diagnostics().warningKinds().count(warning.toStdString()), std::size_t(1));
+    }
+
     // Bad input: a precise error, never a crash.
     void errors_data()
     {

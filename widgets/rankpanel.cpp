@@ -131,13 +131,14 @@ void RankPanel::recompute()
     // The aggregated view's axis is not time: a range there means nothing here.
     if (const auto& selection = m_axis->selection(); selection && !m_document->isAggregated())
         range = TimeRange{selection->first, selection->second};
-    const auto metrics = m_document->loaded().metrics;
+    // The task owns what it reads (the metrics refer to the profile): a
+    // cancelled one may still be finishing after the document moved on.
+    const LoadedProfile loaded = m_document->loaded();
     const auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancel;
-    m_watchedGeneration = ++m_generation;
-    m_watcher.setFuture(QtConcurrent::run([metrics, range, cancel]() -> std::shared_ptr<const RankTable> {
+    m_watcher.setFuture(QtConcurrent::run([loaded, range, cancel]() -> std::shared_ptr<const RankTable> {
         try {
-            return std::make_shared<RankTable>(RankTable::compute(*metrics, range, cancel.get()));
+            return std::make_shared<RankTable>(RankTable::compute(*loaded.metrics, range, cancel.get()));
         } catch (const LoadCancelled&) {
             return nullptr; // a newer request took over
         }

@@ -73,8 +73,6 @@ private:
     QLabel* m_banner;
     QFutureWatcher<std::shared_ptr<const RankTable>> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::uint64_t m_generation = 0;
-    std::uint64_t m_watchedGeneration = 0;
     bool m_syncing = false;
 };
 
