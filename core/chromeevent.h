@@ -48,6 +48,7 @@ struct ChromeEvent {
     std::string ph;
     bool hasName = false;
     std::string name;
+    std::uint64_t nameHash = 0; // hashText(name), computed by the tokenizer
     std::string cat;
     std::string scope;
     std::string instantScope; // `s`
@@ -80,6 +81,7 @@ struct ChromeEvent {
         ph.clear();
         hasName = false;
         name.clear();
+        nameHash = 0;
         cat.clear();
         scope.clear();
         instantScope.clear();

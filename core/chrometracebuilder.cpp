@@ -2,6 +2,7 @@
 
 #include "loaderror.h"
 #include "numberparse.h"
+#include "texthash.h"
 
 #include <algorithm>
 
@@ -131,20 +132,43 @@ ChromeTraceBuilder::Thread& ChromeTraceBuilder::thread(std::int64_t pid, std::in
 
 StringId ChromeTraceBuilder::nameFor(const ChromeEvent& e)
 {
-    return e.hasName ? m_builder.intern(e.name) : kEmptyString;
+    return e.hasName ? m_builder.intern(e.name, e.nameHash) : kEmptyString;
 }
 
 LabelId ChromeTraceBuilder::labelFor(const ChromeEvent& e)
 {
-    const std::string_view name = e.hasName ? std::string_view(e.name) : std::string_view("(unnamed)");
+    static const std::string_view kUnnamed = "(unnamed)";
+    static const std::uint64_t kUnnamedHash = hashText(kUnnamed);
+    const std::string_view name = e.hasName ? std::string_view(e.name) : kUnnamed;
     if (!e.argFile.empty())
         return m_builder.label(name, e.argFile, std::int32_t(e.argLine));
-    auto it = m_labelByName.find(name);
-    if (it != m_labelByName.end())
-        return it->second;
-    const LabelId label = m_builder.label(name);
-    m_labelByName.emplace(std::string(name), label);
-    return label;
+    const std::uint64_t hash = e.hasName ? e.nameHash : kUnnamedHash;
+    if ((m_nameCount + 1) * 2 > m_nameSlots.size()) {
+        // Grow to keep the table at most half full.
+        std::vector<NameSlot> old(std::max<std::size_t>(64, m_nameSlots.size() * 2));
+        old.swap(m_nameSlots);
+        const std::size_t mask = m_nameSlots.size() - 1;
+        for (const NameSlot& slot : old) {
+            if (slot.label == kNone)
+                continue;
+            std::size_t i = slot.hash & mask;
+            while (m_nameSlots[i].label != kNone)
+                i = (i + 1) & mask;
+            m_nameSlots[i] = slot;
+        }
+    }
+    const std::size_t mask = m_nameSlots.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+        NameSlot& slot = m_nameSlots[i];
+        if (slot.label == kNone) {
+            const StringId id = m_builder.intern(name, hash);
+            slot = NameSlot{hash, id, m_builder.label(id)};
+            ++m_nameCount;
+            return slot.label;
+        }
+        if (slot.hash == hash && m_builder.string(slot.name) == name)
+            return slot.label;
+    }
 }
 
 void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)

@@ -109,7 +109,15 @@ private:
     std::uint32_t m_lastThread = kNone;
     std::map<std::int64_t, Process> m_processes;
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, ThreadMeta, PairHash> m_threadMeta;
-    std::unordered_map<std::string, LabelId, StringHash, std::equal_to<>> m_labelByName;
+    // Labels of plain event names, by the hash the tokenizer computed:
+    // looked up once per event, so a flat table rather than nodes.
+    struct NameSlot {
+        std::uint64_t hash = 0;
+        StringId name = kNone;
+        LabelId label = kNone;
+    };
+    std::vector<NameSlot> m_nameSlots;
+    std::size_t m_nameCount = 0;
     std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>> m_stringIds;
     std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_asyncIndex;
     std::vector<AsyncTask> m_asyncTasks;

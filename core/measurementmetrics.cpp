@@ -1,35 +1,65 @@
 #include "measurementmetrics.h"
 
+#include "parallel.h"
+
 #include <algorithm>
 
 namespace runlane {
 
+namespace {
+
+// Σ exec of a track (its busy time), adding each measurement's exec to
+// `exec` if given: each interval's length less the parts of it its children
+// cover. The children of one interval never overlap each other (they share
+// a depth), so subtracting each child's part inside its parent is exact.
+Time execOfTrack(const Profile& profile, TrackId t, std::vector<Time>* exec)
+{
+    const auto intervals = profile.intervals();
+    const Track& track = profile.track(t);
+    Time busy = 0;
+    for (IntervalId id = track.begin; id < track.end; ++id) {
+        const Interval& iv = intervals[id];
+        const Time length = iv.end - iv.start;
+        if (exec)
+            (*exec)[iv.measurement] += length;
+        busy += length;
+        if (iv.parent != kNone) {
+            const Interval& parent = intervals[iv.parent];
+            const Time covered = std::max<Time>(0, std::min(iv.end, parent.end) - std::max(iv.start, parent.start));
+            if (exec)
+                (*exec)[parent.measurement] -= covered;
+            busy -= covered;
+        }
+    }
+    return busy;
+}
+
+} // namespace
+
 MeasurementMetrics::MeasurementMetrics(const Profile& profile)
     : m_profile(profile), m_exec(profile.measurementCount(), 0), m_busy(profile.trackCount(), 0)
 {
-    // exec = own intervals minus the parts covered by child intervals. The
-    // children of one interval never overlap each other (they share a depth),
-    // so subtracting each child's part inside its parent is exact.
-    const auto intervals = profile.intervals();
-    for (TrackId t = 0; t < profile.trackCount(); ++t) {
-        const Track& track = profile.track(t);
-        Time busy = 0;
-        for (IntervalId id = track.begin; id < track.end; ++id) {
-            const Interval& iv = intervals[id];
-            const Time length = iv.end - iv.start;
-            m_exec[iv.measurement] += length;
-            busy += length;
-            if (iv.parent != kNone) {
-                const Interval& parent = intervals[iv.parent];
-                const Time covered = std::max<Time>(0, std::min(iv.end, parent.end) - std::max(iv.start, parent.start));
-                m_exec[parent.measurement] -= covered;
-                busy -= covered;
-            }
-        }
-        m_busy[t] = busy;
-    }
-    m_total = totalsFrom(profile, m_exec);
+    // A measurement's intervals are all on its track: tracks in parallel.
+    parallelFor(profile.trackCount(), [&](std::size_t t) { m_busy[t] = execOfTrack(profile, TrackId(t), &m_exec); });
+    // Totals and the recursion flags do not depend on each other.
+    parallelFor(2, [&](std::size_t part) {
+        if (part == 0)
+            m_total = totalsFrom(profile, m_exec);
+        else
+            findNested();
+    });
+}
 
+std::vector<Time> MeasurementMetrics::busyPerTrack(const Profile& profile)
+{
+    std::vector<Time> busy(profile.trackCount(), 0);
+    parallelFor(profile.trackCount(), [&](std::size_t t) { busy[t] = execOfTrack(profile, TrackId(t), nullptr); });
+    return busy;
+}
+
+void MeasurementMetrics::findNested()
+{
+    const Profile& profile = m_profile;
     // Recursion: walk the creation tree depth first, counting per label how
     // many measurements of that label are on the current path.
     const std::size_t count = profile.measurementCount();

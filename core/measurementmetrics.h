@@ -26,8 +26,12 @@ public:
     // Time with children of every measurement given per-measurement exec
     // times (e.g. clipped to a range): one pass, creators before creations.
     static std::vector<Time> totalsFrom(const Profile& profile, const std::vector<Time>& exec);
+    // busy() of every track alone, without the per-measurement figures.
+    static std::vector<Time> busyPerTrack(const Profile& profile);
 
 private:
+    void findNested();
+
     const Profile& m_profile;
     std::vector<Time> m_exec;
     std::vector<Time> m_total;

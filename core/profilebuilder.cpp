@@ -1,6 +1,7 @@
 #include "profilebuilder.h"
 
 #include "loaderror.h"
+#include "parallel.h"
 
 #include <algorithm>
 #include <numeric>
@@ -55,6 +56,12 @@ TrackId ProfileBuilder::addTrack(const TrackInfo& info)
         throw FormatError("more than " + std::to_string(kMaxTracks) + " threads or processes");
     m_tracks.push_back(info);
     return TrackId(m_tracks.size() - 1);
+}
+
+void ProfileBuilder::reserve(std::size_t count)
+{
+    m_measurements.reserve(count);
+    m_intervals.reserve(count);
 }
 
 MeasurementId ProfileBuilder::addMeasurement(TrackId track, LabelId label, Time created, MeasurementId creator,
@@ -251,8 +258,15 @@ void ProfileBuilder::warnOverlap(const Interval& child, const Interval& parent)
 // open at its start. One stays open until an interval starts at or after its
 // end, so two intervals at the same depth never overlap, even when the input
 // has partially overlapping slices (which are kept, with a warning).
+void ProfileBuilder::OverlapLog::add(const Interval& child, const Interval& parent)
+{
+    if (examples.size() < Diagnostics::kMaxExamples)
+        examples.emplace_back(child, parent);
+    ++count;
+}
+
 void ProfileBuilder::nestThreadTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                                     std::vector<std::uint32_t>& depth)
+                                     std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const
 {
     std::vector<std::uint32_t> stack;
     for (std::uint32_t i = 0; i < slice.size(); ++i) {
@@ -262,7 +276,7 @@ void ProfileBuilder::nestThreadTrack(std::span<const Interval> slice, std::vecto
         parent[i] = stack.empty() ? kNone : stack.back();
         depth[i] = std::uint32_t(stack.size());
         if (!stack.empty() && iv.end > slice[stack.back()].end)
-            warnOverlap(iv, slice[stack.back()]);
+            overlaps.add(iv, slice[stack.back()]);
         stack.push_back(i);
     }
 }
@@ -272,7 +286,7 @@ void ProfileBuilder::nestThreadTrack(std::span<const Interval> slice, std::vecto
 // group). Each group is stacked on its own, then groups are packed into rows
 // first-fit by their time span, so that same-depth intervals stay disjoint.
 void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                                    std::vector<std::uint32_t>& depth)
+                                    std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const
 {
     const std::size_t n = slice.size();
     // Group = root of the creation chain, found with memoisation.
@@ -325,7 +339,7 @@ void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector
                 stack.pop_back();
             parent[i] = stack.empty() ? kNone : stack.back();
             if (!stack.empty() && slice[i].end > slice[stack.back()].end)
-                warnOverlap(slice[i], slice[stack.back()]);
+                overlaps.add(slice[i], slice[stack.back()]);
             level[i] = std::uint32_t(stack.size());
             height = std::max(height, level[i] + 1);
             spanEnd = std::max(spanEnd, slice[i].end);
@@ -356,6 +370,50 @@ void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector
 
 // Groups intervals by track, nests each track and lays it out by (depth,
 // start). Afterwards interval ids are final and `parent` holds real parents.
+// One track's intervals, from the loader's order to (depth, start) order
+// with parent indices, written to their final place. Runs on any thread:
+// it touches only this track's slice and output.
+void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, OverlapLog& overlaps,
+                                 const std::atomic<bool>* cancel)
+{
+    checkCancel(cancel);
+    std::sort(slice.begin(), slice.end(), [](const Interval& a, const Interval& b) {
+        if (a.start != b.start)
+            return a.start < b.start;
+        if (a.end != b.end)
+            return a.end > b.end;
+        return a.parent < b.parent; // the order given by the loader
+    });
+    std::vector<std::uint32_t> parent(slice.size(), kNone);
+    std::vector<std::uint32_t> depth(slice.size(), 0);
+    if (m_tracks[t].kind == TrackKind::Async)
+        nestAsyncTrack(slice, parent, depth, overlaps);
+    else
+        nestThreadTrack(slice, parent, depth, overlaps);
+
+    // Counting sort by depth keeps start order within each depth.
+    std::uint32_t depthCount = 0;
+    for (std::uint32_t d : depth)
+        depthCount = std::max(depthCount, d + 1);
+    std::vector<IntervalId>& offsets = m_depthOffsets[t];
+    offsets.assign(depthCount + 1, 0);
+    for (std::uint32_t d : depth)
+        ++offsets[d + 1];
+    offsets[0] = begin;
+    for (std::uint32_t d = 0; d < depthCount; ++d)
+        offsets[d + 1] += offsets[d];
+    std::vector<IntervalId> cursor(offsets.begin(), offsets.end() - 1);
+    std::vector<std::uint32_t> newIndex(slice.size());
+    for (std::uint32_t i = 0; i < slice.size(); ++i)
+        newIndex[i] = cursor[depth[i]]++;
+    std::vector<Interval>& out = m_profile->m_intervals;
+    for (std::uint32_t i = 0; i < slice.size(); ++i) {
+        Interval iv = slice[i];
+        iv.parent = parent[i] == kNone ? kNone : newIndex[parent[i]];
+        out[newIndex[i]] = iv;
+    }
+}
+
 void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
 {
     const std::size_t n = m_intervals.size();
@@ -374,51 +432,28 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
         std::vector<Interval>().swap(m_intervals);
     }
 
-    std::vector<Interval>& out = m_profile->m_intervals;
-    out.resize(n);
+    m_profile->m_intervals.resize(n);
     m_depthOffsets.assign(trackCount, {});
-    std::vector<std::uint32_t> parent;
-    std::vector<std::uint32_t> depth;
-    std::vector<std::uint32_t> newIndex;
-    for (std::size_t t = 0; t < trackCount; ++t) {
-        checkCancel(cancel);
-        const std::span<Interval> slice(byTrack.data() + begin[t], begin[t + 1] - begin[t]);
-        std::sort(slice.begin(), slice.end(), [](const Interval& a, const Interval& b) {
-            if (a.start != b.start)
-                return a.start < b.start;
-            if (a.end != b.end)
-                return a.end > b.end;
-            return a.parent < b.parent; // the order given by the loader
-        });
-        parent.assign(slice.size(), kNone);
-        depth.assign(slice.size(), 0);
-        if (m_tracks[t].kind == TrackKind::Async)
-            nestAsyncTrack(slice, parent, depth);
-        else
-            nestThreadTrack(slice, parent, depth);
-
-        // Counting sort by depth keeps start order within each depth.
-        std::uint32_t depthCount = 0;
-        for (std::uint32_t d : depth)
-            depthCount = std::max(depthCount, d + 1);
-        std::vector<IntervalId>& offsets = m_depthOffsets[t];
-        offsets.assign(depthCount + 1, 0);
-        for (std::uint32_t d : depth)
-            ++offsets[d + 1];
-        offsets[0] = begin[t];
-        for (std::uint32_t d = 0; d < depthCount; ++d)
-            offsets[d + 1] += offsets[d];
-        std::vector<IntervalId> cursor(offsets.begin(), offsets.end() - 1);
-        newIndex.resize(slice.size());
-        for (std::uint32_t i = 0; i < slice.size(); ++i)
-            newIndex[i] = cursor[depth[i]]++;
-        for (std::uint32_t i = 0; i < slice.size(); ++i) {
-            Interval iv = slice[i];
-            iv.parent = parent[i] == kNone ? kNone : newIndex[parent[i]];
-            out[newIndex[i]] = iv;
-        }
+    // Tracks are independent: lay them out on every core, biggest first,
+    // and report what they found in track order, as one thread would.
+    std::vector<std::size_t> order(trackCount);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&begin](std::size_t a, std::size_t b) { return begin[a + 1] - begin[a] > begin[b + 1] - begin[b]; });
+    std::vector<OverlapLog> overlaps(trackCount);
+    parallelFor(trackCount, [&](std::size_t k) {
+        const std::size_t t = order[k];
+        layoutTrack(t, std::span<Interval>(byTrack.data() + begin[t], begin[t + 1] - begin[t]), begin[t], overlaps[t],
+                    cancel);
+    });
+    for (const OverlapLog& log : overlaps) {
+        for (const auto& [child, parent] : log.examples)
+            warnOverlap(child, parent);
+        // Beyond the examples only the count is kept (as warnWith would).
+        for (std::uint64_t k = log.examples.size(); k < log.count; ++k)
+            diagnostics().warnWith("overlapping intervals", [] { return std::string(); });
     }
-
+    const std::vector<Interval>& out = m_profile->m_intervals;
     m_firstInterval.assign(m_measurements.size(), kNone);
     m_lastEnd.assign(m_measurements.size(), kTimeMin);
     for (IntervalId i = 0; i < n; ++i) {
@@ -556,7 +591,6 @@ std::vector<std::uint32_t> ProfileBuilder::creationDepths()
 // in the creation tree. Analyses rely on creator < id.
 void ProfileBuilder::orderMeasurements()
 {
-    const std::vector<std::uint32_t> depth = creationDepths();
     struct Key {
         Time created;
         std::uint32_t depth;
@@ -568,31 +602,76 @@ void ProfileBuilder::orderMeasurements()
         }
     };
     const std::size_t count = m_measurements.size();
+    // Element-wise loops over millions of entries run on every core, in
+    // slices of kSlice. Buffers are freed as soon as done with: this is the
+    // peak of a load's memory.
+    constexpr std::size_t kSlice = 1 << 16;
+    auto slicesOf = [](std::size_t n, auto&& fn) {
+        const std::size_t parts = (n + kSlice - 1) / kSlice;
+        parallelFor(parts, [&](std::size_t s) { fn(s * kSlice, std::min(n, (s + 1) * kSlice)); });
+    };
     std::vector<Key> keys(count);
-    for (MeasurementId id = 0; id < count; ++id)
-        keys[id] = Key{m_measurements[id].created, depth[id], m_firstInterval[id], id};
+    {
+        const std::vector<std::uint32_t> depth = creationDepths();
+        slicesOf(count, [&](std::size_t from, std::size_t to) {
+            for (std::size_t id = from; id < to; ++id)
+                keys[id] = Key{m_measurements[id].created, depth[id], m_firstInterval[id], MeasurementId(id)};
+        });
+    }
     if (std::is_sorted(keys.begin(), keys.end()))
         return;
-    std::sort(keys.begin(), keys.end());
+    // Both halves sorted at once, then merged into the new order (keys are
+    // unique: the same order as one sort).
+    const std::size_t half = count / 2;
+    parallelFor(2, [&keys, half](std::size_t part) {
+        if (part == 0)
+            std::sort(keys.begin(), keys.begin() + std::ptrdiff_t(half));
+        else
+            std::sort(keys.begin() + std::ptrdiff_t(half), keys.end());
+    });
+    std::vector<MeasurementId> order(count); // new position -> old id
+    {
+        std::size_t a = 0;
+        std::size_t b = half;
+        for (std::size_t i = 0; i < count; ++i)
+            order[i] = (b == count || (a < half && keys[a] < keys[b])) ? keys[a++].id : keys[b++].id;
+        std::vector<Key>().swap(keys);
+    }
 
     std::vector<MeasurementId> newId(count);
-    for (MeasurementId i = 0; i < count; ++i)
-        newId[keys[i].id] = i;
-    std::vector<Measurement> sorted(count);
-    std::vector<IntervalId> first(count);
-    std::vector<Time> lastEnd(count);
-    for (MeasurementId i = 0; i < count; ++i) {
-        sorted[i] = m_measurements[keys[i].id];
-        if (sorted[i].creator != kNone)
-            sorted[i].creator = newId[sorted[i].creator];
-        first[i] = m_firstInterval[keys[i].id];
-        lastEnd[i] = m_lastEnd[keys[i].id];
+    slicesOf(count, [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i)
+            newId[order[i]] = MeasurementId(i);
+    });
+    {
+        std::vector<Measurement> sorted(count);
+        slicesOf(count, [&](std::size_t from, std::size_t to) {
+            for (std::size_t i = from; i < to; ++i) {
+                sorted[i] = m_measurements[order[i]];
+                if (sorted[i].creator != kNone)
+                    sorted[i].creator = newId[sorted[i].creator];
+            }
+        });
+        m_measurements = std::move(sorted);
     }
-    m_measurements = std::move(sorted);
-    m_firstInterval = std::move(first);
-    m_lastEnd = std::move(lastEnd);
-    for (Interval& iv : m_profile->m_intervals)
-        iv.measurement = newId[iv.measurement];
+    {
+        std::vector<IntervalId> first(count);
+        std::vector<Time> lastEnd(count);
+        slicesOf(count, [&](std::size_t from, std::size_t to) {
+            for (std::size_t i = from; i < to; ++i) {
+                first[i] = m_firstInterval[order[i]];
+                lastEnd[i] = m_lastEnd[order[i]];
+            }
+        });
+        m_firstInterval = std::move(first);
+        m_lastEnd = std::move(lastEnd);
+    }
+    std::vector<MeasurementId>().swap(order);
+    std::vector<Interval>& intervals = m_profile->m_intervals;
+    slicesOf(intervals.size(), [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i)
+            intervals[i].measurement = newId[intervals[i].measurement];
+    });
 }
 
 void ProfileBuilder::buildIntervalLists()

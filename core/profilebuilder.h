@@ -30,6 +30,11 @@ public:
     ~ProfileBuilder();
 
     StringId intern(std::string_view text) { return m_profile->m_strings.intern(text); }
+    StringId intern(std::string_view text, std::uint64_t textHash) { return m_profile->m_strings.intern(text, textHash); }
+    // Room for about this many intervals and measurements, so that the
+    // vectors do not grow (and copy) while a large file streams in. Only
+    // address space until used.
+    void reserve(std::size_t count);
     std::string_view string(StringId id) const { return m_profile->m_strings.view(id); }
     LabelId label(StringId name, StringId file = kEmptyString, std::int32_t line = 0);
     LabelId label(std::string_view name, std::string_view file = {}, std::int32_t line = 0);
@@ -82,10 +87,19 @@ private:
     void sortTracks();
     void resolveSpan();
     void layoutIntervals(const std::atomic<bool>* cancel);
+    // Overlapping intervals found while nesting one track (on any thread):
+    // the first few as examples, all counted; reported in track order.
+    struct OverlapLog {
+        std::vector<std::pair<Interval, Interval>> examples;
+        std::uint64_t count = 0;
+        void add(const Interval& child, const Interval& parent);
+    };
+    void layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, OverlapLog& overlaps,
+                     const std::atomic<bool>* cancel);
     void nestThreadTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                         std::vector<std::uint32_t>& depth);
+                         std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const;
     void nestAsyncTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                        std::vector<std::uint32_t>& depth);
+                        std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const;
     void warnOverlap(const Interval& child, const Interval& parent);
     void clampMeasurements();
     void resolveCreators();

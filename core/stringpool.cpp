@@ -1,5 +1,7 @@
 #include "stringpool.h"
 
+#include "texthash.h"
+
 #include <cstring>
 #include <functional>
 
@@ -11,7 +13,7 @@ constexpr std::size_t kInitialSlots = 1024; // power of two
 
 std::uint32_t hashOf(std::string_view text)
 {
-    const std::size_t h = std::hash<std::string_view>{}(text);
+    const std::uint64_t h = hashText(text);
     return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
 } // namespace
@@ -45,7 +47,12 @@ StringId StringPool::find(std::string_view text) const
 
 StringId StringPool::intern(std::string_view text)
 {
-    const std::uint32_t hash = hashOf(text);
+    return intern(text, hashText(text));
+}
+
+StringId StringPool::intern(std::string_view text, std::uint64_t textHash)
+{
+    const std::uint32_t hash = static_cast<std::uint32_t>(textHash ^ (textHash >> 32));
     std::size_t slot = slotFor(text, hash);
     if (m_slots[slot] != 0)
         return m_slots[slot] - 1;

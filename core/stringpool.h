@@ -24,6 +24,8 @@ public:
     StringPool& operator=(const StringPool&) = delete;
 
     StringId intern(std::string_view text);
+    // With hashText(text) already computed.
+    StringId intern(std::string_view text, std::uint64_t textHash);
     // kNone if the string was never interned.
     StringId find(std::string_view text) const;
 

@@ -242,7 +242,8 @@ int CliCommands::summary(int argc, char** argv, std::ostream& out, std::ostream&
     if (!loaded.ok())
         return InputError;
     const Profile& p = *loaded.profile;
-    const MeasurementMetrics metrics(p);
+    // Only the tracks' busy times: not the per-measurement figures.
+    const std::vector<Time> busy = MeasurementMetrics::busyPerTrack(p);
 
     std::size_t async = 0;
     std::size_t unfinished = 0;
@@ -289,7 +290,7 @@ int CliCommands::summary(int argc, char** argv, std::ostream& out, std::ostream&
         for (TrackId t = 0; t < p.trackCount(); ++t) {
             const Track& track = p.track(t);
             out << "  " << p.string(track.name) << "  [" << kindName(track.kind) << "]  " << (track.end - track.begin)
-                << " intervals, depth " << track.depthCount() << ", busy " << ValueFormat::text(metrics.busy(t), p.unit())
+                << " intervals, depth " << track.depthCount() << ", busy " << ValueFormat::text(busy[t], p.unit())
                 << "\n";
         }
     }

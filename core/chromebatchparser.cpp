@@ -1,0 +1,268 @@
+#include "chromebatchparser.h"
+
+#include "chromeeventfiller.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+
+namespace runlane {
+
+namespace {
+
+namespace od = simdjson::ondemand;
+
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+std::string_view trimmed(std::string_view raw)
+{
+    while (!raw.empty() && isBlank(raw.back()))
+        raw.remove_suffix(1);
+    return raw;
+}
+
+// JSON's number grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?:
+// what the reference reader accepts as a number, no more.
+bool isJsonNumber(std::string_view t)
+{
+    std::size_t i = 0;
+    const std::size_t n = t.size();
+    auto digits = [&] {
+        const std::size_t start = i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            ++i;
+        return i > start;
+    };
+    if (i < n && t[i] == '-')
+        ++i;
+    if (i < n && t[i] == '0')
+        ++i;
+    else if (!digits())
+        return false;
+    if (i < n && t[i] == '.') {
+        ++i;
+        if (!digits())
+            return false;
+    }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < n && (t[i] == '+' || t[i] == '-'))
+            ++i;
+        if (!digits())
+            return false;
+    }
+    return i == n;
+}
+
+JsonScalar scalarOf(od::value& value, od::json_type type, bool& ok)
+{
+    JsonScalar s;
+    switch (type) {
+    case od::json_type::string: {
+        std::string_view text;
+        ok = !value.get_string().get(text);
+        s.kind = JsonScalar::String;
+        s.text = text;
+        return s;
+    }
+    case od::json_type::number: {
+        const std::string_view raw = trimmed(value.raw_json_token());
+        od::number_type kind;
+        if (value.get_number_type().get(kind)) {
+            ok = false;
+            return s;
+        }
+        if (kind == od::number_type::signed_integer) {
+            ok = !value.get_int64().get(s.i);
+            s.kind = JsonScalar::Integer;
+        } else if (kind == od::number_type::unsigned_integer) {
+            ok = !value.get_uint64().get(s.u);
+            s.kind = JsonScalar::Unsigned;
+        } else {
+            ok = !value.get_double().get(s.f);
+            s.kind = JsonScalar::Float;
+            s.text = raw;
+        }
+        return s;
+    }
+    case od::json_type::boolean: {
+        bool b = false;
+        ok = !value.get_bool().get(b);
+        s.kind = b ? JsonScalar::True : JsonScalar::False;
+        return s;
+    }
+    case od::json_type::null: {
+        bool isNull = false;
+        ok = !value.is_null().get(isNull) && isNull;
+        s.kind = JsonScalar::Null;
+        return s;
+    }
+    default:
+        ok = false;
+        return s;
+    }
+}
+
+// Every value is read, even those the format ignores, so that what the
+// reference reader rejects is rejected here too.
+bool validate(od::value value, int depth)
+{
+    od::json_type type;
+    if (value.type().get(type) || depth > 256)
+        return false;
+    if (type == od::json_type::object) {
+        od::object object;
+        if (value.get_object().get(object))
+            return false;
+        for (auto field : object) {
+            std::string_view key;
+            od::value member;
+            if (field.unescaped_key().get(key) || field.value().get(member) || !validate(member, depth + 1))
+                return false;
+        }
+        return true;
+    }
+    if (type == od::json_type::array) {
+        od::array array;
+        if (value.get_array().get(array))
+            return false;
+        for (auto element : array) {
+            od::value member;
+            if (element.get(member) || !validate(member, depth + 1))
+                return false;
+        }
+        return true;
+    }
+    bool ok = false;
+    scalarOf(value, type, ok);
+    return ok;
+}
+
+bool fillEvent(od::value value, ChromeEventFiller& filler);
+
+long parseArray(od::parser& parser, const char* json, std::size_t length, std::size_t capacity, std::vector<ChromeEvent>& events)
+{
+    od::document doc;
+    if (parser.iterate(json, length, capacity).get(doc))
+        return -1;
+    od::array array;
+    if (doc.get_array().get(array))
+        return -1;
+    std::size_t count = 0;
+    for (auto element : array) {
+        od::value value;
+        od::json_type type;
+        if (element.get(value) || value.type().get(type))
+            return -1;
+        if (count == events.size())
+            events.emplace_back();
+        ChromeEvent& event = events[count];
+        ChromeEventFiller filler(event);
+        if (type == od::json_type::object) {
+            if (!fillEvent(value, filler))
+                return -1;
+        } else if (type == od::json_type::array) {
+            if (!validate(value, 1))
+                return -1;
+            filler.notAnObject("an array");
+        } else {
+            bool ok = false;
+            const JsonScalar s = scalarOf(value, type, ok);
+            if (!ok)
+                return -1;
+            filler.notAnObject(ChromeEventFiller::describe(s));
+        }
+        ++count;
+    }
+    return long(count);
+}
+
+bool fillEvent(od::value value, ChromeEventFiller& filler)
+{
+    od::object object;
+    if (value.get_object().get(object))
+        return false;
+    filler.beginEvent();
+    for (auto field : object) {
+        std::string_view key;
+        od::value member;
+        od::json_type type;
+        if (field.unescaped_key().get(key) || field.value().get(member) || member.type().get(type))
+            return false;
+        filler.key(key);
+        if (type == od::json_type::object || type == od::json_type::array) {
+            const bool isObject = type == od::json_type::object;
+            if (!filler.beginContainer(isObject)) {
+                if (!validate(member, 2))
+                    return false;
+                continue;
+            }
+            od::object sub;
+            if (member.get_object().get(sub))
+                return false;
+            for (auto subField : sub) {
+                std::string_view subKey;
+                od::value subValue;
+                od::json_type subType;
+                if (subField.unescaped_key().get(subKey) || subField.value().get(subValue)
+                    || subValue.type().get(subType))
+                    return false;
+                filler.subKey(subKey);
+                if (subType == od::json_type::object || subType == od::json_type::array) {
+                    if (!validate(subValue, 3))
+                        return false;
+                    continue;
+                }
+                bool ok = false;
+                const JsonScalar s = scalarOf(subValue, subType, ok);
+                if (!ok)
+                    return false;
+                filler.subScalar(s);
+            }
+            filler.endContainer();
+            continue;
+        }
+        if (type == od::json_type::number && filler.wantsNumberText()) {
+            // Times keep every digit from the text: no need to convert the
+            // number, only to check that it is one.
+            JsonScalar s;
+            s.kind = JsonScalar::Float;
+            s.text = trimmed(member.raw_json_token());
+            if (!isJsonNumber(s.text))
+                return false;
+            filler.scalar(s);
+            continue;
+        }
+        bool ok = false;
+        const JsonScalar s = scalarOf(member, type, ok);
+        if (!ok)
+            return false;
+        filler.scalar(s);
+    }
+    return true;
+}
+
+} // namespace
+
+struct ChromeBatchParser::Impl {
+    od::parser parser;
+};
+
+ChromeBatchParser::ChromeBatchParser() : m_impl(std::make_unique<Impl>()) { }
+
+ChromeBatchParser::~ChromeBatchParser() = default;
+
+long ChromeBatchParser::parse(const char* json, std::size_t length, std::size_t capacity, std::vector<ChromeEvent>& events)
+{
+    // simdjson sizes its buffers to the longest text so far, reallocating
+    // (and touching new pages) whenever one is longer: grow in big steps.
+    od::parser& parser = m_impl->parser;
+    if (parser.capacity() < length && parser.allocate(std::max<std::size_t>(2 * length, 1 << 20)))
+        return -1;
+    return parseArray(parser, json, length, capacity, events);
+}
+
+} // namespace runlane

@@ -1,0 +1,315 @@
+#include "chromeeventfiller.h"
+
+#include "numberparse.h"
+#include "texthash.h"
+
+#include <climits>
+#include <cmath>
+
+namespace runlane {
+
+ChromeEventFiller::Field ChromeEventFiller::fieldFor(std::string_view key)
+{
+    switch (key.size()) {
+    case 1:
+        return key[0] == 's' ? Field::S : Field::Other;
+    case 2:
+        if (key == "ph")
+            return Field::Ph;
+        if (key == "ts")
+            return Field::Ts;
+        if (key == "id")
+            return Field::Id;
+        return Field::Other;
+    case 3:
+        if (key == "pid")
+            return Field::Pid;
+        if (key == "tid")
+            return Field::Tid;
+        if (key == "dur")
+            return Field::Dur;
+        if (key == "cat")
+            return Field::Cat;
+        if (key == "id2")
+            return Field::Id2;
+        return Field::Other;
+    case 4:
+        if (key == "name")
+            return Field::Name;
+        if (key == "args")
+            return Field::Args;
+        if (key == "tdur")
+            return Field::Tdur;
+        return Field::Other;
+    case 5:
+        return key == "scope" ? Field::Scope : Field::Other;
+    default:
+        return Field::Other;
+    }
+}
+
+std::string ChromeEventFiller::describe(const JsonScalar& v)
+{
+    switch (v.kind) {
+    case JsonScalar::Null:
+        return "null";
+    case JsonScalar::True:
+        return "true";
+    case JsonScalar::False:
+        return "false";
+    case JsonScalar::Integer:
+        return std::to_string(v.i);
+    case JsonScalar::Unsigned:
+        return std::to_string(v.u);
+    case JsonScalar::Float:
+        return std::string(v.text);
+    case JsonScalar::String:
+        // As jsonsax::describeScalar words it (this file stays free of nlohmann).
+        return "\"" + (v.text.size() <= 40 ? std::string(v.text) : std::string(v.text.substr(0, 40)) + "...") + "\"";
+    }
+    return {};
+}
+
+void ChromeEventFiller::beginEvent()
+{
+    m_event.clear();
+    m_field = Field::Other;
+    m_sub = Sub::None;
+}
+
+void ChromeEventFiller::notAnObject(std::string_view what)
+{
+    m_event.clear();
+    m_event.isObject = false;
+    m_event.notObjectText = what;
+}
+
+void ChromeEventFiller::key(std::string_view key)
+{
+    m_event.empty = false;
+    m_field = fieldFor(key);
+}
+
+bool ChromeEventFiller::beginContainer(bool isObject)
+{
+    m_event.empty = false;
+    if (!isObject) {
+        containerField("an array");
+        return false;
+    }
+    m_sub = m_field == Field::Args ? Sub::Args : m_field == Field::Id2 ? Sub::Id2 : Sub::None;
+    if (m_sub == Sub::None)
+        containerField("an object");
+    return m_sub != Sub::None;
+}
+
+void ChromeEventFiller::endContainer()
+{
+    m_sub = Sub::None;
+}
+
+void ChromeEventFiller::subKey(std::string_view key)
+{
+    m_subKey = key;
+}
+
+// An object or array where a field of ours wants a scalar.
+void ChromeEventFiller::containerField(const char* what)
+{
+    auto invalidTime = [what](ChromeEvent::TimeValue& v) {
+        v.kind = ChromeEvent::TimeValue::Invalid;
+        v.text = what;
+    };
+    auto invalidValue = [what](ChromeEvent::Value& v) {
+        v.kind = ChromeEvent::Value::Invalid;
+        v.text = what;
+    };
+    switch (m_field) {
+    case Field::Ph:
+        m_event.hasPh = true;
+        m_event.phIsString = false;
+        m_event.ph = what;
+        break;
+    case Field::Ts:
+        invalidTime(m_event.ts);
+        break;
+    case Field::Dur:
+        invalidTime(m_event.dur);
+        break;
+    case Field::Tdur:
+        invalidTime(m_event.tdur);
+        break;
+    case Field::Pid:
+        invalidValue(m_event.pid);
+        break;
+    case Field::Tid:
+        invalidValue(m_event.tid);
+        break;
+    case Field::Id:
+        invalidValue(m_event.id);
+        break;
+    default:
+        break;
+    }
+}
+
+void ChromeEventFiller::timeField(ChromeEvent::TimeValue& value, const JsonScalar& v)
+{
+    std::int64_t ns = 0;
+    ParseStatus status = ParseStatus::Syntax;
+    switch (v.kind) {
+    case JsonScalar::Integer:
+        status = scaleInteger(v.i, 3, ns);
+        break;
+    case JsonScalar::Unsigned:
+        status = scaleUnsigned(v.u, 3, ns);
+        break;
+    case JsonScalar::Float:
+    case JsonScalar::String:
+        status = parseScaledDecimal(v.text, 3, ns);
+        break;
+    default:
+        break;
+    }
+    value.text = describe(v);
+    value.ns = ns;
+    value.kind = status == ParseStatus::Ok ? ChromeEvent::TimeValue::Ok
+        : status == ParseStatus::Range     ? ChromeEvent::TimeValue::OutOfRange
+                                           : ChromeEvent::TimeValue::Invalid;
+}
+
+void ChromeEventFiller::valueField(ChromeEvent::Value& value, const JsonScalar& v)
+{
+    value.text.clear();
+    switch (v.kind) {
+    case JsonScalar::Integer:
+        value.kind = ChromeEvent::Value::Number;
+        value.number = v.i;
+        break;
+    case JsonScalar::Unsigned:
+        if (v.u <= std::uint64_t(INT64_MAX)) {
+            value.kind = ChromeEvent::Value::Number;
+            value.number = std::int64_t(v.u);
+        } else {
+            value.kind = ChromeEvent::Value::String;
+            value.text = std::to_string(v.u);
+        }
+        break;
+    case JsonScalar::Float:
+        if (std::isfinite(v.f) && std::floor(v.f) == v.f && std::fabs(v.f) < 9.0e18) {
+            value.kind = ChromeEvent::Value::Number;
+            value.number = std::int64_t(v.f);
+        } else {
+            value.kind = ChromeEvent::Value::String;
+            value.text = v.text;
+        }
+        break;
+    case JsonScalar::String:
+        value.kind = ChromeEvent::Value::String;
+        value.text = v.text;
+        break;
+    case JsonScalar::Null:
+        value.kind = ChromeEvent::Value::Absent;
+        break;
+    default:
+        value.kind = ChromeEvent::Value::Invalid;
+        value.text = describe(v);
+        break;
+    }
+}
+
+void ChromeEventFiller::scalar(const JsonScalar& v)
+{
+    m_event.empty = false;
+    const bool isNumber = v.kind == JsonScalar::Integer || v.kind == JsonScalar::Unsigned || v.kind == JsonScalar::Float;
+    switch (m_field) {
+    case Field::Ph:
+        m_event.hasPh = true;
+        m_event.phIsString = v.kind == JsonScalar::String;
+        if (v.kind == JsonScalar::String)
+            m_event.ph = v.text;
+        else
+            m_event.ph = describe(v);
+        break;
+    case Field::Name:
+        if (v.kind == JsonScalar::String || isNumber) {
+            m_event.hasName = true;
+            if (v.kind == JsonScalar::String)
+                m_event.name = v.text;
+            else
+                m_event.name = describe(v);
+            m_event.nameHash = hashText(m_event.name);
+        }
+        break;
+    case Field::Cat:
+        if (v.kind == JsonScalar::String)
+            m_event.cat = v.text;
+        break;
+    case Field::Scope:
+        if (v.kind == JsonScalar::String)
+            m_event.scope = v.text;
+        break;
+    case Field::S:
+        if (v.kind == JsonScalar::String)
+            m_event.instantScope = v.text;
+        break;
+    case Field::Ts:
+        timeField(m_event.ts, v);
+        break;
+    case Field::Dur:
+        timeField(m_event.dur, v);
+        break;
+    case Field::Tdur:
+        timeField(m_event.tdur, v);
+        break;
+    case Field::Pid:
+        valueField(m_event.pid, v);
+        break;
+    case Field::Tid:
+        valueField(m_event.tid, v);
+        break;
+    case Field::Id:
+        valueField(m_event.id, v);
+        break;
+    case Field::Id2:
+    case Field::Args:
+    case Field::Other:
+        break;
+    }
+}
+
+void ChromeEventFiller::subScalar(const JsonScalar& v)
+{
+    if (m_sub == Sub::Id2) {
+        if (m_subKey == "local")
+            valueField(m_event.id2Local, v);
+        else if (m_subKey == "global")
+            valueField(m_event.id2Global, v);
+        return;
+    }
+    if (m_sub != Sub::Args)
+        return;
+    if (v.kind == JsonScalar::String) {
+        if (m_subKey == "name")
+            m_event.argName = v.text;
+        else if (m_subKey == "state")
+            m_event.argState = v.text;
+        else if (m_subKey == "file" || (m_subKey == "url" && m_event.argFile.empty()))
+            m_event.argFile = v.text;
+        return;
+    }
+    if (v.kind == JsonScalar::Integer || v.kind == JsonScalar::Unsigned || v.kind == JsonScalar::Float) {
+        const double value = v.kind == JsonScalar::Integer ? double(v.i) : v.kind == JsonScalar::Unsigned ? double(v.u) : v.f;
+        const bool integral = v.kind == JsonScalar::Integer || (v.kind == JsonScalar::Unsigned && v.u <= std::uint64_t(INT64_MAX));
+        const std::int64_t whole = v.kind == JsonScalar::Integer ? v.i : std::int64_t(v.u);
+        if (m_subKey == "sort_index" && integral) {
+            m_event.hasArgSortIndex = true;
+            m_event.argSortIndex = whole;
+        } else if (m_subKey == "line" && integral && whole > 0 && whole <= INT32_MAX) {
+            m_event.argLine = whole;
+        }
+        m_event.addNumericArg(m_subKey, value);
+    }
+}
+
+} // namespace runlane

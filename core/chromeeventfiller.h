@@ -1,0 +1,67 @@
+#pragma once
+
+#include "chromeevent.h"
+
+#include <string>
+#include <string_view>
+
+namespace runlane {
+
+// A JSON scalar as a tokenizer reports it. Integers that fit in 64 bits are
+// Integer or Unsigned (nlohmann calls every non-negative one Unsigned; the
+// two mean the same here); other numbers are Float with their text as
+// written, so that times keep every digit.
+struct JsonScalar {
+    enum Kind : std::uint8_t { Null, True, False, Integer, Unsigned, Float, String };
+    Kind kind = Null;
+    std::int64_t i = 0;
+    std::uint64_t u = 0;
+    double f = 0;
+    std::string_view text; // Float: the number as written; String: the unescaped text
+};
+
+// What the fields of one Chrome event mean, written once for every
+// tokenizer: a tokenizer reports an event's keys and values in file order
+// and this fills the ChromeEvent, so that the reference (nlohmann) and the
+// fast (simdjson) readers cannot differ in what they hand the builder.
+class ChromeEventFiller
+{
+public:
+    explicit ChromeEventFiller(ChromeEvent& event) : m_event(event) { }
+
+    void beginEvent();
+    // The array element is not an object; `what` says what it is instead.
+    void notAnObject(std::string_view what);
+    // A field of the event: its key, then its value as one scalar() or as a
+    // container between beginContainer() and endContainer().
+    void key(std::string_view key);
+    void scalar(const JsonScalar& value);
+    // True while the current field is a time (ts, dur, tdur): for a number,
+    // its text is all scalar() needs, so a tokenizer may skip converting it.
+    bool wantsNumberText() const { return m_field == Field::Ts || m_field == Field::Dur || m_field == Field::Tdur; }
+    // True if the container's direct members matter (the `args` and `id2`
+    // objects): report them with subKey() and subScalar().
+    bool beginContainer(bool isObject);
+    void subKey(std::string_view key);
+    void subScalar(const JsonScalar& value);
+    void endContainer();
+
+    // How a value is quoted in messages: 12, "text", true.
+    static std::string describe(const JsonScalar& value);
+
+private:
+    enum class Field : std::uint8_t { Other, Ph, Name, Cat, Ts, Dur, Tdur, Pid, Tid, Id, Id2, Scope, S, Args };
+    enum class Sub : std::uint8_t { None, Args, Id2 };
+
+    static Field fieldFor(std::string_view key);
+    void containerField(const char* what);
+    static void timeField(ChromeEvent::TimeValue& value, const JsonScalar& v);
+    static void valueField(ChromeEvent::Value& value, const JsonScalar& v);
+
+    ChromeEvent& m_event;
+    Field m_field = Field::Other;
+    Sub m_sub = Sub::None;
+    std::string m_subKey;
+};
+
+} // namespace runlane

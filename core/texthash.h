@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace runlane {
+
+// A fast 64-bit hash of short strings (event names, ids), eight bytes at a
+// step. Loaders compute it where they read a name (on the parsing thread in
+// the fast path), so the thread building the model only looks it up.
+inline std::uint64_t hashText(std::string_view text)
+{
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ text.size();
+    const char* p = text.data();
+    std::size_t n = text.size();
+    while (n >= 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, 8);
+        h = (h ^ word) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+        p += 8;
+        n -= 8;
+    }
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, p, n);
+    h = (h ^ tail) * 0x94D049BB133111EBull;
+    return h ^ (h >> 29);
+}
+
+} // namespace runlane

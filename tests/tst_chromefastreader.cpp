@@ -1,0 +1,204 @@
+#include "chromefastreader.h"
+#include "formatdetector.h"
+#include "testsupport.h"
+#include "tracegenerator.h"
+
+#include <QDirIterator>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstdio>
+
+using namespace runlane;
+using runlane::test::dataPath;
+using runlane::test::qstr;
+
+namespace {
+
+// Loads a file on the fast path (the default) or the reference path.
+LoadResult loadOn(const QString& path, bool reference)
+{
+    if (reference)
+        qputenv("RUNLANE_JSON", "reference");
+    else
+        qunsetenv("RUNLANE_JSON");
+    LoadResult result = ProfileLoader::load(path);
+    qunsetenv("RUNLANE_JSON");
+    return result;
+}
+
+// Everything a profile holds, as text, so that two profiles compare with
+// one QCOMPARE and a difference shows where it is.
+QStringList describe(const LoadResult& r)
+{
+    QStringList lines;
+    if (!r.ok()) {
+        lines << QStringLiteral("error: ") + QString::fromStdString(r.error.toString());
+        return lines;
+    }
+    const Profile& p = *r.profile;
+    auto s = [&p](StringId id) { return qstr(p.string(id)); };
+    lines << QStringLiteral("span %1..%2 unit %3").arg(p.startTime()).arg(p.endTime()).arg(int(p.unit()));
+    for (TrackId t = 0; t < p.trackCount(); ++t) {
+        const Track& tr = p.track(t);
+        lines << QStringLiteral("track %1 %2 kind %3 pid %4 tid %5 [%6, %7) depths %8")
+                     .arg(t).arg(s(tr.name)).arg(int(tr.kind)).arg(tr.pid).arg(tr.tid).arg(tr.begin).arg(tr.end)
+                     .arg(tr.depthCount());
+    }
+    for (LabelId l = 0; l < p.labelCount(); ++l)
+        lines << QStringLiteral("label %1 %2 %3:%4").arg(l).arg(s(p.label(l).name), s(p.label(l).file)).arg(p.label(l).line);
+    for (MeasurementId m = 0; m < p.measurementCount(); ++m) {
+        const Measurement& x = p.measurement(m);
+        lines << QStringLiteral("m %1 label %2 track %3 created %4 finished %5 creator %6 state %7 flags %8")
+                     .arg(m).arg(x.label).arg(x.track).arg(x.created).arg(x.finished).arg(x.creator)
+                     .arg(int(x.finalState())).arg(int(x.flags));
+    }
+    for (IntervalId i = 0; i < p.intervalCount(); ++i) {
+        const Interval& iv = p.interval(i);
+        lines << QStringLiteral("i %1 [%2, %3) m %4 parent %5").arg(i).arg(iv.start).arg(iv.end).arg(iv.measurement).arg(iv.parent);
+    }
+    for (const Mark& mark : p.marks())
+        lines << QStringLiteral("mark %1 %2 %3 %4").arg(mark.time).arg(s(mark.name), s(mark.detail)).arg(int(mark.scope));
+    for (const CounterSeries& c : p.counters())
+        lines << QStringLiteral("counter %1 %2 pid %3 points %4").arg(s(c.name), s(c.key)).arg(c.pid).arg(c.times.size());
+    const Diagnostics& d = p.diagnostics();
+    lines << QStringLiteral("warnings %1").arg(d.warningCount());
+    for (const auto& [kind, count] : d.warningKinds())
+        lines << QStringLiteral("warning %1 x %2").arg(qstr(kind)).arg(count);
+    for (const std::string& example : d.examples())
+        lines << QStringLiteral("example ") + qstr(example);
+    for (const auto& [what, count] : d.skippedEvents())
+        lines << QStringLiteral("skipped %1 x %2").arg(qstr(what)).arg(count);
+    return lines;
+}
+
+QString write(QTemporaryDir& dir, const QByteArray& text)
+{
+    static int n = 0;
+    const QString path = dir.filePath(QStringLiteral("trace%1.json").arg(++n));
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(text);
+    return path;
+}
+
+} // namespace
+
+class TestChromeFastReader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Every Chrome trace among the samples: the same profile either way.
+    void samplesGiveTheSameProfile_data()
+    {
+        QTest::addColumn<QString>("path");
+        QDirIterator it(dataPath(QStringLiteral("samples")), {QStringLiteral("*.json")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        int rows = 0;
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray head = file.read(qint64(FormatDetector::kPrefixSize));
+            const auto detected = FormatDetector::detect(std::string_view(head.constData(), std::size_t(head.size())),
+                                                         file.atEnd());
+            if (detected.format != ProfileFormat::ChromeTrace)
+                continue;
+            QTest::newRow(qPrintable(QDir(dataPath(QStringLiteral("samples"))).relativeFilePath(path))) << path;
+            ++rows;
+        }
+        QVERIFY(rows >= 25);
+    }
+    void samplesGiveTheSameProfile()
+    {
+        QFETCH(QString, path);
+        const std::uint64_t before = ChromeFastReader::completedReads();
+        const QStringList onFastPath = describe(loadOn(path, false));
+        m_fastSamples += ChromeFastReader::completedReads() - before;
+        QCOMPARE(onFastPath, describe(loadOn(path, true)));
+    }
+
+    // Most samples are well-formed: the fast path must have read them.
+    void samplesWereReadOnTheFastPath() { QVERIFY2(m_fastSamples >= 20, qPrintable(QString::number(m_fastSamples))); }
+
+    // Layouts, quirks and errors, written out: identical profiles, warnings
+    // and error messages (the fast path hands what it does not take to the
+    // reference reader, which must then word it).
+    void editedTracesGiveTheSameResult_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("fast"); // read on the fast path, not handed over
+        const QByteArray x = JSON({"ph" : "X", "pid" : 1, "tid" : 2, "name" : "a", "ts" : 1.5, "dur" : 2});
+        const QByteArray b = JSON({"ph" : "B", "pid" : 1, "tid" : 2, "name" : "b", "ts" : 3});
+        const QByteArray e = JSON({"ph" : "E", "pid" : 1, "tid" : 2, "ts" : 7.25});
+        QTest::newRow("bare array") << "[" + x + "," + b + "," + e + "]" << true;
+        QTest::newRow("object, events first") << "{\"traceEvents\":[" + x + "," + b + "],\"metadata\":{\"a\":[1,2,{}]}}" << true;
+        QTest::newRow("object, events last") << "{\"displayTimeUnit\":\"ns\",\"samples\":[1],\"traceEvents\":[" + x + "]}" << true;
+        QTest::newRow("stackFrames after") << "{\"traceEvents\":[" + x + "],\"stackFrames\":{\"1\":{\"name\":\"f\"}}}" << true;
+        QTest::newRow("byte order mark") << "\xEF\xBB\xBF[" + x + "]" << true;
+        QTest::newRow("blanks everywhere") << " \n[\n\t" + x + " ,\r\n " + b + "\n]\n\n" << true;
+        QTest::newRow("no closing bracket") << "[" + x + "," + b << true;
+        QTest::newRow("comma, then the end") << "[" + x + ",\n" << true;
+        QTest::newRow("trailing comma") << "[" + x + ", ]" << true;
+        QTest::newRow("cut inside an event") << "[" + x + ",{\"ph\":\"X\",\"na" << true;
+        QTest::newRow("trailing data") << "[" + x + "] tail" << true;
+        QTest::newRow("escapes in names") << QByteArray("[{\"ph\":\"X\",\"name\":\"a\\\"b\\\\c\\u00e9\\n\",\"ts\":1,\"dur\":1}]") << true;
+        QTest::newRow("escaped key") << QByteArray("[{\"p\\u0068\":\"X\",\"name\":\"k\",\"ts\":1,\"dur\":1}]") << true;
+        QTest::newRow("strings for numbers") << QByteArray("[{\"ph\":\"X\",\"pid\":\"7\",\"tid\":\"x\",\"name\":3,\"ts\":\"12.5\",\"dur\":\"1e1\"}]") << true;
+        QTest::newRow("huge and odd numbers")
+            << QByteArray("[{\"ph\":\"X\",\"pid\":18446744073709551615,\"tid\":-0,\"name\":\"n\",\"ts\":1e2,\"dur\":0.0015}]") << true;
+        QTest::newRow("counters and metadata")
+            << QByteArray("[{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"P\"}},"
+               "{\"ph\":\"C\",\"pid\":1,\"name\":\"mem\",\"ts\":1,\"args\":{\"a\":1.5,\"b\":2}}]") << true;
+        QTest::newRow("non-object element") << "[" + x + ",42]" << false;
+        QTest::newRow("missing ph") << QByteArray("[{\"name\":\"a\",\"ts\":1}]") << false;
+        QTest::newRow("bad ts type") << QByteArray("[{\"ph\":\"X\",\"ts\":true,\"dur\":1}]") << false;
+        QTest::newRow("syntax error") << "[" + x + ",{\"ph\" \"X\"}]" << false;
+        QTest::newRow("bad literal in args") << QByteArray("[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"x\":tru}}]") << false;
+        QTest::newRow("bad number in ignored field") << QByteArray("[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"tts\":01}]") << false;
+        QTest::newRow("invalid UTF-8") << QByteArray("[{\"ph\":\"X\",\"name\":\"\xff\",\"ts\":1,\"dur\":1}]") << false;
+        QTest::newRow("traceEvents not an array") << QByteArray("{\"traceEvents\":5}") << false;
+        QTest::newRow("no traceEvents") << QByteArray("{\"other\":[]}") << false;
+        QTest::newRow("broken metadata") << "{\"traceEvents\":[" + x + "],\"metadata\":{\"a\":}}" << false;
+        QTest::newRow("empty array") << QByteArray("[]") << true;
+    }
+    void editedTracesGiveTheSameResult()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, fast);
+        QTemporaryDir dir;
+        const QString path = write(dir, text);
+        const std::uint64_t before = ChromeFastReader::completedReads();
+        const QStringList onFastPath = describe(loadOn(path, false));
+        QCOMPARE(ChromeFastReader::completedReads() - before, std::uint64_t(fast ? 1 : 0));
+        QCOMPARE(onFastPath, describe(loadOn(path, true)));
+    }
+
+    // A generated trace large enough to span many read blocks and jobs
+    // (nested X and B/E, async tasks, counters, instants, names).
+    void generatedTraceGivesTheSameProfile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("generated.json"));
+        std::FILE* out = std::fopen(path.toLocal8Bit().constData(), "wb");
+        QVERIFY(out);
+        bench::TraceGenerator::Options options;
+        options.events = 60000;
+        bench::TraceGenerator(options).write(out);
+        std::fclose(out);
+        QVERIFY(QFileInfo(path).size() > 3 * (1 << 20));
+        const std::uint64_t before = ChromeFastReader::completedReads();
+        const QStringList fast = describe(loadOn(path, false));
+        QCOMPARE(ChromeFastReader::completedReads() - before, std::uint64_t(1));
+        QVERIFY(fast.size() > 100000);
+        QCOMPARE(fast, describe(loadOn(path, true)));
+    }
+
+private:
+    std::uint64_t m_fastSamples = 0;
+};
+
+QTEST_GUILESS_MAIN(TestChromeFastReader)
+#include "tst_chromefastreader.moc"
