@@ -17,6 +17,7 @@ packages=(
     cmake ninja-build g++            # toolchain
     qt6-base-dev qt6-charts-dev      # Qt 6.4: Core, Gui, Widgets, Concurrent, Test, Charts
     nlohmann-json3-dev               # JSON
+    libsimdjson-dev                  # fast path for large event arrays
     fonts-dejavu-core                # text in offscreen renders and tests
 )
 
