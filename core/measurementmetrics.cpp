@@ -48,6 +48,34 @@ MeasurementMetrics::MeasurementMetrics(const Profile& profile)
         else
             findNested();
     });
+    const std::size_t count = profile.measurementCount();
+    m_blockMaxFinished.assign((count + kBlock - 1) / kBlock, kTimeMin);
+    for (std::size_t id = 0; id < count; ++id) {
+        Time& block = m_blockMaxFinished[id / kBlock];
+        block = std::max(block, profile.measurement(MeasurementId(id)).finished);
+    }
+}
+
+std::vector<MeasurementId> MeasurementMetrics::aliveIn(Time from, Time to) const
+{
+    const Profile& p = m_profile;
+    const auto& all = p.measurements();
+    // Ids are in creation order: those created at or after `to` are a suffix.
+    const std::size_t upper = std::size_t(
+        std::partition_point(all.begin(), all.end(), [to](const Measurement& m) { return m.created < to; }) - all.begin());
+    std::vector<MeasurementId> alive;
+    for (std::size_t block = 0; block * kBlock < upper; ++block) {
+        if (m_blockMaxFinished[block] < from)
+            continue; // all of them over before the range
+        const std::size_t end = std::min(upper, (block + 1) * kBlock);
+        for (std::size_t id = block * kBlock; id < end; ++id) {
+            const Measurement& m = all[id];
+            const bool in = m.created == m.finished ? m.created >= from : m.finished > from;
+            if (in)
+                alive.push_back(MeasurementId(id));
+        }
+    }
+    return alive;
 }
 
 std::vector<Time> MeasurementMetrics::busyPerTrack(const Profile& profile)

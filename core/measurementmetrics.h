@@ -29,6 +29,12 @@ public:
     // busy() of every track alone, without the per-measurement figures.
     static std::vector<Time> busyPerTrack(const Profile& profile);
 
+    // The measurements alive in [from, to): created before `to` and
+    // finished after `from` (a zero-length one: at a time in the range), in
+    // id order. Skips whole blocks of ids that finished before `from`, so a
+    // short range late in a long profile costs far less than all of them.
+    std::vector<MeasurementId> aliveIn(Time from, Time to) const;
+
 private:
     void findNested();
 
@@ -37,6 +43,8 @@ private:
     std::vector<Time> m_total;
     std::vector<bool> m_nested;
     std::vector<Time> m_busy;
+    static constexpr std::size_t kBlock = 256;
+    std::vector<Time> m_blockMaxFinished; // per kBlock ids
 };
 
 } // namespace runlane

@@ -2,22 +2,48 @@
 
 #include "execsegments.h"
 #include "loaderror.h"
+#include "parallel.h"
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <unordered_map>
+#include <optional>
 
 namespace runlane {
 
 namespace {
 
-// Nearest-rank percentile of sorted values.
-Time percentile(const Time* sorted, std::size_t n, double q)
+// Nearest-rank percentiles (and the max) of unsorted values, which it
+// reorders. Selection instead of a sort: O(n) rather than O(n log n), which
+// is most of a whole-profile rank of millions of calls.
+struct Quantiles {
+    Time max = 0, p50 = 0, p90 = 0, p99 = 0;
+};
+
+std::size_t nearestRank(std::size_t n, double q)
 {
+    const std::size_t rank = std::size_t(std::ceil(q * double(n)));
+    return std::clamp<std::size_t>(rank, 1, n) - 1;
+}
+
+Quantiles quantiles(Time* values, std::size_t n)
+{
+    Quantiles q;
     if (n == 0)
-        return 0;
-    std::size_t rank = std::size_t(std::ceil(q * double(n)));
-    rank = std::clamp<std::size_t>(rank, 1, n);
-    return sorted[rank - 1];
+        return q;
+    // Each selection splits the values, so the next, lower one only needs
+    // the part before it.
+    Time* end = values + n;
+    const std::size_t r99 = nearestRank(n, 0.99), r90 = nearestRank(n, 0.90), r50 = nearestRank(n, 0.50);
+    std::nth_element(values, values + r99, end);
+    q.p99 = values[r99];
+    q.max = *std::max_element(values + r99, end);
+    std::nth_element(values, values + r90, values + r99);
+    q.p90 = values[r90];
+    std::nth_element(values, values + r50, values + r90);
+    q.p50 = values[r50];
+    return q;
 }
 
 Time overlap(Time a, Time b, const TimeRange& r)
@@ -25,56 +51,152 @@ Time overlap(Time a, Time b, const TimeRange& r)
     return std::max<Time>(0, std::min(b, r.to) - std::max(a, r.from));
 }
 
+// The figures of each measurement clipped to a range (semantics.md §5):
+// exec from the exec segments inside it, total over the creation tree.
+// Dense (the range holds a good part of the profile): arrays indexed by
+// measurement id, the tree summed in one backward pass. Sparse (a short
+// range): arrays indexed by position among the alive measurements, totals
+// summed up from the few that ran, so that the cost follows what the range
+// holds, not the size of the profile.
+class ClippedFigures
+{
+public:
+    ClippedFigures(const MeasurementMetrics& metrics, const TimeRange& range, const std::function<void()>& checkCancel)
+        : m_profile(metrics.profile())
+    {
+        const Profile& profile = m_profile;
+        const std::size_t count = profile.measurementCount();
+        m_alive = metrics.aliveIn(range.from, range.to);
+        m_dense = m_alive.size() * 4 >= count;
+        checkCancel();
+        m_exec.assign(m_dense ? count : m_alive.size(), 0);
+        // Tracks in parallel: a measurement's intervals are all on its
+        // track, so no two threads add to the same slot.
+        parallelFor(profile.trackCount(), [&](std::size_t t) {
+            ExecSegments::forEach(profile, TrackId(t), range.from, range.to,
+                                  [&](MeasurementId m, IntervalId, Time s, Time e) {
+                                      // Never kNotAlive: the builder keeps
+                                      // intervals within their measurement.
+                                      const std::size_t slot = slotOf(m);
+                                      if (slot == kNotAlive)
+                                          return;
+                                      m_exec[slot] += e - s;
+                                  });
+        });
+        checkCancel();
+        if (m_dense) {
+            m_total = MeasurementMetrics::totalsFrom(profile, m_exec);
+            return;
+        }
+        // Sum the creation tree over the alive ones, highest id first:
+        // creators have lower ids, so a measurement has its whole subtree
+        // when its turn comes. A creator that is not alive (it finished
+        // before the range) passes the sum on to its nearest alive ancestor.
+        m_total = m_exec;
+        std::unordered_map<MeasurementId, std::size_t> aliveAncestor; // of dead creators
+        auto nearestAlive = [&](MeasurementId id) {
+            std::vector<MeasurementId> dead;
+            std::size_t slot = kNotAlive;
+            for (; id != kNone; id = profile.measurement(id).creator) {
+                if (const auto known = aliveAncestor.find(id); known != aliveAncestor.end()) {
+                    slot = known->second;
+                    break;
+                }
+                slot = slotOf(id);
+                if (slot != kNotAlive)
+                    break;
+                dead.push_back(id);
+            }
+            for (const MeasurementId d : dead)
+                aliveAncestor.emplace(d, slot);
+            return slot;
+        };
+        for (std::size_t k = m_alive.size(); k-- > 0;) {
+            const MeasurementId creator = profile.measurement(m_alive[k]).creator;
+            if (creator == kNone || m_total[k] == 0)
+                continue;
+            if (const std::size_t up = nearestAlive(creator); up != kNotAlive)
+                m_total[up] += m_total[k];
+        }
+    }
+
+    // Calls fn(slot, id) for every measurement alive in the range, in id order.
+    template<typename Fn>
+    void forEachAlive(Fn&& fn) const
+    {
+        for (std::size_t k = 0; k < m_alive.size(); ++k)
+            fn(m_dense ? std::size_t(m_alive[k]) : k, m_alive[k]);
+    }
+    Time exec(std::size_t slot) const { return m_exec[slot]; }
+    Time total(std::size_t slot) const { return m_total[slot]; }
+
+private:
+    static constexpr std::size_t kNotAlive = std::size_t(-1);
+    std::size_t slotOf(MeasurementId id) const
+    {
+        if (m_dense)
+            return id;
+        const auto it = std::lower_bound(m_alive.begin(), m_alive.end(), id);
+        return it != m_alive.end() && *it == id ? std::size_t(it - m_alive.begin()) : kNotAlive;
+    }
+
+    const Profile& m_profile;
+    std::vector<MeasurementId> m_alive;
+    bool m_dense = false;
+    std::vector<Time> m_exec;
+    std::vector<Time> m_total;
+};
+
+// A range that holds all of the profile changes nothing: the plain figures
+// are the clipped ones, at a fraction of the cost.
+bool holdsWholeProfile(const Profile& profile, const TimeRange& range)
+{
+    const auto& all = profile.measurements();
+    return range.from <= profile.startTime() && range.to >= profile.endTime()
+        && (all.empty() || all.back().created < range.to);
+}
+
 } // namespace
 
 RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<TimeRange> range,
                              const std::atomic<bool>* cancel)
 {
-    auto checkCancel = [cancel] {
+    const std::function<void()> checkCancel = [cancel] {
         if (cancel && cancel->load(std::memory_order_relaxed))
             throw LoadCancelled();
     };
     const Profile& profile = metrics.profile();
     if (profile.measurementCount() == 0 && !profile.snapshots().empty())
         return fromSnapshots(profile, range);
-    const std::size_t count = profile.measurementCount();
     RankTable table;
     table.m_range = range;
-
-    std::vector<Time> clippedExec;
-    std::vector<Time> clippedTotal;
-    if (range) {
-        clippedExec.assign(count, 0);
-        for (TrackId t = 0; t < profile.trackCount(); ++t) {
-            ExecSegments::forEach(profile, t, range->from, range->to,
-                                  [&clippedExec](MeasurementId m, IntervalId, Time s, Time e) { clippedExec[m] += e - s; });
-        }
-        checkCancel();
-        clippedTotal = MeasurementMetrics::totalsFrom(profile, clippedExec);
-    }
+    std::optional<ClippedFigures> clipped;
+    if (range && !holdsWholeProfile(profile, *range))
+        clipped.emplace(metrics, *range, checkCancel);
     checkCancel();
-    auto execOf = [&](MeasurementId id) { return range ? clippedExec[id] : metrics.exec(id); };
-    auto totalOf = [&](MeasurementId id) { return range ? clippedTotal[id] : metrics.total(id); };
-    auto inRange = [&](const Measurement& m) {
-        if (!range)
-            return true;
-        if (m.created == m.finished)
-            return range->contains(m.created);
-        return m.created < range->to && m.finished > range->from;
+
+    // Calls fn(id, exec, total, wall) for every measurement to rank.
+    auto forEachRanked = [&](auto&& fn) {
+        if (!clipped) {
+            for (MeasurementId id = 0; id < profile.measurementCount(); ++id) {
+                const Measurement& m = profile.measurement(id);
+                fn(id, m, metrics.exec(id), metrics.total(id), m.finished - m.created);
+            }
+            return;
+        }
+        clipped->forEachAlive([&](std::size_t slot, MeasurementId id) {
+            const Measurement& m = profile.measurement(id);
+            fn(id, m, clipped->exec(slot), clipped->total(slot), overlap(m.created, m.finished, *range));
+        });
     };
 
     // Per-call distributions: exec over the calls that ran, wall over all
-    // but the stillborn; values grouped by label with a counting sort.
-    enum : std::uint8_t { InRange = 1, ExecSample = 2, WallSample = 4 };
+    // but the stillborn; values grouped by label with a counting sort (a
+    // first pass counts and sums, a second one places the values).
     std::vector<RankRow> rows(profile.labelCount());
-    std::vector<std::uint8_t> role(count, 0);
-    std::vector<Time> walls(count, 0);
     std::vector<std::uint32_t> execStart(profile.labelCount() + 1, 0);
     std::vector<std::uint32_t> wallStart(profile.labelCount() + 1, 0);
-    for (MeasurementId id = 0; id < count; ++id) {
-        const Measurement& m = profile.measurement(id);
-        if (!inRange(m))
-            continue;
+    forEachRanked([&](MeasurementId id, const Measurement& m, Time exec, Time total, Time wall) {
         RankRow& row = rows[m.label];
         const bool ran = !profile.intervalsOf(id).empty();
         const FinalState state = m.finalState();
@@ -89,22 +211,14 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         }
         row.failed += state == FinalState::Failed ? 1 : 0;
         row.cancelled += state == FinalState::Cancelled ? 1 : 0;
-        row.exec += execOf(id);
+        row.exec += exec;
         if (!metrics.nestedInSameLabel(id))
-            row.total += totalOf(id);
-        walls[id] = range ? overlap(m.created, m.finished, *range) : m.finished - m.created;
-        row.wall += walls[id];
-        role[id] = InRange;
-        if (ran) {
-            role[id] |= ExecSample;
-            ++execStart[m.label + 1];
-        }
-        if (!m.isBornFinished()) {
-            role[id] |= WallSample;
-            ++wallStart[m.label + 1];
-        }
-    }
-    for (std::size_t l = 0; l < rows.size(); ++l) {
+            row.total += total;
+        row.wall += wall;
+        execStart[m.label + 1] += ran ? 1 : 0;
+        wallStart[m.label + 1] += m.isBornFinished() ? 0 : 1;
+    });
+    for (std::size_t l = 0; l < profile.labelCount(); ++l) {
         execStart[l + 1] += execStart[l];
         wallStart[l + 1] += wallStart[l];
     }
@@ -114,44 +228,44 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
     {
         std::vector<std::uint32_t> execAt(execStart.begin(), execStart.end() - 1);
         std::vector<std::uint32_t> wallAt(wallStart.begin(), wallStart.end() - 1);
-        for (MeasurementId id = 0; id < count; ++id) {
-            const LabelId label = profile.measurement(id).label;
-            if (role[id] & ExecSample)
-                execSamples[execAt[label]++] = execOf(id);
-            if (role[id] & WallSample)
-                wallSamples[wallAt[label]++] = walls[id];
-        }
+        forEachRanked([&](MeasurementId id, const Measurement& m, Time exec, Time, Time wall) {
+            if (!profile.intervalsOf(id).empty())
+                execSamples[execAt[m.label]++] = exec;
+            if (!m.isBornFinished())
+                wallSamples[wallAt[m.label]++] = wall;
+        });
     }
 
     checkCancel();
-    for (LabelId l = 0; l < rows.size(); ++l) {
+    // Labels are independent; the big ones dominate, so they go in parallel.
+    parallelFor(rows.size(), [&](std::size_t l) {
         RankRow& row = rows[l];
-        if (row.calls + row.unfinished == 0)
-            continue;
-        row.label = l;
+        row.label = LabelId(l);
         Time* execs = execSamples.data() + execStart[l];
         const std::size_t n = execStart[l + 1] - execStart[l];
         if (n > 0) {
-            std::sort(execs, execs + n);
             Time sum = 0;
             for (std::size_t k = 0; k < n; ++k)
                 sum += execs[k];
-            row.max = execs[n - 1];
+            const Quantiles q = quantiles(execs, n);
+            row.max = q.max;
             row.mean = sum / Time(n);
-            row.p50 = percentile(execs, n, 0.50);
-            row.p90 = percentile(execs, n, 0.90);
-            row.p99 = percentile(execs, n, 0.99);
+            row.p50 = q.p50;
+            row.p90 = q.p90;
+            row.p99 = q.p99;
         }
-        Time* wallValues = wallSamples.data() + wallStart[l];
         const std::size_t w = wallStart[l + 1] - wallStart[l];
         if (w > 0) {
-            std::sort(wallValues, wallValues + w);
-            row.wallMax = wallValues[w - 1];
-            row.wallP50 = percentile(wallValues, w, 0.50);
-            row.wallP90 = percentile(wallValues, w, 0.90);
-            row.wallP99 = percentile(wallValues, w, 0.99);
+            const Quantiles q = quantiles(wallSamples.data() + wallStart[l], w);
+            row.wallMax = q.max;
+            row.wallP50 = q.p50;
+            row.wallP90 = q.p90;
+            row.wallP99 = q.p99;
         }
-        table.m_rows.push_back(row);
+    });
+    for (const RankRow& row : rows) {
+        if (row.calls + row.unfinished > 0)
+            table.m_rows.push_back(row);
     }
     table.finish(profile);
     return table;

@@ -2,8 +2,14 @@
 #include "profilebuilder.h"
 #include "ranktable.h"
 #include "testsupport.h"
+#include "tracegenerator.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
 
 using namespace runlane;
 using runlane::test::dataPath;
@@ -28,6 +34,93 @@ QStringList order(const Profile& p, const RankTable& t)
     for (const RankRow& r : t.rows())
         names << QString::fromUtf8(p.labelName(r.label).data(), qsizetype(p.labelName(r.label).size()));
     return names;
+}
+
+Time clip(Time a, Time b, Time from, Time to)
+{
+    return std::max<Time>(0, std::min(b, to) - std::max(a, from));
+}
+
+Time nearestRank(std::vector<Time> values, double q)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t rank = std::clamp<std::size_t>(std::size_t(std::ceil(q * double(values.size()))), 1, values.size());
+    return values[rank - 1];
+}
+
+// The range rank the slow, obvious way (semantics.md §5), to hold the fast
+// one to: per interval, its part in the range less the union of its
+// children's; totals by walking every creator chain; values sorted.
+std::map<std::string, RankRow> bruteForceRank(const MeasurementMetrics& metrics, Time from, Time to)
+{
+    const Profile& p = metrics.profile();
+    const auto intervals = p.intervals();
+    std::vector<std::vector<std::pair<Time, Time>>> children(intervals.size());
+    for (const Interval& iv : intervals) {
+        if (iv.parent != kNone)
+            children[iv.parent].push_back({std::max(iv.start, from), std::min(iv.end, to)});
+    }
+    std::vector<Time> exec(p.measurementCount(), 0);
+    for (std::size_t id = 0; id < intervals.size(); ++id) {
+        const Interval& iv = intervals[id];
+        Time own = clip(iv.start, iv.end, from, to);
+        auto& kids = children[id];
+        std::sort(kids.begin(), kids.end());
+        Time reached = kTimeMin;
+        for (auto [s, e] : kids) {
+            s = std::max({s, reached, iv.start});
+            e = std::min(e, iv.end);
+            if (e > s) {
+                own -= e - s;
+                reached = e;
+            }
+        }
+        exec[iv.measurement] += own;
+    }
+    std::vector<Time> total(p.measurementCount(), 0);
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        for (MeasurementId m = id; m != kNone; m = p.measurement(m).creator)
+            total[m] += exec[id];
+    }
+    std::map<std::string, RankRow> rows;
+    std::map<std::string, std::pair<std::vector<Time>, std::vector<Time>>> samples;
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        const Measurement& m = p.measurement(id);
+        const bool alive = m.created == m.finished ? m.created >= from && m.created < to
+                                                   : m.created < to && m.finished > from;
+        if (!alive)
+            continue;
+        const std::string name(p.labelName(m.label));
+        RankRow& row = rows[name];
+        row.label = m.label;
+        if (m.finalState() == FinalState::Unfinished)
+            ++row.unfinished;
+        else
+            ++row.calls;
+        row.exec += exec[id];
+        if (!metrics.nestedInSameLabel(id))
+            row.total += total[id];
+        const Time wall = clip(m.created, m.finished, from, to);
+        row.wall += wall;
+        if (!p.intervalsOf(id).empty())
+            samples[name].first.push_back(exec[id]);
+        if (!m.isBornFinished())
+            samples[name].second.push_back(wall);
+    }
+    for (auto& [name, row] : rows) {
+        const auto& [execs, walls] = samples[name];
+        row.max = execs.empty() ? 0 : *std::max_element(execs.begin(), execs.end());
+        row.p50 = nearestRank(execs, 0.5);
+        row.p90 = nearestRank(execs, 0.9);
+        row.p99 = nearestRank(execs, 0.99);
+        row.wallMax = walls.empty() ? 0 : *std::max_element(walls.begin(), walls.end());
+        row.wallP50 = nearestRank(walls, 0.5);
+        row.wallP90 = nearestRank(walls, 0.9);
+        row.wallP99 = nearestRank(walls, 0.99);
+    }
+    return rows;
 }
 
 } // namespace
@@ -142,6 +235,68 @@ private Q_SLOTS:
         const RankTable inner = RankTable::compute(MeasurementMetrics(p), TimeRange{40 * us, 50 * us});
         QCOMPARE(order(p, inner), (QStringList{"h", "f", "g"}));
         QCOMPARE(rowOf(p, inner, "g")->total, 10 * us);
+    }
+
+
+    // Ranges from a few microseconds to more than the whole profile of a
+    // generated trace (nested calls on 8 threads, async tasks that pause):
+    // short ranges take the sparse path, long ones the dense one, the whole
+    // profile the unclipped figures. All must equal the obvious computation.
+    void rangeAgreesWithBruteForce_data()
+    {
+        QTest::addColumn<double>("start"); // fraction of the span
+        QTest::addColumn<double>("length");
+        QTest::newRow("a few µs") << 0.37 << 1e-6;
+        QTest::newRow("0.1 %") << 0.61 << 0.001;
+        QTest::newRow("1 %") << 0.2 << 0.01;
+        QTest::newRow("10 %") << 0.45 << 0.1;
+        QTest::newRow("half") << 0.25 << 0.5;
+        QTest::newRow("all but the ends") << 0.01 << 0.98;
+        QTest::newRow("whole") << 0.0 << 1.0;
+        QTest::newRow("more than whole") << -0.5 << 2.0;
+        QTest::newRow("after the end") << 1.5 << 0.1;
+    }
+
+    void rangeAgreesWithBruteForce()
+    {
+        QFETCH(double, start);
+        QFETCH(double, length);
+        static QTemporaryDir dir;
+        static std::shared_ptr<const Profile> profile;
+        if (!profile) {
+            const QString path = dir.filePath(QStringLiteral("generated.json"));
+            std::FILE* out = std::fopen(path.toLocal8Bit().constData(), "wb");
+            QVERIFY(out);
+            bench::TraceGenerator::Options options;
+            options.events = 40000;
+            bench::TraceGenerator(options).write(out);
+            std::fclose(out);
+            LoadResult r = ProfileLoader::load(path);
+            QVERIFY2(r.ok(), r.error.toString().c_str());
+            profile = std::move(r.profile);
+        }
+        const Profile& p = *profile;
+        const MeasurementMetrics metrics(p);
+        const Time span = p.endTime() - p.startTime();
+        const Time from = p.startTime() + Time(std::llround(double(span) * start));
+        const Time to = start + length >= 1.0 && start <= 0.0 ? p.endTime() + 1 : from + Time(std::llround(double(span) * length));
+        const RankTable table = RankTable::compute(metrics, TimeRange{from, to});
+        const auto expected = bruteForceRank(metrics, from, to);
+        QCOMPARE(table.rows().size(), expected.size());
+        for (const RankRow& row : table.rows()) {
+            const std::string name(p.labelName(row.label));
+            QVERIFY2(expected.count(name), name.c_str());
+            const RankRow& want = expected.at(name);
+            const QByteArray where = QByteArray::fromStdString(name);
+            QVERIFY2(row.calls == want.calls && row.unfinished == want.unfinished, where);
+            QVERIFY2(row.exec == want.exec, where);
+            QVERIFY2(row.total == want.total, where);
+            QVERIFY2(row.wall == want.wall, where);
+            QVERIFY2(row.max == want.max && row.p50 == want.p50 && row.p90 == want.p90 && row.p99 == want.p99, where);
+            QVERIFY2(row.wallMax == want.wallMax && row.wallP50 == want.wallP50 && row.wallP90 == want.wallP90
+                         && row.wallP99 == want.wallP99,
+                     where);
+        }
     }
 
     void asyncColumns()

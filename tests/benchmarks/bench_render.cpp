@@ -251,5 +251,26 @@ int main(int argc, char** argv)
             return 1; // a benchmark of nothing
     }
     std::printf("worst frame (zoom + icicle + lanes): %.2f ms\n", worst);
+
+    // A selection rather than a zoom: the rank panel and the usage chart
+    // recompute for it. Whole profile first (the rank shown after loading),
+    // then ranges centred in it, the long ones being the expensive ones.
+    std::printf("selected range      range rank (ms: min / median / max)     usage (ms: min / median / max)\n");
+    for (const double fraction : {1.0, 0.9, 0.5, 0.1, 0.01}) {
+        const Time length = Time(double(span) * fraction);
+        const Time first = from + (span - length) / 2;
+        const TimeRange range{first, first + length + (fraction == 1.0 ? 1 : 0)};
+        const Time bin = std::max<Time>(1, length * 3 / width);
+        const Figures rank = time(3, [&] {
+            if (RankTable::compute(*loaded.metrics, range).rows().empty())
+                std::exit(1);
+        });
+        const Figures usage = time(3, [&] {
+            if (UsageSeries::compute(*profile, 0, bin, 8, range).binCount() == 0)
+                std::exit(1);
+        });
+        std::printf("%5.0f %% of the span   %8.1f / %6.1f / %6.1f            %8.1f / %6.1f / %6.1f\n", fraction * 100,
+                    rank.min, rank.median, rank.max, usage.min, usage.median, usage.max);
+    }
     return 0;
 }
