@@ -4,11 +4,37 @@
 #include "parallel.h"
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 #include <numeric>
 
 namespace runlane {
 
 namespace {
+
+// A sort of millions of items takes long enough that Cancel must reach into
+// it: the comparison looks at the flag every 64 Ki calls (a counter and a
+// rarely taken branch) and throws LoadCancelled, which leaves the range
+// permuted but valid, and it is thrown away anyway.
+template<typename Less>
+class CancellableLess
+{
+public:
+    CancellableLess(const std::atomic<bool>* cancel, Less less) : m_cancel(cancel), m_less(less) {}
+    template<typename T>
+    bool operator()(const T& a, const T& b) const
+    {
+        if ((++*m_calls & 0xFFFF) == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed))
+            throw LoadCancelled();
+        return m_less(a, b);
+    }
+
+private:
+    const std::atomic<bool>* m_cancel;
+    Less m_less;
+    // Shared by the copies std::sort makes of the comparison.
+    std::shared_ptr<std::uint32_t> m_calls = std::make_shared<std::uint32_t>(0);
+};
 
 std::string quoted(std::string_view text)
 {
@@ -139,8 +165,10 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* ca
     layoutIntervals(cancel);
     checkCancel(cancel);
     clampMeasurements();
+    checkCancel(cancel);
     resolveCreators();
-    orderMeasurements();
+    checkCancel(cancel);
+    orderMeasurements(cancel);
     checkCancel(cancel);
     buildIntervalLists();
     finishTracks();
@@ -377,19 +405,21 @@ void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, Inter
                                  const std::atomic<bool>* cancel)
 {
     checkCancel(cancel);
-    std::sort(slice.begin(), slice.end(), [](const Interval& a, const Interval& b) {
-        if (a.start != b.start)
-            return a.start < b.start;
-        if (a.end != b.end)
-            return a.end > b.end;
-        return a.parent < b.parent; // the order given by the loader
-    });
+    std::sort(slice.begin(), slice.end(), CancellableLess(cancel, [](const Interval& a, const Interval& b) {
+                  if (a.start != b.start)
+                      return a.start < b.start;
+                  if (a.end != b.end)
+                      return a.end > b.end;
+                  return a.parent < b.parent; // the order given by the loader
+              }));
+    checkCancel(cancel);
     std::vector<std::uint32_t> parent(slice.size(), kNone);
     std::vector<std::uint32_t> depth(slice.size(), 0);
     if (m_tracks[t].kind == TrackKind::Async)
         nestAsyncTrack(slice, parent, depth, overlaps);
     else
         nestThreadTrack(slice, parent, depth, overlaps);
+    checkCancel(cancel);
 
     // Counting sort by depth keeps start order within each depth.
     std::uint32_t depthCount = 0;
@@ -589,7 +619,7 @@ std::vector<std::uint32_t> ProfileBuilder::creationDepths()
 // Measurements are numbered in creation order, creators first: a creator is
 // created no later than what it creates, and on equal times it is shallower
 // in the creation tree. Analyses rely on creator < id.
-void ProfileBuilder::orderMeasurements()
+void ProfileBuilder::orderMeasurements(const std::atomic<bool>* cancel)
 {
     struct Key {
         Time created;
@@ -606,9 +636,12 @@ void ProfileBuilder::orderMeasurements()
     // slices of kSlice. Buffers are freed as soon as done with: this is the
     // peak of a load's memory.
     constexpr std::size_t kSlice = 1 << 16;
-    auto slicesOf = [](std::size_t n, auto&& fn) {
+    auto slicesOf = [this, cancel](std::size_t n, auto&& fn) {
         const std::size_t parts = (n + kSlice - 1) / kSlice;
-        parallelFor(parts, [&](std::size_t s) { fn(s * kSlice, std::min(n, (s + 1) * kSlice)); });
+        parallelFor(parts, [&](std::size_t s) {
+            checkCancel(cancel);
+            fn(s * kSlice, std::min(n, (s + 1) * kSlice));
+        });
     };
     std::vector<Key> keys(count);
     {
@@ -623,12 +656,14 @@ void ProfileBuilder::orderMeasurements()
     // Both halves sorted at once, then merged into the new order (keys are
     // unique: the same order as one sort).
     const std::size_t half = count / 2;
-    parallelFor(2, [&keys, half](std::size_t part) {
+    parallelFor(2, [&keys, half, cancel](std::size_t part) {
+        const CancellableLess less(cancel, std::less<Key>());
         if (part == 0)
-            std::sort(keys.begin(), keys.begin() + std::ptrdiff_t(half));
+            std::sort(keys.begin(), keys.begin() + std::ptrdiff_t(half), less);
         else
-            std::sort(keys.begin() + std::ptrdiff_t(half), keys.end());
+            std::sort(keys.begin() + std::ptrdiff_t(half), keys.end(), less);
     });
+    checkCancel(cancel);
     std::vector<MeasurementId> order(count); // new position -> old id
     {
         std::size_t a = 0;

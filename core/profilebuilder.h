@@ -104,7 +104,7 @@ private:
     void clampMeasurements();
     void resolveCreators();
     std::vector<std::uint32_t> creationDepths();
-    void orderMeasurements();
+    void orderMeasurements(const std::atomic<bool>* cancel);
     void buildIntervalLists();
     void finishTracks();
     MeasurementId innermostRunningAt(TrackId track, Time t) const;

@@ -1,3 +1,4 @@
+#include "loaderror.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "widgettestsupport.h"
@@ -125,6 +126,18 @@ private Q_SLOTS:
         QCOMPARE(document.searchMatches().size(), std::size_t(21));
         for (const LabelId l : document.searchMatches())
             QVERIFY(qstr(document.profile()->labelName(l)).contains(QStringLiteral("handle"), Qt::CaseInsensitive));
+    }
+
+    // Cancel pressed after the file was read: preparing stops too, and
+    // nothing half-made comes out.
+    void prepareStopsWhenCancelled()
+    {
+        std::atomic<bool> cancel{true};
+        QVERIFY_THROWS_EXCEPTION(LoadCancelled, LoadedProfile::prepare(m_loaded.profile, QString(), &cancel));
+        cancel = false;
+        const LoadedProfile again = LoadedProfile::prepare(m_loaded.profile, QString(), &cancel);
+        QCOMPARE(again.metrics->exec(0), m_loaded.metrics->exec(0));
+        QCOMPARE(again.overview, m_loaded.overview);
     }
 
 private:

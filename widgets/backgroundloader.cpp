@@ -1,5 +1,6 @@
 #include "backgroundloader.h"
 
+#include "loaderror.h"
 #include "profileloader.h"
 
 #include <QPointer>
@@ -45,13 +46,18 @@ void BackgroundLoader::load(const QString& path)
             outcome.error = std::move(result.error);
             return outcome;
         }
+        try {
+            outcome.profile = LoadedProfile::prepare(std::move(result.profile), path, cancelFlag.get());
+        } catch (const LoadCancelled&) {
+        }
+        // Cancelled after the file was read: the profile is dropped all the
+        // same, as the user asked.
         if (cancelFlag->load()) {
+            outcome.profile = LoadedProfile();
             outcome.error.file = path.toStdString();
             outcome.error.cancelled = true;
             outcome.error.message = "loading was cancelled";
-            return outcome;
         }
-        outcome.profile = LoadedProfile::prepare(std::move(result.profile), path);
         return outcome;
     }));
 }

@@ -1,15 +1,25 @@
 #include "loadedprofile.h"
 
+#include "loaderror.h"
+
 #include <algorithm>
 
 namespace runlane {
 
-LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, const QString& path)
+LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, const QString& path,
+                                     const std::atomic<bool>* cancel)
 {
+    auto checkCancel = [cancel] {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            throw LoadCancelled();
+    };
     LoadedProfile loaded;
     loaded.path = path;
+    checkCancel();
     loaded.metrics = std::make_shared<MeasurementMetrics>(*profile);
+    checkCancel();
     loaded.labels = std::make_shared<LabelIndex>(*profile);
+    checkCancel();
     const Time start = profile->startTime();
     const Time span = std::max<Time>(1, profile->duration());
     loaded.overview.assign(profile->trackCount(), std::vector<float>(kOverviewBins, 0.0f));

@@ -6,6 +6,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -27,8 +28,10 @@ struct LoadedProfile {
 
     bool isNull() const { return profile == nullptr; }
     // Computes metrics, label index and overview for `profile` (call off
-    // the GUI thread).
-    static LoadedProfile prepare(std::shared_ptr<const Profile> profile, const QString& path);
+    // the GUI thread). Throws LoadCancelled between its steps once `cancel`
+    // is set.
+    static LoadedProfile prepare(std::shared_ptr<const Profile> profile, const QString& path,
+                                 const std::atomic<bool>* cancel = nullptr);
 };
 
 } // namespace runlane

@@ -17,10 +17,12 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace runlane;
@@ -150,5 +152,34 @@ int main(int argc, char** argv)
     std::printf("range rank + usage:   %.3f s\n", median(ranges));
     std::printf("RSS before load:      %.1f MiB\n", baseline);
     std::printf("peak RSS:             %.1f MiB (%.2f x file size)\n", peakRssMiB(), peakRssMiB() / fileMiB);
+    result = LoadResult();
+
+    // Cancel: a load on a worker thread is cancelled at points spread over
+    // its run; the figure is how long the worker takes to give up (what
+    // the Cancel button waits for).
+    std::vector<double> latencies;
+    double worstAt = 0;
+    for (double at = 0.025; at < 1; at += 0.05) {
+        std::atomic<bool> cancel{false};
+        LoadControl control;
+        control.cancel = &cancel;
+        bool cancelled = false;
+        std::thread worker([&] { cancelled = ProfileLoader::load(QString::fromStdString(file), control).error.cancelled; });
+        std::this_thread::sleep_for(std::chrono::duration<double>(load * at));
+        const auto cancelAt = std::chrono::steady_clock::now();
+        cancel = true;
+        worker.join();
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cancelAt).count();
+        if (!cancelled)
+            break; // done before the flag was seen: later points would be too
+        if (latencies.empty() || ms > *std::max_element(latencies.begin(), latencies.end()))
+            worstAt = at;
+        latencies.push_back(ms);
+    }
+    if (!latencies.empty()) {
+        std::printf("cancel latency:       %.1f ms median, %.1f ms max (at %.0f %% of the load), %zu points\n",
+                    median(latencies), *std::max_element(latencies.begin(), latencies.end()), worstAt * 100,
+                    latencies.size());
+    }
     return 0;
 }
