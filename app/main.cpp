@@ -1,12 +1,62 @@
 // runlane: the desktop viewer. `runlane FILE` opens FILE; `runlane` alone
 // opens the bundled demo profile.
+#include "icicleview.h"
 #include "mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <cstdio>
+#include <memory>
+
+namespace {
+
+// For `--report-first-frame`: once the profile is shown, the first paint of
+// the icicle plot ends the measurement; the time is printed when that paint
+// is done, and the application quits.
+class FirstFrameReporter : public QObject
+{
+public:
+    FirstFrameReporter(runlane::MainWindow& window, const QElapsedTimer& clock) : m_clock(clock)
+    {
+        connect(&window, &runlane::MainWindow::profileShown, this, [this, &window] {
+            m_shownMs = m_clock.elapsed();
+            window.icicle()->installEventFilter(this);
+            window.icicle()->update();
+        });
+        connect(&window, &runlane::MainWindow::loadFailed, this, [] { QCoreApplication::exit(1); });
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint && !m_painted) {
+            m_painted = true;
+            watched->removeEventFilter(this);
+            QTimer::singleShot(0, this, [this] {
+                std::printf("profile shown after %lld ms; first frame painted after %lld ms\n",
+                            static_cast<long long>(m_shownMs), static_cast<long long>(m_clock.elapsed()));
+                std::fflush(stdout);
+                QCoreApplication::quit();
+            });
+        }
+        return false;
+    }
+
+private:
+    const QElapsedTimer& m_clock;
+    qint64 m_shownMs = 0;
+    bool m_painted = false;
+};
+
+} // namespace
 
 int main(int argc, char** argv)
 {
+    QElapsedTimer clock;
+    clock.start();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Runlane"));
     QApplication::setApplicationName(QStringLiteral("Runlane"));
@@ -17,9 +67,16 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The profile to open (default: the demo)."));
+    const QCommandLineOption firstFrame(QStringLiteral("report-first-frame"),
+                                        QStringLiteral("Print how long the profile took to appear (from the start to "
+                                                       "its first painted frame), then quit. For benchmarks."));
+    parser.addOption(firstFrame);
     parser.process(app);
 
     runlane::MainWindow window;
+    std::unique_ptr<FirstFrameReporter> reporter;
+    if (parser.isSet(firstFrame))
+        reporter = std::make_unique<FirstFrameReporter>(window, clock);
     window.show();
     const QStringList files = parser.positionalArguments();
     if (files.isEmpty())

@@ -3,9 +3,14 @@
 //
 //   bench_load --events 1000000 [--repeat 3] [--keep trace.json]
 //   bench_load --file trace.json [--repeat 3]
+//
+// Then loads the file once more on the reference (nlohmann) path and checks
+// that the rank is identical (--reference no skips it), and measures how
+// soon a cancelled load stops.
 
 #include "measurementmetrics.h"
 #include "profileloader.h"
+#include "rankformatter.h"
 #include "ranktable.h"
 #include "tracegenerator.h"
 #include "usageseries.h"
@@ -65,7 +70,7 @@ double median(std::vector<double> values)
 
 int usage()
 {
-    std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] | --file FILE) [--repeat K]\n");
+    std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] | --file FILE) [--repeat K] [--reference yes|no]\n");
     return 2;
 }
 
@@ -77,6 +82,7 @@ int main(int argc, char** argv)
     std::string file;
     std::string keep;
     int repeat = 1;
+    bool compareReference = true;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (i + 1 >= argc)
@@ -89,6 +95,8 @@ int main(int argc, char** argv)
             keep = argv[++i];
         else if (arg == "--repeat")
             repeat = std::max(1, std::atoi(argv[++i]));
+        else if (arg == "--reference")
+            compareReference = std::string(argv[++i]) != "no";
         else
             return usage();
     }
@@ -152,7 +160,35 @@ int main(int argc, char** argv)
     std::printf("range rank + usage:   %.3f s\n", median(ranges));
     std::printf("RSS before load:      %.1f MiB\n", baseline);
     std::printf("peak RSS:             %.1f MiB (%.2f x file size)\n", peakRssMiB(), peakRssMiB() / fileMiB);
+
+    // The fast reader must change nothing: the whole rank and that of the
+    // middle third, as `runlane-cli rank --json` prints them, from both.
+    auto rankText = [](const Profile& profile) {
+        const MeasurementMetrics metrics(profile);
+        const TimeRange middle{profile.startTime() + profile.duration() / 3,
+                               profile.startTime() + 2 * (profile.duration() / 3)};
+        return RankFormatter::json(profile, RankTable::compute(metrics))
+            + RankFormatter::json(profile, RankTable::compute(metrics, middle));
+    };
+    const std::string fastRank = rankText(p);
+    const std::size_t fastIntervals = p.intervalCount();
     result = LoadResult();
+    if (compareReference) {
+        qputenv("RUNLANE_JSON", "reference");
+        LoadResult reference;
+        const double referenceLoad = seconds([&] { reference = ProfileLoader::load(QString::fromStdString(file)); });
+        qunsetenv("RUNLANE_JSON");
+        if (!reference.ok()) {
+            std::fprintf(stderr, "bench_load: reference path: %s\n", reference.error.toString().c_str());
+            return 1;
+        }
+        const bool same = rankText(*reference.profile) == fastRank && reference.profile->intervalCount() == fastIntervals;
+        std::printf("reference path load:  %.3f s (nlohmann SAX)\n", referenceLoad);
+        std::printf("rank, fast/reference: %s (%zu bytes of rank JSON)\n", same ? "identical" : "DIFFERENT",
+                    fastRank.size());
+        if (!same)
+            return 1;
+    }
 
     // Cancel: a load on a worker thread is cancelled at points spread over
     // its run; the figure is how long the worker takes to give up (what
