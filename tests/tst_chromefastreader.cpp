@@ -182,12 +182,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("generated.json"));
-        std::FILE* out = std::fopen(path.toLocal8Bit().constData(), "wb");
-        QVERIFY(out);
-        bench::TraceGenerator::Options options;
-        options.events = 60000;
-        bench::TraceGenerator(options).write(out);
-        std::fclose(out);
+        QVERIFY(bench::TraceGenerator::writeFile(path.toLocal8Bit().constData(), 60000));
         QVERIFY(QFileInfo(path).size() > 3 * (1 << 20));
         const std::uint64_t before = ChromeFastReader::completedReads();
         const QStringList fast = describe(loadOn(path, false));

@@ -265,12 +265,7 @@ private Q_SLOTS:
         static std::shared_ptr<const Profile> profile;
         if (!profile) {
             const QString path = dir.filePath(QStringLiteral("generated.json"));
-            std::FILE* out = std::fopen(path.toLocal8Bit().constData(), "wb");
-            QVERIFY(out);
-            bench::TraceGenerator::Options options;
-            options.events = 40000;
-            bench::TraceGenerator(options).write(out);
-            std::fclose(out);
+            QVERIFY(bench::TraceGenerator::writeFile(path.toLocal8Bit().constData(), 40000));
             LoadResult r = ProfileLoader::load(path);
             QVERIFY2(r.ok(), r.error.toString().c_str());
             profile = std::move(r.profile);

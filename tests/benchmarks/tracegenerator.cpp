@@ -143,6 +143,17 @@ void TraceGenerator::asyncTask(int process, std::int64_t start)
     }
 }
 
+bool TraceGenerator::writeFile(const char* path, std::uint64_t events)
+{
+    std::FILE* out = std::fopen(path, "wb");
+    if (!out)
+        return false;
+    Options options;
+    options.events = events;
+    TraceGenerator(options).write(out);
+    return std::fclose(out) == 0;
+}
+
 TraceGenerator::Stats TraceGenerator::write(std::FILE* out)
 {
     m_out = out;

@@ -31,6 +31,9 @@ public:
 
     explicit TraceGenerator(const Options& options);
     Stats write(std::FILE* out);
+    // The trace of `events` events with the other options at their
+    // defaults, into a new file; false if it cannot be written.
+    static bool writeFile(const char* path, std::uint64_t events);
 
 private:
     struct Rng {
