@@ -132,7 +132,7 @@ void readFolded(ChunkedFileReader& input, ProfileBuilder& builder)
 
 } // namespace
 
-LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
+LoadResult ProfileLoader::load(const QString& path, const LoadControl& control, ProfileFormat format)
 {
     LoadResult result;
     LoadError& error = result.error;
@@ -157,8 +157,11 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& control)
     try {
         const QByteArray prefix = file.read(qint64(FormatDetector::kPrefixSize));
         const bool complete = prefix.size() < qint64(FormatDetector::kPrefixSize) && file.atEnd();
-        const FormatDetector::Result detected =
-            FormatDetector::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())), complete);
+        FormatDetector::Result detected;
+        if (format == ProfileFormat::Unknown)
+            detected = FormatDetector::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())), complete);
+        else
+            detected.format = format;
         if (detected.format == ProfileFormat::Unknown || detected.format == ProfileFormat::Empty) {
             error.message = detected.reason;
             return result;

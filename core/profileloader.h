@@ -24,7 +24,12 @@ struct LoadResult {
 class ProfileLoader
 {
 public:
-    static LoadResult load(const QString& path, const LoadControl& control = {});
+    // `format` Unknown: recognised from the content. Any other: read as
+    // that format whatever the content (the fuzz targets aim at one reader
+    // this way); input of another format then fails with a FormatError's
+    // message or loads with warnings, as a malformed file of that format.
+    static LoadResult load(const QString& path, const LoadControl& control = {},
+                           ProfileFormat format = ProfileFormat::Unknown);
 };
 
 } // namespace runlane

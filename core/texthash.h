@@ -23,7 +23,8 @@ inline std::uint64_t hashText(std::string_view text)
         n -= 8;
     }
     std::uint64_t tail = 0;
-    std::memcpy(&tail, p, n);
+    if (n > 0) // an empty view may have no data at all: memcpy(…, nullptr, 0) is undefined
+        std::memcpy(&tail, p, n);
     h = (h ^ tail) * 0x94D049BB133111EBull;
     return h ^ (h >> 29);
 }

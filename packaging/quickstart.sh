@@ -6,7 +6,9 @@
 #   ./packaging/quickstart.sh test        # build and run the whole test suite
 #
 # Run it as root or as a user who may use sudo (only apt-get needs it).
-# RUNLANE_BUILD_DIR picks the build directory (default: build/).
+# RUNLANE_BUILD_DIR picks the build directory (default: build/). `test` also
+# builds the core with clang under ASan + UBSan in build-sanitize/, runs its
+# tests there and every fuzz target for RUNLANE_FUZZ_SECONDS (default 60).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,15 +22,19 @@ packages=(
     libsimdjson-dev                  # fast path for large event arrays
     fonts-dejavu-core                # text in offscreen renders and tests
 )
+# Only for `test`: the sanitizer build and the fuzz targets.
+test_packages=(
+    clang libclang-rt-14-dev         # ASan, UBSan, libFuzzer
+)
 
 usage() {
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
 install_packages() {
     local missing=() p
-    for p in "${packages[@]}"; do
+    for p in "${packages[@]}" "$@"; do
         dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -64,10 +70,19 @@ run)
     exec "$build/app/runlane" "$@"
     ;;
 test)
-    install_packages
+    install_packages "${test_packages[@]}"
     configure_and_build
-    cd "$build"
-    QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)"
+    (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)")
+    # The core again, built by clang with AddressSanitizer and
+    # UndefinedBehaviorSanitizer (any report fails), and its fuzz targets.
+    sanitize=${build%/}-sanitize
+    options=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNLANE_FUZZ=ON -DRUNLANE_BUILD_GUI=OFF
+             -DRUNLANE_BUILD_BENCHMARKS=OFF)
+    [ "${CI:-}" = "true" ] && options+=(-DRUNLANE_WERROR=ON)
+    CC=clang CXX=clang++ cmake -S "$root" -B "$sanitize" "${options[@]}"
+    cmake --build "$sanitize" --parallel "$(nproc)"
+    (cd "$sanitize" && ctest --output-on-failure --parallel "$(nproc)")
+    FUZZ_BUILD_DIR=$sanitize "$root/tests/fuzz/run.sh" "${RUNLANE_FUZZ_SECONDS:-60}"
     ;;
 *)
     usage

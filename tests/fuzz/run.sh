@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for a
+# given time, seeded with tests/data. Crashes, leaks, timeouts and sanitizer
+# reports end a target and are kept in $build/fuzz/artifacts/<target>/;
+# the exit status is 1 if any target found one.
+#
+#   tests/fuzz/run.sh SECONDS [TARGET...]   # default: every target
+#
+# Targets: detect load chrome enso chronos chroprof speedscope folded.
+# FUZZ_BUILD_DIR picks the build directory (default: build-fuzz/),
+# FUZZ_JOBS how many targets run at once (default: the number of cores).
+# The corpus each target grows is kept in $build/fuzz/corpus/<target> and
+# reused by the next run.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+seconds=${1:-}
+[[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+shift
+all=(detect load chrome enso chronos chroprof speedscope folded)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+jobs=${FUZZ_JOBS:-$(nproc)}
+
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DRUNLANE_FUZZ=ON -DRUNLANE_BUILD_GUI=OFF -DRUNLANE_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build "$build" --parallel "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
+
+data=$root/tests/data
+# The seeds of a target: the test files of its format (all of them for
+# detection and for the loader that detects).
+seeds() {
+    case "$1" in
+    chrome) find "$data/samples/chrome-trace" "$data/profiles" -type f \( -name '*chrome*' -o -path '*chrome-trace*' \) ;;
+    enso) find "$data" -path '*enso*' -type f ;;
+    chronos) find "$data" -name 'chronos-*' -type f; echo "$root/resources/demo/chronos-demo.json" ;;
+    chroprof) find "$data" -name 'chroprof-*' -type f ;;
+    speedscope) find "$data/samples/speedscope" -type f ;;
+    folded) find "$data/samples/folded" -type f ;;
+    *) find "$data" -type f -not -name '*.md'; echo "$root/resources/demo/chronos-demo.json" ;;
+    esac
+}
+
+run_one() {
+    local target=$1 corpus=$build/fuzz/corpus/$1 artifacts=$build/fuzz/artifacts/$1/ log=$build/fuzz/$1.log
+    mkdir -p "$corpus" "$artifacts"
+    local seedDir=$build/fuzz/seeds/$target
+    rm -rf "$seedDir" && mkdir -p "$seedDir"
+    seeds "$target" | while read -r f; do [ -f "$f" ] && cp "$f" "$seedDir/"; done
+    # 64 KiB inputs: big enough for every structure, small enough to run
+    # thousands a second. Leaks are checked; a 10 s input is a hang.
+    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        "$build/tests/fuzz/fuzz_$target" "$corpus" "$seedDir" -max_total_time="$seconds" -max_len=65536 \
+        -timeout=10 -rss_limit_mb=4096 -dict="$root/tests/fuzz/json.dict" -artifact_prefix="$artifacts" \
+        -print_final_stats=1 >"$log" 2>&1 || true
+    local runs crashes
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    crashes=$(find "$artifacts" -type f | wc -l)
+    printf '%-11s %10s executions in %ss, corpus %5d files, %d finding(s)\n' "$target" "${runs:-0}" "$seconds" \
+        "$(find "$corpus" -type f | wc -l)" "$crashes"
+    if [ "$crashes" -ne 0 ]; then
+        echo "--- $target: the end of $log"
+        tail -n 40 "$log"
+        return 1
+    fi
+}
+
+status=0
+running=0
+for target in "${targets[@]}"; do
+    run_one "$target" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || status=1
+        running=$((running - 1))
+    fi
+done
+while [ "$running" -gt 0 ]; do
+    wait -n || status=1
+    running=$((running - 1))
+done
+exit $status
