@@ -69,7 +69,7 @@ std::string TimeFormat::durationAscii(Time ns)
     return format(ns, "us");
 }
 
-bool TimeFormat::parseDuration(std::string_view text, Time& out)
+ParseStatus TimeFormat::parseDuration(std::string_view text, Time& out)
 {
     while (!text.empty() && text.front() == ' ')
         text.remove_prefix(1);
@@ -94,14 +94,14 @@ bool TimeFormat::parseDuration(std::string_view text, Time& out)
     else if (unit.empty())
         scale = -1;
     else
-        return false;
+        return ParseStatus::Syntax;
     Time value = 0;
-    if (parseScaledDecimal(number, scale < 0 ? 0 : scale, value) != ParseStatus::Ok)
-        return false;
+    if (const ParseStatus status = parseScaledDecimal(number, scale < 0 ? 0 : scale, value); status != ParseStatus::Ok)
+        return status;
     if (scale < 0 && value != 0)
-        return false; // a bare number is ambiguous
+        return ParseStatus::Syntax; // a bare number is ambiguous
     out = value;
-    return true;
+    return ParseStatus::Ok;
 }
 
 } // namespace runlane

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "numberparse.h"
+
 #include "profiletypes.h"
 
 #include <string>
@@ -20,8 +22,9 @@ public:
     // ASCII units ("us" for µs), for CSV headers and terminals that need it.
     static std::string durationAscii(Time ns);
     // "10ms", "1.5 s", "250us", "250µs", "100ns", "0". A unit is required
-    // for anything but 0. Returns false for malformed or out-of-range text.
-    static bool parseDuration(std::string_view text, Time& out);
+    // for anything but 0. Syntax for malformed text, Range for a duration
+    // beyond what a Time holds (about ±292 years).
+    static ParseStatus parseDuration(std::string_view text, Time& out);
 };
 
 } // namespace runlane

@@ -96,6 +96,45 @@ private Q_SLOTS:
         QTest::newRow("max-depth words") << QStringList{"tree", fgh, "--max-depth", "deep"}
                                          << "--max-depth takes a whole number";
         QTest::newRow("flag with value") << QStringList{"summary", "--help=yes", fgh} << "option --help takes no value";
+        // Every subcommand: an unknown option, a value given twice.
+        for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
+            QTest::addRow("%s: unknown option", command) << QStringList{command, fgh, "--colour"} << "unknown option --colour";
+            QTest::addRow("%s: single dash", command) << QStringList{command, "-x", fgh} << "unknown option -x";
+        }
+        QTest::newRow("option twice") << QStringList{"rank", fgh, "--top", "1", "--top=2"} << "option --top is given twice";
+        // Durations and ranges: malformed, negative, overflowing, reversed,
+        // past the end (the f/g/h profile lasts 160 µs).
+        const QString huge = QStringLiteral("99999999999999999999s");
+        const char* tooLong = "longer than any profile can be (about 292 years at most)";
+        for (const char* command : {"rank", "usage"}) {
+            QTest::addRow("%s: range end before start", command)
+                << QStringList{command, fgh, "--range", "50us..10us"} << "bad --range '50us..10us': the end is before the start";
+            QTest::addRow("%s: negative range", command) << QStringList{command, fgh, "--range=-5us..10us"}
+                                                         << "bad --range '-5us..10us': times count from the profile start and cannot be negative";
+            QTest::addRow("%s: overflowing range", command)
+                << QStringList{command, fgh, "--range", huge + ".."}
+                << QStringLiteral("bad --range '%1..': %2").arg(huge, QString::fromUtf8(tooLong));
+            QTest::addRow("%s: range after the end", command)
+                << QStringList{command, fgh, "--range", "1s.."} << "bad --range '1s..': it starts after the profile ends (at 160 µs)";
+            QTest::addRow("%s: range of words", command)
+                << QStringList{command, fgh, "--range", "soon..later"}
+                << "bad --range 'soon..later': times need a unit (ns, us, ms, s), e.g. 10ms..20ms";
+        }
+        QTest::newRow("overflowing bin") << QStringList{"usage", fgh, "--bin", huge}
+                                         << QStringLiteral("bad --bin '%1': %2").arg(huge, QString::fromUtf8(tooLong));
+        QTest::newRow("bin of an exponent") << QStringList{"usage", fgh, "--bin", "1e400ms"}
+                                            << QStringLiteral("bad --bin '1e400ms': %1").arg(QString::fromUtf8(tooLong));
+        QTest::newRow("bin below a nanosecond") << QStringList{"usage", fgh, "--bin", "0.1ns"}
+                                                << "bad --bin '0.1ns': give a positive duration with a unit, e.g. 5ms";
+        QTest::newRow("top negative") << QStringList{"rank", fgh, "--top", "-1"} << "--top takes a whole number of rows, at least 1";
+        QTest::newRow("top fraction") << QStringList{"rank", fgh, "--top", "1.5"} << "--top takes a whole number of rows, at least 1";
+        QTest::newRow("top empty") << QStringList{"rank", fgh, "--top="} << "--top takes a whole number of rows, at least 1";
+        QTest::newRow("top beyond reason") << QStringList{"usage", fgh, "--top", "99999999999"}
+                                           << "--top takes a whole number of labels, at least 1";
+        QTest::newRow("max-depth negative") << QStringList{"tree", fgh, "--max-depth", "-1"}
+                                            << "--max-depth takes a whole number";
+        QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
+                                                  << "option -o needs a value";
     }
 
     void usageErrors()
@@ -323,6 +362,14 @@ private Q_SLOTS:
         QTest::newRow("tiny size") << QStringList{"render", fgh, "-o", "x.png", "--size", "10x10"} << 2 << "bad --size '10x10'";
         QTest::newRow("scale 3") << QStringList{"render", fgh, "-o", "x.png", "--scale", "3"} << 2 << "--scale takes 1 or 2";
         QTest::newRow("bad range") << QStringList{"render", fgh, "-o", "x.png", "--range", "soon..later"} << 2 << "--range";
+        QTest::newRow("range end before start") << QStringList{"render", fgh, "-o", "x.png", "--range", "50us..10us"} << 2
+                                                << "runlane-cli: bad --range '50us..10us': the end is before the start (see --help)\n";
+        QTest::newRow("size without height") << QStringList{"render", fgh, "-o", "x.png", "--size", "1600x"} << 2
+                                             << "bad --size '1600x'";
+        QTest::newRow("huge size") << QStringList{"render", fgh, "-o", "x.png", "--size", "100000x100000"} << 2
+                                   << "bad --size '100000x100000'";
+        QTest::newRow("nothing to select") << QStringList{"render", fgh, "-o", "x.png", "--select", "nope"} << 2
+                                           << "runlane-cli: nothing named 'nope' in the visible range\n";
         QTest::newRow("missing input") << QStringList{"render", "/nonexistent/trace.json", "-o", "x.png"} << 3
                                        << "/nonexistent/trace.json";
         QTest::newRow("unwritable output") << QStringList{"render", fgh, "-o", "/nonexistent/dir/x.png"} << 1

@@ -56,28 +56,33 @@ private Q_SLOTS:
     void parse_data()
     {
         QTest::addColumn<QString>("text");
-        QTest::addColumn<bool>("ok");
+        QTest::addColumn<int>("status");
         QTest::addColumn<qint64>("ns");
-        QTest::newRow("ms") << "10ms" << true << qint64(10000000);
-        QTest::newRow("fraction s") << "1.5s" << true << qint64(1500000000);
-        QTest::newRow("us") << "250us" << true << qint64(250000);
-        QTest::newRow("µs") << QString::fromUtf8("250µs") << true << qint64(250000);
-        QTest::newRow("space") << "3 ns" << true << qint64(3);
-        QTest::newRow("zero without unit") << "0" << true << qint64(0);
-        QTest::newRow("bare number") << "10" << false << qint64(0);
-        QTest::newRow("unknown unit") << "10min" << false << qint64(0);
-        QTest::newRow("garbage") << "fast" << false << qint64(0);
-        QTest::newRow("empty") << "" << false << qint64(0);
+        QTest::newRow("ms") << "10ms" << int(ParseStatus::Ok) << qint64(10000000);
+        QTest::newRow("fraction s") << "1.5s" << int(ParseStatus::Ok) << qint64(1500000000);
+        QTest::newRow("us") << "250us" << int(ParseStatus::Ok) << qint64(250000);
+        QTest::newRow("µs") << QString::fromUtf8("250µs") << int(ParseStatus::Ok) << qint64(250000);
+        QTest::newRow("space") << "3 ns" << int(ParseStatus::Ok) << qint64(3);
+        QTest::newRow("zero without unit") << "0" << int(ParseStatus::Ok) << qint64(0);
+        QTest::newRow("bare number") << "10" << int(ParseStatus::Syntax) << qint64(0);
+        QTest::newRow("unknown unit") << "10min" << int(ParseStatus::Syntax) << qint64(0);
+        QTest::newRow("garbage") << "fast" << int(ParseStatus::Syntax) << qint64(0);
+        QTest::newRow("empty") << "" << int(ParseStatus::Syntax) << qint64(0);
+        QTest::newRow("negative") << "-5ms" << int(ParseStatus::Ok) << qint64(-5000000);
+        QTest::newRow("beyond int64") << "99999999999999999999s" << int(ParseStatus::Range) << qint64(0);
+        QTest::newRow("just beyond int64") << "9223372036.854775808s" << int(ParseStatus::Range) << qint64(0);
+        QTest::newRow("largest") << "9223372036.854775807s" << int(ParseStatus::Ok) << qint64(9223372036854775807);
+        QTest::newRow("huge exponent") << "1e400ms" << int(ParseStatus::Range) << qint64(0);
     }
 
     void parse()
     {
         QFETCH(QString, text);
-        QFETCH(bool, ok);
+        QFETCH(int, status);
         QFETCH(qint64, ns);
         Time out = -1;
-        QCOMPARE(TimeFormat::parseDuration(text.toStdString(), out), ok);
-        if (ok)
+        QCOMPARE(int(TimeFormat::parseDuration(text.toStdString(), out)), status);
+        if (status == int(ParseStatus::Ok))
             QCOMPARE(qint64(out), ns);
     }
 };

@@ -147,11 +147,21 @@ bool parseCount(const std::string& text, std::size_t& out)
 
 // A time with a unit ("5ms") for time profiles; a plain number of samples,
 // bytes or units otherwise.
-bool parseValue(const std::string& text, ValueUnit unit, Time& out)
+ParseStatus parseValue(const std::string& text, ValueUnit unit, Time& out)
 {
     if (unit == ValueUnit::Nanoseconds)
         return TimeFormat::parseDuration(text, out);
-    return parseScaledDecimal(text, 3, out) == ParseStatus::Ok;
+    return parseScaledDecimal(text, 3, out);
+}
+
+// What is wrong with a value that did not parse, for a usage message.
+std::string valueProblem(ParseStatus status, ValueUnit unit)
+{
+    if (status == ParseStatus::Range)
+        return unit == ValueUnit::Nanoseconds ? "longer than any profile can be (about 292 years at most)"
+                                              : "too large a number";
+    return unit == ValueUnit::Nanoseconds ? "times need a unit (ns, us, ms, s), e.g. 10ms..20ms"
+                                          : "give two numbers of " + std::string(ValueFormat::key(unit));
 }
 
 // Loads the profile and, if --range is given, the range inside it. Returns
@@ -193,14 +203,25 @@ bool CliCommands::parseRange(const std::string& text, const Profile& profile, Ti
     Time to = profile.duration();
     const std::string a = text.substr(0, dots);
     const std::string b = text.substr(dots + 2);
-    if ((!a.empty() && !parseValue(a, profile.unit(), from)) || (!b.empty() && !parseValue(b, profile.unit(), to))) {
-        error = profile.unit() == ValueUnit::Nanoseconds
-            ? "bad --range '" + text + "': times need a unit (ns, us, ms, s), e.g. 10ms..20ms"
-            : "bad --range '" + text + "': give two numbers of " + std::string(ValueFormat::key(profile.unit()));
+    const std::string bad = "bad --range '" + text + "': ";
+    for (const auto& [part, value] : {std::pair{&a, &from}, std::pair{&b, &to}}) {
+        if (part->empty())
+            continue;
+        if (const ParseStatus status = parseValue(*part, profile.unit(), *value); status != ParseStatus::Ok) {
+            error = bad + valueProblem(status, profile.unit());
+            return false;
+        }
+        if (*value < 0) {
+            error = bad + "times count from the profile start and cannot be negative";
+            return false;
+        }
+    }
+    if (!a.empty() && from >= profile.duration() && profile.duration() > 0) {
+        error = bad + "it starts after the profile ends (at " + ValueFormat::text(profile.duration(), profile.unit()) + ")";
         return false;
     }
     if (to < from) {
-        error = "bad --range '" + text + "': the end is before the start";
+        error = bad + "the end is before the start";
         return false;
     }
     range = TimeRange{profile.startTime() + from, profile.startTime() + to};
@@ -442,11 +463,16 @@ int CliCommands::usage(int argc, char** argv, std::ostream& out, std::ostream& e
         }
     }
     Time bin = 0;
-    if (binText && (!parseValue(*binText, p.unit(), bin) || bin <= 0)) {
-        return usageError(err, p.unit() == ValueUnit::Nanoseconds
-                                   ? "bad --bin '" + *binText + "': give a positive duration with a unit, e.g. 5ms"
-                                   : "bad --bin '" + *binText + "': give a positive number of "
-                                       + std::string(ValueFormat::key(p.unit())));
+    if (binText) {
+        const ParseStatus status = parseValue(*binText, p.unit(), bin);
+        if (status == ParseStatus::Range)
+            return usageError(err, "bad --bin '" + *binText + "': " + valueProblem(status, p.unit()));
+        if (status != ParseStatus::Ok || bin <= 0) {
+            return usageError(err, p.unit() == ValueUnit::Nanoseconds
+                                       ? "bad --bin '" + *binText + "': give a positive duration with a unit, e.g. 5ms"
+                                       : "bad --bin '" + *binText + "': give a positive number of "
+                                           + std::string(ValueFormat::key(p.unit())));
+        }
     }
     const Time span = range ? range->to - range->from : p.duration();
     if (bin == 0)
