@@ -52,6 +52,8 @@ public:
     }
     const jsonsax::SyntaxError& error() const { return m_error; }
     bool snapshotForm() const { return m_snapshots; }
+    bool inSnapshotArray() const { return m_inSnapshots; }
+    std::uint64_t snapshotsRead() const { return m_snapshotIndex; }
     bool hasMarker() const { return m_marker; }
     std::int64_t version() const { return m_version; }
     std::int64_t currentRow() const { return m_inRow ? std::int64_t(m_rowIndex) : -1; }
@@ -225,7 +227,13 @@ void ChroprofJsonReader::read()
                                           /*strict=*/false);
     if (!complete) {
         const jsonsax::SyntaxError& e = handler.error();
-        throw FormatError(e.message, handler.currentRow(), e.offset);
+        // Snapshots cut short (the process died while writing them) keep
+        // the ones before the cut, as an event log does.
+        if (!e.atEnd || !handler.snapshotForm() || !handler.hasMarker() || !handler.inSnapshotArray())
+            throw FormatError(e.message, handler.currentRow(), e.offset);
+        m_diagnostics.warn("truncated file", "the file ends inside the snapshot array after "
+                                                 + std::to_string(handler.snapshotsRead())
+                                                 + " snapshot(s); the rest is missing");
     }
     if (handler.snapshotForm()) {
         if (!handler.hasMarker())

@@ -18,6 +18,9 @@ struct LoadControl {
     // Called from the loading thread with (bytes read, total bytes).
     std::function<void(std::int64_t, std::int64_t)> progress;
     const std::atomic<bool>* cancel = nullptr;
+    // A pipe (FIFO, `<(zcat trace.json.gz)`) is waited on this long for its
+    // first bytes; a pipe nobody writes to is an error, not a hang.
+    int pipeWaitMs = 30'000;
 };
 
 // Streams a file in fixed-size chunks so that a loader never holds more than

@@ -16,7 +16,13 @@
 
 #include <QFileInfo>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <new>
 
 namespace runlane {
@@ -130,6 +136,49 @@ void readFolded(ChunkedFileReader& input, ProfileBuilder& builder)
     folded.finish();
 }
 
+// Anything but a regular file (a FIFO, a character device, /dev/fd/N of a
+// process substitution): opened without blocking, so that a FIFO nobody
+// writes to does not hang the open, then waited on for its first bytes in
+// short polls that watch the cancel flag.
+bool openPipe(QFile& file, const QString& path, const LoadControl& control, LoadError& error)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        error.message = std::string("cannot open the file: ") + std::strerror(errno);
+        return false;
+    }
+    for (int waited = 0;; waited += 100) {
+        pollfd poll{fd, POLLIN, 0};
+        const int ready = ::poll(&poll, 1, 100);
+        if (ready > 0)
+            break; // data, or the writer's end closed (an empty pipe)
+        if (ready < 0 && errno != EINTR) {
+            error.message = std::string("cannot read the file: ") + std::strerror(errno);
+            ::close(fd);
+            return false;
+        }
+        if (control.cancel && control.cancel->load()) {
+            ::close(fd);
+            error.cancelled = true;
+            error.message = "loading was cancelled";
+            return false;
+        }
+        if (waited >= control.pipeWaitMs) {
+            ::close(fd);
+            error.message = "nothing came through this pipe in " + std::to_string(control.pipeWaitMs / 1000)
+                + " s; is anything writing to it?";
+            return false;
+        }
+    }
+    // Blocking reads from here on: the writer is there.
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 LoadResult ProfileLoader::load(const QString& path, const LoadControl& control, ProfileFormat format)
@@ -148,8 +197,9 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& control, 
         return result;
     }
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        error.message = "cannot open the file: " + file.errorString().toStdString();
+    if (info.isFile() ? !file.open(QIODevice::ReadOnly) : !openPipe(file, path, control, error)) {
+        if (error.message.empty())
+            error.message = "cannot open the file: " + file.errorString().toStdString();
         return result;
     }
 

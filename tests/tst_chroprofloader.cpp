@@ -148,6 +148,20 @@ private Q_SLOTS:
                  QStringList{"p calls=3 stillborn=0 zombies=0 exec=12 total=12 wall=0 max=6 mean=4"});
         QCOMPARE(r.profile->diagnostics().warningKinds().at("duplicate row"), std::uint64_t(1));
     }
+    // Cut inside the third snapshot (the writer died): the two before it.
+    void truncatedSnapshotsKeepTheCompleteOnes()
+    {
+        QFile file(dataPath(QStringLiteral("profiles/chroprof-snapshots.json")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray whole = file.readAll();
+        const LoadResult r = loadText(whole.left(whole.indexOf("\"execTime\": 700")));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->snapshots().size(), std::size_t(2));
+        QCOMPARE(r.profile->snapshots().back().time, Time(1000));
+        const Diagnostics& d = r.profile->diagnostics();
+        QCOMPARE(d.warningCount(), std::uint64_t(1));
+        QCOMPARE(d.examples().front(), std::string("the file ends inside the snapshot array after 2 snapshot(s); the rest is missing"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestChroprofLoader)

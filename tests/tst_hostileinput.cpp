@@ -1,0 +1,316 @@
+// Files from strangers: truncated, out-of-range numbers, absurd nesting,
+// wrong encodings, things that are not regular files, files that change
+// while they load. Each must give a profile (with its warnings counted) or
+// a clear error, never a crash, a hang or an exception. Runs on both JSON
+// paths (the suite's `_reference` twin).
+#include "loaderror.h"
+#include "testsupport.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
+
+using namespace runlane;
+using runlane::test::dataPath;
+using runlane::test::loadText;
+
+namespace {
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString errorOf(const LoadResult& r)
+{
+    return r.ok() ? QString() : QString::fromStdString(r.error.message);
+}
+
+} // namespace
+
+class TestHostileInput : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Every prefix of a small file of each format: a profile of no more
+    // intervals than the whole file's, or an error with a message and a
+    // byte offset inside the prefix. The empty prefix is an empty file.
+    void truncatedAtEveryOffset_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("intervals"); // of the whole file
+        // Event streams give what came before the cut; a speedscope file is
+        // one document (frames are defined apart from where they are used),
+        // so it loads only whole (trailing blanks aside).
+        QTest::addColumn<bool>("tolerant");
+        QTest::newRow("chrome") << "profiles/fgh-chrome.json" << 3 << true;
+        QTest::newRow("enso") << "profiles/fgh-enso.json" << 3 << true;
+        QTest::newRow("enso async") << "profiles/enso-async.json" << 8 << true;
+        QTest::newRow("chronos") << "profiles/chronos-states.json" << 3 << true;
+        QTest::newRow("chroprof rows") << "profiles/chroprof-rows.json" << 0 << true;
+        QTest::newRow("chroprof snapshots") << "profiles/chroprof-snapshots.json" << 0 << true;
+        QTest::newRow("speedscope evented") << "samples/speedscope/0.0.1_simple-no-pretty-print.speedscope.json" << 5 << false;
+        QTest::newRow("speedscope sampled") << "samples/speedscope/0.1.2_simple-sampled.speedscope.json" << 5 << false;
+        QTest::newRow("folded") << "samples/folded/recursion.txt" << 16 << true;
+    }
+
+    void truncatedAtEveryOffset()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, intervals);
+        QFETCH(bool, tolerant);
+        const QByteArray whole = readAll(dataPath(file));
+        QVERIFY(!whole.isEmpty());
+        const LoadResult full = loadText(whole);
+        QVERIFY2(full.ok(), full.error.toString().c_str());
+        QCOMPARE(int(full.profile->intervalCount()), intervals);
+        int loaded = 0; // prefixes short of the whole document that load
+        for (qsizetype length = 0; length < whole.size(); ++length) {
+            const LoadResult r = loadText(whole.left(length));
+            const QByteArray where = file.toUtf8() + " cut at byte " + QByteArray::number(length);
+            const bool complete = whole.left(length).trimmed() == whole.trimmed();
+            if (!tolerant)
+                QVERIFY2(r.ok() == complete, where);
+            if (r.ok()) {
+                loaded += complete ? 0 : 1;
+                QVERIFY2(r.profile->intervalCount() <= std::size_t(intervals), where);
+                continue;
+            }
+            QVERIFY2(!r.error.message.empty(), where);
+            QVERIFY2(!r.error.cancelled, where);
+            QVERIFY2(r.error.byteOffset <= std::int64_t(length), where + ": " + r.error.toString().c_str());
+            if (length == 0)
+                QCOMPARE(errorOf(r), QStringLiteral("the file is empty"));
+        }
+        // An unterminated array or a cut last line still gives what came
+        // before it (how much depends on the format).
+        QCOMPARE(loaded > 0, tolerant);
+    }
+
+    // Numbers that do not fit, and strings where numbers belong.
+    void outOfRangeNumbers_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("error"); // empty: it loads
+        QTest::addColumn<int>("warnings");
+        const QByteArray x = "[" + JSON({"ph":"X","name":"a","pid":1,"tid":1,);
+        QTest::newRow("chrome ts 1e300") << x + JSON("ts":1e300,"dur":1}]) << "'ts' 1e300 is out of range (more than 292 years from 0)" << 0;
+        QTest::newRow("chrome ts NaN") << x + JSON("ts":"NaN","dur":1}]) << "'ts' must be a number of microseconds, found \"NaN\"" << 0;
+        QTest::newRow("chrome negative dur") << x + JSON("ts":5,"dur":-3}]) << "" << 1;
+        QTest::newRow("chrome ts + dur beyond int64 ns")
+            << x + JSON("ts":9223372036854775,"dur":1}]) << "'ts' + 'dur' is out of range" << 0;
+        // The largest Time marks an interval still open: one below it is the last.
+        QTest::newRow("chrome ts at the int64 edge")
+            << x + JSON("ts":9223372036854775.807,"dur":0}]) << "'ts' + 'dur' is out of range" << 0;
+        QTest::newRow("chrome ts just below the int64 edge")
+            << x + JSON("ts":9223372036854775.806,"dur":0}]) << "" << 0;
+        QTest::newRow("chronos t 1e300") << JSON({"chronosFutureEvents": 1, "events": [{"t": 1e300, "id": 1, "state": "Pending", "proc": "a", "file": "a.nim", "line": 1}]})
+                                         << "'t' must be integer nanoseconds, found 1e300" << 0;
+        QTest::newRow("chronos id beyond uint64")
+            << JSON({"chronosFutureEvents": 1, "events": [{"t": 0, "id": 18446744073709551616, "state": "Pending", "proc": "a", "file": "a.nim", "line": 1}]})
+            << "'id' must be an integer, found 18446744073709551616" << 0;
+        QTest::newRow("enso t 1e300") << JSON([{"L":{"l":"main (a.rs:1)"}},{"C":{"p":-1,"t":1e300,"l":0}}])
+                                      << "'t' of a 'C' event must be an unsigned integer (microseconds), found 1e300" << 0;
+        QTest::newRow("enso t beyond int64 ns")
+            << JSON([{"L":{"l":"main (a.rs:1)"}},{"C":{"p":-1,"t":5,"l":0}},{"S":{"i":0,"t":9223372036854775807}}])
+            << "a time of 9223372036854775807 µs (+ $TimeOffset 0) is out of range" << 0;
+        QTest::newRow("enso undefined label") << JSON([{"L":{"l":"main (a.rs:1)"}},{"C":{"p":-1,"t":5,"l":99999999999}}])
+                                              << "" << 1;
+        QTest::newRow("chroprof exec 1e300")
+            << JSON([{"location": {"procedure": "a", "file": "x.nim", "line": 1}, "execTime": 1e300, "callCount": 1}])
+            << "'execTime' must be a non-negative integer (nanoseconds or a count), found 1e300" << 0;
+        QTest::newRow("speedscope endValue 1e300")
+            << JSON({"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","name":"p","unit":"milliseconds","startValue":0,"endValue":1e300,"events":[{"type":"O","frame":0,"at":0},{"type":"C","frame":0,"at":1}]}]})
+            << "endValue is out of range" << 0;
+        QTest::newRow("folded count beyond int64") << QByteArray("a;b 99999999999999999999\na 1\n") << "" << 1;
+    }
+
+    void outOfRangeNumbers()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, error);
+        QFETCH(int, warnings);
+        const LoadResult r = loadText(text);
+        QCOMPARE(errorOf(r), error);
+        if (r.ok())
+            QCOMPARE(int(r.profile->diagnostics().warningCount()), warnings);
+    }
+
+    // A million levels: of arrays where an event belongs, of arrays inside
+    // an event's args (skipped), and of B events never closed.
+    void deepNesting()
+    {
+        const int depth = 1'000'000;
+        LoadResult r = loadText("[" + QByteArray(depth, '[') + QByteArray(depth, ']') + "]");
+        QCOMPARE(errorOf(r), QStringLiteral("expected an event object, found an array"));
+        QCOMPARE(r.error.eventIndex, std::int64_t(0));
+        QCOMPARE(r.error.byteOffset, std::int64_t(2)); // where the reader saw it: just after that '['
+
+
+        r = loadText(JSON([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":) + QByteArray(depth, '[')
+                     + QByteArray(depth, ']') + "}]");
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(1));
+
+        QByteArray begins = "[";
+        for (int i = 0; i < depth; ++i)
+            begins += JSON({"ph":"B","name":"a","pid":1,"tid":1,"ts":) + QByteArray::number(i) + "},";
+        // Something later, so that the innermost one is not cut to nothing
+        // by the end of the profile.
+        begins += JSON({"ph":"i","name":"later","pid":1,"tid":1,"ts":) + QByteArray::number(2 * depth) + "}]";
+        r = loadText(begins);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(depth));
+        QCOMPARE(r.profile->track(0).depthCount(), depth);
+        QCOMPARE(r.profile->diagnostics().warningCount(), std::uint64_t(depth)); // each never closed
+    }
+
+    void encodings_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("error");
+        const QByteArray event = JSON([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]);
+        QTest::newRow("UTF-8 with BOM") << "\xef\xbb\xbf" + event << "";
+        QByteArray utf16le("\xff\xfe", 2);
+        QByteArray utf16be("\xfe\xff", 2);
+        for (const char c : event) {
+            utf16le += c;
+            utf16le += '\0';
+            utf16be += '\0';
+            utf16be += c;
+        }
+        const QString notUtf8 = QStringLiteral("the file is UTF-16 text but not folded stacks; JSON profiles must be UTF-8");
+        QTest::newRow("UTF-16 LE with BOM") << utf16le << notUtf8;
+        QTest::newRow("UTF-16 BE with BOM") << utf16be << notUtf8;
+        QTest::newRow("invalid UTF-8 in a name")
+            << QByteArray("[{\"ph\":\"X\",\"name\":\"a\xff\xfe" "b\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]")
+            << "invalid JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"a\\xff'";
+    }
+
+    void encodings()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, error);
+        const LoadResult r = loadText(text);
+        QCOMPARE(errorOf(r), error);
+        if (r.ok())
+            QCOMPARE(r.profile->intervalCount(), std::size_t(1));
+    }
+
+    void notRegularFiles()
+    {
+        QTemporaryDir dir;
+        LoadResult r = ProfileLoader::load(dir.path());
+        QCOMPARE(errorOf(r), QStringLiteral("this is a directory, not a profile file"));
+        r = ProfileLoader::load(dir.filePath(QStringLiteral("gone.json")));
+        QCOMPARE(errorOf(r), QStringLiteral("no such file"));
+
+        // A FIFO: read as a stream when something writes to it...
+        const QString fifo = dir.filePath(QStringLiteral("fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const QByteArray profile = readAll(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
+        std::thread writer([&] {
+            QFile out(fifo);
+            if (out.open(QIODevice::WriteOnly))
+                out.write(profile);
+        });
+        r = ProfileLoader::load(fifo);
+        writer.join();
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(3));
+        // ... an error, not a hang, when nothing does ...
+        LoadControl control;
+        control.pipeWaitMs = 300;
+        r = ProfileLoader::load(fifo, control);
+        QCOMPARE(errorOf(r), QStringLiteral("nothing came through this pipe in 0 s; is anything writing to it?"));
+        // ... and Cancel works while it waits.
+        std::atomic<bool> cancel{false};
+        control.pipeWaitMs = 60'000;
+        control.cancel = &cancel;
+        std::thread canceller([&cancel] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            cancel = true;
+        });
+        QElapsedTimer clock;
+        clock.start();
+        r = ProfileLoader::load(fifo, control);
+        canceller.join();
+        QVERIFY(r.error.cancelled);
+        QVERIFY(clock.elapsed() < 5000);
+    }
+
+    void unreadableFile()
+    {
+        if (::geteuid() == 0)
+            QSKIP("root reads files without read permission");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("secret.json"));
+        QVERIFY(QFile::copy(dataPath(QStringLiteral("profiles/fgh-chrome.json")), path));
+        QVERIFY(QFile::setPermissions(path, QFileDevice::WriteOwner));
+        const LoadResult r = ProfileLoader::load(path);
+        QCOMPARE(errorOf(r), QStringLiteral("cannot open the file: Permission denied"));
+    }
+
+    // Deleted or cut short by someone else while it loads (at the first
+    // progress report, after the first MiB): deleted, it still reads to
+    // the end (the open file stays); cut, it ends where the file now ends.
+    void fileChangesWhileLoading_data()
+    {
+        QTest::addColumn<bool>("remove");
+        QTest::newRow("deleted") << true;
+        QTest::newRow("truncated") << false;
+    }
+
+    void fileChangesWhileLoading()
+    {
+        QFETCH(bool, remove);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        QByteArray text = "[";
+        for (int i = 0; i < 60'000; ++i)
+            text += JSON({"ph":"X","name":"step","pid":1,"tid":1,"ts":) + QByteArray::number(i * 10) + ",\"dur\":5},";
+        text.chop(1);
+        text += "]";
+        QVERIFY(text.size() > 3 * (1 << 20));
+        {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(text);
+        }
+        bool changed = false;
+        LoadControl control;
+        control.progress = [&](std::int64_t, std::int64_t) {
+            if (changed)
+                return;
+            changed = true;
+            if (remove)
+                QFile::remove(path);
+            else
+                QFile::resize(path, 1000);
+        };
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY(changed);
+        if (remove) {
+            QVERIFY2(r.ok(), r.error.toString().c_str());
+            QCOMPARE(r.profile->intervalCount(), std::size_t(60'000));
+        } else {
+            // Whatever was read before the cut, then an unterminated array or
+            // a cut event: fewer intervals, or an error with its place.
+            if (r.ok())
+                QVERIFY(r.profile->intervalCount() < 60'000);
+            else
+                QVERIFY2(r.error.byteOffset >= 0, r.error.toString().c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostileInput)
+#include "tst_hostileinput.moc"
