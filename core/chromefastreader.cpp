@@ -1,5 +1,7 @@
 #include "chromefastreader.h"
 
+#include "memoryguard.h"
+
 #include "chromebatchparser.h"
 #include "diagnostics.h"
 #include "jsonskipper.h"
@@ -221,6 +223,8 @@ private:
             return false;
         }
         m_end += std::size_t(got);
+        if (m_control.memory)
+            m_control.memory->checkWhileReading(bytesRead());
         if (m_control.progress)
             m_control.progress(bytesRead(), std::max<std::int64_t>(m_size, bytesRead()));
         return true;

@@ -1,5 +1,7 @@
 #include "chunkedfilereader.h"
 
+#include "memoryguard.h"
+
 #include "loaderror.h"
 
 #include <algorithm>
@@ -35,6 +37,8 @@ bool ChunkedFileReader::refill()
         return false;
     }
     m_len = std::size_t(got);
+    if (m_control.memory)
+        m_control.memory->checkWhileReading(m_consumedBefore + got);
     if (m_control.progress)
         m_control.progress(m_consumedBefore + got, std::max<std::int64_t>(m_size, m_consumedBefore + got));
     return true;

@@ -13,6 +13,8 @@
 
 namespace runlane {
 
+class MemoryGuard;
+
 // Progress and cancellation handed to a load by its caller.
 struct LoadControl {
     // Called from the loading thread with (bytes read, total bytes).
@@ -21,6 +23,8 @@ struct LoadControl {
     // A pipe (FIFO, `<(zcat trace.json.gz)`) is waited on this long for its
     // first bytes; a pipe nobody writes to is an error, not a hang.
     int pipeWaitMs = 30'000;
+    // Set by ProfileLoader: checked once per chunk read.
+    const MemoryGuard* memory = nullptr;
 };
 
 // Streams a file in fixed-size chunks so that a loader never holds more than

@@ -10,6 +10,7 @@
 #include "ensologbuilder.h"
 #include "foldedstackbuilder.h"
 #include "foldedstackreader.h"
+#include "memoryguard.h"
 #include "profilebuilder.h"
 #include "speedscopebuilder.h"
 #include "speedscopejsonreader.h"
@@ -181,8 +182,12 @@ bool openPipe(QFile& file, const QString& path, const LoadControl& control, Load
 
 } // namespace
 
-LoadResult ProfileLoader::load(const QString& path, const LoadControl& control, ProfileFormat format)
+LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerControl, ProfileFormat format)
 {
+    // Every read of this load also watches the memory left.
+    const MemoryGuard memory;
+    LoadControl control = callerControl;
+    control.memory = &memory;
     LoadResult result;
     LoadError& error = result.error;
     error.file = path.toStdString();
@@ -205,6 +210,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& control, 
 
     std::int64_t offset = -1;
     try {
+        if (info.isFile())
+            memory.checkFileSize(info.size());
         const QByteArray prefix = file.read(qint64(FormatDetector::kPrefixSize));
         const bool complete = prefix.size() < qint64(FormatDetector::kPrefixSize) && file.atEnd();
         FormatDetector::Result detected;
@@ -277,6 +284,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& control, 
     } catch (const LoadCancelled&) {
         error.cancelled = true;
         error.message = "loading was cancelled";
+    } catch (const OutOfMemory& e) {
+        error.message = e.what();
     } catch (const std::bad_alloc&) {
         error.message = "not enough memory to load this profile";
     } catch (const std::exception& e) {

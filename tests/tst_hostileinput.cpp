@@ -7,6 +7,7 @@
 #include "testsupport.h"
 
 #include <QFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <thread>
 
 using namespace runlane;
@@ -309,6 +311,52 @@ private Q_SLOTS:
             else
                 QVERIFY2(r.error.byteOffset >= 0, r.error.toString().c_str());
         }
+    }
+    // More than the machine (here: RUNLANE_MEMORY_LIMIT) has: refused with
+    // a message, up front for a file of known size, while reading for a
+    // pipe, instead of the kernel killing the process.
+    void refusesWhatDoesNotFitInMemory()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        QByteArray text = "[";
+        for (int i = 0; i < 300'000; ++i)
+            text += JSON({"ph":"X","name":"step","pid":1,"tid":1,"ts":) + QByteArray::number(i * 10) + ",\"dur\":5},";
+        text.chop(1);
+        text += "]";
+        {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(text);
+        }
+        qputenv("RUNLANE_MEMORY_LIMIT", "2M");
+        const auto unset = qScopeGuard([] { qunsetenv("RUNLANE_MEMORY_LIMIT"); });
+        LoadResult r = ProfileLoader::load(path);
+        const QString error = errorOf(r);
+        QVERIFY2(error.startsWith(QStringLiteral("loading this 17.6 MiB file needs about 90.4 MiB of memory, more than the ")),
+                 qPrintable(error));
+        QVERIFY2(error.endsWith(QStringLiteral(" that RUNLANE_MEMORY_LIMIT allows")), qPrintable(error));
+
+        const QString fifo = dir.filePath(QStringLiteral("fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        // The reader gives up before the end: the writer's next write then
+        // fails (EPIPE) instead of killing the test with SIGPIPE.
+        const auto previous = std::signal(SIGPIPE, SIG_IGN);
+        const auto restore = qScopeGuard([previous] { std::signal(SIGPIPE, previous); });
+        std::thread writer([&] {
+            QFile out(fifo);
+            if (out.open(QIODevice::WriteOnly))
+                out.write(text);
+        });
+        r = ProfileLoader::load(fifo);
+        writer.join();
+        QVERIFY2(errorOf(r).startsWith(QStringLiteral("out of memory after reading ")), qPrintable(errorOf(r)));
+        QVERIFY2(errorOf(r).endsWith(QStringLiteral(" MiB of the file (RUNLANE_MEMORY_LIMIT reached)")), qPrintable(errorOf(r)));
+
+        qunsetenv("RUNLANE_MEMORY_LIMIT");
+        r = ProfileLoader::load(path);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(300'000));
     }
 };
 
