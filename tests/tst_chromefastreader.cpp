@@ -4,6 +4,9 @@
 #include "tracegenerator.h"
 
 #include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -173,6 +176,59 @@ private Q_SLOTS:
         const std::uint64_t before = ChromeFastReader::completedReads();
         const QStringList onFastPath = describe(loadOn(path, false));
         QCOMPARE(ChromeFastReader::completedReads() - before, std::uint64_t(fast ? 1 : 0));
+        QCOMPARE(onFastPath, describe(loadOn(path, true)));
+    }
+
+    // Every field of every kind of event, missing or of each wrong JSON
+    // type: whatever comes of it (a warning, a skipped event, an error),
+    // both paths must agree on it exactly.
+    void wrongTypesGiveTheSameResult_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        const QList<QJsonObject> events = {
+            QJsonObject{{"ph", "X"}, {"name", "a"}, {"cat", "c"}, {"pid", 1}, {"tid", 2}, {"ts", 10}, {"dur", 5}, {"tdur", 4},
+                        {"args", QJsonObject{{"k", 1}}}},
+            QJsonObject{{"ph", "B"}, {"name", "b"}, {"pid", 1}, {"tid", 2}, {"ts", 20}},
+            QJsonObject{{"ph", "E"}, {"pid", 1}, {"tid", 2}, {"ts", 30}},
+            QJsonObject{{"ph", "b"}, {"name", "t"}, {"cat", "c"}, {"id", "0x1"}, {"pid", 1}, {"tid", 2}, {"ts", 40}},
+            QJsonObject{{"ph", "e"}, {"name", "t"}, {"cat", "c"}, {"id2", QJsonObject{{"local", "0x1"}}}, {"pid", 1}, {"tid", 2}, {"ts", 50}},
+            QJsonObject{{"ph", "M"}, {"name", "thread_name"}, {"pid", 1}, {"tid", 2}, {"args", QJsonObject{{"name", "main"}}}},
+            QJsonObject{{"ph", "C"}, {"name", "q"}, {"pid", 1}, {"ts", 60}, {"args", QJsonObject{{"n", 3}}}},
+            QJsonObject{{"ph", "i"}, {"name", "m"}, {"pid", 1}, {"tid", 2}, {"ts", 70}, {"s", "t"}},
+        };
+        const QList<QPair<QString, QJsonValue>> wrong = {
+            {"a string", QJsonValue("x")}, {"a number", QJsonValue(7)}, {"a fraction", QJsonValue(-1.5)},
+            {"true", QJsonValue(true)}, {"null", QJsonValue()}, {"an array", QJsonArray{1}},
+            {"an object", QJsonObject{{"a", 1}}}, {"missing", QJsonValue(QJsonValue::Undefined)}};
+        for (qsizetype e = 0; e < events.size(); ++e) {
+            for (const QString& key : events[e].keys()) {
+                for (const auto& [what, value] : wrong) {
+                    if (value.type() == events[e].value(key).type() && value.type() != QJsonValue::Undefined)
+                        continue;
+                    QJsonArray trace;
+                    for (qsizetype k = 0; k < events.size(); ++k) {
+                        QJsonObject event = events[k];
+                        if (k == e) {
+                            if (value.isUndefined())
+                                event.remove(key);
+                            else
+                                event[key] = value;
+                        }
+                        trace.append(event);
+                    }
+                    QTest::addRow("%s %s: %s", qPrintable(events[e].value("ph").toString()), qPrintable(key), qPrintable(what))
+                        << QJsonDocument(trace).toJson(QJsonDocument::Compact);
+                }
+            }
+        }
+    }
+
+    void wrongTypesGiveTheSameResult()
+    {
+        QFETCH(QByteArray, text);
+        QTemporaryDir dir;
+        const QString path = write(dir, text);
+        const QStringList onFastPath = describe(loadOn(path, false));
         QCOMPARE(onFastPath, describe(loadOn(path, true)));
     }
 

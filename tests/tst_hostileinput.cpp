@@ -7,6 +7,9 @@
 #include "testsupport.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -33,6 +36,55 @@ QByteArray readAll(const QString& path)
 QString errorOf(const LoadResult& r)
 {
     return r.ok() ? QString() : QString::fromStdString(r.error.message);
+}
+
+// Every value in a JSON document, by path (object keys and array indices).
+void collectPaths(const QJsonValue& value, QList<QVariantList>& paths, QVariantList path = {})
+{
+    if (!path.isEmpty())
+        paths.append(path);
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it)
+            collectPaths(it.value(), paths, path + QVariantList{it.key()});
+    } else if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i)
+            collectPaths(array[i], paths, path + QVariantList{i});
+    }
+}
+
+// `document` with the value at `path` replaced (Undefined: removed).
+QJsonValue replaced(const QJsonValue& document, const QVariantList& path, const QJsonValue& value, qsizetype at = 0)
+{
+    if (at == path.size())
+        return value;
+    if (document.isObject()) {
+        QJsonObject object = document.toObject();
+        const QString key = path[at].toString();
+        const QJsonValue inner = replaced(object.value(key), path, value, at + 1);
+        if (inner.isUndefined())
+            object.remove(key);
+        else
+            object[key] = inner;
+        return object;
+    }
+    QJsonArray array = document.toArray();
+    const qsizetype index = path[at].toLongLong();
+    const QJsonValue inner = replaced(array[index], path, value, at + 1);
+    if (inner.isUndefined())
+        array.removeAt(index);
+    else
+        array[index] = inner;
+    return array;
+}
+
+QString pathText(const QVariantList& path)
+{
+    QStringList parts;
+    for (const QVariant& p : path)
+        parts << p.toString();
+    return parts.join(QLatin1Char('.'));
 }
 
 } // namespace
@@ -357,6 +409,85 @@ private Q_SLOTS:
         r = ProfileLoader::load(path);
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(r.profile->intervalCount(), std::size_t(300'000));
+    }
+    // Every value of a small file of each format, removed or replaced by
+    // each other JSON type: a profile or an error with a message and a
+    // place inside the file, nothing else.
+    void wrongTypesEverywhere_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        const QList<QPair<const char*, QByteArray>> documents = {
+            {"chronos", JSON({"chronosFutureEvents": 1, "loop": "node", "events": [
+                {"t": 0, "id": 1, "state": "Pending", "proc": "main", "file": "a.nim", "line": 1},
+                {"t": 5, "id": 1, "state": "Running"}, {"t": 9, "id": 1, "state": "Completed"}]})},
+            {"enso", JSON([{"X": {"t": 0, "d": {"$Process": "Ide"}}}, {"L": {"l": "main (a.rs:1)"}},
+                           {"C": {"p": -1, "t": 5, "l": 0}}, {"S": {"i": 0, "t": 5}}, {"P": {"i": 0, "t": 9}}])},
+            {"chroprof rows", JSON([{"location": {"procedure": "a", "file": "x.nim", "line": 1}, "execTime": 5,
+                                     "execTimeMax": 3, "callCount": 1, "wallClockTime": 7, "childrenExecTime": 0,
+                                     "stillbornCount": 0, "zombieEventCount": 0}])},
+            {"chroprof snapshots", JSON({"chroprofSnapshots": 1, "snapshots": [{"t": 10, "rows": [
+                {"location": {"procedure": "a", "file": "x.nim", "line": 1}, "execTime": 5, "callCount": 1}]}]})},
+            {"speedscope", JSON({"$schema": "https://www.speedscope.app/file-format-schema.json",
+                                 "shared": {"frames": [{"name": "a", "file": "f.js", "line": 1}]},
+                                 "profiles": [{"type": "evented", "name": "p", "unit": "milliseconds", "startValue": 0,
+                                               "endValue": 10, "events": [{"type": "O", "frame": 0, "at": 0},
+                                                                          {"type": "C", "frame": 0, "at": 5}]},
+                                              {"type": "sampled", "name": "s", "unit": "none", "startValue": 0,
+                                               "endValue": 2, "samples": [[0], [0]], "weights": [1, 1]}]})},
+        };
+        const QList<QPair<QString, QJsonValue>> wrong = {
+            {"a string", QJsonValue("x")}, {"a number", QJsonValue(7)}, {"a fraction", QJsonValue(-1.5)},
+            {"true", QJsonValue(true)}, {"null", QJsonValue()}, {"an array", QJsonArray{1}},
+            {"an object", QJsonObject{{"a", 1}}}, {"missing", QJsonValue(QJsonValue::Undefined)}};
+        for (const auto& [format, text] : documents) {
+            QJsonParseError error;
+            const QJsonDocument document = QJsonDocument::fromJson(text, &error);
+            QVERIFY2(error.error == QJsonParseError::NoError, format);
+            const QJsonValue root = document.isObject() ? QJsonValue(document.object()) : QJsonValue(document.array());
+            QList<QVariantList> paths;
+            collectPaths(root, paths);
+            for (const QVariantList& path : paths) {
+                for (const auto& [what, value] : wrong) {
+                    const QJsonValue changed = replaced(root, path, value);
+                    const QJsonDocument out = changed.isObject() ? QJsonDocument(changed.toObject()) : QJsonDocument(changed.toArray());
+                    QTest::addRow("%s %s: %s", format, qPrintable(pathText(path)), qPrintable(what))
+                        << out.toJson(QJsonDocument::Compact);
+                }
+            }
+        }
+    }
+
+    void wrongTypesEverywhere()
+    {
+        QFETCH(QByteArray, text);
+        const LoadResult r = loadText(text);
+        if (r.ok()) {
+            QVERIFY(r.error.message.empty());
+            return;
+        }
+        QVERIFY(!r.error.message.empty());
+        QVERIFY(!r.error.cancelled);
+        QVERIFY2(r.error.byteOffset <= std::int64_t(text.size()), r.error.toString().c_str());
+    }
+    // The source is opened read-only and left as it was: a file without
+    // write permission loads, and neither bytes nor times change.
+    void sourceIsNeverModified()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("trace.json"));
+        QVERIFY(QFile::copy(dataPath(QStringLiteral("profiles/chronos-states.json")), path));
+        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        const QByteArray before = readAll(path);
+        struct stat was {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &was), 0);
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        struct stat is {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &is), 0);
+        QCOMPARE(readAll(path), before);
+        QCOMPARE(is.st_mtim.tv_sec, was.st_mtim.tv_sec);
+        QCOMPARE(is.st_mtim.tv_nsec, was.st_mtim.tv_nsec);
+        QCOMPARE(is.st_mode, was.st_mode);
     }
 };
 
