@@ -6,6 +6,7 @@
 #include "loaderror.h"
 #include "testsupport.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -488,6 +489,19 @@ private Q_SLOTS:
         QCOMPARE(is.st_mtim.tv_sec, was.st_mtim.tv_sec);
         QCOMPARE(is.st_mtim.tv_nsec, was.st_mtim.tv_nsec);
         QCOMPARE(is.st_mode, was.st_mode);
+    }
+    // Inputs that once crashed, hung or tripped a sanitizer (data/malformed).
+    void malformedRegressions()
+    {
+        const QDir dir(dataPath(QStringLiteral("malformed")));
+        QVERIFY(dir.exists());
+        const QStringList files = dir.entryList(QDir::Files, QDir::Name);
+        for (const QString& name : files) {
+            if (name == QStringLiteral("README.md"))
+                continue;
+            const LoadResult r = ProfileLoader::load(dir.filePath(name));
+            QVERIFY2(r.ok() == r.error.message.empty(), qPrintable(name));
+        }
     }
 };
 
