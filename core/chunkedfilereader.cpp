@@ -5,6 +5,7 @@
 #include "loaderror.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace runlane {
 
@@ -12,7 +13,8 @@ ChunkedFileReader::ChunkedFileReader(QFile& file, const LoadControl& control, co
     : m_file(file), m_control(control), m_buffer(std::max<std::size_t>(kChunkSize, std::size_t(alreadyRead.size())))
 {
     m_size = file.isSequential() ? 0 : file.size();
-    m_consumedBefore = file.pos() - alreadyRead.size();
+    // A pipe's pos() says nothing; what was read before is its start.
+    m_consumedBefore = file.isSequential() ? 0 : file.pos() - alreadyRead.size();
     std::copy(alreadyRead.begin(), alreadyRead.end(), m_buffer.begin());
     m_len = std::size_t(alreadyRead.size());
 }
@@ -37,11 +39,60 @@ bool ChunkedFileReader::refill()
         return false;
     }
     m_len = std::size_t(got);
+    if (m_limitStrings)
+        scanStrings(0);
     if (m_control.memory)
         m_control.memory->checkWhileReading(m_consumedBefore + got);
     if (m_control.progress)
         m_control.progress(m_consumedBefore + got, std::max<std::int64_t>(m_size, m_consumedBefore + got));
     return true;
+}
+
+void ChunkedFileReader::limitJsonStrings()
+{
+    m_limitStrings = true;
+    scanStrings(m_pos);
+}
+
+// Outside strings it jumps from quote to quote; inside, from quote or
+// backslash to the next: memchr speed, whatever the text.
+void ChunkedFileReader::scanStrings(std::size_t from)
+{
+    auto checkLength = [this](std::size_t upTo) {
+        if (m_consumedBefore + std::int64_t(upTo) - m_stringStart > std::int64_t(kMaxJsonString))
+            throw FormatError("a string of more than " + std::to_string(kMaxJsonString >> 20)
+                                  + " MiB starts here; no profile has names or values that long",
+                              -1, m_stringStart);
+    };
+    const char* data = m_buffer.data();
+    std::size_t i = from;
+    while (i < m_len) {
+        if (!m_inString) {
+            const void* quote = std::memchr(data + i, '"', m_len - i);
+            if (!quote)
+                return;
+            i = std::size_t(static_cast<const char*>(quote) - data) + 1;
+            m_inString = true;
+            m_escaped = false;
+            m_stringStart = m_consumedBefore + std::int64_t(i) - 1;
+        } else if (m_escaped) {
+            m_escaped = false;
+            ++i;
+        } else {
+            const void* quote = std::memchr(data + i, '"', m_len - i);
+            const std::size_t end = quote ? std::size_t(static_cast<const char*>(quote) - data) : m_len;
+            if (const void* backslash = std::memchr(data + i, '\\', end - i)) {
+                i = std::size_t(static_cast<const char*>(backslash) - data) + 1;
+                m_escaped = true;
+            } else {
+                checkLength(end);
+                i = quote ? end + 1 : m_len;
+                m_inString = quote == nullptr;
+            }
+        }
+    }
+    if (m_inString)
+        checkLength(m_len);
 }
 
 bool ChunkedFileReader::skipWhitespace()

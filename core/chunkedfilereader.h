@@ -56,6 +56,12 @@ public:
     // Skips blanks; true if anything but blanks is left.
     bool skipWhitespace();
 
+    // JSON input: a string longer than this (a 2 GB name) is a FormatError
+    // at its first byte, found as chunks arrive, before a JSON parser has
+    // copied it into memory. Call before reading anything.
+    static constexpr std::size_t kMaxJsonString = std::size_t(64) << 20;
+    void limitJsonStrings();
+
     // Bytes consumed so far, i.e. the offset of the next byte.
     std::int64_t offset() const { return m_consumedBefore + std::int64_t(m_pos); }
     std::int64_t size() const { return m_size; }
@@ -94,6 +100,7 @@ public:
 
 private:
     bool refill();
+    void scanStrings(std::size_t from);
 
     QFile& m_file;
     LoadControl m_control;
@@ -104,6 +111,12 @@ private:
     std::int64_t m_size = 0;
     bool m_eof = false;
     bool m_failed = false;
+    // limitJsonStrings(): where the scan stands (inside a string since
+    // m_stringStart, after a backslash).
+    bool m_limitStrings = false;
+    bool m_inString = false;
+    bool m_escaped = false;
+    std::int64_t m_stringStart = 0;
 };
 
 } // namespace runlane

@@ -239,6 +239,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         }
         ProfileBuilder builder(format, error.file);
         ChunkedFileReader input(file, control, prefix);
+        if (detected.format != ProfileFormat::FoldedStacks)
+            input.limitJsonStrings();
         try {
             switch (detected.format) {
             case ProfileFormat::ChromeTrace:

@@ -503,6 +503,55 @@ private Q_SLOTS:
             QVERIFY2(r.ok() == r.error.message.empty(), qPrintable(name));
         }
     }
+    // A 2 GB string, streamed through a FIFO (the loader stops long before
+    // the writer would be done), and a 70 MiB one in a file, in a name and
+    // in an ignored value: refused at the string's first byte, on both
+    // paths, before any of it is held in memory.
+    void hugeStrings_data()
+    {
+        QTest::addColumn<bool>("pipe");
+        QTest::addColumn<QByteArray>("before");
+        QTest::addColumn<qint64>("length");
+        QTest::newRow("2 GB name through a pipe") << true << JSON([{"ph":"X","name":) << qint64(2) * 1000 * 1000 * 1000;
+        QTest::newRow("70 MiB name in a file") << false << JSON([{"ph":"X","name":) << (qint64(70) << 20);
+        QTest::newRow("70 MiB in args") << false << JSON([{"ph":"X","name":"a","ts":1,"dur":1,"args":{"blob":)
+                                        << (qint64(70) << 20);
+    }
+
+    void hugeStrings()
+    {
+        QFETCH(bool, pipe);
+        QFETCH(QByteArray, before);
+        QFETCH(qint64, length);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("huge.json"));
+        if (pipe)
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        const auto previous = std::signal(SIGPIPE, SIG_IGN);
+        const auto restore = qScopeGuard([previous] { std::signal(SIGPIPE, previous); });
+        auto write = [&] {
+            QFile out(path);
+            if (!out.open(QIODevice::WriteOnly))
+                return;
+            out.write(before + "\"");
+            const QByteArray block(1 << 20, 'a');
+            for (qint64 left = length; left > 0; left -= block.size()) {
+                if (out.write(block.constData(), std::min<qint64>(left, block.size())) < 0)
+                    return; // the reader gave up
+            }
+            out.write("\",\"ts\":1,\"dur\":1}]");
+        };
+        std::thread writer;
+        if (pipe)
+            writer = std::thread(write);
+        else
+            write();
+        const LoadResult r = ProfileLoader::load(path);
+        if (writer.joinable())
+            writer.join();
+        QCOMPARE(errorOf(r), QStringLiteral("a string of more than 64 MiB starts here; no profile has names or values that long"));
+        QCOMPARE(r.error.byteOffset, std::int64_t(before.size()));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHostileInput)
