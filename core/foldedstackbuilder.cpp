@@ -31,10 +31,7 @@ void FoldedStackBuilder::addStack(std::string_view stack, Time count, std::uint6
         pos = end + 1;
         if (frame.empty())
             continue;
-        auto it = m_labels.find(frame);
-        if (it == m_labels.end())
-            it = m_labels.emplace(std::string(frame), m_builder.label(frame)).first;
-        m_stack.push_back(it->second);
+        m_stack.push_back(m_builder.label(frame));
     }
     m_layout.add(m_stack, count);
     ++m_lines;

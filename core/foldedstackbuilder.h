@@ -5,7 +5,6 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace runlane {
@@ -21,14 +20,8 @@ public:
     void finish();
 
 private:
-    struct StringHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-    };
-
     ProfileBuilder& m_builder;
     SampleStackLayout m_layout;
-    std::unordered_map<std::string, LabelId, StringHash, std::equal_to<>> m_labels;
     std::vector<LabelId> m_stack;
     std::uint64_t m_lines = 0;
 };

@@ -62,9 +62,9 @@ std::optional<std::int64_t> MemoryGuard::available() const
     return m_limit ? m_limit : memAvailable();
 }
 
-std::int64_t MemoryGuard::estimate(std::int64_t bytes)
+std::int64_t MemoryGuard::estimate(std::int64_t bytes) const
 {
-    return bytes + bytes / 2 + (64ll << 20);
+    return std::int64_t(double(bytes) * m_perByte) + (64ll << 20);
 }
 
 void MemoryGuard::checkFileSize(std::int64_t bytes) const

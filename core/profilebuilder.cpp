@@ -61,6 +61,16 @@ ProfileBuilder::~ProfileBuilder() = default;
 
 LabelId ProfileBuilder::label(StringId name, StringId file, std::int32_t line)
 {
+    if (file == kEmptyString && line == 0) {
+        if (name >= m_bareLabel.size())
+            m_bareLabel.resize(std::max<std::size_t>(name + 1, m_bareLabel.size() * 2), kNone);
+        LabelId& bare = m_bareLabel[name];
+        if (bare == kNone) {
+            bare = LabelId(m_labels.size());
+            m_labels.push_back(Label{name, file, line});
+        }
+        return bare;
+    }
     const Label key{name, file, line};
     auto it = m_labelIndex.find(key);
     if (it != m_labelIndex.end())

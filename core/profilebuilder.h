@@ -130,6 +130,9 @@ private:
         }
     };
     std::unordered_map<Label, LabelId, LabelKeyHash, LabelKeyEqual> m_labelIndex;
+    // Labels that are a bare name (no file, no line; most of them), by
+    // name: a vector lookup instead of a hash, and no node per label.
+    std::vector<LabelId> m_bareLabel;
     // Filled by layout: per track, depth offsets relative to the whole array;
     // per measurement, its earliest interval.
     std::vector<std::vector<IntervalId>> m_depthOffsets;

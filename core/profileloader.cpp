@@ -185,7 +185,7 @@ bool openPipe(QFile& file, const QString& path, const LoadControl& control, Load
 LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerControl, ProfileFormat format)
 {
     // Every read of this load also watches the memory left.
-    const MemoryGuard memory;
+    MemoryGuard memory;
     LoadControl control = callerControl;
     control.memory = &memory;
     LoadResult result;
@@ -210,8 +210,6 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
 
     std::int64_t offset = -1;
     try {
-        if (info.isFile())
-            memory.checkFileSize(info.size());
         const QByteArray prefix = file.read(qint64(FormatDetector::kPrefixSize));
         const bool complete = prefix.size() < qint64(FormatDetector::kPrefixSize) && file.atEnd();
         FormatDetector::Result detected;
@@ -224,6 +222,12 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             return result;
         }
 
+        // Folded stacks are the densest input: a sample per short line.
+        memory.setPerByte(detected.format == ProfileFormat::FoldedStacks ? 16.0
+                          : detected.format == ProfileFormat::Speedscope ? 3.0
+                                                                         : 1.5);
+        if (info.isFile())
+            memory.checkFileSize(info.size());
         const std::string format(FormatDetector::name(detected.format));
         if (detected.format == ProfileFormat::ChromeTrace && ChromeFastReader::enabled() && !file.isSequential()) {
             ProfileBuilder fast(format, error.file);

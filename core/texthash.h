@@ -25,8 +25,15 @@ inline std::uint64_t hashText(std::string_view text)
     std::uint64_t tail = 0;
     if (n > 0) // an empty view may have no data at all: memcpy(…, nullptr, 0) is undefined
         std::memcpy(&tail, p, n);
-    h = (h ^ tail) * 0x94D049BB133111EBull;
-    return h ^ (h >> 29);
+    // A full avalanche at the end: tables use the low bits, and names that
+    // differ only in later characters ("n1234567", "n1234568") must not
+    // crowd into neighbouring slots.
+    h ^= tail;
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    return h ^ (h >> 33);
 }
 
 } // namespace runlane

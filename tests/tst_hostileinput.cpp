@@ -552,6 +552,38 @@ private Q_SLOTS:
         QCOMPARE(errorOf(r), QStringLiteral("a string of more than 64 MiB starts here; no profile has names or values that long"));
         QCOMPARE(r.error.byteOffset, std::int64_t(before.size()));
     }
+    // Ten million distinct names (folded stacks streamed through a FIFO,
+    // 104 MiB): every one becomes a label, in seconds, without a hash table
+    // per name beyond the string pool's.
+    void tenMillionDistinctNames()
+    {
+        constexpr int names = 10'000'000;
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("names.txt"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        std::thread writer([&] {
+            QFile out(fifo);
+            if (!out.open(QIODevice::WriteOnly))
+                return;
+            QByteArray block;
+            for (int i = 0; i < names; ++i) {
+                block += 'n';
+                block += QByteArray::number(i);
+                block += " 1\n";
+                if (block.size() > (1 << 20)) {
+                    out.write(block);
+                    block.clear();
+                }
+            }
+            out.write(block);
+        });
+        const LoadResult r = ProfileLoader::load(fifo);
+        writer.join();
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->labelCount(), std::size_t(names));
+        QCOMPARE(r.profile->intervalCount(), std::size_t(names));
+        QCOMPARE(r.profile->labelName(LabelId(names - 1)), std::string_view("n9999999"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHostileInput)
