@@ -49,6 +49,15 @@ void BackgroundLoader::load(const QString& path)
         try {
             outcome.profile = LoadedProfile::prepare(std::move(result.profile), path, cancelFlag.get());
         } catch (const LoadCancelled&) {
+        } catch (const std::exception& e) {
+            // Nothing thrown here may reach the event loop (result() would
+            // rethrow it there): it becomes a failed load like any other.
+            outcome.profile = LoadedProfile();
+            outcome.error.file = path.toStdString();
+            outcome.error.message = dynamic_cast<const std::bad_alloc*>(&e)
+                ? "not enough memory to show this profile"
+                : std::string("unexpected error: ") + e.what();
+            return outcome;
         }
         // Cancelled after the file was read: the profile is dropped all the
         // same, as the user asked.

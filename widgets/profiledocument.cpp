@@ -159,7 +159,13 @@ void ProfileDocument::setAggregated(bool aggregated)
     if (aggregated && !m_callTree && !m_callTreeWatcher.isRunning()) {
         const auto profile = m_loaded.profile;
         m_callTreeWatcher.setFuture(
-            QtConcurrent::run([profile]() { return std::shared_ptr<const CallTree>(std::make_shared<CallTree>(*profile)); }));
+            QtConcurrent::run([profile]() -> std::shared_ptr<const CallTree> {
+                try {
+                    return std::make_shared<CallTree>(*profile);
+                } catch (const std::exception&) {
+                    return nullptr; // out of memory: the timeline stays; nothing may reach the event loop
+                }
+            }));
     }
     applyBounds();
     Q_EMIT viewModeChanged();

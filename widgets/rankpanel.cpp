@@ -141,6 +141,8 @@ void RankPanel::recompute()
             return std::make_shared<RankTable>(RankTable::compute(*loaded.metrics, range, cancel.get()));
         } catch (const LoadCancelled&) {
             return nullptr; // a newer request took over
+        } catch (const std::exception&) {
+            return nullptr; // out of memory: keep the table shown; nothing may reach the event loop
         }
     }));
     updateBanner();
