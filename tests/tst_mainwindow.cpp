@@ -227,6 +227,10 @@ private Q_SLOTS:
         window.openFile(dataPath(QStringLiteral("profiles/fgh-enso.json")));
         QVERIFY(waitShown(window));
         const Profile* before = window.document()->profile();
+        // View state that must survive: zoom and the selected box.
+        window.axis()->setVisibleRange(20'000, 70'000);
+        window.axis()->selectItem(IntervalId(1), window.document()->profile()->interval(1).measurement);
+        const MeasurementId selected = window.axis()->selectedMeasurement();
         QSignalSpy failed(&window, &MainWindow::loadFailed);
         QSignalSpy shown(&window, &MainWindow::profileShown);
         window.openFile(QStringLiteral(RUNLANE_DEMO_PROFILE));
@@ -235,6 +239,10 @@ private Q_SLOTS:
         QCOMPARE(shown.count(), 0);
         QVERIFY(window.findChildren<QMessageBox*>().isEmpty()); // a cancel is not an error
         QCOMPARE(window.document()->profile(), before);
+        QCOMPARE(window.axis()->visibleStart(), 20'000);
+        QCOMPARE(window.axis()->visibleEnd(), 70'000);
+        QCOMPARE(window.axis()->selectedInterval(), IntervalId(1));
+        QCOMPARE(window.axis()->selectedMeasurement(), selected);
         QCOMPARE(window.statusText(), QStringLiteral("Loading chronos-demo.json cancelled; fgh-enso.json is still open"));
     }
 
