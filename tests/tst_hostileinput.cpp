@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <functional>
 #include <thread>
 
 using namespace runlane;
@@ -86,6 +87,40 @@ QString pathText(const QVariantList& path)
     for (const QVariant& p : path)
         parts << p.toString();
     return parts.join(QLatin1Char('.'));
+}
+
+// A Chrome trace of `count` back-to-back X events, written to `path`.
+QByteArray writeSteps(const QString& path, int count)
+{
+    QByteArray text = "[";
+    for (int i = 0; i < count; ++i)
+        text += JSON({"ph":"X","name":"step","pid":1,"tid":1,"ts":) + QByteArray::number(i * 10) + ",\"dur\":5},";
+    text.chop(1);
+    text += "]";
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(text) != text.size())
+        return {};
+    return text;
+}
+
+// Loads from a new FIFO at `path` while another thread writes `write`'s
+// bytes into it. A reader that gives up early makes the writer's next
+// write fail (EPIPE) instead of killing the test with SIGPIPE.
+LoadResult loadThroughFifo(const QString& path, const std::function<void(QFile&)>& write,
+                           const LoadControl& control = {})
+{
+    if (::mkfifo(QFile::encodeName(path).constData(), 0600) != 0)
+        return {};
+    const auto previous = std::signal(SIGPIPE, SIG_IGN);
+    std::thread writer([&] {
+        QFile out(path);
+        if (out.open(QIODevice::WriteOnly))
+            write(out);
+    });
+    LoadResult r = ProfileLoader::load(path, control);
+    writer.join();
+    std::signal(SIGPIPE, previous);
+    return r;
 }
 
 } // namespace
@@ -270,15 +305,8 @@ private Q_SLOTS:
 
         // A FIFO: read as a stream when something writes to it...
         const QString fifo = dir.filePath(QStringLiteral("fifo"));
-        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
         const QByteArray profile = readAll(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
-        std::thread writer([&] {
-            QFile out(fifo);
-            if (out.open(QIODevice::WriteOnly))
-                out.write(profile);
-        });
-        r = ProfileLoader::load(fifo);
-        writer.join();
+        r = loadThroughFifo(fifo, [&profile](QFile& out) { out.write(profile); });
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(r.profile->intervalCount(), std::size_t(3));
         // ... an error, not a hang, when nothing does ...
@@ -329,17 +357,7 @@ private Q_SLOTS:
         QFETCH(bool, remove);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("big.json"));
-        QByteArray text = "[";
-        for (int i = 0; i < 60'000; ++i)
-            text += JSON({"ph":"X","name":"step","pid":1,"tid":1,"ts":) + QByteArray::number(i * 10) + ",\"dur\":5},";
-        text.chop(1);
-        text += "]";
-        QVERIFY(text.size() > 3 * (1 << 20));
-        {
-            QFile out(path);
-            QVERIFY(out.open(QIODevice::WriteOnly));
-            out.write(text);
-        }
+        QVERIFY(writeSteps(path, 60'000).size() > 3 * (1 << 20));
         bool changed = false;
         LoadControl control;
         control.progress = [&](std::int64_t, std::int64_t) {
@@ -372,16 +390,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("big.json"));
-        QByteArray text = "[";
-        for (int i = 0; i < 300'000; ++i)
-            text += JSON({"ph":"X","name":"step","pid":1,"tid":1,"ts":) + QByteArray::number(i * 10) + ",\"dur\":5},";
-        text.chop(1);
-        text += "]";
-        {
-            QFile out(path);
-            QVERIFY(out.open(QIODevice::WriteOnly));
-            out.write(text);
-        }
+        const QByteArray text = writeSteps(path, 300'000);
+        QVERIFY(!text.isEmpty());
         qputenv("RUNLANE_MEMORY_LIMIT", "2M");
         const auto unset = qScopeGuard([] { qunsetenv("RUNLANE_MEMORY_LIMIT"); });
         LoadResult r = ProfileLoader::load(path);
@@ -390,19 +400,7 @@ private Q_SLOTS:
                  qPrintable(error));
         QVERIFY2(error.endsWith(QStringLiteral(" that RUNLANE_MEMORY_LIMIT allows")), qPrintable(error));
 
-        const QString fifo = dir.filePath(QStringLiteral("fifo"));
-        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
-        // The reader gives up before the end: the writer's next write then
-        // fails (EPIPE) instead of killing the test with SIGPIPE.
-        const auto previous = std::signal(SIGPIPE, SIG_IGN);
-        const auto restore = qScopeGuard([previous] { std::signal(SIGPIPE, previous); });
-        std::thread writer([&] {
-            QFile out(fifo);
-            if (out.open(QIODevice::WriteOnly))
-                out.write(text);
-        });
-        r = ProfileLoader::load(fifo);
-        writer.join();
+        r = loadThroughFifo(dir.filePath(QStringLiteral("fifo")), [&text](QFile& out) { out.write(text); });
         QVERIFY2(errorOf(r).startsWith(QStringLiteral("out of memory after reading ")), qPrintable(errorOf(r)));
         QVERIFY2(errorOf(r).endsWith(QStringLiteral(" MiB of the file (RUNLANE_MEMORY_LIMIT reached)")), qPrintable(errorOf(r)));
 
@@ -525,14 +523,7 @@ private Q_SLOTS:
         QFETCH(qint64, length);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("huge.json"));
-        if (pipe)
-            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
-        const auto previous = std::signal(SIGPIPE, SIG_IGN);
-        const auto restore = qScopeGuard([previous] { std::signal(SIGPIPE, previous); });
-        auto write = [&] {
-            QFile out(path);
-            if (!out.open(QIODevice::WriteOnly))
-                return;
+        auto write = [&](QFile& out) {
             out.write(before + "\"");
             const QByteArray block(1 << 20, 'a');
             for (qint64 left = length; left > 0; left -= block.size()) {
@@ -541,14 +532,16 @@ private Q_SLOTS:
             }
             out.write("\",\"ts\":1,\"dur\":1}]");
         };
-        std::thread writer;
-        if (pipe)
-            writer = std::thread(write);
-        else
-            write();
-        const LoadResult r = ProfileLoader::load(path);
-        if (writer.joinable())
-            writer.join();
+        LoadResult r;
+        if (pipe) {
+            r = loadThroughFifo(path, write);
+        } else {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            write(out);
+            out.close();
+            r = ProfileLoader::load(path);
+        }
         QCOMPARE(errorOf(r), QStringLiteral("a string of more than 64 MiB starts here; no profile has names or values that long"));
         QCOMPARE(r.error.byteOffset, std::int64_t(before.size()));
     }
@@ -559,12 +552,7 @@ private Q_SLOTS:
     {
         constexpr int names = 10'000'000;
         QTemporaryDir dir;
-        const QString fifo = dir.filePath(QStringLiteral("names.txt"));
-        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
-        std::thread writer([&] {
-            QFile out(fifo);
-            if (!out.open(QIODevice::WriteOnly))
-                return;
+        const LoadResult r = loadThroughFifo(dir.filePath(QStringLiteral("names.txt")), [](QFile& out) {
             QByteArray block;
             for (int i = 0; i < names; ++i) {
                 block += 'n';
@@ -577,8 +565,6 @@ private Q_SLOTS:
             }
             out.write(block);
         });
-        const LoadResult r = ProfileLoader::load(fifo);
-        writer.join();
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(r.profile->labelCount(), std::size_t(names));
         QCOMPARE(r.profile->intervalCount(), std::size_t(names));
