@@ -258,9 +258,10 @@ ChromeBatchParser::~ChromeBatchParser() = default;
 long ChromeBatchParser::parse(const char* json, std::size_t length, std::size_t capacity, std::vector<ChromeEvent>& events)
 {
     // simdjson sizes its buffers to the longest text so far, reallocating
-    // (and touching new pages) whenever one is longer: grow in big steps.
+    // (and touching new pages) whenever one is longer: grow by doubling,
+    // from 64 KiB (a small file's whole text needs no more).
     od::parser& parser = m_impl->parser;
-    if (parser.capacity() < length && parser.allocate(std::max<std::size_t>(2 * length, 1 << 20)))
+    if (parser.capacity() < length && parser.allocate(std::max<std::size_t>(2 * length, 64 << 10)))
         return -1;
     return parseArray(parser, json, length, capacity, events);
 }

@@ -75,8 +75,10 @@ class ChromeFastReader::Producer
 public:
     Producer(QFile& file, const LoadControl& control) : m_file(file), m_control(control), m_jobs(kJobs)
     {
-        m_buffer.resize(kBlockSize + simdjson::SIMDJSON_PADDING + 1);
         m_size = file.size();
+        // Blocks of a MiB, or the whole of a smaller file at once.
+        m_blockSize = std::size_t(std::clamp<qint64>(m_size - file.pos() + 1, 4096, qint64(kBlockSize)));
+        m_buffer.resize(m_blockSize + simdjson::SIMDJSON_PADDING + 1);
     }
 
     void run()
@@ -207,17 +209,17 @@ private:
         flush();
         const std::size_t from = keep == 0 ? 0 : keep - 1;
         const std::size_t kept = m_end - from;
-        if (kept + kBlockSize + simdjson::SIMDJSON_PADDING > m_buffer.size()) {
-            if (kept + kBlockSize > kMaxBuffer)
+        if (kept + m_blockSize + simdjson::SIMDJSON_PADDING > m_buffer.size()) {
+            if (kept + m_blockSize > kMaxBuffer)
                 throw Unsupported(); // one enormous value
-            m_buffer.resize(std::max(m_buffer.size() * 2, kept + kBlockSize + simdjson::SIMDJSON_PADDING));
+            m_buffer.resize(std::max(m_buffer.size() * 2, kept + m_blockSize + simdjson::SIMDJSON_PADDING));
         }
         std::memmove(m_buffer.data(), m_buffer.data() + from, kept);
         m_fileOffset += std::int64_t(from);
         m_pos -= from;
         m_elementStart = m_elementStart >= from ? m_elementStart - from : 0;
         m_end = kept;
-        const qint64 got = m_file.read(m_buffer.data() + m_end, qint64(kBlockSize));
+        const qint64 got = m_file.read(m_buffer.data() + m_end, qint64(m_blockSize));
         if (got < 0)
             throw Unsupported(); // the reference reader reports read errors
         if (got == 0) {
@@ -480,6 +482,7 @@ private:
     QFile& m_file;
     const LoadControl& m_control;
     std::vector<char> m_buffer;
+    std::size_t m_blockSize = kBlockSize;
     std::size_t m_pos = 0;
     std::size_t m_end = 0;
     std::size_t m_elementStart = 0;

@@ -9,8 +9,23 @@
 
 namespace runlane {
 
+namespace {
+
+// A chunk, or less for a small file: zeroing and faulting in a MiB costs
+// more than reading a small profile (and thousands of them in a test run or
+// a fuzzing session).
+std::size_t bufferSize(const QFile& file, std::size_t alreadyRead)
+{
+    std::size_t size = ChunkedFileReader::kChunkSize;
+    if (!file.isSequential())
+        size = std::size_t(std::clamp<qint64>(file.size() - file.pos() + 1, 4096, qint64(size)));
+    return std::max(size, alreadyRead);
+}
+
+} // namespace
+
 ChunkedFileReader::ChunkedFileReader(QFile& file, const LoadControl& control, const QByteArray& alreadyRead)
-    : m_file(file), m_control(control), m_buffer(std::max<std::size_t>(kChunkSize, std::size_t(alreadyRead.size())))
+    : m_file(file), m_control(control), m_buffer(bufferSize(file, std::size_t(alreadyRead.size())))
 {
     m_size = file.isSequential() ? 0 : file.size();
     // A pipe's pos() says nothing; what was read before is its start.
