@@ -21,14 +21,14 @@ Time execOfTrack(const Profile& profile, TrackId t, std::vector<Time>* exec)
         const Interval& iv = intervals[id];
         const Time length = iv.end - iv.start;
         if (exec)
-            (*exec)[iv.measurement] += length;
-        busy += length;
+            (*exec)[iv.measurement] = addClamped((*exec)[iv.measurement], length);
+        busy = addClamped(busy, length);
         if (iv.parent != kNone) {
             const Interval& parent = intervals[iv.parent];
             const Time covered = std::max<Time>(0, std::min(iv.end, parent.end) - std::max(iv.start, parent.start));
             if (exec)
-                (*exec)[parent.measurement] -= covered;
-            busy -= covered;
+                (*exec)[parent.measurement] = addClamped((*exec)[parent.measurement], -covered);
+            busy = addClamped(busy, -covered);
         }
     }
     return busy;
@@ -149,7 +149,7 @@ std::vector<Time> MeasurementMetrics::totalsFrom(const Profile& profile, const s
     for (std::size_t id = profile.measurementCount(); id-- > 0;) {
         const MeasurementId creator = profile.measurement(MeasurementId(id)).creator;
         if (creator != kNone)
-            total[creator] += total[id];
+            total[creator] = addClamped(total[creator], total[id]);
     }
     return total;
 }

@@ -269,6 +269,12 @@ void ProfileBuilder::resolveSpan()
     }
     if (lo > hi)
         lo = hi = 0;
+    // Every duration is a difference of two times in the span: a span that
+    // does not fit in a Time would make them overflow.
+    Time span = 0;
+    if (__builtin_sub_overflow(hi, lo, &span))
+        throw FormatError("the times in this file span more than 292 years (from " + std::to_string(lo) + " ns to "
+                          + std::to_string(hi) + " ns)");
     m_profile->m_start = lo;
     m_profile->m_end = hi;
 

@@ -24,6 +24,18 @@ inline constexpr StringId kEmptyString = 0;
 inline constexpr Time kTimeMax = std::numeric_limits<Time>::max();
 inline constexpr Time kTimeMin = std::numeric_limits<Time>::min();
 
+// a + b, held at kTimeMax or kTimeMin instead of overflowing. For sums of
+// durations that may add up beyond the profile's span (the exec of a label
+// on many threads, walls of a million open tasks): a profile may span
+// almost 292 years, and two such durations already overflow.
+inline Time addClamped(Time a, Time b)
+{
+    Time sum = 0;
+    if (__builtin_add_overflow(a, b, &sum))
+        return b > 0 ? kTimeMax : kTimeMin;
+    return sum;
+}
+
 enum class FinalState : std::uint8_t {
     Completed,
     Failed,

@@ -116,7 +116,7 @@ public:
             if (creator == kNone || m_total[k] == 0)
                 continue;
             if (const std::size_t up = nearestAlive(creator); up != kNotAlive)
-                m_total[up] += m_total[k];
+                m_total[up] = addClamped(m_total[up], m_total[k]);
         }
     }
 
@@ -211,10 +211,10 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         }
         row.failed += state == FinalState::Failed ? 1 : 0;
         row.cancelled += state == FinalState::Cancelled ? 1 : 0;
-        row.exec += exec;
+        row.exec = addClamped(row.exec, exec);
         if (!metrics.nestedInSameLabel(id))
-            row.total += total;
-        row.wall += wall;
+            row.total = addClamped(row.total, total);
+        row.wall = addClamped(row.wall, wall);
         execStart[m.label + 1] += ran ? 1 : 0;
         wallStart[m.label + 1] += m.isBornFinished() ? 0 : 1;
     });
@@ -246,7 +246,7 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         if (n > 0) {
             Time sum = 0;
             for (std::size_t k = 0; k < n; ++k)
-                sum += execs[k];
+                sum = addClamped(sum, execs[k]);
             const Quantiles q = quantiles(execs, n);
             row.max = q.max;
             row.mean = sum / Time(n);
@@ -275,7 +275,7 @@ void RankTable::finish(const Profile& profile)
 {
     m_busy = 0;
     for (const RankRow& row : m_rows)
-        m_busy += row.exec;
+        m_busy = addClamped(m_busy, row.exec);
     for (RankRow& row : m_rows)
         row.busyShare = m_busy > 0 ? double(row.exec) / double(m_busy) : 0.0;
     sort(profile, RankSortKey::Exec);
@@ -316,7 +316,7 @@ RankTable RankTable::fromSnapshots(const Profile& profile, std::optional<TimeRan
         row.stillborn = minus(r.stillborn, b.stillborn);
         row.zombieEvents = minus(r.zombieEvents, b.zombieEvents);
         row.exec = minus(r.exec, b.exec);
-        row.total = row.exec + minus(r.childrenExec, b.childrenExec);
+        row.total = addClamped(row.exec, minus(r.childrenExec, b.childrenExec));
         row.wall = minus(r.wall, b.wall);
         row.max = r.execMax;
         row.mean = row.calls > 0 ? row.exec / Time(row.calls) : 0;

@@ -3,6 +3,7 @@
 // while they load. Each must give a profile (with its warnings counted) or
 // a clear error, never a crash, a hang or an exception. Runs on both JSON
 // paths (the suite's `_reference` twin).
+#include "fuzz/analyseprofile.h"
 #include "loaderror.h"
 #include "testsupport.h"
 
@@ -200,6 +201,9 @@ private Q_SLOTS:
         // The largest Time marks an interval still open: one below it is the last.
         QTest::newRow("chrome ts at the int64 edge")
             << x + JSON("ts":9223372036854775.807,"dur":0}]) << "'ts' + 'dur' is out of range" << 0;
+        QTest::newRow("chrome times 500 years apart")
+            << x + JSON("ts":-9000000000000000,"dur":1},{"ph":"X","name":"b","pid":1,"tid":1,"ts":9000000000000000,"dur":1}])
+            << "the times in this file span more than 292 years (from -9000000000000000000 ns to 9000000000000001000 ns)" << 0;
         QTest::newRow("chrome ts just below the int64 edge")
             << x + JSON("ts":9223372036854775.806,"dur":0}]) << "" << 0;
         QTest::newRow("chronos t 1e300") << JSON({"chronosFutureEvents": 1, "events": [{"t": 1e300, "id": 1, "state": "Pending", "proc": "a", "file": "a.nim", "line": 1}]})
@@ -499,6 +503,8 @@ private Q_SLOTS:
                 continue;
             const LoadResult r = ProfileLoader::load(dir.filePath(name));
             QVERIFY2(r.ok() == r.error.message.empty(), qPrintable(name));
+            if (r.ok())
+                fuzz::analyseProfile(*r.profile); // the rest of the path the fuzzer took
         }
     }
     // A 2 GB string, streamed through a FIFO (the loader stops long before

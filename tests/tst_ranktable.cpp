@@ -294,6 +294,27 @@ private Q_SLOTS:
         }
     }
 
+    // Found by fuzzing: two Enso processes, one 195 years after the other,
+    // leave two tasks open across the gap. Each wall fits in a Time, their
+    // sum does not: it is held at the largest Time instead of wrapping
+    // round to a negative duration.
+    void sumsAreClampedInsteadOfOverflowing()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("malformed/enso-two-processes-rank-sum-overflow.json"));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const RankTable t = RankTable::compute(MeasurementMetrics(*r.profile));
+        const RankRow* load = rowOf(*r.profile, t, "load");
+        QVERIFY(load);
+        QCOMPARE(load->unfinished, std::uint64_t(2));
+        QCOMPARE(load->wallMax, Time(6150900741301365000));
+        QCOMPARE(load->wall, kTimeMax);
+        for (const RankRow& row : t.rows())
+            QVERIFY(row.exec >= 0 && row.total >= 0 && row.wall >= 0);
+        QCOMPARE(addClamped(kTimeMax - 1, 5), kTimeMax);
+        QCOMPARE(addClamped(kTimeMin + 1, -5), kTimeMin);
+        QCOMPARE(addClamped(-7, 5), Time(-2));
+    }
+
     void asyncColumns()
     {
         const LoadResult r = ProfileLoader::load(dataPath("profiles/enso-async.json"));

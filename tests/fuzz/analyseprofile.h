@@ -1,0 +1,35 @@
+#pragma once
+
+// What the viewer and runlane-cli compute from a profile, run by the fuzz
+// targets on everything that loads and by tst_hostileinput on the inputs
+// they once broke (tests/data/malformed), so a regression file replays the
+// whole path that failed.
+#include "calltree.h"
+#include "labelindex.h"
+#include "measurementmetrics.h"
+#include "rankformatter.h"
+#include "ranktable.h"
+#include "usageseries.h"
+
+#include <cstdlib>
+
+namespace runlane::fuzz {
+
+inline void analyseProfile(const Profile& profile)
+{
+    const MeasurementMetrics metrics(profile);
+    const RankTable whole = RankTable::compute(metrics);
+    const Time third = profile.duration() / 3;
+    const RankTable middle = RankTable::compute(metrics, TimeRange{profile.startTime() + third, profile.endTime() - third});
+    const RankTable instant = RankTable::compute(metrics, TimeRange{profile.startTime(), profile.startTime() + 1});
+    if (RankFormatter::json(profile, whole).empty() || RankFormatter::table(profile, middle).empty()
+        || RankFormatter::csv(profile, instant).empty())
+        std::abort(); // each has at least its header
+    const Time bin = UsageSeries::defaultBinWidth(profile.duration());
+    for (TrackId t = 0; t < profile.trackCount() && t < 4; ++t)
+        UsageSeries::compute(profile, t, bin, 8);
+    const CallTree tree(profile);
+    const LabelIndex labels(profile);
+}
+
+} // namespace runlane::fuzz
