@@ -50,18 +50,20 @@ run_one() {
     seeds "$target" | while read -r f; do [ -f "$f" ] && cp "$f" "$seedDir/"; done
     # 64 KiB inputs: big enough for every structure, small enough to run
     # thousands a second. Leaks are checked; a 10 s input is a hang.
-    local started=$SECONDS
+    local started=$SECONDS marker=$build/fuzz/$target.started
+    touch "$marker" # findings of earlier runs stay in $artifacts but do not count
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
         "$build/tests/fuzz/fuzz_$target" "$corpus" "$seedDir" -max_total_time="$seconds" -max_len=65536 \
         -timeout=10 -rss_limit_mb=4096 -dict="$root/tests/fuzz/json.dict" -artifact_prefix="$artifacts" \
         -print_final_stats=1 >"$log" 2>&1 || true
     local runs crashes elapsed=$((SECONDS - started))
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-    crashes=$(find "$artifacts" -type f | wc -l)
+    crashes=$(find "$artifacts" -maxdepth 1 -type f -newer "$marker" | wc -l)
     # A finding ends a target early: the time is what it actually ran.
     printf '%-11s %10s executions in %5ss, corpus %5d files, %d finding(s)\n' "$target" "${runs:-0}" "$elapsed" \
         "$(find "$corpus" -type f | wc -l)" "$crashes"
     if [ "$crashes" -ne 0 ]; then
+        find "$artifacts" -maxdepth 1 -type f -newer "$marker"
         echo "--- $target: the end of $log"
         tail -n 40 "$log"
         return 1
