@@ -2,6 +2,7 @@
 
 #include "loaderror.h"
 #include "parallel.h"
+#include "rowpacker.h"
 
 #include <algorithm>
 #include <functional>
@@ -367,7 +368,7 @@ void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector
     std::stable_sort(order.begin(), order.end(),
                      [&groupFirst](std::uint32_t a, std::uint32_t b) { return groupFirst[a] < groupFirst[b]; });
 
-    std::vector<Time> rowFreeAt; // each row is free from this time on
+    RowPacker rows;
     std::vector<std::uint32_t> stack;
     std::vector<std::uint32_t> level(n);
     for (std::size_t runStart = 0; runStart < n;) {
@@ -389,25 +390,9 @@ void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector
             spanEnd = std::max(spanEnd, slice[i].end);
             stack.push_back(i);
         }
-        const Time spanStart = slice[order[runStart]].start;
-        std::size_t base = 0;
-        for (;; ++base) {
-            bool fits = true;
-            for (std::size_t r = base; r < base + height && r < rowFreeAt.size(); ++r) {
-                if (rowFreeAt[r] > spanStart) {
-                    fits = false;
-                    break;
-                }
-            }
-            if (fits)
-                break;
-        }
-        if (rowFreeAt.size() < base + height)
-            rowFreeAt.resize(base + height, kTimeMin);
-        for (std::size_t r = base; r < base + height; ++r)
-            rowFreeAt[r] = spanEnd;
+        const std::uint32_t base = rows.place(slice[order[runStart]].start, spanEnd, height);
         for (std::size_t k = runStart; k < runEnd; ++k)
-            depth[order[k]] = std::uint32_t(base) + level[order[k]];
+            depth[order[k]] = base + level[order[k]];
         runStart = runEnd;
     }
 }
