@@ -18,6 +18,8 @@ mode=${1:-}
 packages=(
     cmake ninja-build g++            # toolchain
     qt6-base-dev qt6-charts-dev      # Qt 6.4: Core, Gui, Widgets, Concurrent, Test, Charts
+    libqt6opengl6-dev                # Qt6Charts' CMake package needs Qt6OpenGL; only a
+                                     # Recommends of qt6-base-dev, which we do not install
     nlohmann-json3-dev               # JSON
     libsimdjson-dev                  # fast path for large event arrays
     fonts-dejavu-core                # text in offscreen renders and tests
