@@ -33,8 +33,10 @@ CallTree::CallTree(const Profile& profile) : m_depthOffsets(profile.trackCount()
                     node.track = t;
                     m_nodes.push_back(node);
                 }
+                // Totals are sums of durations: overlapping async tasks of a
+                // profile that spans centuries add up beyond 64 bits.
                 Node& node = m_nodes[it->second];
-                node.total += iv.end - iv.start;
+                node.total = addClamped(node.total, iv.end - iv.start);
                 ++node.count;
                 nodeOf[id - track.begin] = it->second;
             }
@@ -56,7 +58,7 @@ CallTree::CallTree(const Profile& profile) : m_depthOffsets(profile.trackCount()
         for (std::uint32_t n = std::uint32_t(firstNode); n < m_nodes.size(); ++n) {
             Time childTotal = 0;
             for (const std::uint32_t c : children[n - firstNode])
-                childTotal += m_nodes[c].total;
+                childTotal = addClamped(childTotal, m_nodes[c].total);
             m_nodes[n].self = std::max<Time>(0, m_nodes[n].total - childTotal);
         }
 
@@ -74,7 +76,7 @@ CallTree::CallTree(const Profile& profile) : m_depthOffsets(profile.trackCount()
         Time rootX = 0;
         for (const std::uint32_t root : children[nodes]) {
             stack.push_back(Item{root, rootX, kTimeMax, 0});
-            rootX += m_nodes[root].total;
+            rootX = addClamped(rootX, m_nodes[root].total);
         }
         std::reverse(stack.begin(), stack.end());
         std::vector<std::uint32_t> indexInDepth(nodes, 0);
@@ -82,7 +84,7 @@ CallTree::CallTree(const Profile& profile) : m_depthOffsets(profile.trackCount()
             const Item item = stack.back();
             stack.pop_back();
             const Node& node = m_nodes[item.node];
-            const Time end = std::min(item.limit, item.x + node.total);
+            const Time end = std::min(item.limit, addClamped(item.x, node.total));
             if (perDepth.size() <= std::size_t(item.depth))
                 perDepth.resize(std::size_t(item.depth) + 1);
             indexInDepth[item.node - firstNode] = std::uint32_t(perDepth[std::size_t(item.depth)].size());
@@ -95,7 +97,7 @@ CallTree::CallTree(const Profile& profile) : m_depthOffsets(profile.trackCount()
             const std::size_t base = stack.size();
             for (const std::uint32_t c : kids) {
                 stack.push_back(Item{c, x, end, item.depth + 1});
-                x = std::min(end, x + m_nodes[c].total);
+                x = std::min(end, addClamped(x, m_nodes[c].total));
             }
             std::reverse(stack.begin() + std::ptrdiff_t(base), stack.end());
         }

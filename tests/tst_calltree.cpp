@@ -141,6 +141,31 @@ private Q_SLOTS:
         QCOMPARE(spans, tree.nodeCount());
     }
 
+    // Two overlapping async tasks of 5e18 ns each (a profile may span
+    // almost 292 years): their sum does not fit in 64 bits. The totals
+    // and the axis stop at the largest time instead of wrapping (UBSan
+    // caught this through fuzz_load; data/malformed keeps its input).
+    void hugeTotalsClampInsteadOfOverflowing()
+    {
+        const LoadResult r = loadText(JSON([{"ph" : "b", "cat" : "c", "id" : 1, "pid" : 1, "tid" : 1, "name" : "p", "ts" : 0},
+                                            {"ph" : "b", "cat" : "c", "id" : 2, "pid" : 1, "tid" : 1, "name" : "q", "ts" : 1},
+                                            {"ph" : "e", "cat" : "c", "id" : 1, "pid" : 1, "tid" : 1, "name" : "p", "ts" : 5000000000000000},
+                                            {"ph" : "e", "cat" : "c", "id" : 2, "pid" : 1, "tid" : 1, "name" : "q", "ts" : 5000000000000001}]));
+        QVERIFY2(r.ok(), r.error.message.c_str());
+        const CallTree tree(*r.profile);
+        const std::uint32_t p = nodeAt(*r.profile, tree, QStringLiteral("p"));
+        const std::uint32_t q = nodeAt(*r.profile, tree, QStringLiteral("q"));
+        QVERIFY(p != kNone && q != kNone);
+        QCOMPARE(tree.node(p).total, Time(5000000000000000000));
+        QCOMPARE(tree.node(q).total, Time(5000000000000000000));
+        QCOMPARE(tree.axisEnd(), kTimeMax);
+        // p is laid out first (a tie, broken by label), q after it, cut at the axis end.
+        QCOMPARE(tree.spans()[tree.spanOfNode(p)].start, Time(0));
+        QCOMPARE(tree.spans()[tree.spanOfNode(p)].end, Time(5000000000000000000));
+        QCOMPARE(tree.spans()[tree.spanOfNode(q)].start, Time(5000000000000000000));
+        QCOMPARE(tree.spans()[tree.spanOfNode(q)].end, kTimeMax);
+    }
+
     void foldedTotalsAreSampleCounts()
     {
         const LoadResult r = ProfileLoader::load(dataPath(QStringLiteral("samples/folded/perf-vertx-stacks-01-collapsed-all.txt")));
