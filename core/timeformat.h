@@ -25,6 +25,10 @@ public:
     // for anything but 0. Syntax for malformed text, Range for a duration
     // beyond what a Time holds (about ±292 years).
     static ParseStatus parseDuration(std::string_view text, Time& out);
+    // The smallest of 1, 2, 5 × 10^k ns that is at least `atLeast` (a tick
+    // or bin width), 1 at least and 5e18 at most: every multiple up to a
+    // profile's whole span (under 2^63 ns) stays representable.
+    static Time niceStep(double atLeast);
 };
 
 } // namespace runlane

@@ -147,10 +147,7 @@ private Q_SLOTS:
     // caught this through fuzz_load; data/malformed keeps its input).
     void hugeTotalsClampInsteadOfOverflowing()
     {
-        const LoadResult r = loadText(JSON([{"ph" : "b", "cat" : "c", "id" : 1, "pid" : 1, "tid" : 1, "name" : "p", "ts" : 0},
-                                            {"ph" : "b", "cat" : "c", "id" : 2, "pid" : 1, "tid" : 1, "name" : "q", "ts" : 1},
-                                            {"ph" : "e", "cat" : "c", "id" : 1, "pid" : 1, "tid" : 1, "name" : "p", "ts" : 5000000000000000},
-                                            {"ph" : "e", "cat" : "c", "id" : 2, "pid" : 1, "tid" : 1, "name" : "q", "ts" : 5000000000000001}]));
+        const LoadResult r = ProfileLoader::load(dataPath(QStringLiteral("profiles/chrome-158-years.json")));
         QVERIFY2(r.ok(), r.error.message.c_str());
         const CallTree tree(*r.profile);
         const std::uint32_t p = nodeAt(*r.profile, tree, QStringLiteral("p"));

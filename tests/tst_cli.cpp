@@ -328,6 +328,14 @@ private Q_SLOTS:
         QTest::newRow("aggregated folded stacks")
             << dataPath(QStringLiteral("samples/folded/simple.txt")) << QStringList{"--view", "icicle", "--aggregated"}
             << QSize(1600, 1000);
+        // Two async tasks of 158 years: the ruler's ticks and the usage
+        // bins near 2^63 ns once wrapped around and never ended.
+        const QString centuries = dataPath(QStringLiteral("profiles/chrome-158-years.json"));
+        QTest::newRow("158 years, window") << centuries << QStringList{"--size", "800x500"} << QSize(800, 500);
+        QTest::newRow("158 years, aggregated") << centuries << QStringList{"--aggregated", "--size", "800x500"}
+                                               << QSize(800, 500);
+        QTest::newRow("158 years, usage") << centuries << QStringList{"--view", "usage", "--size", "600x200"}
+                                          << QSize(600, 200);
     }
     void render()
     {

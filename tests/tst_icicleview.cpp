@@ -429,6 +429,30 @@ private Q_SLOTS:
         QCOMPARE(f.view.selectedSpan(), parse);
     }
 
+    // Two overlapping tasks of 5e18 ns: merged side by side, the axis runs
+    // to the largest time. Both are painted, q up to the view's right edge
+    // (the visible slice was once asked for up to `end + 1`, which wrapped).
+    void aggregatedAxisUpToTheLargestTime()
+    {
+        Fixture f(loadedFile(dataPath(QStringLiteral("profiles/chrome-158-years.json"))));
+        f.document.setAggregated(true);
+        f.document.finishPendingWork();
+        QVERIFY(f.view.source());
+        QCOMPARE(f.axis.boundsStart(), Time(0));
+        QCOMPARE(f.axis.boundsEnd(), kTimeMax);
+        const IcicleSource& source = *f.view.source();
+        const auto roots = source.depthSlice(0, 0);
+        QCOMPARE(roots.size(), std::size_t(2));
+        const QImage image = ImageExporter::icicle(f.view, QSize(TimeAxis::kGutter + kTimeWidth, 120), 1.0);
+        // p covers [0, 5e18): 433.7 px of 800; q the rest.
+        const std::pair<double, std::size_t> probes[] = {{2, 0}, {430, 0}, {437, 1}, {kTimeWidth - 2, 1}};
+        for (const auto& [x, root] : probes) {
+            const double y = f.view.spanRect(source.idOf(roots[root])).top() + 2;
+            QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter + x, y)), rgb(f.document.colorOf(source.labelOf(roots[root]), 0)));
+        }
+        QCOMPARE(f.view.spanRect(source.idOf(roots[1])).right(), double(TimeAxis::kGutter + kTimeWidth));
+    }
+
 private:
     LoadedProfile m_loaded;
 };

@@ -51,6 +51,34 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(TimeFormat::point(ns)), text);
     }
 
+    // Tick and bin widths: 1-2-5 steps, from 1 ns up to 5e18 ns, whatever
+    // is asked (a span of centuries on a narrow view asks for more).
+    void niceStep_data()
+    {
+        QTest::addColumn<double>("atLeast");
+        QTest::addColumn<qint64>("step");
+        QTest::newRow("negative") << -5.0 << qint64(1);
+        QTest::newRow("zero") << 0.0 << qint64(1);
+        QTest::newRow("1") << 1.0 << qint64(1);
+        QTest::newRow("1.5") << 1.5 << qint64(2);
+        QTest::newRow("3") << 3.0 << qint64(5);
+        QTest::newRow("7") << 7.0 << qint64(10);
+        QTest::newRow("12 ms") << 12e6 << qint64(20000000);
+        QTest::newRow("exactly 5 s") << 5e9 << qint64(5000000000);
+        QTest::newRow("1e18") << 1e18 << qint64(1000000000000000000);
+        QTest::newRow("1.5e18") << 1.5e18 << qint64(2000000000000000000);
+        QTest::newRow("4e18") << 4e18 << qint64(5000000000000000000);
+        QTest::newRow("beyond 5e18") << 6e18 << qint64(5000000000000000000);
+        QTest::newRow("beyond 2^63") << 1e30 << qint64(5000000000000000000);
+        QTest::newRow("infinity") << std::numeric_limits<double>::infinity() << qint64(5000000000000000000);
+    }
+    void niceStep()
+    {
+        QFETCH(double, atLeast);
+        QFETCH(qint64, step);
+        QCOMPARE(qint64(TimeFormat::niceStep(atLeast)), step);
+    }
+
     void ascii() { QCOMPARE(TimeFormat::durationAscii(1500), std::string("1.50 us")); }
 
     void parse_data()

@@ -137,7 +137,15 @@ double TimeAxis::xFor(Time t, double width) const
 
 Time TimeAxis::timeAt(double x, double width) const
 {
-    return m_from + Time(std::llround(x * double(m_to - m_from) / std::max(1.0, width)));
+    // Held within ±2^63 ns: a point a few pixels past a view that ends near
+    // the largest time (a profile of centuries) must not wrap around.
+    // (llround is undefined there, so such offsets never reach it.)
+    const double offset = x * double(m_to - m_from) / std::max(1.0, width);
+    if (offset >= 0x1p63)
+        return addClamped(m_from, kTimeMax);
+    if (offset <= -0x1p63)
+        return addClamped(m_from, kTimeMin);
+    return addClamped(m_from, Time(std::llround(offset)));
 }
 
 void TimeAxis::setSelection(Time from, Time to)

@@ -3,6 +3,7 @@
 #include "colorscheme.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
+#include "timeformat.h"
 #include "valueformat.h"
 
 #include <QPainter>
@@ -29,17 +30,7 @@ QSize TimeRuler::sizeHint() const
 
 Time TimeRuler::tickStep(Time span, double width, double minimumGap)
 {
-    const double wanted = double(std::max<Time>(1, span)) * minimumGap / std::max(1.0, width);
-    Time step = 1;
-    while (true) {
-        for (const Time m : {1, 2, 5}) {
-            if (double(step * m) >= wanted)
-                return step * m;
-        }
-        if (step > kTimeMax / 100)
-            return step;
-        step *= 10;
-    }
+    return TimeFormat::niceStep(double(std::max<Time>(1, span)) * minimumGap / std::max(1.0, width));
 }
 
 QString TimeRuler::tickLabel(Time offset, Time step, ValueUnit unit)
@@ -89,23 +80,44 @@ void TimeRuler::paintContent(QPainter& p, QSize size) const
                m_document->isAggregated()      ? tr("merged call paths, %1").arg(QString::fromUtf8(ValueFormat::key(unit).data()))
                : unit == ValueUnit::Nanoseconds ? tr("time from start")
                                                 : tr("%1 from start").arg(QString::fromUtf8(ValueFormat::key(unit).data())));
-    const Time step = tickStep(m_axis->visibleSpan(), width);
     const Time origin = m_axis->boundsStart();
+    // Zoomed in far from the start, labels grow long ("4999999999.990 s"):
+    // widen the gap until the longest one fits (a coarser step may need
+    // fewer decimals, hence a few rounds).
+    const Time span = m_axis->visibleSpan();
+    Time step = tickStep(span, width);
+    for (int round = 0; round < 4; ++round) {
+        const double gap = double(step) * width / double(std::max<Time>(1, span));
+        const int needed = p.fontMetrics().horizontalAdvance(tickLabel(m_axis->visibleEnd() - origin, step, unit)) + 16;
+        if (needed <= gap)
+            break;
+        step = tickStep(span, width, needed);
+    }
     // First tick at a multiple of the step from the profile's start.
+    // Offsets, not times, are compared and stepped: a profile may span
+    // almost 2^63 ns, where `time + step` past the end would wrap around
+    // and never stop the loop.
     Time offset = m_axis->visibleStart() - origin;
-    offset = offset - (offset % step + step) % step;
+    const Time behind = offset % step;
+    offset -= behind < 0 ? behind + step : behind;
+    const Time last = m_axis->visibleEnd() - origin;
     p.setClipRect(QRect(TimeAxis::kGutter, 0, int(width), size.height()));
-    for (; origin + offset <= m_axis->visibleEnd(); offset += step) {
+    for (; offset <= last; offset += step) {
         const double x = TimeAxis::kGutter + m_axis->xFor(origin + offset, width);
         p.setPen(QColor(120, 126, 138));
         p.drawLine(QPointF(x, size.height() - 7), QPointF(x, size.height() - 1));
         for (int minor = 1; minor < 5; ++minor) {
-            const double mx = TimeAxis::kGutter + m_axis->xFor(origin + offset + step * minor / 5, width);
+            const Time minorOffset = step < 5 ? step * minor / 5 : step / 5 * minor; // exact: steps are 1, 2, 5 × 10^k
+            if (minorOffset > last - offset)
+                break;
+            const double mx = TimeAxis::kGutter + m_axis->xFor(origin + offset + minorOffset, width);
             p.drawLine(QPointF(mx, size.height() - 3), QPointF(mx, size.height() - 1));
         }
         p.setPen(QColor(50, 54, 62));
         p.drawText(QRectF(x + 3, 0, 200, size.height() - 4), Qt::AlignBottom | Qt::AlignLeft,
                    tickLabel(offset, step, unit));
+        if (offset > last - step)
+            break;
     }
     if (const auto& selection = m_axis->selection()) {
         const double x0 = TimeAxis::kGutter + m_axis->xFor(selection->first, width);

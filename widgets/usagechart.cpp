@@ -32,19 +32,6 @@ QString qs(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-// The smallest of 1, 2, 5 × 10^k at least `target`.
-Time niceStep(Time target)
-{
-    Time step = 1;
-    while (true) {
-        for (const Time m : {1, 2, 5}) {
-            if (step * m >= target)
-                return step * m;
-        }
-        step *= 10;
-    }
-}
-
 const QColor kOtherColor(176, 178, 186);
 
 } // namespace
@@ -193,7 +180,7 @@ Time UsageChart::effectiveBinWidth(Time span) const
     // the zoom or the profile.
     const Time budget = plotWidth();
     if (m_binWidth == 0)
-        return niceStep(std::max<Time>(1, span * 3 / budget));
+        return TimeFormat::niceStep(double(span) * 3 / double(budget)); // in doubles: 3 × a span may pass 2^63
     const Time bins = span / m_binWidth + 1;
     return bins <= budget ? m_binWidth : m_binWidth * ((bins + budget - 1) / budget);
 }
