@@ -405,6 +405,19 @@ private Q_SLOTS:
         QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter + 600, y)), rgb(ColorScheme::dimmed(tail)));
     }
 
+    // One call of no length: the axis is 1 ns over 800 px, so a column's
+    // boundary rounds to the call's own start. Marking it once looped
+    // forever (the rank view of `runlane-cli render` hung on it).
+    void marksAZeroLengthCallOnANanosecondAxis()
+    {
+        Fixture f(loadedText(JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "a", "ts" : 0, "dur" : 0}])));
+        QCOMPARE(f.axis.boundsEnd() - f.axis.boundsStart(), Time(1));
+        f.document.setFocusLabel(f.profile().measurement(f.id("a")).label);
+        const QImage image = ImageExporter::icicle(f.view, QSize(TimeAxis::kGutter + kTimeWidth, 100));
+        const int y = int(f.view.spanRect(f.id("a")).top()) + 2;
+        QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter, y)), rgb(f.document.labelColor(f.profile().measurement(f.id("a")).label)));
+    }
+
     void aggregatedModeZoomsOnTheMergedAxis()
     {
         Fixture f(m_loaded);

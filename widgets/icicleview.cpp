@@ -469,9 +469,11 @@ void IcicleView::paintMarks(QPainter& p, std::uint32_t first, std::uint32_t last
             const double column = std::floor(std::max(x0, 0.0));
             p.fillRect(QRectF(TimeAxis::kGutter + column, y, 1, height), color);
             const Time boundary = m_axis->timeAt(column + 1, w);
-            k = std::size_t(std::partition_point(ids.begin() + std::ptrdiff_t(k), ids.end(),
-                                                 [&](IntervalId id) { return profile.interval(id).start < boundary; })
-                            - ids.begin());
+            // At least one step: on an axis of a few ns a column is less
+            // than 1 ns wide, and its boundary may round to this very start.
+            k = std::max(k + 1, std::size_t(std::partition_point(ids.begin() + std::ptrdiff_t(k), ids.end(),
+                                                                 [&](IntervalId id) { return profile.interval(id).start < boundary; })
+                                            - ids.begin()));
         }
     }
 }
