@@ -336,6 +336,10 @@ private Q_SLOTS:
                                                << QSize(800, 500);
         QTest::newRow("158 years, usage") << centuries << QStringList{"--view", "usage", "--size", "600x200"}
                                           << QSize(600, 200);
+        // One call of no length: a 1 ns axis; the rank view focuses it.
+        QTest::newRow("zero-length call, rank view")
+            << dataPath(QStringLiteral("profiles/chrome-zero-length.json")) << QStringList{"--view", "rank", "--size", "800x500"}
+            << QSize(800, 500);
     }
     void render()
     {
