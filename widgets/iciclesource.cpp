@@ -13,7 +13,7 @@ std::pair<std::uint32_t, std::uint32_t> IcicleSource::overlapping(TrackId track,
     const auto lo = std::partition_point(slice.begin(), slice.end(), [from](const Interval& iv) {
         return iv.end < from || (iv.end == from && iv.start < from);
     });
-    const auto hi = std::partition_point(lo, slice.end(), [to](const Interval& iv) { return iv.start < to; });
+    const auto hi = std::partition_point(lo, slice.end(), [to](const Interval& iv) { return iv.start <= to; });
     const std::uint32_t base = idOf(slice.front());
     return {base + std::uint32_t(lo - slice.begin()), base + std::uint32_t(hi - slice.begin())};
 }

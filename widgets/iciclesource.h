@@ -34,7 +34,9 @@ public:
     virtual bool nestsByTime(TrackId track) const = 0;
     virtual std::string trackName(TrackId track) const = 0;
 
-    // Ids [first, last) of the spans at `depth` overlapping [from, to).
+    // Ids [first, last) of the spans at `depth` touching [from, to], both
+    // ends included: a span that starts exactly at `to` is drawn from that
+    // pixel, and `to` may be the largest time (no caller adds 1 past it).
     std::pair<std::uint32_t, std::uint32_t> overlapping(TrackId track, int depth, Time from, Time to) const;
     // The span at `depth` containing t, or kNone.
     std::uint32_t at(TrackId track, int depth, Time t) const;

@@ -291,7 +291,7 @@ std::uint32_t IcicleView::spanAt(QPoint pos) const
     std::uint32_t id = m_source->at(row->track, row->depth, m_axis->timeAt(x, width));
     if (id == kNone) {
         const auto [first, last] = m_source->overlapping(row->track, row->depth, m_axis->timeAt(x - 2, width),
-                                                         addClamped(m_axis->timeAt(x + 2, width), 1));
+                                                         m_axis->timeAt(x + 2, width));
         if (first != last)
             id = first;
     }
@@ -381,8 +381,7 @@ void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) con
     const double w = timeWidth;
     const Time from = m_axis->visibleStart();
     const Time to = m_axis->visibleEnd();
-    // Clamped: the aggregated axis of a centuries-long profile ends at kTimeMax.
-    const auto [first, last] = m_source->overlapping(row.track, row.depth, from, addClamped(to, 1));
+    const auto [first, last] = m_source->overlapping(row.track, row.depth, from, to);
     if (first == last)
         return;
     const auto slice = m_source->depthSlice(row.track, row.depth);
