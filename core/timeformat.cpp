@@ -68,16 +68,13 @@ Time TimeFormat::niceStep(double atLeast)
 {
     // Doubles, so that a wish beyond 2^63 (a span of centuries on a narrow
     // view) neither overflows nor loops: 5e18 is the last 1-2-5 step.
-    Time step = 1;
-    for (int exponent = 0; exponent <= 18; ++exponent, step *= 10) {
+    constexpr Time kLargest = 5'000'000'000'000'000'000;
+    for (Time power = 1;; power *= 10) {
         for (const Time m : {1, 2, 5}) {
-            if (double(step * m) >= atLeast)
-                return step * m;
+            if (double(power * m) >= atLeast || power * m == kLargest)
+                return power * m;
         }
-        if (exponent == 18)
-            return step * 5;
     }
-    return step;
 }
 
 std::string TimeFormat::durationAscii(Time ns)

@@ -101,23 +101,21 @@ void TimeRuler::paintContent(QPainter& p, QSize size) const
     const Time behind = offset % step;
     offset -= behind < 0 ? behind + step : behind;
     const Time last = m_axis->visibleEnd() - origin;
+    const Time minorStep = step / 5; // none below 5 ns: no fractions of a ns
     p.setClipRect(QRect(TimeAxis::kGutter, 0, int(width), size.height()));
-    for (; offset <= last; offset += step) {
+    for (;; offset += step) {
         const double x = TimeAxis::kGutter + m_axis->xFor(origin + offset, width);
         p.setPen(QColor(120, 126, 138));
         p.drawLine(QPointF(x, size.height() - 7), QPointF(x, size.height() - 1));
-        for (int minor = 1; minor < 5; ++minor) {
-            const Time minorOffset = step < 5 ? step * minor / 5 : step / 5 * minor; // exact: steps are 1, 2, 5 × 10^k
-            if (minorOffset > last - offset)
-                break;
-            const double mx = TimeAxis::kGutter + m_axis->xFor(origin + offset + minorOffset, width);
+        for (int minor = 1; minorStep > 0 && minor < 5 && minorStep * minor <= last - offset; ++minor) {
+            const double mx = TimeAxis::kGutter + m_axis->xFor(origin + offset + minorStep * minor, width);
             p.drawLine(QPointF(mx, size.height() - 3), QPointF(mx, size.height() - 1));
         }
         p.setPen(QColor(50, 54, 62));
         p.drawText(QRectF(x + 3, 0, 200, size.height() - 4), Qt::AlignBottom | Qt::AlignLeft,
                    tickLabel(offset, step, unit));
-        if (offset > last - step)
-            break;
+        if (last - offset < step)
+            break; // the last tick; stepping on could pass 2^63
     }
     if (const auto& selection = m_axis->selection()) {
         const double x0 = TimeAxis::kGutter + m_axis->xFor(selection->first, width);
