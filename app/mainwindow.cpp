@@ -78,7 +78,9 @@ MainWindow::MainWindow(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     m_overview = new OverviewStrip(m_document, central);
+    m_overview->setObjectName(QStringLiteral("overview"));
     m_ruler = new TimeRuler(m_document, central);
+    m_ruler->setObjectName(QStringLiteral("ruler"));
     m_icicle = new IcicleView(m_document, central);
     m_lanes = new TaskLaneView(m_document, central);
     m_usage = new UsageChart(m_document, central);

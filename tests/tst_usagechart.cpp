@@ -238,6 +238,30 @@ private Q_SLOTS:
         QVERIFY(!chart.series());
         QVERIFY(chart.view()->chart()->series().isEmpty());
     }
+
+    // Found by tst_monkey: a track the chart does not offer (past the
+    // profile's tracks, or one without intervals) crashed the computation.
+    void ignoresATrackItDoesNotOffer_data()
+    {
+        QTest::addColumn<TrackId>("track");
+        QTest::newRow("past the tracks") << TrackId(7);
+        QTest::newRow("kNone") << TrackId(kNone);
+    }
+    void ignoresATrackItDoesNotOffer()
+    {
+        QFETCH(TrackId, track);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        UsageChart chart(&document);
+        document.setProfile(loadedFile(dataPath(QStringLiteral("profiles/fgh-chrome.json"))));
+        chart.finishPendingWork();
+        const TrackId shown = chart.track();
+        chart.setTrack(track);
+        chart.finishPendingWork();
+        QCOMPARE(chart.track(), shown);
+        QVERIFY(chart.series());
+        QCOMPARE(chart.series()->labels().size(), std::size_t(3));
+    }
 };
 
 QTEST_MAIN(TestUsageChart)

@@ -31,14 +31,19 @@ void BackgroundLoader::load(const QString& path)
     m_path = path;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const auto cancelFlag = m_cancel;
+    const quint64 request = ++m_request;
     QPointer<BackgroundLoader> self(this);
-    m_watcher.setFuture(QtConcurrent::run([path, cancelFlag, self]() {
+    m_watcher.setFuture(QtConcurrent::run([path, cancelFlag, self, request]() {
         LoadControl control;
         control.cancel = cancelFlag.get();
-        control.progress = [self](std::int64_t done, std::int64_t total) {
+        control.progress = [self, request](std::int64_t done, std::int64_t total) {
+            // Queued to the loader's thread, where the request is compared:
+            // a replaced load's last chunks arrive after its successor began.
             if (self)
-                QMetaObject::invokeMethod(self, "progress", Qt::QueuedConnection, Q_ARG(qint64, done),
-                                          Q_ARG(qint64, total));
+                QMetaObject::invokeMethod(self, [self, request, done, total] {
+                    if (self && self->m_request == request)
+                        Q_EMIT self->progress(done, total);
+                }, Qt::QueuedConnection);
         };
         Outcome outcome;
         LoadResult result = ProfileLoader::load(path, control);

@@ -42,6 +42,7 @@ private:
 
     QFutureWatcher<Outcome> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;
+    quint64 m_request = 0; // progress of a load that was replaced is dropped
     QString m_path;
 };
 

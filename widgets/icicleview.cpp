@@ -50,6 +50,7 @@ IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
     connect(m_axis, &TimeAxis::visibleRangeChanged, this, qOverload<>(&QWidget::update));
     connect(m_axis, &TimeAxis::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(m_axis, &TimeAxis::selectedItemChanged, this, qOverload<>(&QWidget::update));
+    connect(m_document, &ProfileDocument::profileAboutToChange, this, &IcicleView::dropProfile);
     connect(m_document, &ProfileDocument::profileChanged, this, &IcicleView::rebuild);
     connect(m_document, &ProfileDocument::viewModeChanged, this, &IcicleView::rebuild);
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
@@ -69,17 +70,28 @@ int IcicleView::scrollY() const
     return m_scroll->value();
 }
 
-void IcicleView::rebuild()
+void IcicleView::dropProfile()
 {
     m_source.reset();
+    m_built = LoadedProfile();
+    m_builtTree.reset();
     m_collapsed.clear();
     m_aggregatedSelection = kNone;
-    const Profile* profile = m_document->profile();
-    if (profile) {
+    m_trackCollapsed.clear();
+    m_rows.clear();
+    update();
+}
+
+void IcicleView::rebuild()
+{
+    dropProfile();
+    if (m_document->hasProfile()) {
+        m_built = m_document->loaded();
+        m_builtTree = m_document->sharedCallTree();
         if (!m_document->isAggregated())
-            m_source = std::make_unique<TimelineSource>(*profile, *m_document->metrics());
-        else if (m_document->callTree())
-            m_source = std::make_unique<AggregatedSource>(*profile, *m_document->callTree());
+            m_source = std::make_unique<TimelineSource>(*m_built.profile, *m_built.metrics);
+        else if (m_builtTree)
+            m_source = std::make_unique<AggregatedSource>(*m_built.profile, *m_builtTree);
     }
     m_trackCollapsed.assign(m_source ? m_source->trackCount() : 0, false);
     layoutRows();
@@ -324,7 +336,7 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
         return;
     }
     const int timeWidth = std::max(1, size.width() - TimeAxis::kGutter);
-    if (m_document->profile()->intervalCount() == 0) {
+    if (m_built.profile->intervalCount() == 0) {
         p.setPen(QColor(110, 110, 120));
         p.drawText(QRect(TimeAxis::kGutter, kHeaderHeight, timeWidth, 60), Qt::AlignCenter,
                    tr("This profile has no timeline: its metrics are in the rank."));
@@ -448,11 +460,13 @@ void IcicleView::paintMarks(QPainter& p, std::uint32_t first, std::uint32_t last
     // Emphasised intervals narrower than a pixel vanish in the merged
     // blocks: mark each pixel column holding one in its label's colour.
     // Per label a binary search per marked column: O(pixels × log n).
-    const LabelIndex* index = m_document->labelIndex();
+    // The document's labels are of the profile the rows were built from:
+    // a switch drops the rows before the labels change.
+    const LabelIndex* index = m_built.labels.get();
     const std::vector<LabelId> labels = m_document->steppedLabels();
     if (!index || labels.size() > kMaxMarkedLabels)
         return;
-    const Profile& profile = *m_document->profile();
+    const Profile& profile = *m_built.profile;
     const double w = timeWidth;
     for (const LabelId label : labels) {
         const auto ids = index->inRow(label, first, last);
@@ -510,7 +524,7 @@ void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, 
             text.setLeft(text.left() + kChevronWidth);
         }
     }
-    QString name = qs(m_document->profile()->labelName(label));
+    QString name = qs(m_built.profile->labelName(label));
     if (collapsed)
         name += QStringLiteral("  +%1").arg(descendantCount(id));
     const QFontMetrics metrics = p.fontMetrics();
@@ -597,7 +611,7 @@ void IcicleView::contextMenuEvent(QContextMenuEvent* event)
     QMenu menu(this);
     if (id != kNone) {
         selectSpan(id);
-        menu.addAction(tr("Zoom to %1").arg(qs(m_document->profile()->labelName(m_source->labelOf(m_source->span(id))))),
+        menu.addAction(tr("Zoom to %1").arg(qs(m_built.profile->labelName(m_source->labelOf(m_source->span(id))))),
                        this, [this, id] { zoomToSpan(id); });
         if (isCollapsed(id))
             menu.addAction(tr("Expand"), this, [this, id] { setCollapsed(id, false); });

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "iciclesource.h"
+#include "loadedprofile.h"
 #include "timenavigator.h"
 
 #include <QWidget>
@@ -12,6 +13,8 @@
 class QScrollBar;
 
 namespace runlane {
+
+class CallTree;
 
 class ProfileDocument;
 class TimeAxis;
@@ -87,6 +90,7 @@ private:
         int height;
     };
 
+    void dropProfile();
     void rebuild();
     void layoutRows();
     void updateScrollBar();
@@ -104,6 +108,10 @@ private:
     TimeAxis* m_axis;
     TimeNavigator m_navigator;
     QScrollBar* m_scroll;
+    // What m_source reads (it holds references into them): kept alive with
+    // it, and its ids read against this profile only.
+    LoadedProfile m_built;
+    std::shared_ptr<const CallTree> m_builtTree;
     std::unique_ptr<IcicleSource> m_source;
     std::vector<Row> m_rows;
     std::vector<bool> m_trackCollapsed;

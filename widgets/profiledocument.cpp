@@ -3,22 +3,18 @@
 #include "searchpattern.h"
 #include "timeaxis.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
+#include <utility>
 
 namespace runlane {
 
-ProfileDocument::ProfileDocument(TimeAxis* axis, QObject* parent) : QObject(parent), m_axis(axis)
+ProfileDocument::ProfileDocument(TimeAxis* axis, QObject* parent)
+    : QObject(parent), m_axis(axis),
+      m_callTreeJob(this, [this](ProfileResult<CallTree> result) { callTreeBuilt(std::move(result)); })
 {
-    connect(&m_callTreeWatcher, &QFutureWatcher<std::shared_ptr<const CallTree>>::finished, this,
-            &ProfileDocument::callTreeBuilt);
 }
 
-ProfileDocument::~ProfileDocument()
-{
-    m_callTreeWatcher.waitForFinished();
-}
+ProfileDocument::~ProfileDocument() = default;
 
 void ProfileDocument::setProfile(const LoadedProfile& loaded)
 {
@@ -26,15 +22,7 @@ void ProfileDocument::setProfile(const LoadedProfile& loaded)
         clear();
         return;
     }
-    m_callTreeWatcher.waitForFinished();
-    m_loaded = loaded;
-    m_callTree.reset();
-    m_colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode);
-    m_longest = m_loaded.longestInterval;
-    m_aggregated = false;
-    resetEmphasis();
-    applyBounds();
-    Q_EMIT profileChanged();
+    switchTo(loaded);
     // Folded stacks and sampled profiles have no meaningful timeline.
     if (m_loaded.profile->prefersAggregatedView())
         setAggregated(true);
@@ -42,14 +30,35 @@ void ProfileDocument::setProfile(const LoadedProfile& loaded)
 
 void ProfileDocument::clear()
 {
-    m_callTreeWatcher.waitForFinished();
-    m_loaded = LoadedProfile();
+    switchTo(LoadedProfile());
+}
+
+void ProfileDocument::switchTo(const LoadedProfile& loaded)
+{
+    // The order is the contract (see the class comment).
+    Q_EMIT profileAboutToChange();
+    // A call tree being built for the old profile is not waited for: it
+    // ends on its own and is never delivered.
+    m_callTreeJob.drop();
+    m_loaded = loaded;
     m_callTree.reset();
-    m_colors.clear();
+    m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode) : std::vector<QRgb>();
+    m_longest = m_loaded.longestInterval;
     m_aggregated = false;
-    resetEmphasis();
-    m_axis->setBounds(0, 1);
+    // A new profile has new label ids: nothing carries over but the
+    // search text, matched again below once every view has rebuilt.
+    m_focus = kNone;
+    const QString search = std::exchange(m_search, QString());
+    m_matches.clear();
+    m_matchList.clear();
+    m_matchIntervals = 0;
+    m_searchValid = true;
+    applyBounds(); // resets the visible range, the selection and the selected item
     Q_EMIT profileChanged();
+    if (!search.isEmpty() && hasProfile())
+        setSearch(search);
+    else
+        Q_EMIT emphasisChanged();
 }
 
 void ProfileDocument::setColorMode(ColorMode mode)
@@ -68,22 +77,6 @@ QRgb ProfileDocument::colorOf(LabelId label, Time duration) const
         ? ColorScheme::forDuration(duration, m_aggregated && m_callTree ? m_callTree->axisEnd() : m_longest).rgb()
         : m_colors[label];
     return isEmphasisActive() && !isHighlighted(label) ? ColorScheme::dimmed(color) : color;
-}
-
-void ProfileDocument::resetEmphasis()
-{
-    // A new profile has new label ids: nothing carries over but the text.
-    m_focus = kNone;
-    const QString search = m_search;
-    m_search.clear();
-    m_matches.clear();
-    m_matchList.clear();
-    m_matchIntervals = 0;
-    m_searchValid = true;
-    if (!search.isEmpty() && hasProfile())
-        setSearch(search);
-    else
-        Q_EMIT emphasisChanged();
 }
 
 void ProfileDocument::setFocusLabel(LabelId label)
@@ -156,35 +149,23 @@ void ProfileDocument::setAggregated(bool aggregated)
     if (aggregated == m_aggregated || !hasProfile())
         return;
     m_aggregated = aggregated;
-    if (aggregated && !m_callTree && !m_callTreeWatcher.isRunning()) {
-        const auto profile = m_loaded.profile;
-        m_callTreeWatcher.setFuture(
-            QtConcurrent::run([profile]() -> std::shared_ptr<const CallTree> {
-                try {
-                    return std::make_shared<CallTree>(*profile);
-                } catch (const std::exception&) {
-                    return nullptr; // out of memory: the timeline stays; nothing may reach the event loop
-                }
-            }));
-    }
+    if (aggregated && !m_callTree && !m_callTreeJob.isRunning())
+        m_callTreeJob.start(m_loaded.profile, [](const Profile& profile) { return std::make_shared<const CallTree>(profile); });
     applyBounds();
     Q_EMIT viewModeChanged();
 }
 
 void ProfileDocument::finishPendingWork()
 {
-    if (!m_callTreeWatcher.isRunning() && (m_callTree || !m_aggregated))
-        return;
-    m_callTreeWatcher.waitForFinished();
-    if (!m_callTree)
-        callTreeBuilt();
+    m_callTreeJob.finish();
 }
 
-void ProfileDocument::callTreeBuilt()
+void ProfileDocument::callTreeBuilt(ProfileResult<CallTree> result)
 {
-    if (m_callTree || !m_callTreeWatcher.future().isValid() || m_callTreeWatcher.future().resultCount() == 0)
+    // Out of memory (null): the timeline stays usable.
+    if (!isCurrent(result.profile) || !result.value || m_callTree)
         return;
-    m_callTree = m_callTreeWatcher.result();
+    m_callTree = std::move(result.value);
     if (m_aggregated)
         applyBounds();
     Q_EMIT viewModeChanged();

@@ -3,8 +3,8 @@
 #include "calltree.h"
 #include "colorscheme.h"
 #include "loadedprofile.h"
+#include "profilejob.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 
 #include <memory>
@@ -16,6 +16,15 @@ class TimeAxis;
 // The open profile and how it is shown: colour mode, timeline or aggregated
 // flame graph. Owned by the GUI thread; views read it and listen to it. It
 // keeps the shared TimeAxis's bounds in step with what is shown.
+//
+// A change of profile is one step that every view observes in the same
+// order: profileAboutToChange() (each view drops everything it derived
+// from the old profile: rows, ids, series, tables, requests under way),
+// then the document and the axis switch (the axis's signals now reach
+// views that hold nothing), then profileChanged() (each view rebuilds from
+// the new profile), then emphasisChanged(). Between the first and the last
+// signal no view holds an id of the old profile, so no signal handler of
+// one view can make another read old ids against the new profile.
 class ProfileDocument : public QObject
 {
     Q_OBJECT
@@ -29,6 +38,12 @@ public:
     bool hasProfile() const { return !m_loaded.isNull(); }
     const LoadedProfile& loaded() const { return m_loaded; }
     const Profile* profile() const { return m_loaded.profile.get(); }
+    const std::shared_ptr<const Profile>& sharedProfile() const { return m_loaded.profile; }
+    // Whether a result computed from `profile` belongs to what is open.
+    bool isCurrent(const std::shared_ptr<const Profile>& profile) const
+    {
+        return profile != nullptr && profile == m_loaded.profile;
+    }
     const MeasurementMetrics* metrics() const { return m_loaded.metrics.get(); }
     TimeAxis* axis() const { return m_axis; }
 
@@ -45,6 +60,7 @@ public:
     bool isAggregated() const { return m_aggregated; }
     void setAggregated(bool aggregated);
     const CallTree* callTree() const { return m_callTree.get(); }
+    const std::shared_ptr<const CallTree>& sharedCallTree() const { return m_callTree; }
     // Emphasis: the focused label (the rank's selected row, a band of the
     // usage chart) and the labels matching a search. While either is set,
     // every view draws the other labels dimmed.
@@ -75,6 +91,9 @@ public:
     void finishPendingWork();
 
 Q_SIGNALS:
+    // Before anything of the document changes: drop what refers to the
+    // old profile; do not read the document.
+    void profileAboutToChange();
     void profileChanged();
     void colorsChanged();
     void viewModeChanged();
@@ -82,8 +101,8 @@ Q_SIGNALS:
 
 private:
     void applyBounds();
-    void resetEmphasis();
-    void callTreeBuilt();
+    void switchTo(const LoadedProfile& loaded);
+    void callTreeBuilt(ProfileResult<CallTree> result);
 
     TimeAxis* m_axis;
     LoadedProfile m_loaded;
@@ -98,7 +117,7 @@ private:
     std::vector<LabelId> m_matchList;
     std::size_t m_matchIntervals = 0;
     std::shared_ptr<const CallTree> m_callTree;
-    QFutureWatcher<std::shared_ptr<const CallTree>> m_callTreeWatcher;
+    ProfileJob<CallTree> m_callTreeJob;
 };
 
 } // namespace runlane

@@ -37,11 +37,11 @@ RankModel::RankModel(ProfileDocument* document, QObject* parent) : QAbstractTabl
     });
 }
 
-void RankModel::setTable(std::shared_ptr<const RankTable> table)
+void RankModel::setTable(std::shared_ptr<const RankTable> table, std::shared_ptr<const Profile> profile)
 {
     beginResetModel();
-    m_table = std::move(table);
-    m_profile = m_table ? m_document->loaded().profile : nullptr;
+    m_table = profile ? std::move(table) : nullptr;
+    m_profile = m_table ? std::move(profile) : nullptr;
     endResetModel();
 }
 
@@ -167,7 +167,7 @@ QVariant RankModel::data(const QModelIndex& index, int role) const
             return tr("Pre-aggregated metrics give no per-call distribution");
         return {};
     case Qt::BackgroundRole:
-        if (!m_document->searchText().isEmpty() && m_document->isHighlighted(row.label))
+        if (!m_document->searchText().isEmpty() && m_document->isCurrent(m_profile) && m_document->isHighlighted(row.label))
             return QColor(255, 243, 176);
         return {};
     default:

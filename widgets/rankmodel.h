@@ -27,9 +27,11 @@ public:
 
     explicit RankModel(ProfileDocument* document, QObject* parent = nullptr);
 
-    // The table of the document's current profile (null: empty).
-    void setTable(std::shared_ptr<const RankTable> table);
+    // A table and the profile it was computed from (null: empty). Its
+    // label ids are read against that profile only.
+    void setTable(std::shared_ptr<const RankTable> table, std::shared_ptr<const Profile> profile);
     const RankTable* table() const { return m_table.get(); }
+    const Profile* profile() const { return m_profile.get(); }
     int rowOf(LabelId label) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -1,6 +1,5 @@
 #include "rankpanel.h"
 
-#include "loaderror.h"
 #include "profiledocument.h"
 #include "rankformatter.h"
 #include "rankmodel.h"
@@ -23,14 +22,14 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace runlane {
 
 RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_axis(document->axis()), m_model(new RankModel(document, this)),
       m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)), m_filter(new QLineEdit(this)),
-      m_count(new QLabel(this)), m_banner(new QLabel(this))
+      m_count(new QLabel(this)), m_banner(new QLabel(this)),
+      m_job(this, [this](ProfileResult<RankTable> result) { computed(std::move(result)); })
 {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(RankModel::SortRole);
@@ -80,10 +79,10 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
 
     connect(m_filter, &QLineEdit::textChanged, this, &RankPanel::setFilterText);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RankPanel::currentRowChanged);
+    connect(m_document, &ProfileDocument::profileAboutToChange, this, &RankPanel::dropProfile);
     connect(m_document, &ProfileDocument::profileChanged, this, &RankPanel::recompute);
     connect(m_document, &ProfileDocument::emphasisChanged, this, &RankPanel::focusChanged);
     connect(m_axis, &TimeAxis::selectionChanged, this, &RankPanel::recompute);
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const RankTable>>::finished, this, &RankPanel::computed);
     connect(m_banner, &QLabel::linkActivated, m_axis, &TimeAxis::clearSelection);
     // The shown count follows the filter.
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &RankPanel::updateBanner);
@@ -97,7 +96,6 @@ RankPanel::~RankPanel()
 {
     if (m_cancel)
         m_cancel->store(true);
-    m_watcher.waitForFinished();
 }
 
 void RankPanel::setFilterText(const QString& text)
@@ -117,14 +115,23 @@ void RankPanel::setFilterText(const QString& text)
     updateBanner();
 }
 
+void RankPanel::dropProfile()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_job.drop();
+    m_syncing = true; // the reset must not move the focus of the profile to come
+    m_model->setTable(nullptr, nullptr);
+    m_syncing = false;
+    updateBanner();
+}
+
 void RankPanel::recompute()
 {
     if (m_cancel)
         m_cancel->store(true);
     if (!m_document->hasProfile()) {
-        m_watcher.setFuture(QFuture<std::shared_ptr<const RankTable>>());
-        m_model->setTable(nullptr);
-        updateBanner();
+        dropProfile();
         return;
     }
     std::optional<TimeRange> range;
@@ -133,38 +140,27 @@ void RankPanel::recompute()
         range = TimeRange{selection->first, selection->second};
     // The task owns what it reads (the metrics refer to the profile): a
     // cancelled one may still be finishing after the document moved on.
-    const LoadedProfile loaded = m_document->loaded();
+    const auto metrics = m_document->loaded().metrics;
     const auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancel;
-    m_watcher.setFuture(QtConcurrent::run([loaded, range, cancel]() -> std::shared_ptr<const RankTable> {
-        try {
-            return std::make_shared<RankTable>(RankTable::compute(*loaded.metrics, range, cancel.get()));
-        } catch (const LoadCancelled&) {
-            return nullptr; // a newer request took over
-        } catch (const std::exception&) {
-            return nullptr; // out of memory: keep the table shown; nothing may reach the event loop
-        }
-    }));
+    m_job.start(m_document->sharedProfile(), [metrics, range, cancel](const Profile&) {
+        return std::make_shared<const RankTable>(RankTable::compute(*metrics, range, cancel.get()));
+    });
     updateBanner();
 }
 
 void RankPanel::finishPendingWork()
 {
-    m_watcher.waitForFinished();
-    computed();
+    m_job.finish();
 }
 
-void RankPanel::computed()
+void RankPanel::computed(ProfileResult<RankTable> result)
 {
-    if (!m_watcher.future().isValid() || !m_watcher.isFinished() || m_watcher.future().resultCount() == 0)
-        return;
-    std::shared_ptr<const RankTable> table = m_watcher.result();
-    // Taken once: the future stays finished after this.
-    m_watcher.setFuture(QFuture<std::shared_ptr<const RankTable>>());
-    if (!table)
+    // Cancelled (null), or computed for a profile no longer open.
+    if (!result.value || !m_document->isCurrent(result.profile))
         return;
     m_syncing = true;
-    m_model->setTable(std::move(table));
+    m_model->setTable(std::move(result.value), std::move(result.profile));
     m_syncing = false;
     focusChanged(); // the focused label's row in the new table
     updateBanner();
@@ -206,14 +202,14 @@ void RankPanel::updateBanner()
         m_banner->clear();
         return;
     }
-    if (m_watcher.isRunning()) {
+    if (m_job.isRunning()) {
         m_banner->setText(tr("computing…"));
         return;
     }
     const RankTable* table = m_model->table();
     if (table && table->range()) {
-        const ValueUnit unit = m_document->profile()->unit();
-        const Time start = m_document->profile()->startTime();
+        const ValueUnit unit = m_model->profile()->unit();
+        const Time start = m_model->profile()->startTime();
         auto point = [&](Time t) { return QString::fromStdString(ValueFormat::point(t - start, unit)); };
         m_banner->setText(tr("<b>Range %1 – %2</b> (%3): every number clipped to it · <a href='whole'>whole profile</a>")
                               .arg(point(table->range()->from), point(table->range()->to),
@@ -241,14 +237,14 @@ QString RankPanel::selectedRowsText() const
     if (!m_model->table())
         return {};
     return QString::fromStdString(
-        RankFormatter::csvRows(*m_document->profile(), *m_model->table(), shownRows(true), '\t'));
+        RankFormatter::csvRows(*m_model->profile(), *m_model->table(), shownRows(true), '\t'));
 }
 
 bool RankPanel::exportCsv(const QString& path, QString* error) const
 {
     QSaveFile file(path);
     const std::string text = m_model->table()
-        ? RankFormatter::csvRows(*m_document->profile(), *m_model->table(), shownRows(false), ',')
+        ? RankFormatter::csvRows(*m_model->profile(), *m_model->table(), shownRows(false), ',')
         : std::string();
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
         || !file.commit()) {

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "profilejob.h"
 #include "profiletypes.h"
 #include "ranktable.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <atomic>
@@ -39,7 +39,7 @@ public:
     void setFilterText(const QString& text);
     // Waits for the computation under way, if any, and shows its result.
     void finishPendingWork();
-    bool isComputing() const { return m_watcher.isRunning(); }
+    bool isComputing() const { return m_job.isRunning(); }
 
     // The selected rows (all shown rows if none is selected) as
     // tab-separated text with a header, times in integer nanoseconds.
@@ -56,8 +56,9 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
+    void dropProfile();
     void recompute();
-    void computed();
+    void computed(ProfileResult<RankTable> result);
     void currentRowChanged();
     void focusChanged();
     void updateBanner();
@@ -71,7 +72,7 @@ private:
     QLineEdit* m_filter;
     QLabel* m_count;
     QLabel* m_banner;
-    QFutureWatcher<std::shared_ptr<const RankTable>> m_watcher;
+    ProfileJob<RankTable> m_job;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_syncing = false;
 };

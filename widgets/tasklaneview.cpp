@@ -83,6 +83,7 @@ TaskLaneView::TaskLaneView(ProfileDocument* document, QWidget* parent)
     connect(m_axis, &TimeAxis::visibleRangeChanged, this, &TaskLaneView::rangeChanged);
     connect(m_axis, &TimeAxis::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(m_axis, &TimeAxis::selectedItemChanged, this, &TaskLaneView::selectionChanged);
+    connect(m_document, &ProfileDocument::profileAboutToChange, this, &TaskLaneView::dropProfile);
     connect(m_document, &ProfileDocument::profileChanged, this, &TaskLaneView::collectTasks);
     connect(m_document, &ProfileDocument::viewModeChanged, this, &TaskLaneView::rebuild);
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
@@ -127,12 +128,28 @@ void TaskLaneView::rangeChanged()
     update();
 }
 
+void TaskLaneView::dropProfile()
+{
+    m_profile.reset();
+    m_metrics.reset();
+    m_tasks.clear();
+    m_totalTasks = 0;
+    rebuild();
+}
+
+const Profile* TaskLaneView::shownProfile() const
+{
+    return m_document->isCurrent(m_profile) ? m_profile.get() : nullptr;
+}
+
 void TaskLaneView::collectTasks()
 {
     // Once per profile, so that a zoom only filters this list.
     m_tasks.clear();
     m_totalTasks = 0;
-    if (const Profile* p = m_document->profile()) {
+    m_profile = m_document->sharedProfile();
+    m_metrics = m_document->loaded().metrics;
+    if (const Profile* p = m_profile.get()) {
         m_tasks.resize(p->trackCount());
         for (MeasurementId id = 0; id < p->measurementCount(); ++id) {
             const Measurement& m = p->measurement(id);
@@ -150,7 +167,7 @@ void TaskLaneView::rebuild()
     m_rows.clear();
     m_related.clear();
     m_taskCount = 0;
-    const Profile* p = m_document->profile();
+    const Profile* p = shownProfile();
     // The lanes live on the time axis; the aggregated view has none.
     if (p && !m_document->isAggregated()) {
         std::vector<std::vector<MeasurementId>> perTrack(m_tasks.size());
@@ -164,7 +181,7 @@ void TaskLaneView::rebuild()
                     perTrack[t].push_back(id);
             }
         }
-        const MeasurementMetrics* metrics = m_document->metrics();
+        const MeasurementMetrics* metrics = m_metrics.get();
         int y = 0;
         for (TrackId t = 0; t < perTrack.size(); ++t) {
             auto& tasks = perTrack[t];
@@ -205,7 +222,7 @@ void TaskLaneView::computeRelated()
 {
     // The selected task's creator and the tasks it created.
     m_related.clear();
-    const Profile* p = m_document->profile();
+    const Profile* p = shownProfile();
     const MeasurementId selected = m_axis->selectedMeasurement();
     if (p && !m_document->isAggregated() && selected != kNone && selected < p->measurementCount()) {
         if (p->measurement(selected).creator != kNone)
@@ -309,7 +326,7 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
             bold.setBold(true);
             p.setFont(bold);
             p.setPen(QColor(40, 44, 52));
-            const Profile* profile = m_document->profile();
+            const Profile* profile = m_profile.get(); // rows exist only while it is the open one
             std::size_t count = 0;
             for (auto next = it + 1; next != m_rows.end() && next->task != kNone; ++next)
                 ++count;
@@ -370,7 +387,7 @@ void TaskLaneView::paintLegend(QPainter& p, int width) const
 
 void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) const
 {
-    const Profile& profile = *m_document->profile();
+    const Profile& profile = *m_profile;
     const Measurement& m = profile.measurement(row.task);
     const double w = timeWidth;
     const double left = TimeAxis::kGutter;
@@ -468,7 +485,7 @@ void TaskLaneView::mouseReleaseEvent(QMouseEvent* event)
         m_axis->clearSelectedItem();
         return;
     }
-    const auto intervals = m_document->profile()->intervalsOf(task);
+    const auto intervals = m_profile->intervalsOf(task);
     m_axis->selectItem(intervals.empty() ? kNone : intervals.front(), task);
 }
 
@@ -477,7 +494,7 @@ void TaskLaneView::mouseDoubleClickEvent(QMouseEvent* event)
     const MeasurementId task = taskAt(event->position().toPoint());
     if (task == kNone)
         return;
-    const Measurement& m = m_document->profile()->measurement(task);
+    const Measurement& m = m_profile->measurement(task);
     m_axis->setVisibleRange(m.created, std::max(m.finished, m.created + TimeAxis::kMinimumSpan));
 }
 
@@ -489,8 +506,10 @@ void TaskLaneView::wheelEvent(QWheelEvent* event)
 
 void TaskLaneView::keyPressEvent(QKeyEvent* event)
 {
-    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) && m_axis->selectedMeasurement() != kNone) {
-        const Measurement& m = m_document->profile()->measurement(m_axis->selectedMeasurement());
+    const Profile* shown = shownProfile();
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) && shown
+        && m_axis->selectedMeasurement() < shown->measurementCount()) {
+        const Measurement& m = shown->measurement(m_axis->selectedMeasurement());
         m_axis->setVisibleRange(m.created, std::max(m.finished, m.created + TimeAxis::kMinimumSpan));
         return;
     }
@@ -525,12 +544,12 @@ bool TaskLaneView::event(QEvent* event)
             QToolTip::hideText();
             return true;
         }
-        const Profile& p = *m_document->profile();
+        const Profile& p = *m_profile; // a row exists only while it is the open one
         const Measurement& m = p.measurement(task);
         const ValueUnit unit = p.unit();
         const QString text = QString::fromStdString(
             p.labelText(m.label) + "\ncreated at " + ValueFormat::point(m.created - p.startTime(), unit) + ", wall "
-            + ValueFormat::text(m.finished - m.created, unit) + "\nexec " + ValueFormat::text(m_document->metrics()->exec(task), unit)
+            + ValueFormat::text(m.finished - m.created, unit) + "\nexec " + ValueFormat::text(m_metrics->exec(task), unit)
             + " in " + std::to_string(p.intervalsOf(task).size()) + " active intervals\n"
             + std::string(finalStateName(m.finalState())));
         QToolTip::showText(help->globalPos(), text, this);

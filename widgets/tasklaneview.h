@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include <memory>
 #include <unordered_set>
 #include <vector>
 
@@ -12,6 +13,8 @@ class QScrollBar;
 
 namespace runlane {
 
+class MeasurementMetrics;
+class Profile;
 class ProfileDocument;
 class TimeAxis;
 struct Interval;
@@ -74,7 +77,10 @@ private:
         int y;
     };
 
+    void dropProfile();
     void collectTasks();
+    // The profile the rows were built from, while it is the open one.
+    const Profile* shownProfile() const;
     void rebuild();
     void rangeChanged();
     void selectionChanged();
@@ -92,6 +98,10 @@ private:
     QScrollBar* m_scroll;
     Order m_order = Order::Creation;
     bool m_onlyInView = true;
+    // What the rows and tasks were built from: their ids are read against
+    // this profile only (null between a switch's two signals).
+    std::shared_ptr<const Profile> m_profile;
+    std::shared_ptr<const MeasurementMetrics> m_metrics;
     std::vector<Row> m_rows;
     std::vector<std::vector<MeasurementId>> m_tasks; // per track, by creation
     std::size_t m_taskCount = 0;

@@ -17,7 +17,6 @@
 #include <QTimer>
 #include <QValueAxis>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -39,7 +38,8 @@ const QColor kOtherColor(176, 178, 186);
 UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_axis(document->axis()), m_view(new UsageChartView(this, m_axis, this)),
       m_trackBox(new QComboBox(this)), m_binBox(new QComboBox(this)), m_topBox(new QSpinBox(this)),
-      m_note(new QLabel(this)), m_debounce(new QTimer(this))
+      m_note(new QLabel(this)), m_debounce(new QTimer(this)),
+      m_job(this, [this](ProfileResult<UsageSeries> result) { computed(std::move(result)); })
 {
     setMinimumHeight(kHeaderHeight + 70);
     auto* title = new QLabel(tr("<b>Event-loop usage</b>"), this);
@@ -74,6 +74,7 @@ UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
     connect(m_trackBox, &QComboBox::activated, this, [this](int index) { setTrack(TrackId(m_trackBox->itemData(index).toUInt())); });
     connect(m_binBox, &QComboBox::activated, this, [this](int index) { setBinWidth(m_binBox->itemData(index).toLongLong()); });
     connect(m_topBox, &QSpinBox::valueChanged, this, &UsageChart::setTopK);
+    connect(m_document, &ProfileDocument::profileAboutToChange, this, &UsageChart::dropProfile);
     connect(m_document, &ProfileDocument::profileChanged, this, &UsageChart::profileChanged);
     connect(m_document, &ProfileDocument::viewModeChanged, this, &UsageChart::recompute);
     connect(m_document, &ProfileDocument::emphasisChanged, this, &UsageChart::rebuildChart);
@@ -82,13 +83,14 @@ UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
         updateAxis(); // the old bins stretch at once; new ones follow
         scheduleRecompute();
     });
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const UsageSeries>>::finished, this, &UsageChart::computed);
     profileChanged();
 }
 
-UsageChart::~UsageChart()
+UsageChart::~UsageChart() = default;
+
+const UsageSeries* UsageChart::series() const
 {
-    m_watcher.waitForFinished();
+    return m_document->isCurrent(m_shown.profile) ? m_shown.value.get() : nullptr;
 }
 
 int UsageChart::plotWidth() const
@@ -103,12 +105,21 @@ void UsageChart::resizeEvent(QResizeEvent* event)
     scheduleRecompute(); // the bin budget follows the width
 }
 
-void UsageChart::profileChanged()
+void UsageChart::dropProfile()
 {
+    m_debounce->stop();
+    m_job.drop();
+    m_pending = false;
+    m_shown = {};
     m_hidden.clear();
-    m_series.reset();
     m_tracks.clear();
     m_trackBox->clear();
+    rebuildChart();
+}
+
+void UsageChart::profileChanged()
+{
+    dropProfile();
     if (const Profile* p = m_document->profile()) {
         if (p->measurementCount() == 0 && p->snapshotsAreTimed()) {
             m_tracks.push_back(0); // metric snapshots: one loop
@@ -134,7 +145,9 @@ void UsageChart::profileChanged()
 
 void UsageChart::setTrack(TrackId track)
 {
-    if (track == m_track)
+    // Only the tracks offered (threads and loops with intervals): another
+    // id may not exist in this profile, or have nothing to bin.
+    if (track == m_track || std::find(m_tracks.begin(), m_tracks.end(), track) == m_tracks.end())
         return;
     m_track = track;
     m_hidden.clear();
@@ -193,13 +206,14 @@ void UsageChart::scheduleRecompute()
 void UsageChart::recompute()
 {
     m_debounce->stop();
-    if (m_watcher.isRunning()) {
+    if (m_job.isRunning()) {
+        // One at a time: a zoom does not pile up computations.
         m_pending = true;
         return;
     }
     const Profile* p = m_document->profile();
     if (!p || m_document->isAggregated() || m_tracks.empty()) {
-        m_series.reset();
+        m_shown = {};
         rebuildChart();
         return;
     }
@@ -208,16 +222,11 @@ void UsageChart::recompute()
     // Bins on a grid from the profile's start, so that panning keeps them.
     const Time from = start + (m_axis->visibleStart() - start) / width * width;
     const TimeRange range{from, std::max(from + 1, m_axis->visibleEnd())};
-    const auto profile = m_document->loaded().profile;
     const TrackId track = m_track;
     const std::size_t k = std::size_t(m_topK);
-    m_watcher.setFuture(QtConcurrent::run([profile, track, width, k, range]() -> std::shared_ptr<const UsageSeries> {
-        try {
-            return std::make_shared<UsageSeries>(UsageSeries::compute(*profile, track, width, k, range));
-        } catch (const std::exception&) {
-            return nullptr;
-        }
-    }));
+    m_job.start(m_document->sharedProfile(), [track, width, k, range](const Profile& profile) {
+        return std::make_shared<const UsageSeries>(UsageSeries::compute(profile, track, width, k, range));
+    });
     if (m_binWidth != 0 && width != m_binWidth)
         m_note->setText(tr("bins of %1 (%2 merged ×%3 to fit the width)")
                             .arg(QString::fromStdString(TimeFormat::duration(width)),
@@ -232,23 +241,19 @@ void UsageChart::finishPendingWork()
     // Whatever runs is for older settings: let it end, then compute for
     // the current ones and wait for that.
     m_debounce->stop();
-    m_watcher.waitForFinished();
+    m_job.finish();
     m_pending = false;
-    computed();
-    m_watcher.waitForFinished();
     recompute();
-    m_watcher.waitForFinished();
-    computed();
+    m_job.finish();
 }
 
-void UsageChart::computed()
+void UsageChart::computed(ProfileResult<UsageSeries> result)
 {
-    if (!m_watcher.future().isValid() || !m_watcher.isFinished() || m_watcher.future().resultCount() == 0)
+    // Computed for another profile (a switch raced it): never shown.
+    if (!m_document->isCurrent(result.profile) || m_document->isAggregated())
         return;
-    std::shared_ptr<const UsageSeries> result = m_watcher.result();
-    m_watcher.setFuture(QFuture<std::shared_ptr<const UsageSeries>>());
-    if (m_document->hasProfile() && !m_document->isAggregated()) {
-        m_series = std::move(result);
+    if (result.value) {
+        m_shown = std::move(result);
         rebuildChart();
         Q_EMIT seriesShown();
     }
@@ -268,8 +273,7 @@ void UsageChart::rebuildChart()
     for (QAbstractAxis* axis : chart->axes())
         chart->removeAxis(axis);
     m_yMax = 100;
-    const Profile* p = m_document->profile();
-    if (!p) {
+    if (!m_document->hasProfile()) {
         m_view->setMessage(QString());
         return;
     }
@@ -281,12 +285,14 @@ void UsageChart::rebuildChart()
         m_view->setMessage(tr("No event loop or thread with intervals in this profile"));
         return;
     }
-    if (!m_series || m_series->binCount() == 0) {
-        m_view->setMessage(m_watcher.isRunning() ? tr("computing…") : QString());
+    const UsageSeries* shown = series();
+    if (!shown || shown->binCount() == 0) {
+        m_view->setMessage(m_job.isRunning() ? tr("computing…") : QString());
         return;
     }
     m_view->setMessage(QString());
-    const UsageSeries& s = *m_series;
+    const Profile* p = m_shown.profile.get(); // the series' own profile, which series() checked is open
+    const UsageSeries& s = *shown;
     const std::size_t series = s.seriesCount();
     const std::size_t bins = s.binCount();
     auto labelOf = [&s](std::size_t k) { return k < s.labels().size() ? s.labels()[k] : kNone; };
@@ -356,10 +362,11 @@ void UsageChart::updateAxis()
 std::vector<UsageChart::LegendEntry> UsageChart::legend() const
 {
     std::vector<LegendEntry> entries;
-    if (!m_series || m_series->binCount() == 0 || !m_document->hasProfile())
+    const UsageSeries* shown = series();
+    if (!shown || shown->binCount() == 0)
         return entries;
-    const UsageSeries& s = *m_series;
-    const Profile& p = *m_document->profile();
+    const UsageSeries& s = *shown;
+    const Profile& p = *m_shown.profile;
     for (std::size_t k = 0; k < s.seriesCount(); ++k) {
         const LabelId label = k < s.labels().size() ? s.labels()[k] : kNone;
         double sum = 0;
@@ -374,11 +381,12 @@ std::vector<UsageChart::LegendEntry> UsageChart::legend() const
 
 LabelId UsageChart::labelAt(QPoint pos) const
 {
-    const std::size_t series = m_series ? m_series->seriesCount() : 0;
+    const UsageSeries* shown = this->series();
+    const std::size_t series = shown ? shown->seriesCount() : 0;
     const QRectF plot = m_view->chart()->plotArea();
     if (series == 0 || !plot.contains(pos))
         return kNone;
-    const UsageSeries& s = *m_series;
+    const UsageSeries& s = *shown;
     const Time t = m_axis->timeAt(pos.x() - plot.left(), plot.width());
     if (t < s.start())
         return kNone;
@@ -407,10 +415,11 @@ void UsageChart::focusLabelAt(QPoint pos)
 QString UsageChart::describeAt(QPoint pos) const
 {
     const QRectF plot = m_view->chart()->plotArea();
-    if (!m_series || m_series->binCount() == 0 || !plot.contains(pos))
+    const UsageSeries* shown = series();
+    if (!shown || shown->binCount() == 0 || !plot.contains(pos))
         return {};
-    const UsageSeries& s = *m_series;
-    const Profile& p = *m_document->profile();
+    const UsageSeries& s = *shown;
+    const Profile& p = *m_shown.profile;
     const Time t = m_axis->timeAt(pos.x() - plot.left(), plot.width());
     if (t < s.start() || std::size_t((t - s.start()) / s.binWidth()) >= s.binCount())
         return {};

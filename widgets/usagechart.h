@@ -1,9 +1,9 @@
 #pragma once
 
+#include "profilejob.h"
 #include "profiletypes.h"
 #include "usageseries.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
@@ -36,8 +36,9 @@ public:
     explicit UsageChart(ProfileDocument* document, QWidget* parent = nullptr);
     ~UsageChart() override;
 
-    // The series shown (null until computed, or without a timeline).
-    const UsageSeries* series() const { return m_series.get(); }
+    // The series shown (null until computed, without a timeline, or while
+    // the one held was computed from another profile than the open one).
+    const UsageSeries* series() const;
     TrackId track() const { return m_track; }
     void setTrack(TrackId track);
     // 0: automatic (about one bin per 3 px).
@@ -79,10 +80,11 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void dropProfile();
     void profileChanged();
     void scheduleRecompute();
     void recompute();
-    void computed();
+    void computed(ProfileResult<UsageSeries> result);
     void rebuildChart();
     void updateAxis();
     Time effectiveBinWidth(Time span) const;
@@ -96,8 +98,10 @@ private:
     QSpinBox* m_topBox;
     QLabel* m_note;
     QTimer* m_debounce;
-    QFutureWatcher<std::shared_ptr<const UsageSeries>> m_watcher;
-    std::shared_ptr<const UsageSeries> m_series;
+    ProfileJob<UsageSeries> m_job;
+    // The series shown and the profile it was computed from: its label ids
+    // are read against that profile and no other.
+    ProfileResult<UsageSeries> m_shown;
     std::vector<TrackId> m_tracks; // the tracks offered, by busy time
     TrackId m_track = 0;
     Time m_binWidth = 0;

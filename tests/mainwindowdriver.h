@@ -1,0 +1,93 @@
+#pragma once
+
+// Driving the real MainWindow as a user does, for the tests that switch
+// profiles (tst_profileswitch) and the seeded random user (tst_monkey):
+// waiting until a load and every background computation it started are
+// shown, and checking that every view shows the open profile only.
+
+#include "backgroundloader.h"
+#include "icicleview.h"
+#include "mainwindow.h"
+#include "profiledocument.h"
+#include "rankmodel.h"
+#include "rankpanel.h"
+#include "tasklaneview.h"
+#include "timeaxis.h"
+#include "usagechart.h"
+
+#include <QAbstractItemModel>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+namespace runlane::test {
+
+// Waits (up to `timeoutMs`) for the load under way, then for every view's
+// background work. Returns false if the load did not end in time.
+inline bool settle(MainWindow& window, int timeoutMs = 60000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (window.loader()->isLoading() && timer.elapsed() < timeoutMs)
+        QTest::qWait(2);
+    QCoreApplication::processEvents();
+    const bool loaded = !window.loader()->isLoading();
+    window.document()->finishPendingWork();
+    window.rank()->finishPendingWork();
+    window.usage()->finishPendingWork();
+    QCoreApplication::processEvents();
+    return loaded;
+}
+
+inline void closeMessageBoxes(QWidget& window)
+{
+    for (QMessageBox* box : window.findChildren<QMessageBox*>())
+        box->close();
+}
+
+// What a view shows that belongs to another profile than the open one, as
+// text ("" if nothing): label ids past the profile's labels, a rank or a
+// series computed from another profile, a selection past its intervals.
+inline QString staleState(const MainWindow& window)
+{
+    const ProfileDocument& doc = *window.document();
+    const Profile* p = doc.profile();
+    const RankModel& rank = *window.rank()->model();
+    if (!p) {
+        if (rank.rowCount() != 0 || window.usage()->series() || window.lanes()->totalTaskCount() != 0
+            || window.icicle()->source())
+            return QStringLiteral("a view still shows something after the profile was closed");
+        return {};
+    }
+    if (rank.profile() && rank.profile() != p)
+        return QStringLiteral("the rank shows a table of another profile");
+    if (rank.table()) {
+        for (const RankRow& row : rank.table()->rows()) {
+            if (row.label >= p->labelCount())
+                return QStringLiteral("rank row with label %1 of %2").arg(row.label).arg(p->labelCount());
+        }
+    }
+    if (const UsageSeries* s = window.usage()->series()) {
+        for (const LabelId l : s->labels()) {
+            if (l >= p->labelCount())
+                return QStringLiteral("usage series with label %1 of %2").arg(l).arg(p->labelCount());
+        }
+    }
+    if (doc.focusLabel() != kNone && doc.focusLabel() >= p->labelCount())
+        return QStringLiteral("focus label %1 of %2").arg(doc.focusLabel()).arg(p->labelCount());
+    const TimeAxis& axis = *window.axis();
+    if (axis.selectedInterval() != kNone && axis.selectedInterval() >= p->intervalCount())
+        return QStringLiteral("selected interval %1 of %2").arg(axis.selectedInterval()).arg(p->intervalCount());
+    if (axis.selectedMeasurement() != kNone && axis.selectedMeasurement() >= p->measurementCount())
+        return QStringLiteral("selected measurement %1 of %2").arg(axis.selectedMeasurement()).arg(p->measurementCount());
+    if (!doc.isAggregated() && window.icicle()->source()
+        && window.icicle()->source()->trackCount() != p->trackCount())
+        return QStringLiteral("icicle with %1 tracks, profile with %2")
+            .arg(window.icicle()->source()->trackCount())
+            .arg(p->trackCount());
+    return {};
+}
+
+} // namespace runlane::test
