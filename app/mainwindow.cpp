@@ -6,6 +6,7 @@
 #include "findbar.h"
 #include "icicleview.h"
 #include "imageexporter.h"
+#include "noticebar.h"
 #include "overviewstrip.h"
 #include "profiledocument.h"
 #include "rankpanel.h"
@@ -19,6 +20,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QElapsedTimer>
@@ -31,6 +33,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -84,8 +87,18 @@ MainWindow::MainWindow(QWidget* parent)
     m_icicle = new IcicleView(m_document, central);
     m_lanes = new TaskLaneView(m_document, central);
     m_usage = new UsageChart(m_document, central);
+    m_notices = new NoticeBar(central);
+    connect(m_notices, &NoticeBar::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("warnings"))
+            showWarnings();
+    });
     m_findBar = new FindBar(m_document, central);
     m_findBar->hide();
+    connect(m_findBar, &FindBar::dismissed, this, [this] {
+        QWidget* focus = QApplication::focusWidget();
+        if (!focus || !focus->isVisible() || m_findBar->isAncestorOf(focus))
+            m_icicle->setFocus(Qt::OtherFocusReason);
+    });
     m_splitter = new QSplitter(Qt::Vertical, central);
     m_splitter->addWidget(m_icicle);
     m_splitter->addWidget(m_lanes);
@@ -94,6 +107,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setStretchFactor(2, 1);
     m_splitter->setChildrenCollapsible(false);
+    layout->addWidget(m_notices);
     layout->addWidget(m_findBar);
     layout->addWidget(m_overview);
     layout->addWidget(m_ruler);
@@ -106,17 +120,17 @@ MainWindow::MainWindow(QWidget* parent)
     detailsDock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
     m_rank = new RankPanel(m_document, this);
-    auto* rankDock = new QDockWidget(tr("Rank"), this);
-    rankDock->setObjectName(QStringLiteral("rank"));
-    rankDock->setWidget(m_rank);
-    addDockWidget(Qt::BottomDockWidgetArea, rankDock);
+    m_rankDock = new QDockWidget(tr("Rank"), this);
+    m_rankDock->setObjectName(QStringLiteral("rank"));
+    m_rankDock->setWidget(m_rank);
+    addDockWidget(Qt::BottomDockWidgetArea, m_rankDock);
     m_warnings = new WarningsPanel(this);
     m_warningsDock = new QDockWidget(tr("Warnings"), this);
     m_warningsDock->setObjectName(QStringLiteral("warnings"));
     m_warningsDock->setWidget(m_warnings);
     addDockWidget(Qt::BottomDockWidgetArea, m_warningsDock);
-    tabifyDockWidget(rankDock, m_warningsDock);
-    rankDock->raise();
+    tabifyDockWidget(m_rankDock, m_warningsDock);
+    m_rankDock->raise();
     m_warningsDock->hide();
     connect(m_icicle, &IcicleView::aggregatedNodeSelected, this,
             [this](std::uint32_t span) { m_details->showAggregatedNode(m_icicle, span); });
@@ -145,6 +159,7 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     resize(1400, 900);
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    fitToScreen();
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
     m_userSplitter = m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] {
@@ -156,6 +171,31 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::fitToScreen()
+{
+    // The first start's size, or one restored from a larger screen or
+    // another scale factor (2880 px saved at 150 %), may not fit the screen
+    // we are on: the title bar and the status bar must stay reachable.
+    const QScreen* on = QGuiApplication::screenAt(geometry().center());
+    if (!on)
+        on = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!on)
+        return;
+    const QRect available = on->availableGeometry();
+    // A frame's decorations are unknown before the window is shown: leave
+    // room for a usual title bar and border.
+    const QSize room(std::max(200, available.width() - 16), std::max(200, available.height() - 48));
+    const QSize fitted = size().boundedTo(room);
+    if (fitted != size())
+        resize(fitted);
+    QRect frame(geometry().topLeft(), fitted);
+    if (!available.contains(frame)) {
+        frame.moveLeft(std::clamp(frame.left(), available.left(), available.right() - fitted.width()));
+        frame.moveTop(std::clamp(frame.top(), available.top() + 32, std::max(available.top() + 32, available.bottom() - fitted.height())));
+        move(frame.topLeft());
+    }
+}
 
 void MainWindow::buildMenus()
 {
@@ -183,6 +223,11 @@ void MainWindow::buildMenus()
     addItem(file, "quit", tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    // The rank's own action, so that one Ctrl+C exists (two would cancel
+    // each other out as ambiguous); text fields still copy their text.
+    m_rank->copyAction()->setShortcutContext(Qt::WindowShortcut);
+    edit->addAction(m_rank->copyAction());
+    edit->addSeparator();
     addItem(edit, "find", tr("&Find…"), QKeySequence::Find, m_findBar, &FindBar::activate);
     addItem(edit, "findNext", tr("&Next occurrence"), QKeySequence(Qt::Key_F3), this, [this] { stepOccurrence(true); });
     addItem(edit, "findPrevious", tr("&Previous occurrence"), QKeySequence(Qt::SHIFT | Qt::Key_F3), this,
@@ -253,7 +298,7 @@ void MainWindow::buildStatusBar()
     connect(m_cancel, &QPushButton::clicked, m_loader, &BackgroundLoader::cancel);
     m_warningsButton = new QPushButton(this);
     m_warningsButton->setFlat(true);
-    connect(m_warningsButton, &QPushButton::clicked, this, [this] { m_warningsDock->setVisible(!m_warningsDock->isVisible()); });
+    connect(m_warningsButton, &QPushButton::clicked, this, &MainWindow::showWarnings);
     statusBar()->addWidget(m_statusText, 1);
     statusBar()->addPermanentWidget(m_warningsButton);
     statusBar()->addPermanentWidget(m_progress);
@@ -293,10 +338,36 @@ void MainWindow::loaded(const LoadedProfile& profile)
         addRecent(profile.path);
 }
 
+void MainWindow::showWarnings()
+{
+    // Shown and brought to the front: a tab behind the rank is not shown.
+    m_warningsDock->show();
+    m_warningsDock->raise();
+}
+
+void MainWindow::noticeDiagnostics(const LoadedProfile& profile)
+{
+    const Diagnostics& d = profile.profile->diagnostics();
+    const QString name = displayName(profile.path).toHtmlEscaped();
+    if (const std::string cut = d.firstMessage("truncated file"); !cut.empty())
+        m_notices->addNotice(tr("<b>%1 is cut short</b>: %2. What came before the cut is shown.")
+                                 .arg(name, QString::fromStdString(cut).toHtmlEscaped()),
+                             NoticeBar::Level::Warning);
+    if (d.warningCount() > 0)
+        m_notices->addNotice(tr("%1 while reading %2 · <a href='warnings'>show them</a>")
+                                 .arg(countText(qint64(d.warningCount()), "warning", "warnings"), name));
+}
+
 void MainWindow::showProfile(const LoadedProfile& profile)
 {
     m_currentPath = profile.path;
+    m_notices->clearNotices();
     m_document->setProfile(profile);
+    // A new file opens on its rank, not on the last file's warnings.
+    m_rankDock->raise();
+    if (!m_loadNote.isEmpty())
+        m_notices->addNotice(m_loadNote.toHtmlEscaped());
+    noticeDiagnostics(profile);
     const Profile& p = *profile.profile;
     const Diagnostics& d = p.diagnostics();
     m_warnings->showDiagnostics(d);
@@ -369,7 +440,7 @@ void MainWindow::chooseAndOpen()
 {
     const QString path = m_chooseOpen
         ? m_chooseOpen()
-        : QFileDialog::getOpenFileName(this, tr("Open a profile"), QFileInfo(m_currentPath).absolutePath(),
+        : QFileDialog::getOpenFileName(this, tr("Open a profile"), lastFolder(),
                                        tr("Profiles (*.json *.txt *.folded *.collapsed);;JSON (*.json);;All files (*)"));
     if (!path.isEmpty())
         openFile(path);
@@ -378,6 +449,7 @@ void MainWindow::chooseAndOpen()
 void MainWindow::closeProfile()
 {
     m_loader->cancel();
+    m_notices->clearNotices();
     m_document->clear();
     m_currentPath.clear();
     m_warnings->clear();
@@ -401,8 +473,21 @@ QStringList MainWindow::recentFiles() const
     return QSettings().value(QString::fromLatin1(kRecentKey)).toStringList();
 }
 
+QString MainWindow::lastFolder() const
+{
+    // Where the user last opened a file from (the dialog's start), else
+    // the open file's folder, else home; never the bundled demo's ":/".
+    const QString saved = QSettings().value(QStringLiteral("lastFolder")).toString();
+    if (!saved.isEmpty() && QFileInfo(saved).isDir())
+        return saved;
+    if (!m_currentPath.isEmpty() && !m_currentPath.startsWith(QLatin1Char(':')))
+        return QFileInfo(m_currentPath).absolutePath();
+    return QDir::homePath();
+}
+
 void MainWindow::addRecent(const QString& path)
 {
+    QSettings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
     QStringList recent = recentFiles();
     const QString absolute = QFileInfo(path).absoluteFilePath();
     recent.removeAll(absolute);
@@ -432,6 +517,11 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::stepOccurrence(bool forward)
 {
+    // F3 in the open find bar steps through what it found.
+    if (m_findBar->isVisible() && !m_document->searchMatches().empty()) {
+        m_findBar->step(forward);
+        return;
+    }
     const auto labels = m_document->steppedLabels();
     if (labels.empty()) {
         m_statusText->setText(tr("Select a row of the rank or search (Ctrl+F) to step through occurrences"));
@@ -574,7 +664,9 @@ void MainWindow::dropEvent(QDropEvent* event)
     openFile(files.first());
     if (files.size() > 1) {
         // Said until the load ends, and after it in the status line.
-        m_loadNote = tr("opened %1, the first of the %2 files dropped").arg(displayName(files.first())).arg(files.size());
+        m_loadNote = tr("opened %1, the first of the %2 files dropped: Runlane shows one profile at a time")
+                         .arg(displayName(files.first()))
+                         .arg(files.size());
         m_statusText->setText(tr("Loading %1…").arg(displayName(files.first())) + QStringLiteral(" — ") + m_loadNote);
     }
 }

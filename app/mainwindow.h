@@ -20,6 +20,7 @@ namespace runlane {
 class BackgroundLoader;
 class DetailsPane;
 class FindBar;
+class NoticeBar;
 class RankPanel;
 class UsageChart;
 class IcicleView;
@@ -59,11 +60,14 @@ public:
     FindBar* findBar() const { return m_findBar; }
     DetailsPane* details() const { return m_details; }
     WarningsPanel* warnings() const { return m_warnings; }
+    NoticeBar* notices() const { return m_notices; }
     BackgroundLoader* loader() const { return m_loader; }
     const QString& currentPath() const { return m_currentPath; }
     const QString& lastError() const { return m_lastError; }
     QString statusText() const;
     QStringList recentFiles() const;
+    // Where File ▸ Open starts: the folder last opened from.
+    QString lastFolder() const;
 
     // Replace the file dialogs (tests, automation): return "" for cancel.
     void setOpenFileChooser(std::function<QString()> chooser) { m_chooseOpen = std::move(chooser); }
@@ -89,6 +93,7 @@ protected:
 
 private:
     void buildMenus();
+    void fitToScreen();
     void buildStatusBar();
     void loaded(const LoadedProfile& profile);
     void failed(const LoadError& error);
@@ -105,6 +110,8 @@ private:
     void showAbout();
     void updateTitle();
     void setLoading(bool loading);
+    void showWarnings();
+    void noticeDiagnostics(const LoadedProfile& profile);
 
     TimeAxis* m_axis;
     ProfileDocument* m_document;
@@ -120,6 +127,8 @@ private:
     DetailsPane* m_details;
     WarningsPanel* m_warnings;
     QDockWidget* m_warningsDock = nullptr;
+    QDockWidget* m_rankDock = nullptr;
+    NoticeBar* m_notices;
     QLabel* m_dropOverlay;
     QLabel* m_statusText;
     QProgressBar* m_progress;

@@ -22,8 +22,16 @@ void Diagnostics::countWarning(std::string_view kind)
 void Diagnostics::warn(std::string_view kind, std::string message)
 {
     countWarning(kind);
+    if (m_first.find(kind) == m_first.end())
+        m_first.emplace(std::string(kind), message);
     if (m_examples.size() < kMaxExamples)
         m_examples.push_back(std::move(message));
+}
+
+std::string Diagnostics::firstMessage(std::string_view kind) const
+{
+    const auto it = m_first.find(kind);
+    return it == m_first.end() ? std::string() : it->second;
 }
 
 void Diagnostics::skipped(std::string_view what, std::uint64_t count)

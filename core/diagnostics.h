@@ -22,8 +22,8 @@ public:
     template<typename MakeMessage>
     void warnWith(std::string_view kind, MakeMessage&& makeMessage)
     {
-        if (m_examples.size() < kMaxExamples)
-            warn(kind, makeMessage());
+        if (m_examples.size() < kMaxExamples || m_first.find(kind) == m_first.end())
+            warn(kind, makeMessage()); // the first of each kind is kept too
         else
             countWarning(kind);
     }
@@ -33,6 +33,9 @@ public:
     std::uint64_t warningCount() const { return m_warningCount; }
     const std::map<std::string, std::uint64_t, std::less<>>& warningKinds() const { return m_kinds; }
     const std::vector<std::string>& examples() const { return m_examples; }
+    // The first message of a kind of warning ("" if none), e.g. where a
+    // "truncated file" ends, for a notice that says it in full.
+    std::string firstMessage(std::string_view kind) const;
     const std::map<std::string, std::uint64_t, std::less<>>& skippedEvents() const { return m_skipped; }
     std::uint64_t skippedCount() const;
 
@@ -42,6 +45,7 @@ private:
     std::uint64_t m_warningCount = 0;
     std::map<std::string, std::uint64_t, std::less<>> m_kinds;
     std::vector<std::string> m_examples;
+    std::map<std::string, std::string, std::less<>> m_first;
     std::map<std::string, std::uint64_t, std::less<>> m_skipped;
 };
 

@@ -71,4 +71,23 @@ IntervalId LabelIndex::step(const Profile& profile, std::span<const LabelId> lab
     return best;
 }
 
+std::size_t LabelIndex::countBefore(const Profile& profile, std::span<const LabelId> labels, Time t, IntervalId id) const
+{
+    std::size_t count = 0;
+    for (const LabelId label : labels) {
+        // As in step(): each row of each track is start-sorted.
+        for (TrackId track = 0; track < profile.trackCount(); ++track) {
+            const Track& tr = profile.track(track);
+            for (int d = 0; d < tr.depthCount(); ++d) {
+                const auto row = inRow(label, tr.depthOffsets[d], tr.depthOffsets[d + 1]);
+                count += std::size_t(std::partition_point(row.begin(), row.end(), [&](IntervalId other) {
+                                         const Time s = profile.interval(other).start;
+                                         return s != t ? s < t : other < id;
+                                     }) - row.begin());
+            }
+        }
+    }
+    return count;
+}
+
 } // namespace runlane

@@ -30,6 +30,10 @@ public:
     IntervalId step(const Profile& profile, std::span<const LabelId> labels, Time t, IntervalId after,
                     bool forward) const;
 
+    // How many intervals of `labels` come before (t, id) in (start, id)
+    // order: the position of an occurrence among all of them ("k of N").
+    std::size_t countBefore(const Profile& profile, std::span<const LabelId> labels, Time t, IntervalId id) const;
+
 private:
     std::vector<std::uint32_t> m_offsets; // per label, into m_ids; labelCount + 1
     std::vector<IntervalId> m_ids;

@@ -6,9 +6,16 @@
 #include "tasklaneview.h"
 #include "timeaxis.h"
 #include "usagechart.h"
+#include "mainwindowdriver.h"
+#include "noticebar.h"
 #include "widgettestsupport.h"
 
 #include <QAction>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QProcess>
+#include <QScreen>
+#include <QTabBar>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -16,6 +23,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QTableView>
 #include <QtTest>
 
 using namespace runlane;
@@ -53,12 +61,6 @@ bool waitShown(MainWindow& window)
     return shown.wait(20000) && failed.isEmpty();
 }
 
-void closeMessageBoxes(QWidget& window)
-{
-    for (QMessageBox* box : window.findChildren<QMessageBox*>())
-        box->close();
-}
-
 } // namespace
 
 class TestMainWindow : public QObject
@@ -71,7 +73,9 @@ private Q_SLOTS:
         // Settings (recent files, geometry) go to a directory of our own.
         QVERIFY(m_settings.isValid());
         QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                           qEnvironmentVariableIsSet("RUNLANE_TEST_SETTINGS") ? qEnvironmentVariable("RUNLANE_TEST_SETTINGS")
+                                                                              : m_settings.path());
         QApplication::setOrganizationName(QStringLiteral("RunlaneTest"));
         QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
         QVERIFY(m_files.isValid());
@@ -82,7 +86,8 @@ private Q_SLOTS:
 
     void init()
     {
-        QSettings().clear();
+        if (!qEnvironmentVariableIsSet("RUNLANE_FIT_CHILD")) // the child reads what its parent saved
+            QSettings().clear();
     }
 
     void opensTheDemoWithoutAnArgument()
@@ -125,12 +130,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("opened");
         QTest::addColumn<QString>("overlay");
         QTest::addColumn<QString>("status");
+        QTest::addColumn<QStringList>("notices");
         const QString chrome = dataPath(QStringLiteral("profiles/fgh-chrome.json"));
         const QString enso = dataPath(QStringLiteral("profiles/fgh-enso.json"));
-        QTest::newRow("one file") << QStringList{enso} << enso << "Drop to open fgh-enso.json" << "fgh-enso.json: Enso";
+        QTest::newRow("one file") << QStringList{enso} << enso << "Drop to open fgh-enso.json" << "fgh-enso.json: Enso"
+                                  << QStringList();
         QTest::newRow("two files: the first") << QStringList{chrome, enso} << chrome
                                               << "Drop to open fgh-chrome.json\n(the first of 2 files)"
-                                              << "opened fgh-chrome.json, the first of the 2 files dropped";
+                                              << "opened fgh-chrome.json, the first of the 2 files dropped"
+                                              << QStringList{"opened fgh-chrome.json, the first of the 2 files dropped: "
+                                                             "Runlane shows one profile at a time"};
     }
     void dropsOpenFiles()
     {
@@ -154,6 +163,54 @@ private Q_SLOTS:
         QCOMPARE(window.currentPath(), opened);
         QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(3));
         QVERIFY2(window.statusText().contains(status), qPrintable(window.statusText()));
+        QFETCH(QStringList, notices);
+        QCOMPARE(window.notices()->notices(), notices);
+        QCOMPARE(window.notices()->isVisible(), !notices.isEmpty());
+    }
+
+    // Issue 13, item 9: a cut file says so where it cannot be missed; the
+    // Warnings button shows its tab in front; the next file opens on the rank.
+    void aTruncatedFileSaysSoAndWarningsShowInFront()
+    {
+        QFile demo(MainWindow::demoPath());
+        QVERIFY(demo.open(QIODevice::ReadOnly));
+        const QByteArray text = demo.readAll();
+        const QString cut = m_files.filePath(QStringLiteral("cut.json"));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.left(text.size() / 2));
+        out.close();
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(cut);
+        QVERIFY(waitShown(window));
+        const QStringList notices = window.notices()->notices();
+        QCOMPARE(notices.size(), 2);
+        QVERIFY2(notices.at(0).startsWith(QStringLiteral("<b>cut.json is cut short</b>: the file ends inside the event array after event #")),
+                 qPrintable(notices.at(0)));
+        QVERIFY2(notices.at(1).startsWith(QStringLiteral("1 warning while reading cut.json")), qPrintable(notices.at(1)));
+        // The tab in front (with the warnings hidden, the rank has no tab).
+        auto currentTab = [&window] {
+            for (QTabBar* bar : window.findChildren<QTabBar*>()) {
+                if (bar->isVisible() && bar->count() == 2)
+                    return bar->tabText(bar->currentIndex());
+            }
+            return window.findChild<QDockWidget*>(QStringLiteral("rank"))->isVisible() ? QStringLiteral("Rank") : QString();
+        };
+        QCOMPARE(currentTab(), QStringLiteral("Rank"));
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("warnings"));
+        QVERIFY(!dock->isVisible());
+        // The link in the notice, as the Warnings button does.
+        Q_EMIT window.notices()->linkActivated(QStringLiteral("warnings"));
+        QVERIFY(dock->isVisible());
+        QCOMPARE(currentTab(), QStringLiteral("Warnings"));
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
+        QVERIFY(waitShown(window));
+        QCOMPARE(currentTab(), QStringLiteral("Rank"));
+        QCOMPARE(window.notices()->notices(), QStringList());
+        QVERIFY(!window.notices()->isVisible());
     }
 
     void refusesWhatIsNotALocalFile_data()
@@ -270,6 +327,62 @@ private Q_SLOTS:
         QCOMPARE(window.recentFiles().size(), 10);
         QCOMPARE(window.recentFiles().first(), QFileInfo(dataPath(QStringLiteral("profiles/fgh-enso.json"))).absoluteFilePath());
         QCOMPARE(window.recentFiles().last(), QStringLiteral("/tmp/profile-8.json"));
+    }
+
+    // Issue 13, item 1: the first start and a restored geometry from a
+    // bigger screen or scale fit a 1280 × 720 screen, with every panel
+    // usable. Run in a child on such a screen (the platform's screen is
+    // set when the process starts).
+    void fitsA1280x720Screen_data()
+    {
+        QTest::addColumn<QByteArray>("scale");
+        QTest::addColumn<QSize>("saved");
+        QTest::addColumn<QString>("screen");
+        QTest::newRow("first start, 1280 x 720") << QByteArray("1") << QSize() << "1280x720";
+        // A 1080p screen at 150 %: 1280 x 720 logical pixels.
+        QTest::newRow("2880 px restored at 150 %") << QByteArray("1.5") << QSize(2880, 1600) << "1920x1080";
+    }
+    void fitsA1280x720Screen()
+    {
+        QFETCH(QByteArray, scale);
+        QFETCH(QSize, saved);
+        QFETCH(QString, screen);
+        if (qEnvironmentVariableIsSet("RUNLANE_FIT_CHILD")) {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.openDemo();
+            QVERIFY(waitShown(window));
+            const QRect available = window.screen()->availableGeometry();
+            QVERIFY2(available.contains(window.geometry()),
+                     qPrintable(QStringLiteral("%1,%2 %3x%4 on %5x%6").arg(window.x()).arg(window.y()).arg(window.width())
+                                    .arg(window.height()).arg(available.width()).arg(available.height())));
+            // The icicle shows a track header and at least four rows.
+            QVERIFY2(window.icicle()->height() >= IcicleView::kHeaderHeight + 4 * window.icicle()->fontMetrics().height(),
+                     qPrintable(QString::number(window.icicle()->height())));
+            QVERIFY(window.rank()->view()->height() >= 3 * window.rank()->view()->verticalHeader()->defaultSectionSize());
+            return;
+        }
+        QTemporaryDir settings;
+        if (saved.isValid()) {
+            MainWindow big;
+            big.setGeometry(QRect(QPoint(40, 40), saved));
+            QSettings(settings.filePath(QStringLiteral("RunlaneTest/tst_mainwindow.ini")), QSettings::IniFormat)
+                .setValue(QStringLiteral("geometry"), big.saveGeometry());
+        }
+        QProcess child;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("RUNLANE_FIT_CHILD"), QStringLiteral("1"));
+        env.insert(QStringLiteral("RUNLANE_TEST_SETTINGS"), settings.path());
+        env.insert(QStringLiteral("QT_SCALE_FACTOR"), QString::fromLatin1(scale));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"),
+                   QStringLiteral("offscreen:configfile=" RUNLANE_TEST_DATA "/screens/%1.json").arg(screen));
+        child.setProcessEnvironment(env);
+        child.setProcessChannelMode(QProcess::ForwardedChannels);
+        child.start(QCoreApplication::applicationFilePath(),
+                    {QStringLiteral("fitsA1280x720Screen:%1").arg(QString::fromLatin1(QTest::currentDataTag()))});
+        QVERIFY(child.waitForFinished(120000));
+        QCOMPARE(child.exitCode(), 0);
     }
 
     void geometryAndSplitterPersist()
@@ -395,7 +508,7 @@ private Q_SLOTS:
         QTest::keyClicks(bar->field(), QStringLiteral("/^[gh]$/"));
         QTest::keyClick(bar->field(), Qt::Key_Return);
         QCOMPARE(window.document()->searchMatches().size(), std::size_t(2));
-        QCOMPARE(bar->matchSummary(), QStringLiteral("2 labels, 2 intervals"));
+        QCOMPARE(bar->matchSummary(), QStringLiteral("1 of 2 · 2 labels"));
         // g [10, 100) µs is the first: selected, zoomed to with context.
         const Profile& p = *window.document()->profile();
         QCOMPARE(p.interval(window.axis()->selectedInterval()).start, 10'000);
@@ -406,10 +519,53 @@ private Q_SLOTS:
         // F3 goes on to h.
         window.action(QStringLiteral("findNext"))->trigger();
         QCOMPARE(p.interval(window.axis()->selectedInterval()).start, 30'000);
+        QCOMPARE(bar->matchSummary(), QStringLiteral("2 of 2 · 2 labels"));
         // Escape closes the bar and ends the search.
         QTest::keyClick(bar->field(), Qt::Key_Escape);
         QVERIFY(!bar->isVisible());
         QVERIFY(!window.document()->isEmphasisActive());
+    }
+
+    // Issue 13, items 2 and 3: Enter in the find bar goes to the searched
+    // label even while a rank row is focused, says "k of N", and after
+    // Escape the views' single keys work without a click.
+    void findStepsThroughTheSearchNotTheFocusAndGivesTheKeyboardBack()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openDemo();
+        QVERIFY(waitShown(window));
+        settle(window);
+        const Profile& p = *window.document()->profile();
+        // Focus handleBlock through its rank row, as a click does.
+        const int row = window.rank()->model()->rowOf(labelNamed(p, "handleBlock"));
+        QVERIFY(row >= 0);
+        window.rank()->view()->setCurrentIndex(window.rank()->proxy()->mapFromSource(window.rank()->model()->index(row, 0)));
+        QCOMPARE(window.document()->focusLabel(), labelNamed(p, "handleBlock"));
+        window.icicle()->setFocus();
+        window.action(QStringLiteral("find"))->trigger();
+        FindBar* bar = window.findBar();
+        QTest::keyClicks(bar->field(), QStringLiteral("taskHandler"));
+        QTest::keyClick(bar->field(), Qt::Key_Return);
+        const IntervalId first = window.axis()->selectedInterval();
+        QVERIFY(first != kNone);
+        QCOMPARE(qstr(p.labelName(p.measurement(p.interval(first).measurement).label)), QStringLiteral("taskHandler"));
+        const std::size_t all = window.document()->loaded().labels->intervalsOf(labelNamed(p, "taskHandler")).size();
+        QCOMPARE(bar->matchSummary(), QStringLiteral("1 of %1 · 1 label").arg(all));
+        QTest::keyClick(bar->field(), Qt::Key_Return);
+        QCOMPARE(bar->matchSummary(), QStringLiteral("2 of %1 · 1 label").arg(all));
+        // F3 while the bar is open: the search too.
+        window.action(QStringLiteral("findNext"))->trigger();
+        QCOMPARE(bar->matchSummary(), QStringLiteral("3 of %1 · 1 label").arg(all));
+        QTest::keyClick(bar->field(), Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(window.icicle()));
+        // W zooms in at once, no click needed.
+        const Time before = window.axis()->visibleSpan();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+        QVERIFY(window.axis()->visibleSpan() < before);
     }
 
     void foldedStacksOpenAggregatedWithShrunkLanes()

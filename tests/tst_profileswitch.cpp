@@ -129,7 +129,7 @@ private Q_SLOTS:
         QVERIFY(settle(window));
         closeMessageBoxes(window);
         stirUp(window);
-        QCOMPARE(staleState(window), QString());
+        { const QString stale = staleState(window); QVERIFY2(stale.isEmpty(), qPrintable(stale)); }
 
         const QString secondPath = pathOf(second, m_files);
         const bool secondFails = second == QLatin1String("broken");
@@ -137,7 +137,7 @@ private Q_SLOTS:
         window.openFile(secondPath);
         QVERIFY(settle(window));
         closeMessageBoxes(window);
-        QCOMPARE(staleState(window), QString());
+        { const QString stale = staleState(window); QVERIFY2(stale.isEmpty(), qPrintable(stale)); }
 
         if (secondFails) {
             // A failed load leaves A exactly as it was.
@@ -268,7 +268,7 @@ private Q_SLOTS:
         QCOMPARE(window.rank()->model()->profile(), small.profile.get());
         QCOMPARE(window.rank()->model()->rowCount(), 3);
         QCOMPARE(tables.size(), 1); // B's table only
-        QCOMPARE(staleState(window), QString());
+        { const QString stale = staleState(window); QVERIFY2(stale.isEmpty(), qPrintable(stale)); }
     }
 
 private:

@@ -1,12 +1,15 @@
 #include "profiledocument.h"
 #include "rankformatter.h"
+#include "rankheader.h"
 #include "rankmodel.h"
 #include "rankpanel.h"
 #include "timeaxis.h"
 #include "widgettestsupport.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QLabel>
+#include <QStyleOptionHeader>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -143,6 +146,40 @@ private Q_SLOTS:
         // Right-aligned numbers, formatted in adaptive units.
         const QModelIndex exec = f.panel.proxy()->index(0, RankModel::Exec);
         QCOMPARE(exec.data(Qt::TextAlignmentRole).toInt(), int(Qt::AlignRight | Qt::AlignVCenter));
+    }
+
+    // Issue 13, item 11: the first click on a number sorts largest first,
+    // on a name A to Z; the arrow points up for ascending, as elsewhere.
+    void firstClickSortsNumbersLargestFirst_data()
+    {
+        QTest::addColumn<int>("column");
+        QTest::addColumn<QStringList>("order");
+        QTest::addColumn<int>("arrow");
+        QTest::newRow("calls") << int(RankModel::Calls) << QStringList{"gamma", "alpha", "beta", "Alphabet"}
+                               << int(QStyleOptionHeader::SortDown);
+        QTest::newRow("name") << int(RankModel::Name) << QStringList{"alpha", "Alphabet", "beta", "gamma"}
+                              << int(QStyleOptionHeader::SortUp);
+    }
+    void firstClickSortsNumbersLargestFirst()
+    {
+        QFETCH(int, column);
+        QFETCH(QStringList, order);
+        QFETCH(int, arrow);
+        Fixture f(loadedText(threeCalls()));
+        QHeaderView* header = f.panel.view()->horizontalHeader();
+        // Away from the column first, then one click on it.
+        const int other = column == RankModel::Name ? RankModel::Location : RankModel::Name;
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(header->sectionViewportPosition(other) + 5, 5));
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(header->sectionViewportPosition(column) + 5, 5));
+        QCOMPARE(header->sortIndicatorSection(), column);
+        QCOMPARE(header->sortIndicatorOrder(), column == RankModel::Name ? Qt::AscendingOrder : Qt::DescendingOrder);
+        if (column == RankModel::Calls) // ties (alpha, beta, Alphabet: 1 call) keep no defined order
+            QCOMPARE(f.names().first(), order.first());
+        else
+            QCOMPARE(f.names(), order);
+        auto* rankHeader = qobject_cast<RankHeader*>(header);
+        QVERIFY(rankHeader);
+        QCOMPARE(rankHeader->arrowOf(column), arrow);
     }
 
     void formatsCells()

@@ -2,7 +2,9 @@
 
 #include "counttext.h"
 #include "profiledocument.h"
+#include "timeaxis.h"
 
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -46,11 +48,15 @@ FindBar::FindBar(ProfileDocument* document, QWidget* parent)
     connect(next, &QToolButton::clicked, this, [this] { step(true); });
     connect(close, &QToolButton::clicked, this, &FindBar::close);
     connect(m_document, &ProfileDocument::emphasisChanged, this, &FindBar::updateCount);
+    connect(m_document->axis(), &TimeAxis::selectedItemChanged, this, &FindBar::updateCount);
     updateCount();
 }
 
 void FindBar::activate()
 {
+    QWidget* focus = QApplication::focusWidget();
+    if (focus && !isAncestorOf(focus))
+        m_returnFocus = focus;
     show();
     m_field->setFocus(Qt::ShortcutFocusReason);
     m_field->selectAll();
@@ -83,14 +89,16 @@ void FindBar::updateCount()
         m_count->setText(tr("<span style='color:#b02020'>no label matches</span>"));
         return;
     }
-    m_count->setText(countText(qint64(labels), "label", "labels") + QStringLiteral(", ")
-                     + countText(qint64(m_document->searchIntervalCount()), "interval", "intervals"));
+    const auto [k, n] = m_document->occurrencePosition(m_document->searchMatches());
+    const QString where = k > 0 ? tr("%1 of %2").arg(k).arg(n) : countText(qint64(n), "interval", "intervals");
+    m_count->setText(where + QStringLiteral(" · ") + countText(qint64(labels), "label", "labels"));
 }
 
 void FindBar::step(bool forward)
 {
     apply(); // what is typed, even before the pause
-    m_document->stepOccurrence(forward);
+    if (m_document->stepThrough(m_document->searchMatches(), forward) == kNone && !m_document->searchMatches().empty())
+        m_count->setText(m_count->text() + (forward ? tr(" · no later one") : tr(" · no earlier one")));
 }
 
 void FindBar::close()
@@ -99,6 +107,9 @@ void FindBar::close()
     m_field->clear();
     m_document->setSearch(QString());
     hide();
+    if (m_returnFocus && m_returnFocus->isVisible())
+        m_returnFocus->setFocus(Qt::OtherFocusReason);
+    Q_EMIT dismissed();
 }
 
 void FindBar::keyPressEvent(QKeyEvent* event)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QPointer>
 #include <QWidget>
 
 class QLabel;
@@ -24,6 +25,14 @@ public:
     void activate();
     QLineEdit* field() const { return m_field; }
     QString matchSummary() const;
+    // Enter, Shift+Enter and the arrows: the next or previous match of the
+    // search, in time, whatever label is focused elsewhere.
+    void step(bool forward);
+
+Q_SIGNALS:
+    // Closed (Escape, ✕): the owner gives the keyboard to a view if it had
+    // no other place to go back to.
+    void dismissed();
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -32,13 +41,15 @@ protected:
 private:
     void apply();
     void updateCount();
-    void step(bool forward);
     void close();
 
     ProfileDocument* m_document;
     QLineEdit* m_field;
     QLabel* m_count;
     QTimer* m_debounce;
+    // Where the keyboard was before Ctrl+F: it goes back there on Escape,
+    // so that the views' single-key shortcuts work again at once.
+    QPointer<QWidget> m_returnFocus;
 };
 
 } // namespace runlane

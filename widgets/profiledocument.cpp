@@ -120,9 +120,8 @@ std::vector<LabelId> ProfileDocument::steppedLabels() const
     return m_matchList;
 }
 
-IntervalId ProfileDocument::stepOccurrence(bool forward)
+IntervalId ProfileDocument::stepThrough(const std::vector<LabelId>& labels, bool forward)
 {
-    const std::vector<LabelId> labels = steppedLabels();
     if (!hasProfile() || m_aggregated || labels.empty())
         return kNone;
     const Profile& p = *m_loaded.profile;
@@ -142,6 +141,21 @@ IntervalId ProfileDocument::stepOccurrence(bool forward)
     m_axis->setVisibleRange(iv.start - length / 4, iv.start + length + length / 4);
     m_axis->selectItem(found, iv.measurement);
     return found;
+}
+
+std::pair<std::size_t, std::size_t> ProfileDocument::occurrencePosition(const std::vector<LabelId>& labels) const
+{
+    if (!hasProfile() || labels.empty())
+        return {0, 0};
+    const Profile& p = *m_loaded.profile;
+    std::size_t total = 0;
+    for (const LabelId l : labels)
+        total += m_loaded.labels->intervalsOf(l).size();
+    const IntervalId selected = m_axis->selectedInterval();
+    if (selected == kNone || selected >= p.intervalCount()
+        || std::find(labels.begin(), labels.end(), p.measurement(p.interval(selected).measurement).label) == labels.end())
+        return {0, total};
+    return {m_loaded.labels->countBefore(p, labels, p.interval(selected).start, selected) + 1, total};
 }
 
 void ProfileDocument::setAggregated(bool aggregated)

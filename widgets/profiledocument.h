@@ -83,7 +83,13 @@ public:
     // Selects the next (or previous) occurrence of steppedLabels() after
     // the selected interval (or the visible range) and zooms to it. Returns
     // the interval, kNone if there is none.
-    IntervalId stepOccurrence(bool forward);
+    IntervalId stepOccurrence(bool forward) { return stepThrough(steppedLabels(), forward); }
+    // The same through the given labels (the find bar steps through the
+    // search's matches even while a rank row is focused).
+    IntervalId stepThrough(const std::vector<LabelId>& labels, bool forward);
+    // Where the selected interval stands among the occurrences of `labels`
+    // in time: {k (1-based; 0 if it is not one of them), N}.
+    std::pair<std::size_t, std::size_t> occurrencePosition(const std::vector<LabelId>& labels) const;
     const LabelIndex* labelIndex() const { return m_loaded.labels.get(); }
 
     // Blocks until background work (the call tree) is done and applied;

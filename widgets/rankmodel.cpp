@@ -203,6 +203,10 @@ QVariant RankModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr(tips[section]);
     if (role == Qt::TextAlignmentRole)
         return int((isNumeric(section) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+    // The first click on a number sorts the largest first: that is what a
+    // rank is read for. Names and places sort A to Z.
+    if (role == Qt::InitialSortOrderRole)
+        return int(isNumeric(section) ? Qt::DescendingOrder : Qt::AscendingOrder);
     return {};
 }
 

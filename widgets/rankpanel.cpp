@@ -2,6 +2,7 @@
 
 #include "profiledocument.h"
 #include "rankformatter.h"
+#include "rankheader.h"
 #include "rankmodel.h"
 #include "searchpattern.h"
 #include "sharebardelegate.h"
@@ -37,6 +38,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
 
+    m_view->setHorizontalHeader(new RankHeader(m_view));
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(RankModel::Exec, Qt::DescendingOrder);
@@ -71,11 +73,12 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(m_view, 1);
 
-    auto* copy = new QAction(tr("Copy rows"), this);
-    copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(copy, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(selectedRowsText()); });
-    addAction(copy);
+    m_copy = new QAction(tr("Copy rank rows"), this);
+    m_copy->setObjectName(QStringLiteral("copyRows"));
+    m_copy->setShortcut(QKeySequence::Copy);
+    m_copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_copy, &QAction::triggered, this, [this] { QApplication::clipboard()->setText(selectedRowsText()); });
+    addAction(m_copy);
 
     connect(m_filter, &QLineEdit::textChanged, this, &RankPanel::setFilterText);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RankPanel::currentRowChanged);
@@ -162,9 +165,27 @@ void RankPanel::computed(ProfileResult<RankTable> result)
     m_syncing = true;
     m_model->setTable(std::move(result.value), std::move(result.profile));
     m_syncing = false;
+    fitColumns();
     focusChanged(); // the focused label's row in the new table
     updateBanner();
     Q_EMIT tableShown();
+}
+
+void RankPanel::fitColumns()
+{
+    // Values in samples or bytes ("3.33 k samples") are wider than times:
+    // widen a numeric column to its widest value instead of eliding it.
+    // A sample of rows is enough (their texts differ by a digit or two).
+    const QFontMetrics metrics(m_view->font());
+    const int rows = std::min(m_model->rowCount(), 2000);
+    for (int c = RankModel::Calls; c < RankModel::ColumnCount; ++c) {
+        int needed = 0;
+        for (int r = 0; r < rows; ++r)
+            needed = std::max(needed, metrics.horizontalAdvance(m_model->index(r, c).data().toString()));
+        needed += 18; // the cell's margins
+        if (needed > m_view->columnWidth(c))
+            m_view->setColumnWidth(c, needed);
+    }
 }
 
 void RankPanel::currentRowChanged()

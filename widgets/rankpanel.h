@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -44,6 +45,8 @@ public:
     // The selected rows (all shown rows if none is selected) as
     // tab-separated text with a header, times in integer nanoseconds.
     QString selectedRowsText() const;
+    // Copies selectedRowsText() (Ctrl+C; the window puts it in Edit too).
+    QAction* copyAction() const { return m_copy; }
     // The rows as shown (filtered, in the shown order) as CSV, atomically.
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
@@ -59,6 +62,7 @@ private:
     void dropProfile();
     void recompute();
     void computed(ProfileResult<RankTable> result);
+    void fitColumns();
     void currentRowChanged();
     void focusChanged();
     void updateBanner();
@@ -72,6 +76,7 @@ private:
     QLineEdit* m_filter;
     QLabel* m_count;
     QLabel* m_banner;
+    QAction* m_copy;
     ProfileJob<RankTable> m_job;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_syncing = false;

@@ -77,7 +77,10 @@ void TimeRuler::paintContent(QPainter& p, QSize size) const
     const ValueUnit unit = m_document->profile()->unit();
     p.setPen(QColor(90, 96, 108));
     p.drawText(QRect(8, 0, TimeAxis::kGutter - 16, size.height()), Qt::AlignVCenter | Qt::AlignLeft,
-               m_document->isAggregated()      ? tr("merged call paths, %1").arg(QString::fromUtf8(ValueFormat::key(unit).data()))
+               // The aggregated axis is a sum of durations, labelled like any time.
+               m_document->isAggregated()
+                   ? (unit == ValueUnit::Nanoseconds ? tr("merged call paths, time")
+                                                     : tr("merged call paths, %1").arg(QString::fromUtf8(ValueFormat::key(unit).data())))
                : unit == ValueUnit::Nanoseconds ? tr("time from start")
                                                 : tr("%1 from start").arg(QString::fromUtf8(ValueFormat::key(unit).data())));
     const Time origin = m_axis->boundsStart();
@@ -103,6 +106,16 @@ void TimeRuler::paintContent(QPainter& p, QSize size) const
     const Time last = m_axis->visibleEnd() - origin;
     const Time minorStep = step / 5; // none below 5 ns: no fractions of a ns
     p.setClipRect(QRect(TimeAxis::kGutter, 0, int(width), size.height()));
+    // The range's length is drawn over the ticks: no tick label under it.
+    QRectF deltaBox;
+    QString deltaText;
+    if (const auto& selection = m_axis->selection()) {
+        const double x0 = TimeAxis::kGutter + m_axis->xFor(selection->first, width);
+        const double x1 = TimeAxis::kGutter + m_axis->xFor(selection->second, width);
+        deltaText = QStringLiteral("Δ ") + QString::fromStdString(ValueFormat::text(selection->second - selection->first, unit));
+        const int w = p.fontMetrics().horizontalAdvance(deltaText) + 10;
+        deltaBox = QRectF((x0 + x1 - w) / 2, 1, w, size.height() - 3);
+    }
     for (;; offset += step) {
         const double x = TimeAxis::kGutter + m_axis->xFor(origin + offset, width);
         p.setPen(QColor(120, 126, 138));
@@ -111,22 +124,22 @@ void TimeRuler::paintContent(QPainter& p, QSize size) const
             const double mx = TimeAxis::kGutter + m_axis->xFor(origin + offset + minorStep * minor, width);
             p.drawLine(QPointF(mx, size.height() - 3), QPointF(mx, size.height() - 1));
         }
-        p.setPen(QColor(50, 54, 62));
-        p.drawText(QRectF(x + 3, 0, 200, size.height() - 4), Qt::AlignBottom | Qt::AlignLeft,
-                   tickLabel(offset, step, unit));
+        // Only whole labels: one cut by an edge reads as another time
+        // ("89 s" for 14.89 s).
+        const QString label = tickLabel(offset, step, unit);
+        const QRectF text(x + 3, 0, p.fontMetrics().horizontalAdvance(label) + 1, size.height() - 4);
+        if (text.left() >= TimeAxis::kGutter && text.right() <= TimeAxis::kGutter + width
+            && !(deltaBox.isValid() && text.intersects(deltaBox.adjusted(-4, 0, 4, 0)))) {
+            p.setPen(QColor(50, 54, 62));
+            p.drawText(text, Qt::AlignBottom | Qt::AlignLeft, label);
+        }
         if (last - offset < step)
             break; // the last tick; stepping on could pass 2^63
     }
-    if (const auto& selection = m_axis->selection()) {
-        const double x0 = TimeAxis::kGutter + m_axis->xFor(selection->first, width);
-        const double x1 = TimeAxis::kGutter + m_axis->xFor(selection->second, width);
-        const QString text = QStringLiteral("Δ ")
-            + QString::fromStdString(ValueFormat::text(selection->second - selection->first, unit));
-        const int w = p.fontMetrics().horizontalAdvance(text) + 10;
-        const QRectF box((x0 + x1 - w) / 2, 1, w, size.height() - 3);
-        p.fillRect(box, ColorScheme::selection());
+    if (deltaBox.isValid()) {
+        p.fillRect(deltaBox, ColorScheme::selection());
         p.setPen(Qt::white);
-        p.drawText(box, Qt::AlignCenter, text);
+        p.drawText(deltaBox, Qt::AlignCenter, deltaText);
     }
 }
 

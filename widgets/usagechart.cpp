@@ -227,13 +227,13 @@ void UsageChart::recompute()
     m_job.start(m_document->sharedProfile(), [track, width, k, range](const Profile& profile) {
         return std::make_shared<const UsageSeries>(UsageSeries::compute(profile, track, width, k, range));
     });
+    // In the profile's unit: samples, or plain units, are no nanoseconds.
+    const ValueUnit unit = p->unit();
+    auto value = [unit](Time t) { return QString::fromStdString(ValueFormat::text(t, unit)); };
     if (m_binWidth != 0 && width != m_binWidth)
-        m_note->setText(tr("bins of %1 (%2 merged ×%3 to fit the width)")
-                            .arg(QString::fromStdString(TimeFormat::duration(width)),
-                                 QString::fromStdString(TimeFormat::duration(m_binWidth)))
-                            .arg(width / m_binWidth));
+        m_note->setText(tr("bins of %1 (%2 merged ×%3 to fit the width)").arg(value(width), value(m_binWidth)).arg(width / m_binWidth));
     else
-        m_note->setText(tr("bins of %1").arg(QString::fromStdString(TimeFormat::duration(width))));
+        m_note->setText(tr("bins of %1").arg(value(width)));
 }
 
 void UsageChart::finishPendingWork()
