@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
 #include <unordered_map>
 #include <optional>
 
@@ -51,20 +52,26 @@ Time overlap(Time a, Time b, const TimeRange& r)
     return std::max<Time>(0, std::min(b, r.to) - std::max(a, r.from));
 }
 
-// The figures of each measurement clipped to a range (semantics.md §5):
-// exec from the exec segments inside it, total over the creation tree.
+// The figures clipped to a range (semantics.md §5). Per measurement alive
+// in it: exec, from the exec segments inside it. Per label: time with
+// children, the clipped exec of every measurement with one of the label on
+// its creator chain, wherever that one lived: a creator that finished before
+// the range is not alive in it, but what it created and runs in the range is
+// still its doing. Each measurement counts once per label: the chain's
+// topmost measurement of the label (one not nested in the same label) holds
+// it in its subtree's sum, the others are skipped.
 // Dense (the range holds a good part of the profile): arrays indexed by
 // measurement id, the tree summed in one backward pass. Sparse (a short
-// range): arrays indexed by position among the alive measurements, totals
-// summed up from the few that ran, so that the cost follows what the range
-// holds, not the size of the profile.
+// range): arrays indexed by position among the alive measurements, the tree
+// summed over those that ran and their creators only, so that the cost
+// follows what the range holds, not the size of the profile.
 class ClippedFigures
 {
 public:
     ClippedFigures(const MeasurementMetrics& metrics, const TimeRange& range, const std::function<void()>& checkCancel)
-        : m_profile(metrics.profile())
+        : m_metrics(metrics)
     {
-        const Profile& profile = m_profile;
+        const Profile& profile = metrics.profile();
         const std::size_t count = profile.measurementCount();
         m_alive = metrics.aliveIn(range.from, range.to);
         m_dense = m_alive.size() * 4 >= count;
@@ -84,39 +91,12 @@ public:
                                   });
         });
         checkCancel();
+        m_labelTotal.assign(profile.labelCount(), 0);
         if (m_dense) {
-            m_total = MeasurementMetrics::totalsFrom(profile, m_exec);
-            return;
-        }
-        // Sum the creation tree over the alive ones, highest id first:
-        // creators have lower ids, so a measurement has its whole subtree
-        // when its turn comes. A creator that is not alive (it finished
-        // before the range) passes the sum on to its nearest alive ancestor.
-        m_total = m_exec;
-        std::unordered_map<MeasurementId, std::size_t> aliveAncestor; // of dead creators
-        auto nearestAlive = [&](MeasurementId id) {
-            std::vector<MeasurementId> dead;
-            std::size_t slot = kNotAlive;
-            for (; id != kNone; id = profile.measurement(id).creator) {
-                if (const auto known = aliveAncestor.find(id); known != aliveAncestor.end()) {
-                    slot = known->second;
-                    break;
-                }
-                slot = slotOf(id);
-                if (slot != kNotAlive)
-                    break;
-                dead.push_back(id);
-            }
-            for (const MeasurementId d : dead)
-                aliveAncestor.emplace(d, slot);
-            return slot;
-        };
-        for (std::size_t k = m_alive.size(); k-- > 0;) {
-            const MeasurementId creator = profile.measurement(m_alive[k]).creator;
-            if (creator == kNone || m_total[k] == 0)
-                continue;
-            if (const std::size_t up = nearestAlive(creator); up != kNotAlive)
-                m_total[up] = addClamped(m_total[up], m_total[k]);
+            std::vector<Time> total = m_exec;
+            sumById(total);
+        } else {
+            sumSparse();
         }
     }
 
@@ -128,7 +108,8 @@ public:
             fn(m_dense ? std::size_t(m_alive[k]) : k, m_alive[k]);
     }
     Time exec(std::size_t slot) const { return m_exec[slot]; }
-    Time total(std::size_t slot) const { return m_total[slot]; }
+    // Time with children of a label, alive in the range or not.
+    Time labelTotal(LabelId label) const { return m_labelTotal[label]; }
 
 private:
     static constexpr std::size_t kNotAlive = std::size_t(-1);
@@ -140,11 +121,106 @@ private:
         return it != m_alive.end() && *it == id ? std::size_t(it - m_alive.begin()) : kNotAlive;
     }
 
-    const Profile& m_profile;
+    // Adds the clipped time with children of a measurement to its label's
+    // unless an ancestor of the same label holds it already.
+    void addToLabel(MeasurementId id, LabelId label, Time total)
+    {
+        if (!m_metrics.nestedInSameLabel(id))
+            m_labelTotal[label] = addClamped(m_labelTotal[label], total);
+    }
+
+    // Creators have lower ids (ProfileBuilder), so going down the ids every
+    // measurement has its whole subtree summed when its turn comes. `total`
+    // holds the clipped exec by id and is summed in place.
+    void sumById(std::vector<Time>& total)
+    {
+        const Profile& profile = m_metrics.profile();
+        for (std::size_t id = total.size(); id-- > 0;) {
+            if (total[id] == 0)
+                continue; // most of them: nothing of theirs ran in the range
+            const Measurement& m = profile.measurement(MeasurementId(id));
+            addToLabel(MeasurementId(id), m.label, total[id]);
+            if (m.creator != kNone)
+                total[m.creator] = addClamped(total[m.creator], total[id]);
+        }
+    }
+
+    // The same sum over the alive measurements that ran in the range and
+    // all their creators up to the roots, alive or not: the only ones with
+    // a time with children in the range. Creators that are not alive get
+    // slots after the alive ones. Creator chains can be long (a future that
+    // starts the next one and finishes, a million times over): when they
+    // reach a good part of the profile, the plain pass by id is cheaper.
+    void sumSparse()
+    {
+        const Profile& profile = m_metrics.profile();
+        const std::size_t count = profile.measurementCount();
+        std::vector<MeasurementId> ids = m_alive; // per slot
+        std::vector<Time> total = m_exec;
+        std::vector<std::size_t> up(ids.size(), kNotAlive); // the creator's slot
+        std::vector<bool> reached(ids.size(), false);
+        std::unordered_map<MeasurementId, std::size_t> deadSlot;
+        for (std::size_t k = 0; k < m_alive.size(); ++k) {
+            if (m_exec[k] == 0)
+                continue;
+            // Up the creator chain to a slot reached before (its chain is
+            // done) or to the root.
+            for (std::size_t slot = k; !reached[slot];) {
+                reached[slot] = true;
+                const MeasurementId creator = profile.measurement(ids[slot]).creator;
+                if (creator == kNone)
+                    break;
+                std::size_t next = slotOf(creator);
+                if (next == kNotAlive) {
+                    const auto [it, added] = deadSlot.emplace(creator, ids.size());
+                    next = it->second;
+                    if (added) {
+                        if (ids.size() * 4 >= count) {
+                            sumAllById();
+                            return;
+                        }
+                        ids.push_back(creator);
+                        total.push_back(0);
+                        up.push_back(kNotAlive);
+                        reached.push_back(false);
+                    }
+                }
+                up[slot] = next;
+                slot = next;
+            }
+        }
+        // Highest id first: the alive slots are in id order already, the
+        // creators that are not alive are sorted and merged in. Slots not
+        // reached have nothing in the range and are skipped with the zeros.
+        std::vector<std::size_t> dead(ids.size() - m_alive.size());
+        std::iota(dead.begin(), dead.end(), m_alive.size());
+        std::sort(dead.begin(), dead.end(), [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
+        for (std::size_t alive = m_alive.size(), d = dead.size(); alive > 0 || d > 0;) {
+            const bool takeDead = d > 0 && (alive == 0 || ids[dead[d - 1]] > ids[alive - 1]);
+            const std::size_t slot = takeDead ? dead[--d] : --alive;
+            if (total[slot] == 0)
+                continue;
+            addToLabel(ids[slot], profile.measurement(ids[slot]).label, total[slot]);
+            if (up[slot] != kNotAlive)
+                total[up[slot]] = addClamped(total[up[slot]], total[slot]);
+        }
+    }
+
+    // sumById over arrays the size of the profile, for a sparse range whose
+    // creator chains turned out long.
+    void sumAllById()
+    {
+        std::vector<Time> total(m_metrics.profile().measurementCount(), 0);
+        for (std::size_t k = 0; k < m_alive.size(); ++k)
+            total[m_alive[k]] = m_exec[k];
+        sumById(total);
+    }
+
+    const MeasurementMetrics& m_metrics;
     std::vector<MeasurementId> m_alive;
     bool m_dense = false;
     std::vector<Time> m_exec;
-    std::vector<Time> m_total;
+    std::vector<Time> m_labelTotal;
 };
 
 // A range that holds all of the profile changes nothing: the plain figures
@@ -175,18 +251,19 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         clipped.emplace(metrics, *range, checkCancel);
     checkCancel();
 
-    // Calls fn(id, exec, total, wall) for every measurement to rank.
+    // Calls fn(id, measurement, exec, wall) for every measurement to rank:
+    // all of them, or those alive in the range.
     auto forEachRanked = [&](auto&& fn) {
         if (!clipped) {
             for (MeasurementId id = 0; id < profile.measurementCount(); ++id) {
                 const Measurement& m = profile.measurement(id);
-                fn(id, m, metrics.exec(id), metrics.total(id), m.finished - m.created);
+                fn(id, m, metrics.exec(id), m.finished - m.created);
             }
             return;
         }
         clipped->forEachAlive([&](std::size_t slot, MeasurementId id) {
             const Measurement& m = profile.measurement(id);
-            fn(id, m, clipped->exec(slot), clipped->total(slot), overlap(m.created, m.finished, *range));
+            fn(id, m, clipped->exec(slot), overlap(m.created, m.finished, *range));
         });
     };
 
@@ -196,7 +273,7 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
     std::vector<RankRow> rows(profile.labelCount());
     std::vector<std::uint32_t> execStart(profile.labelCount() + 1, 0);
     std::vector<std::uint32_t> wallStart(profile.labelCount() + 1, 0);
-    forEachRanked([&](MeasurementId id, const Measurement& m, Time exec, Time total, Time wall) {
+    forEachRanked([&](MeasurementId id, const Measurement& m, Time exec, Time wall) {
         RankRow& row = rows[m.label];
         const bool ran = !profile.intervalsOf(id).empty();
         const FinalState state = m.finalState();
@@ -212,8 +289,10 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         row.failed += state == FinalState::Failed ? 1 : 0;
         row.cancelled += state == FinalState::Cancelled ? 1 : 0;
         row.exec = addClamped(row.exec, exec);
-        if (!metrics.nestedInSameLabel(id))
-            row.total = addClamped(row.total, total);
+        // Recursion counted once: a measurement's total holds those of the
+        // same label under it. (In a range the totals come per label.)
+        if (!clipped && !metrics.nestedInSameLabel(id))
+            row.total = addClamped(row.total, metrics.total(id));
         row.wall = addClamped(row.wall, wall);
         execStart[m.label + 1] += ran ? 1 : 0;
         wallStart[m.label + 1] += m.isBornFinished() ? 0 : 1;
@@ -228,7 +307,7 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
     {
         std::vector<std::uint32_t> execAt(execStart.begin(), execStart.end() - 1);
         std::vector<std::uint32_t> wallAt(wallStart.begin(), wallStart.end() - 1);
-        forEachRanked([&](MeasurementId id, const Measurement& m, Time exec, Time, Time wall) {
+        forEachRanked([&](MeasurementId id, const Measurement& m, Time exec, Time wall) {
             if (!profile.intervalsOf(id).empty())
                 execSamples[execAt[m.label]++] = exec;
             if (!m.isBornFinished())
@@ -263,8 +342,12 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
             row.wallP99 = q.p99;
         }
     });
-    for (const RankRow& row : rows) {
-        if (row.calls + row.unfinished > 0)
+    for (RankRow& row : rows) {
+        if (clipped)
+            row.total = clipped->labelTotal(row.label);
+        // A label none of whose measurements is alive in the range has a
+        // row (calls 0, exec 0) when what it created ran in it.
+        if (row.calls + row.unfinished > 0 || row.total > 0)
             table.m_rows.push_back(row);
     }
     table.finish(profile);

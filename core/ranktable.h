@@ -48,7 +48,10 @@ struct RankRow {
 enum class RankSortKey { Exec, Total, Wall, Calls, Max, Mean, Name };
 
 // The rank of a whole profile, or of a range of it with every quantity
-// clipped to the range. Computed off the GUI thread; immutable afterwards.
+// clipped to the range: counts and per-call figures over the measurements
+// alive in it, time with children over everything that ran in it, billed up
+// the creator chain however long ago the creators finished (so a label may
+// have a row with no calls). Computed off the GUI thread; immutable afterwards.
 // A profile of pre-aggregated metrics (Chroprof) gives the rows of its last
 // snapshot, or for a range the difference of the snapshots around it.
 class RankTable

@@ -1,6 +1,9 @@
 #include "testsupport.h"
 
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
@@ -194,6 +197,39 @@ private Q_SLOTS:
                               "90000,0.375000\n"
                               "h,app.rs,3,1,0,0,0,0,0,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,30000,"
                               "30000,0.187500\n"));
+    }
+
+    // The commands of issue #20: in a range, time with children counts what
+    // a creator that finished before it created, recursion once.
+    void rankOfARangeOfAsyncCode_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("range");
+        QTest::addColumn<QStringList>("expected"); // "name calls exec total wall", by exec
+        QTest::newRow("recursion") << "profiles/chronos-range-recursion.json" << "50ns..200ns"
+                                   << QStringList{"rec 1 50 50 100"};
+        QTest::newRow("creator finished before the range")
+            << "profiles/chronos-range-finished-creator.json" << "50ns..300ns" << QStringList{"c 1 100 100 150", "p 0 0 100 0"};
+    }
+
+    void rankOfARangeOfAsyncCode()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, range);
+        QFETCH(QStringList, expected);
+        const Run run = cli({"rank", dataPath(file), "--range", range, "--format", "json"});
+        QCOMPARE(run.code, 0);
+        QStringList rows;
+        for (const QJsonValue& value : QJsonDocument::fromJson(run.out.toUtf8()).array()) {
+            const QJsonObject row = value.toObject();
+            rows << QStringLiteral("%1 %2 %3 %4 %5")
+                        .arg(row[QLatin1String("name")].toString())
+                        .arg(row[QLatin1String("calls")].toInteger())
+                        .arg(row[QLatin1String("exec_ns")].toInteger())
+                        .arg(row[QLatin1String("total_ns")].toInteger())
+                        .arg(row[QLatin1String("wall_ns")].toInteger());
+        }
+        QCOMPARE(rows, expected);
     }
 
     void rankOptions()
