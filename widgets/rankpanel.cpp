@@ -232,10 +232,16 @@ void RankPanel::updateBanner()
         const ValueUnit unit = m_model->profile()->unit();
         const Time start = m_model->profile()->startTime();
         auto point = [&](Time t) { return QString::fromStdString(ValueFormat::point(t - start, unit)); };
-        m_banner->setText(tr("<b>Range %1 – %2</b> (%3): every number clipped to it · <a href='whole'>whole profile</a>")
+        // semantics.md §5: how a range counts, said where the numbers are.
+        m_banner->setText(tr("<b>Range %1 – %2</b> (%3): times clipped to it, total includes what was created before "
+                             "it · <a href='whole'>whole profile</a>")
                               .arg(point(table->range()->from), point(table->range()->to),
                                    QString::fromStdString(ValueFormat::text(table->range()->to - table->range()->from, unit))));
+        m_banner->setToolTip(tr("Exec, total and wall are clipped to the range; total includes the time of what a label "
+                                "created before the range. Calls, unfinished and the percentiles cover every call alive "
+                                "in the range, counted as finished if it finished at any time."));
     } else {
+        m_banner->setToolTip(QString());
         m_banner->setText(tr("Whole profile (Shift+drag on the timeline for a range)"));
     }
 }
