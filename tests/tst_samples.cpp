@@ -101,7 +101,8 @@ private Q_SLOTS:
         row("folded/inferno/differential_perf-cycles-instructions-01-collapsed-all-diff.txt", 1, 19, 19, 0, 1, 0);
         row("folded/inferno/fractional-samples_fractional.txt", 1, 19, 19, 0, 0, 0);
         row("folded/inferno/fractional-samples_with-space.txt", 1, 20, 20, 0, 0, 0);
-        row("folded/perf-vertx-stacks-01-collapsed-all.txt", 1, 359, 359, 0, 0, 0);
+        // 360: line 15 ends in a blank frame, a call path of its own.
+        row("folded/perf-vertx-stacks-01-collapsed-all.txt", 1, 360, 360, 0, 0, 0);
         row("folded/recursion.txt", 1, 16, 16, 0, 0, 0);
         row("folded/simple-crlf.txt", 1, 5, 5, 0, 0, 0);
         row("folded/simple-utf16-be.txt", 1, 5, 5, 0, 0, 0);
