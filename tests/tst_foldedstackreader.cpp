@@ -135,6 +135,23 @@ private Q_SLOTS:
         QVERIFY(chrome.find("(empty)") == std::string::npos);
     }
 
+    // Counts are exact to a thousandth of a sample; more decimals are
+    // rounded half away from zero, with a warning that names the line.
+    void countsBeyondThreeDecimals()
+    {
+        const LoadResult r = loadText("a 1.2345\nb 2.5000\nc 0.0004\nd 0.001\n");
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(rank(p), (QStringList{"b 2.5/2.5", "a 1.235/1.235", "d 0.001/0.001", "c 0/0"}));
+        const auto& d = p.diagnostics();
+        QCOMPARE(d.warningKinds().at("count rounded"), std::uint64_t(2));
+        QCOMPARE(int(d.warningCount()), 2);
+        QCOMPARE(QString::fromStdString(d.examples()[0]),
+                 QStringLiteral("line 1: count 1.2345 has more than 3 decimals; rounded to 1.235"));
+        QCOMPARE(QString::fromStdString(d.examples()[1]),
+                 QStringLiteral("line 3: count 0.0004 has more than 3 decimals; rounded to 0"));
+    }
+
     void framesWithSpaces()
     {
         // Frames split at ';' only: spaces stay, even a ';' inside brackets
