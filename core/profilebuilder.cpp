@@ -140,6 +140,7 @@ void ProfileBuilder::finish(MeasurementId measurement, Time at, FinalState state
 MeasurementId ProfileBuilder::addCall(TrackId track, LabelId label, Time start, Time end, std::uint32_t order)
 {
     const MeasurementId id = addMeasurement(track, label, start, kAutoCreator);
+    m_measurements[id].flags |= Call;
     addInterval(id, start, end, order);
     if (end != kOpen)
         finish(id, end, FinalState::Completed);
@@ -289,39 +290,60 @@ void ProfileBuilder::resolveSpan()
     }
 }
 
-void ProfileBuilder::warnOverlap(const Interval& child, const Interval& parent)
+void ProfileBuilder::warnOverlap(const Overlap& overlap)
 {
-    diagnostics().warnWith("overlapping intervals", [&] {
-        return quoted(string(m_labels[m_measurements[child.measurement].label].name)) + " starts inside "
-            + quoted(string(m_labels[m_measurements[parent.measurement].label].name))
-            + " but ends after it; kept as its child";
-    });
+    const std::string child = quoted(string(m_labels[m_measurements[overlap.child.measurement].label].name));
+    const std::string parent = quoted(string(m_labels[m_measurements[overlap.parent.measurement].label].name));
+    if (overlap.cut) {
+        diagnostics().warnWith("call ends after its caller", [&] {
+            return "call " + child + " starts inside " + parent + " but ends "
+                + std::to_string(overlap.child.end - overlap.parent.end) + " ns after it; cut at its end";
+        });
+        return;
+    }
+    diagnostics().warnWith("overlapping intervals",
+                           [&] { return child + " starts inside " + parent + " but ends after it; kept as its child"; });
+}
+
+void ProfileBuilder::OverlapLog::add(const Interval& child, const Interval& parent, bool cut)
+{
+    if (examples.size() < Diagnostics::kMaxExamples)
+        examples.push_back(Overlap{child, parent, cut});
+    ++count[cut ? 1 : 0];
 }
 
 // Nesting on a thread: the running stack. Intervals arrive sorted by (start,
 // end descending, order); an interval is the child of the innermost one still
 // open at its start. One stays open until an interval starts at or after its
-// end, so two intervals at the same depth never overlap, even when the input
-// has partially overlapping slices (which are kept, with a warning).
-void ProfileBuilder::OverlapLog::add(const Interval& child, const Interval& parent)
-{
-    if (examples.size() < Diagnostics::kMaxExamples)
-        examples.emplace_back(child, parent);
-    ++count;
-}
-
-void ProfileBuilder::nestThreadTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
+// end, so two intervals at the same depth never overlap.
+//
+// A child that ends after its parent (partially overlapping slices, e.g.
+// Chrome X events {a 0..10} and {b 5..15}) is a contradiction on one
+// running stack. A synchronous call is cut at its parent's end, with a
+// warning: kept whole it would bill 10..15 to a's time with children,
+// making it longer than a itself (semantics.md §4), and moving it to a row
+// of its own would have two calls running at once on one thread, so exec
+// times would no longer add up to the thread's busy time. What it nests
+// is then nested in the cut interval, cut again if need be. The intervals
+// of tasks (which may rightly outlive the interval they started in on
+// other tracks) are kept whole, with a warning.
+void ProfileBuilder::nestThreadTrack(std::span<Interval> slice, std::vector<std::uint32_t>& parent,
                                      std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const
 {
     std::vector<std::uint32_t> stack;
     for (std::uint32_t i = 0; i < slice.size(); ++i) {
-        const Interval& iv = slice[i];
+        Interval& iv = slice[i];
         while (!stack.empty() && slice[stack.back()].end <= iv.start)
             stack.pop_back();
         parent[i] = stack.empty() ? kNone : stack.back();
         depth[i] = std::uint32_t(stack.size());
-        if (!stack.empty() && iv.end > slice[stack.back()].end)
-            overlaps.add(iv, slice[stack.back()]);
+        if (!stack.empty() && iv.end > slice[stack.back()].end) {
+            const Interval& outer = slice[stack.back()];
+            const bool cut = (m_measurements[iv.measurement].flags & Call) != 0;
+            overlaps.add(iv, outer, cut);
+            if (cut)
+                iv.end = outer.end;
+        }
         stack.push_back(i);
     }
 }
@@ -384,7 +406,7 @@ void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector
                 stack.pop_back();
             parent[i] = stack.empty() ? kNone : stack.back();
             if (!stack.empty() && slice[i].end > slice[stack.back()].end)
-                overlaps.add(slice[i], slice[stack.back()]);
+                overlaps.add(slice[i], slice[stack.back()], false);
             level[i] = std::uint32_t(stack.size());
             height = std::max(height, level[i] + 1);
             spanEnd = std::max(spanEnd, slice[i].end);
@@ -478,11 +500,17 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
                     cancel);
     });
     for (const OverlapLog& log : overlaps) {
-        for (const auto& [child, parent] : log.examples)
-            warnOverlap(child, parent);
+        std::uint64_t shown[2] = {0, 0};
+        for (const Overlap& overlap : log.examples) {
+            warnOverlap(overlap);
+            ++shown[overlap.cut ? 1 : 0];
+        }
         // Beyond the examples only the count is kept (as warnWith would).
-        for (std::uint64_t k = log.examples.size(); k < log.count; ++k)
-            diagnostics().warnWith("overlapping intervals", [] { return std::string(); });
+        for (const bool cut : {false, true}) {
+            for (std::uint64_t k = shown[cut]; k < log.count[cut]; ++k)
+                diagnostics().warnWith(cut ? "call ends after its caller" : "overlapping intervals",
+                                       [] { return std::string(); });
+        }
     }
     const std::vector<Interval>& out = m_profile->m_intervals;
     m_firstInterval.assign(m_measurements.size(), kNone);
@@ -518,6 +546,13 @@ void ProfileBuilder::clampMeasurements()
                     + std::to_string(m.created - m.finished) + " ns before it is created; moved to its creation";
             });
             m.finished = m.created;
+        }
+        if ((m.flags & Call) && ran && m_lastEnd[id] < m.finished) {
+            // Cut at its caller's end while nesting (warned there): it ends
+            // there too, and is no longer open at the profile's end.
+            m.finished = m_lastEnd[id];
+            if (m.finalState() == FinalState::Unfinished)
+                m.state = std::uint32_t(FinalState::Ended);
         }
         if (ran && m.finished < m_lastEnd[id]) {
             diagnostics().warnWith("ran after finished", [&] {

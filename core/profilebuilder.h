@@ -53,6 +53,9 @@ public:
     void addInterval(MeasurementId measurement, Time start, Time end, std::uint32_t order);
     void finish(MeasurementId measurement, Time at, FinalState state);
     // A synchronous call: created and started at `start`, completed at `end`.
+    // On a thread, a call that starts inside an interval and ends after it is
+    // cut at that interval's end, with a warning: a call returns before its
+    // caller does.
     MeasurementId addCall(TrackId track, LabelId label, Time start, Time end, std::uint32_t order);
 
     const Measurement& measurement(MeasurementId id) const { return m_measurements[id]; }
@@ -89,18 +92,24 @@ private:
     void layoutIntervals(const std::atomic<bool>* cancel);
     // Overlapping intervals found while nesting one track (on any thread):
     // the first few as examples, all counted; reported in track order.
+    // `cut`: a call cut at its parent's end; otherwise kept as it is.
+    struct Overlap {
+        Interval child;
+        Interval parent;
+        bool cut;
+    };
     struct OverlapLog {
-        std::vector<std::pair<Interval, Interval>> examples;
-        std::uint64_t count = 0;
-        void add(const Interval& child, const Interval& parent);
+        std::vector<Overlap> examples;
+        std::uint64_t count[2] = {0, 0}; // kept, cut
+        void add(const Interval& child, const Interval& parent, bool cut);
     };
     void layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, OverlapLog& overlaps,
                      const std::atomic<bool>* cancel);
-    void nestThreadTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
+    void nestThreadTrack(std::span<Interval> slice, std::vector<std::uint32_t>& parent,
                          std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const;
     void nestAsyncTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
                         std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const;
-    void warnOverlap(const Interval& child, const Interval& parent);
+    void warnOverlap(const Overlap& overlap);
     void clampMeasurements();
     void resolveCreators();
     std::vector<std::uint32_t> creationDepths();

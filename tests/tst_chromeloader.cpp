@@ -1,4 +1,6 @@
+#include "chromefastreader.h"
 #include "measurementmetrics.h"
+#include "ranktable.h"
 #include "testsupport.h"
 
 #include <QtTest>
@@ -37,6 +39,25 @@ int unfinishedCount(const Profile& p)
     return n;
 }
 
+
+// "name exec/total/wall" per label in ns, by name.
+QStringList rankByName(const Profile& p)
+{
+    RankTable t = RankTable::compute(MeasurementMetrics(p));
+    t.sort(p, RankSortKey::Name, false);
+    QStringList out;
+    for (const RankRow& r : t.rows())
+        out << QStringLiteral("%1 %2/%3/%4").arg(qstr(p.labelName(r.label))).arg(r.exec).arg(r.total).arg(r.wall);
+    return out;
+}
+
+QStringList warningExamples(const Profile& p)
+{
+    QStringList out;
+    for (const std::string& example : p.diagnostics().examples())
+        out << QString::fromStdString(example);
+    return out;
+}
 
 QStringList trackNames(const Profile& p)
 {
@@ -123,8 +144,8 @@ private Q_SLOTS:
                                      << QStringList{"alpha 0..10000 @0", "beta 1000..2000 @1", "gamma 5000..6000 @1",
                                                     "gamma 1000..2000 @2", "beta 5000..6000 @2"}
                                      << 0 << 0;
-        QTest::newRow("partially overlapping X") << f + "invalid-x-nesting.json"
-                                                 << QStringList{"alpha 0..10000 @0", "beta 5000..15000 @1"} << 1 << 0;
+        QTest::newRow("partially overlapping X, the inner cut")
+            << f + "invalid-x-nesting.json" << QStringList{"alpha 0..10000 @0", "beta 5000..10000 @1"} << 1 << 0;
         QTest::newRow("B/E mixed with X")
             << f + "bex-interaction.json"
             << QStringList{"A 0..2000 @0",      "C 10000..12000 @0", "F 20000..22000 @0", "G 30000..32000 @0",
@@ -229,6 +250,47 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(trackNames(*r.profile), tracks);
         QCOMPARE(layout(*r.profile), expected);
+    }
+
+    // Where peers read a trace differently, what Runlane does (README, "How
+    // formats are read"): the layout of the first track, the rank, every
+    // warning and how many calls stay unfinished.
+    void readingRules_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addColumn<QStringList>("rank");
+        QTest::addColumn<QStringList>("warnings");
+        QTest::addColumn<int>("unfinished");
+
+        // semantics.md §4: a's time with children is its duration, 10 µs,
+        // not 15; b is cut at a's end.
+        QTest::newRow("X that do not nest: the inner is cut")
+            << JSON([{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":10},
+                {"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":10}])
+            << QStringList{"a 0..10000 @0", "b 5000..10000 @1"}
+            << QStringList{"a 5000/10000/10000", "b 5000/5000/5000"}
+            << QStringList{"call 'b' starts inside 'a' but ends 5000 ns after it; cut at its end"} << 0;
+    }
+
+    void readingRules()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QStringList, expected);
+        QFETCH(QStringList, rank);
+        QFETCH(QStringList, warnings);
+        QFETCH(int, unfinished);
+        const std::uint64_t before = ChromeFastReader::completedReads();
+        const LoadResult r = loadText(json);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        // Read by the fast path, and again by the reference one in the
+        // _reference run of this test: both give the same.
+        QCOMPARE(ChromeFastReader::completedReads() - before, std::uint64_t(ChromeFastReader::enabled() ? 1 : 0));
+        QCOMPARE(layout(*r.profile), expected);
+        QCOMPARE(rankByName(*r.profile), rank);
+        QCOMPARE(warningExamples(*r.profile), warnings);
+        QCOMPARE(int(r.profile->diagnostics().warningCount()), warnings.size());
+        QCOMPARE(unfinishedCount(*r.profile), unfinished);
     }
 
     void skippedEventsAreCounted()
