@@ -87,7 +87,7 @@ private Q_SLOTS:
         row("chrome-trace/speedscope-fixtures/simple-with-samples.json", 0, 0, 0, 0, 0, 2);
         row("chrome-trace/speedscope-fixtures/simple.json", 1, 4, 4, 0, 0, 0);
         row("chrome-trace/speedscope-fixtures/simultaneous-anonymous-calls.json", 1, 6, 6, 0, 0, 0);
-        row("chrome-trace/speedscope-fixtures/too-many-end-events.json", 1, 2, 2, 0, 4, 0);
+        row("chrome-trace/speedscope-fixtures/too-many-end-events.json", 1, 2, 2, 0, 2, 0);
         row("chrome-trace/speedscope-fixtures/unbalanced-args.json", 1, 2, 2, 0, 0, 0);
         row("chrome-trace/speedscope-fixtures/unbalanced-name.json", 1, 2, 2, 0, 2, 0);
         row("chrome-trace/speedscope-fixtures/x-events-matching-end.json", 1, 9, 9, 0, 0, 0);
