@@ -294,6 +294,43 @@ private Q_SLOTS:
             << QStringList{"a 0..9000 @0", "b 1000..4000 @1"}
             << QStringList{"a 6000/9000/9000", "b 3000/3000/3000"}
             << QStringList{"E 'a' ends B 'b'"} << 0;
+        // Ends at the profile's end, 20 µs, as in catapult (speedscope: at
+        // its thread's last event, 3 µs; Perfetto: open-ended).
+        QTest::newRow("unclosed B ends at the profile's end")
+            << JSON([{"ph":"B","name":"a","pid":1,"tid":1,"ts":0},
+                {"ph":"X","name":"c","pid":1,"tid":1,"ts":1,"dur":2},
+                {"ph":"X","name":"d","pid":1,"tid":2,"ts":0,"dur":20}])
+            << QStringList{"a 0..20000 @0", "c 1000..3000 @1"}
+            << QStringList{"a 18000/20000/20000", "c 2000/2000/2000", "d 20000/20000/20000"}
+            << QStringList{"B 'a' is never closed; it ends with the profile"} << 1;
+        // The innermost B ends, as in catapult (Perfetto: the nearest open
+        // B of the E's name, a at 5 µs).
+        QTest::newRow("E of another name ends the innermost B")
+            << JSON([{"ph":"B","name":"a","ts":0}, {"ph":"B","name":"b","ts":1},
+                {"ph":"E","name":"a","ts":5}, {"ph":"E","name":"b","ts":8}])
+            << QStringList{"a 0..8000 @0", "b 1000..5000 @1"}
+            << QStringList{"a 4000/8000/8000", "b 4000/4000/4000"}
+            << QStringList{"E 'a' ends B 'b'", "E 'b' ends B 'a'"} << 0;
+        // An empty name is shown as "(empty)", as for folded stacks.
+        QTest::newRow("event named \"\"")
+            << JSON([{"ph":"X","name":"","ts":0,"dur":1}]) << QStringList{"(empty) 0..1000 @0"}
+            << QStringList{"(empty) 1000/1000/1000"} << QStringList{} << 0;
+        // Equal extents: the first in the file is the outer one.
+        QTest::newRow("X then B/E of the same extent: X outer")
+            << JSON([{"ph":"X","name":"x","ts":0,"dur":10}, {"ph":"B","name":"y","ts":0},
+                {"ph":"E","name":"y","ts":10}])
+            << QStringList{"x 0..10000 @0", "y 0..10000 @1"} << QStringList{"x 0/10000/10000", "y 10000/10000/10000"}
+            << QStringList{} << 0;
+        QTest::newRow("B/E then X of the same extent: B/E outer")
+            << JSON([{"ph":"B","name":"y","ts":0}, {"ph":"E","name":"y","ts":10},
+                {"ph":"X","name":"x","ts":0,"dur":10}])
+            << QStringList{"y 0..10000 @0", "x 0..10000 @1"} << QStringList{"x 10000/10000/10000", "y 0/10000/10000"}
+            << QStringList{} << 0;
+        QTest::newRow("B, X, then E of the same extent: B/E outer")
+            << JSON([{"ph":"B","name":"y","ts":0}, {"ph":"X","name":"x","ts":0,"dur":10},
+                {"ph":"E","name":"y","ts":10}])
+            << QStringList{"y 0..10000 @0", "x 0..10000 @1"} << QStringList{"x 10000/10000/10000", "y 0/10000/10000"}
+            << QStringList{} << 0;
     }
 
     void readingRules()
