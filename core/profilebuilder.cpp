@@ -2,7 +2,6 @@
 
 #include "loaderror.h"
 #include "parallel.h"
-#include "rowpacker.h"
 
 #include <algorithm>
 #include <functional>
@@ -290,7 +289,7 @@ void ProfileBuilder::resolveSpan()
     }
 }
 
-void ProfileBuilder::warnOverlap(const Overlap& overlap)
+void ProfileBuilder::warnOverlap(const IntervalNesting::Overlap& overlap)
 {
     const std::string child = quoted(string(m_labels[m_measurements[overlap.child.measurement].label].name));
     const std::string parent = quoted(string(m_labels[m_measurements[overlap.parent.measurement].label].name));
@@ -305,126 +304,12 @@ void ProfileBuilder::warnOverlap(const Overlap& overlap)
                            [&] { return child + " starts inside " + parent + " but ends after it; kept as its child"; });
 }
 
-void ProfileBuilder::OverlapLog::add(const Interval& child, const Interval& parent, bool cut)
-{
-    if (examples.size() < Diagnostics::kMaxExamples)
-        examples.push_back(Overlap{child, parent, cut});
-    ++count[cut ? 1 : 0];
-}
-
-// Nesting on a thread: the running stack. Intervals arrive sorted by (start,
-// end descending, order); an interval is the child of the innermost one still
-// open at its start. One stays open until an interval starts at or after its
-// end, so two intervals at the same depth never overlap.
-//
-// A child that ends after its parent (partially overlapping slices, e.g.
-// Chrome X events {a 0..10} and {b 5..15}) is a contradiction on one
-// running stack. A synchronous call is cut at its parent's end, with a
-// warning: kept whole it would bill 10..15 to a's time with children,
-// making it longer than a itself (semantics.md §4), and moving it to a row
-// of its own would have two calls running at once on one thread, so exec
-// times would no longer add up to the thread's busy time. What it nests
-// is then nested in the cut interval, cut again if need be. The intervals
-// of tasks (which may rightly outlive the interval they started in on
-// other tracks) are kept whole, with a warning.
-void ProfileBuilder::nestThreadTrack(std::span<Interval> slice, std::vector<std::uint32_t>& parent,
-                                     std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const
-{
-    std::vector<std::uint32_t> stack;
-    for (std::uint32_t i = 0; i < slice.size(); ++i) {
-        Interval& iv = slice[i];
-        while (!stack.empty() && slice[stack.back()].end <= iv.start)
-            stack.pop_back();
-        parent[i] = stack.empty() ? kNone : stack.back();
-        depth[i] = std::uint32_t(stack.size());
-        if (!stack.empty() && iv.end > slice[stack.back()].end) {
-            const Interval& outer = slice[stack.back()];
-            const bool cut = (m_measurements[iv.measurement].flags & Call) != 0;
-            overlaps.add(iv, outer, cut);
-            if (cut)
-                iv.end = outer.end;
-        }
-        stack.push_back(i);
-    }
-}
-
-// Nesting on an async track: tasks run concurrently, so a task's slices nest
-// only among themselves (a task and the measurements it created form a
-// group). Each group is stacked on its own, then groups are packed into rows
-// first-fit by their time span, so that same-depth intervals stay disjoint.
-void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                                    std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const
-{
-    const std::size_t n = slice.size();
-    // Group = root of the creation chain, found with memoisation.
-    std::unordered_map<MeasurementId, MeasurementId> rootOf;
-    auto rootFor = [&](MeasurementId m) {
-        std::vector<MeasurementId> path;
-        MeasurementId cur = m;
-        for (;;) {
-            auto it = rootOf.find(cur);
-            if (it != rootOf.end()) {
-                cur = it->second;
-                break;
-            }
-            path.push_back(cur);
-            const MeasurementId creator = m_measurements[cur].creator;
-            if (creator == kNone || creator == kAutoCreator || path.size() > m_measurements.size())
-                break;
-            cur = creator;
-        }
-        for (MeasurementId p : path)
-            rootOf[p] = cur;
-        return cur;
-    };
-    // Groups are kept in the order of their first interval.
-    std::vector<MeasurementId> group(n);
-    std::vector<std::uint32_t> groupFirst(n);
-    std::unordered_map<MeasurementId, std::uint32_t> firstIndex;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        group[i] = rootFor(slice[i].measurement);
-        groupFirst[i] = firstIndex.emplace(group[i], i).first->second;
-    }
-    std::vector<std::uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&groupFirst](std::uint32_t a, std::uint32_t b) { return groupFirst[a] < groupFirst[b]; });
-
-    RowPacker rows;
-    std::vector<std::uint32_t> stack;
-    std::vector<std::uint32_t> level(n);
-    for (std::size_t runStart = 0; runStart < n;) {
-        std::size_t runEnd = runStart;
-        while (runEnd < n && groupFirst[order[runEnd]] == groupFirst[order[runStart]])
-            ++runEnd;
-        stack.clear();
-        std::uint32_t height = 0;
-        Time spanEnd = kTimeMin;
-        for (std::size_t k = runStart; k < runEnd; ++k) {
-            const std::uint32_t i = order[k];
-            while (!stack.empty() && slice[stack.back()].end <= slice[i].start)
-                stack.pop_back();
-            parent[i] = stack.empty() ? kNone : stack.back();
-            if (!stack.empty() && slice[i].end > slice[stack.back()].end)
-                overlaps.add(slice[i], slice[stack.back()], false);
-            level[i] = std::uint32_t(stack.size());
-            height = std::max(height, level[i] + 1);
-            spanEnd = std::max(spanEnd, slice[i].end);
-            stack.push_back(i);
-        }
-        const std::uint32_t base = rows.place(slice[order[runStart]].start, spanEnd, height);
-        for (std::size_t k = runStart; k < runEnd; ++k)
-            depth[order[k]] = base + level[order[k]];
-        runStart = runEnd;
-    }
-}
-
 // Groups intervals by track, nests each track and lays it out by (depth,
 // start). Afterwards interval ids are final and `parent` holds real parents.
 // One track's intervals, from the loader's order to (depth, start) order
 // with parent indices, written to their final place. Runs on any thread:
 // it touches only this track's slice and output.
-void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, OverlapLog& overlaps,
+void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, IntervalNesting::Log& overlaps,
                                  const std::atomic<bool>* cancel)
 {
     checkCancel(cancel);
@@ -438,10 +323,11 @@ void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, Inter
     checkCancel(cancel);
     std::vector<std::uint32_t> parent(slice.size(), kNone);
     std::vector<std::uint32_t> depth(slice.size(), 0);
+    IntervalNesting nesting(m_measurements, parent, depth, overlaps);
     if (m_tracks[t].kind == TrackKind::Async)
-        nestAsyncTrack(slice, parent, depth, overlaps);
+        nesting.async(slice);
     else
-        nestThreadTrack(slice, parent, depth, overlaps);
+        nesting.thread(slice);
     checkCancel(cancel);
 
     // Counting sort by depth keeps start order within each depth.
@@ -493,15 +379,15 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&begin](std::size_t a, std::size_t b) { return begin[a + 1] - begin[a] > begin[b + 1] - begin[b]; });
-    std::vector<OverlapLog> overlaps(trackCount);
+    std::vector<IntervalNesting::Log> overlaps(trackCount);
     parallelFor(trackCount, [&](std::size_t k) {
         const std::size_t t = order[k];
         layoutTrack(t, std::span<Interval>(byTrack.data() + begin[t], begin[t + 1] - begin[t]), begin[t], overlaps[t],
                     cancel);
     });
-    for (const OverlapLog& log : overlaps) {
+    for (const IntervalNesting::Log& log : overlaps) {
         std::uint64_t shown[2] = {0, 0};
-        for (const Overlap& overlap : log.examples) {
+        for (const IntervalNesting::Overlap& overlap : log.examples) {
             warnOverlap(overlap);
             ++shown[overlap.cut ? 1 : 0];
         }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "intervalnesting.h"
 #include "profile.h"
 
 #include <algorithm>
@@ -90,26 +91,11 @@ private:
     void sortTracks();
     void resolveSpan();
     void layoutIntervals(const std::atomic<bool>* cancel);
-    // Overlapping intervals found while nesting one track (on any thread):
-    // the first few as examples, all counted; reported in track order.
-    // `cut`: a call cut at its parent's end; otherwise kept as it is.
-    struct Overlap {
-        Interval child;
-        Interval parent;
-        bool cut;
-    };
-    struct OverlapLog {
-        std::vector<Overlap> examples;
-        std::uint64_t count[2] = {0, 0}; // kept, cut
-        void add(const Interval& child, const Interval& parent, bool cut);
-    };
-    void layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, OverlapLog& overlaps,
+    // Overlaps found while nesting a track (on any thread) are logged and
+    // reported afterwards in track order.
+    void layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, IntervalNesting::Log& overlaps,
                      const std::atomic<bool>* cancel);
-    void nestThreadTrack(std::span<Interval> slice, std::vector<std::uint32_t>& parent,
-                         std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const;
-    void nestAsyncTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                        std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const;
-    void warnOverlap(const Overlap& overlap);
+    void warnOverlap(const IntervalNesting::Overlap& overlap);
     void clampMeasurements();
     void resolveCreators();
     std::vector<std::uint32_t> creationDepths();
