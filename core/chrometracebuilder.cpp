@@ -200,7 +200,7 @@ void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
         resolvePidTid(e, index, pid, tid);
         Thread& t = thread(pid, tid);
         const bool begin = ph == 'B';
-        t.events.push_back(BeginEnd{ts, orderOf(index), begin ? labelFor(e) : 0, nameFor(e), begin});
+        t.events.push_back(BeginEnd{ts, orderOf(index), begin ? labelFor(e) : 0, nameFor(e), begin, false});
         return;
     }
     case 'i':
@@ -401,6 +401,7 @@ void ChromeTraceBuilder::finish()
 {
     for (Thread& t : m_threads)
         matchBeginEnd(t);
+    std::vector<std::uint32_t>().swap(m_openBegins);
     for (AsyncTask& task : m_asyncTasks)
         buildAsyncTask(task);
 
@@ -424,16 +425,46 @@ void ChromeTraceBuilder::finish()
 
 // Matches B and E of one thread on a stack after a stable sort by time, so
 // equal timestamps keep file order. An E ends the innermost open B, as in
-// catapult and Perfetto; a different name is a warning. But the order of
-// events with equal timestamps carries no meaning, so within such a run an E
-// whose name does not match the innermost B is first matched by reordering:
-// a later E of the run that does match goes first, or a later B of the run
-// with the E's name opens first (a zero-length call written E-before-B).
+// catapult; a different name is a warning. But the order of events with
+// equal timestamps carries no meaning, so within such a run an E whose name
+// does not match the innermost B is first matched by reordering: a later E
+// of the run that does match goes first, or a later B of the run with the
+// E's name opens first (a zero-length call written E-before-B).
+//
+// Except a stray: an E written after events of later times on its thread
+// (out of timestamp order) whose name is that of no open B. Its place in
+// time order was found by sorting, not written by the tracer, and its
+// name ties it to nothing open, so ending the innermost B with it would cut
+// a call short at the stray's time: it is ignored, with a warning. (In
+// speedscope's too-many-end-events.json, alpha 0-14 µs and beta 1-13 µs are
+// followed by E "gamma" and E "delta" at 5 µs: catapult, which reads in file
+// order, Perfetto and speedscope keep 14 and 12 µs, and so does this.) An E
+// written in order ends the innermost B whatever its name, as in catapult:
+// catapult's own simple_trace.json ends "Asub with a name that wont fit"
+// with an E named "Asub".
 void ChromeTraceBuilder::matchBeginEnd(Thread& t)
 {
     std::vector<BeginEnd>& events = t.events;
+    // Events arrive in file order.
+    Time latest = kTimeMin;
+    for (BeginEnd& ev : events) {
+        ev.late = ev.ts < latest;
+        latest = std::max(latest, ev.ts);
+    }
     std::stable_sort(events.begin(), events.end(), [](const BeginEnd& a, const BeginEnd& b) { return a.ts < b.ts; });
     std::vector<BeginEnd> stack;
+    // Open Bs per name (indexed by StringId, back to zero between threads).
+    std::vector<std::uint32_t>& openCount = m_openBegins;
+    auto push = [&](const BeginEnd& ev) {
+        if (ev.name >= openCount.size())
+            openCount.resize(std::max<std::size_t>(ev.name + 1, openCount.size() * 2), 0);
+        ++openCount[ev.name];
+        stack.push_back(ev);
+    };
+    auto pop = [&]() {
+        --openCount[stack.back().name];
+        stack.pop_back();
+    };
     auto close = [&](const BeginEnd& open, Time at) { m_builder.addCall(t.track, open.label, open.ts, at, open.order); };
     auto nameOf = [&](const BeginEnd& ev) { return m_builder.string(ev.name); };
 
@@ -444,7 +475,7 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
         for (std::size_t i = runStart; i < runEnd; ++i) {
             BeginEnd ev = events[i];
             if (ev.begin) {
-                stack.push_back(ev);
+                push(ev);
                 continue;
             }
             // Moves the first later event of this run (within the window)
@@ -471,19 +502,26 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
             }
             if (stack.empty()) {
                 m_diagnostics.warnWith("E without B", [&] {
-                    return "an E event " + display(nameOf(ev)) + " at order " + std::to_string(ev.order)
-                        + " has no open B on its thread; ignored";
+                    return "E " + display(nameOf(ev)) + " (event #" + std::to_string(ev.order)
+                        + ") has no open B on its thread; ignored";
                 });
                 continue;
             }
             if (ev.name != kEmptyString && ev.name != stack.back().name) {
-                // As in catapult and Perfetto, an E always ends the innermost B.
+                if (ev.late && (ev.name >= openCount.size() || openCount[ev.name] == 0)) {
+                    m_diagnostics.warnWith("E without B", [&] {
+                        return "E " + display(nameOf(ev)) + " (event #" + std::to_string(ev.order)
+                            + ") comes after later events and matches no open B on its thread; ignored";
+                    });
+                    continue;
+                }
+                // As in catapult, an E ends the innermost B.
                 m_diagnostics.warnWith("E name mismatch", [&] {
                     return "E " + display(nameOf(ev)) + " ends B " + display(nameOf(stack.back()));
                 });
             }
             close(stack.back(), ev.ts);
-            stack.pop_back();
+            pop();
         }
         runStart = runEnd;
     }
@@ -493,6 +531,8 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
         });
         m_builder.addCall(t.track, open.label, open.ts, ProfileBuilder::kOpen, open.order);
     }
+    while (!stack.empty())
+        pop();
     std::vector<BeginEnd>().swap(events);
 }
 

@@ -37,6 +37,7 @@ private:
         LabelId label;
         StringId name; // kEmptyString: an E without a name
         bool begin;
+        bool late; // earlier than an event before it in the file
     };
     struct Thread {
         TrackId track = kNone;
@@ -123,6 +124,8 @@ private:
     std::vector<AsyncTask> m_asyncTasks;
     std::unordered_map<std::string, std::size_t, StringHash, std::equal_to<>> m_counterIndex;
     std::string m_keyBuffer;
+    // matchBeginEnd's count of open B per name, reused from thread to thread.
+    std::vector<std::uint32_t> m_openBegins;
 };
 
 } // namespace runlane

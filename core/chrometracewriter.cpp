@@ -173,6 +173,12 @@ private:
         }
     }
 
+    // The name itself, not how it is shown: an empty name is written empty.
+    std::string_view nameOf(MeasurementId m) const
+    {
+        return m_profile.string(m_profile.label(m_profile.measurement(m).label).name);
+    }
+
     // A plain synchronous call: created as it started, one interval, ended
     // with it. `open`: still running when the profile ends.
     bool isCall(MeasurementId id, bool& open) const
@@ -203,7 +209,7 @@ private:
     void asyncEvent(char ph, const char* cat, std::uint64_t taskId, MeasurementId m, const Track& track, Time ts,
                     std::string_view state = {})
     {
-        begin(ph, m_profile.labelName(m_profile.measurement(m).label), track.pid, track.tid, ts);
+        begin(ph, nameOf(m), track.pid, track.tid, ts);
         m_out += ",\"cat\":\"";
         m_out += cat;
         m_out += "\",\"id\":" + std::to_string(taskId);
@@ -257,8 +263,7 @@ private:
             const MeasurementId m = iv.measurement;
             bool open = false;
             if (isCall(m, open)) {
-                begin(open ? 'B' : 'X', m_profile.labelName(m_profile.measurement(m).label), track.pid, track.tid,
-                      iv.start);
+                begin(open ? 'B' : 'X', nameOf(m), track.pid, track.tid, iv.start);
                 if (!open) {
                     m_out += ",\"dur\":";
                     appendMicros(m_out, iv.end - iv.start);

@@ -22,16 +22,17 @@ FoldedStackBuilder::FoldedStackBuilder(ProfileBuilder& builder)
 
 void FoldedStackBuilder::addStack(std::string_view stack, Time count, std::uint64_t)
 {
+    // Every ';' separates two frames, so "a;;b" is three frames deep and
+    // "a;b;" ends in a blank one: an empty frame is a frame with an empty
+    // name (as in flamegraph.pl, inferno and speedscope), never a level
+    // dropped, which would bill its samples to its parent.
     m_stack.clear();
     for (std::size_t pos = 0; pos <= stack.size();) {
         std::size_t end = stack.find(';', pos);
         if (end == std::string_view::npos)
             end = stack.size();
-        const std::string_view frame = stack.substr(pos, end - pos);
+        m_stack.push_back(m_builder.label(stack.substr(pos, end - pos)));
         pos = end + 1;
-        if (frame.empty())
-            continue;
-        m_stack.push_back(m_builder.label(frame));
     }
     m_layout.add(m_stack, count);
     ++m_lines;

@@ -3,6 +3,7 @@
 #include "chunkedfilereader.h"
 #include "diagnostics.h"
 #include "numberparse.h"
+#include "valueformat.h"
 
 #include <QString>
 
@@ -29,6 +30,24 @@ bool isCount(std::string_view text)
             return false;
     }
     return dots <= 1;
+}
+
+// Counts are kept in ticks of 1/kTicksPerUnit sample, like every weight of
+// a sampled profile: exact to this many decimals.
+constexpr int kCountDecimals = 3;
+static_assert(kTicksPerUnit == 1000, "kCountDecimals must match kTicksPerUnit");
+
+// True if a count (digits, at most one '.') has nonzero digits beyond
+// kCountDecimals, which the ticks cannot hold.
+bool losesPrecision(std::string_view count)
+{
+    const auto dot = count.find('.');
+    if (dot == std::string_view::npos)
+        return false;
+    std::string_view fraction = count.substr(dot + 1);
+    while (!fraction.empty() && fraction.back() == '0')
+        fraction.remove_suffix(1);
+    return fraction.size() > std::size_t(kCountDecimals);
 }
 
 std::string_view trimRight(std::string_view text)
@@ -81,12 +100,20 @@ void FoldedStackReader::line(std::string_view text, std::uint64_t number)
         }
     }
     Time ticks = 0;
-    if (!split || stack.empty() || parseScaledDecimal(count, 3, ticks) != ParseStatus::Ok) {
+    if (!split || stack.empty() || parseScaledDecimal(count, kCountDecimals, ticks) != ParseStatus::Ok) {
         m_diagnostics.warnWith("bad line", [&] {
             return "line " + std::to_string(number) + " is not \"frame;frame;... count\": "
                 + std::string(text.substr(0, 60));
         });
         return;
+    }
+    if (losesPrecision(count)) {
+        // Rounded half away from zero; said, never silent.
+        m_diagnostics.warnWith("count rounded", [&] {
+            return "line " + std::to_string(number) + ": count " + std::string(count.substr(0, 40)) + " has more than "
+                + std::to_string(kCountDecimals) + " decimals; rounded to "
+                + ValueFormat::plain(ticks, ValueUnit::Samples);
+        });
     }
     m_sink(stack, ticks, number);
 }

@@ -12,7 +12,8 @@ class ChunkedFileReader;
 class Diagnostics;
 
 // Tokenizer side of folded ("collapsed") stacks, one stack a line:
-// "frame;frame;frame 12". The count is the last field (fractions allowed;
+// "frame;frame;frame 12". The count is the last field (fractions allowed,
+// exact to 1/kTicksPerUnit, rounded beyond with a warning naming the line;
 // with two count fields, a differential file, the second is used). Reads
 // UTF-8 (with or without a byte order mark) as a stream, UTF-16 with a byte
 // order mark, CRLF or LF. Comment lines (# or //) are skipped; lines that do

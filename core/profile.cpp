@@ -41,7 +41,7 @@ bool parseFinalState(std::string_view text, FinalState& state)
 std::string Profile::labelText(LabelId id) const
 {
     const Label& l = m_labels[id];
-    std::string text(string(l.name));
+    std::string text(labelName(id));
     if (l.file != kEmptyString) {
         text += " (";
         text += string(l.file);

@@ -89,7 +89,17 @@ public:
 
     std::size_t labelCount() const { return m_labels.size(); }
     const Label& label(LabelId id) const { return m_labels[id]; }
-    std::string_view labelName(LabelId id) const { return string(m_labels[id].name); }
+    // How a label's name is shown. An empty name (a blank frame of folded
+    // stacks, `"name": ""` in a trace) reads kEmptyName everywhere a name is
+    // shown or written for people and scripts (views, rank, CSV, JSON); the
+    // label's name itself stays empty, so it never merges with a frame that
+    // is really called "(empty)" and converts back to an empty name.
+    static constexpr std::string_view kEmptyName = "(empty)";
+    std::string_view labelName(LabelId id) const
+    {
+        const StringId name = m_labels[id].name;
+        return name == kEmptyString ? kEmptyName : string(name);
+    }
     // "name (file:line)", or just the name when no position is known.
     std::string labelText(LabelId id) const;
 

@@ -2,7 +2,6 @@
 
 #include "loaderror.h"
 #include "parallel.h"
-#include "rowpacker.h"
 
 #include <algorithm>
 #include <functional>
@@ -140,6 +139,7 @@ void ProfileBuilder::finish(MeasurementId measurement, Time at, FinalState state
 MeasurementId ProfileBuilder::addCall(TrackId track, LabelId label, Time start, Time end, std::uint32_t order)
 {
     const MeasurementId id = addMeasurement(track, label, start, kAutoCreator);
+    m_measurements[id].flags |= Call;
     addInterval(id, start, end, order);
     if (end != kOpen)
         finish(id, end, FinalState::Completed);
@@ -289,112 +289,19 @@ void ProfileBuilder::resolveSpan()
     }
 }
 
-void ProfileBuilder::warnOverlap(const Interval& child, const Interval& parent)
+void ProfileBuilder::warnOverlap(const IntervalNesting::Overlap& overlap)
 {
-    diagnostics().warnWith("overlapping intervals", [&] {
-        return quoted(string(m_labels[m_measurements[child.measurement].label].name)) + " starts inside "
-            + quoted(string(m_labels[m_measurements[parent.measurement].label].name))
-            + " but ends after it; kept as its child";
-    });
-}
-
-// Nesting on a thread: the running stack. Intervals arrive sorted by (start,
-// end descending, order); an interval is the child of the innermost one still
-// open at its start. One stays open until an interval starts at or after its
-// end, so two intervals at the same depth never overlap, even when the input
-// has partially overlapping slices (which are kept, with a warning).
-void ProfileBuilder::OverlapLog::add(const Interval& child, const Interval& parent)
-{
-    if (examples.size() < Diagnostics::kMaxExamples)
-        examples.emplace_back(child, parent);
-    ++count;
-}
-
-void ProfileBuilder::nestThreadTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                                     std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const
-{
-    std::vector<std::uint32_t> stack;
-    for (std::uint32_t i = 0; i < slice.size(); ++i) {
-        const Interval& iv = slice[i];
-        while (!stack.empty() && slice[stack.back()].end <= iv.start)
-            stack.pop_back();
-        parent[i] = stack.empty() ? kNone : stack.back();
-        depth[i] = std::uint32_t(stack.size());
-        if (!stack.empty() && iv.end > slice[stack.back()].end)
-            overlaps.add(iv, slice[stack.back()]);
-        stack.push_back(i);
+    const std::string child = quoted(string(m_labels[m_measurements[overlap.child.measurement].label].name));
+    const std::string parent = quoted(string(m_labels[m_measurements[overlap.parent.measurement].label].name));
+    if (overlap.cut) {
+        diagnostics().warnWith("call ends after its caller", [&] {
+            return "call " + child + " starts inside " + parent + " but ends "
+                + std::to_string(overlap.child.end - overlap.parent.end) + " ns after it; cut at its end";
+        });
+        return;
     }
-}
-
-// Nesting on an async track: tasks run concurrently, so a task's slices nest
-// only among themselves (a task and the measurements it created form a
-// group). Each group is stacked on its own, then groups are packed into rows
-// first-fit by their time span, so that same-depth intervals stay disjoint.
-void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                                    std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const
-{
-    const std::size_t n = slice.size();
-    // Group = root of the creation chain, found with memoisation.
-    std::unordered_map<MeasurementId, MeasurementId> rootOf;
-    auto rootFor = [&](MeasurementId m) {
-        std::vector<MeasurementId> path;
-        MeasurementId cur = m;
-        for (;;) {
-            auto it = rootOf.find(cur);
-            if (it != rootOf.end()) {
-                cur = it->second;
-                break;
-            }
-            path.push_back(cur);
-            const MeasurementId creator = m_measurements[cur].creator;
-            if (creator == kNone || creator == kAutoCreator || path.size() > m_measurements.size())
-                break;
-            cur = creator;
-        }
-        for (MeasurementId p : path)
-            rootOf[p] = cur;
-        return cur;
-    };
-    // Groups are kept in the order of their first interval.
-    std::vector<MeasurementId> group(n);
-    std::vector<std::uint32_t> groupFirst(n);
-    std::unordered_map<MeasurementId, std::uint32_t> firstIndex;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        group[i] = rootFor(slice[i].measurement);
-        groupFirst[i] = firstIndex.emplace(group[i], i).first->second;
-    }
-    std::vector<std::uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&groupFirst](std::uint32_t a, std::uint32_t b) { return groupFirst[a] < groupFirst[b]; });
-
-    RowPacker rows;
-    std::vector<std::uint32_t> stack;
-    std::vector<std::uint32_t> level(n);
-    for (std::size_t runStart = 0; runStart < n;) {
-        std::size_t runEnd = runStart;
-        while (runEnd < n && groupFirst[order[runEnd]] == groupFirst[order[runStart]])
-            ++runEnd;
-        stack.clear();
-        std::uint32_t height = 0;
-        Time spanEnd = kTimeMin;
-        for (std::size_t k = runStart; k < runEnd; ++k) {
-            const std::uint32_t i = order[k];
-            while (!stack.empty() && slice[stack.back()].end <= slice[i].start)
-                stack.pop_back();
-            parent[i] = stack.empty() ? kNone : stack.back();
-            if (!stack.empty() && slice[i].end > slice[stack.back()].end)
-                overlaps.add(slice[i], slice[stack.back()]);
-            level[i] = std::uint32_t(stack.size());
-            height = std::max(height, level[i] + 1);
-            spanEnd = std::max(spanEnd, slice[i].end);
-            stack.push_back(i);
-        }
-        const std::uint32_t base = rows.place(slice[order[runStart]].start, spanEnd, height);
-        for (std::size_t k = runStart; k < runEnd; ++k)
-            depth[order[k]] = base + level[order[k]];
-        runStart = runEnd;
-    }
+    diagnostics().warnWith("overlapping intervals",
+                           [&] { return child + " starts inside " + parent + " but ends after it; kept as its child"; });
 }
 
 // Groups intervals by track, nests each track and lays it out by (depth,
@@ -402,7 +309,7 @@ void ProfileBuilder::nestAsyncTrack(std::span<const Interval> slice, std::vector
 // One track's intervals, from the loader's order to (depth, start) order
 // with parent indices, written to their final place. Runs on any thread:
 // it touches only this track's slice and output.
-void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, OverlapLog& overlaps,
+void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, IntervalNesting::Log& overlaps,
                                  const std::atomic<bool>* cancel)
 {
     checkCancel(cancel);
@@ -416,10 +323,11 @@ void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, Inter
     checkCancel(cancel);
     std::vector<std::uint32_t> parent(slice.size(), kNone);
     std::vector<std::uint32_t> depth(slice.size(), 0);
+    IntervalNesting nesting(m_measurements, parent, depth, overlaps);
     if (m_tracks[t].kind == TrackKind::Async)
-        nestAsyncTrack(slice, parent, depth, overlaps);
+        nesting.async(slice);
     else
-        nestThreadTrack(slice, parent, depth, overlaps);
+        nesting.thread(slice);
     checkCancel(cancel);
 
     // Counting sort by depth keeps start order within each depth.
@@ -471,18 +379,24 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&begin](std::size_t a, std::size_t b) { return begin[a + 1] - begin[a] > begin[b + 1] - begin[b]; });
-    std::vector<OverlapLog> overlaps(trackCount);
+    std::vector<IntervalNesting::Log> overlaps(trackCount);
     parallelFor(trackCount, [&](std::size_t k) {
         const std::size_t t = order[k];
         layoutTrack(t, std::span<Interval>(byTrack.data() + begin[t], begin[t + 1] - begin[t]), begin[t], overlaps[t],
                     cancel);
     });
-    for (const OverlapLog& log : overlaps) {
-        for (const auto& [child, parent] : log.examples)
-            warnOverlap(child, parent);
+    for (const IntervalNesting::Log& log : overlaps) {
+        std::uint64_t shown[2] = {0, 0};
+        for (const IntervalNesting::Overlap& overlap : log.examples) {
+            warnOverlap(overlap);
+            ++shown[overlap.cut ? 1 : 0];
+        }
         // Beyond the examples only the count is kept (as warnWith would).
-        for (std::uint64_t k = log.examples.size(); k < log.count; ++k)
-            diagnostics().warnWith("overlapping intervals", [] { return std::string(); });
+        for (const bool cut : {false, true}) {
+            for (std::uint64_t k = shown[cut]; k < log.count[cut]; ++k)
+                diagnostics().warnWith(cut ? "call ends after its caller" : "overlapping intervals",
+                                       [] { return std::string(); });
+        }
     }
     const std::vector<Interval>& out = m_profile->m_intervals;
     m_firstInterval.assign(m_measurements.size(), kNone);
@@ -518,6 +432,13 @@ void ProfileBuilder::clampMeasurements()
                     + std::to_string(m.created - m.finished) + " ns before it is created; moved to its creation";
             });
             m.finished = m.created;
+        }
+        if ((m.flags & Call) && ran && m_lastEnd[id] < m.finished) {
+            // Cut at its caller's end while nesting (warned there): it ends
+            // there too, and is no longer open at the profile's end.
+            m.finished = m_lastEnd[id];
+            if (m.finalState() == FinalState::Unfinished)
+                m.state = std::uint32_t(FinalState::Ended);
         }
         if (ran && m.finished < m_lastEnd[id]) {
             diagnostics().warnWith("ran after finished", [&] {

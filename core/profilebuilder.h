@@ -1,5 +1,6 @@
 #pragma once
 
+#include "intervalnesting.h"
 #include "profile.h"
 
 #include <algorithm>
@@ -53,6 +54,9 @@ public:
     void addInterval(MeasurementId measurement, Time start, Time end, std::uint32_t order);
     void finish(MeasurementId measurement, Time at, FinalState state);
     // A synchronous call: created and started at `start`, completed at `end`.
+    // On a thread, a call that starts inside an interval and ends after it is
+    // cut at that interval's end, with a warning: a call returns before its
+    // caller does.
     MeasurementId addCall(TrackId track, LabelId label, Time start, Time end, std::uint32_t order);
 
     const Measurement& measurement(MeasurementId id) const { return m_measurements[id]; }
@@ -87,20 +91,11 @@ private:
     void sortTracks();
     void resolveSpan();
     void layoutIntervals(const std::atomic<bool>* cancel);
-    // Overlapping intervals found while nesting one track (on any thread):
-    // the first few as examples, all counted; reported in track order.
-    struct OverlapLog {
-        std::vector<std::pair<Interval, Interval>> examples;
-        std::uint64_t count = 0;
-        void add(const Interval& child, const Interval& parent);
-    };
-    void layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, OverlapLog& overlaps,
+    // Overlaps found while nesting a track (on any thread) are logged and
+    // reported afterwards in track order.
+    void layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, IntervalNesting::Log& overlaps,
                      const std::atomic<bool>* cancel);
-    void nestThreadTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                         std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const;
-    void nestAsyncTrack(std::span<const Interval> slice, std::vector<std::uint32_t>& parent,
-                        std::vector<std::uint32_t>& depth, OverlapLog& overlaps) const;
-    void warnOverlap(const Interval& child, const Interval& parent);
+    void warnOverlap(const IntervalNesting::Overlap& overlap);
     void clampMeasurements();
     void resolveCreators();
     std::vector<std::uint32_t> creationDepths();

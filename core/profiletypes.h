@@ -65,6 +65,11 @@ enum MeasurementFlag : std::uint8_t {
     // Finished as it was created, never pending nor running (Chronos:
     // the first event of the future is its finish; "stillborn").
     BornFinished = 1u << 2,
+    // A synchronous call (ProfileBuilder::addCall): created and started at
+    // once, one interval. It cannot outlive the interval it is nested in on
+    // its thread, so the builder cuts it there (semantics.md §4: a call's
+    // time with children is its duration).
+    Call = 1u << 3,
 };
 
 // What the profile's values measure. Time is in nanoseconds; other values

@@ -49,7 +49,7 @@ std::string csvRow(const Profile& profile, const RankRow& r, char s)
 {
     const Label& label = profile.label(r.label);
     const ValueUnit unit = profile.unit();
-    std::string line = csvField(profile.string(label.name), s);
+    std::string line = csvField(profile.labelName(r.label), s);
     line += s + csvField(profile.string(label.file), s);
     line += s + (label.line > 0 ? std::to_string(label.line) : std::string());
     for (const std::uint64_t n : {r.calls, r.unfinished, r.stillborn, r.primitive, r.failed, r.cancelled})
@@ -101,7 +101,7 @@ std::string RankFormatter::json(const Profile& profile, const RankTable& rank, s
         const RankRow& r = rank.rows()[i];
         const Label& label = profile.label(r.label);
         nlohmann::json row = {
-            {"name", std::string(profile.string(label.name))},
+            {"name", std::string(profile.labelName(r.label))},
             {"file", std::string(profile.string(label.file))},
             {"line", label.line},
             {"calls", r.calls},

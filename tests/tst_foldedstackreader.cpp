@@ -1,4 +1,6 @@
+#include "chrometracewriter.h"
 #include "measurementmetrics.h"
+#include "rankformatter.h"
 #include "ranktable.h"
 #include "testsupport.h"
 #include "valueformat.h"
@@ -68,6 +70,86 @@ private Q_SLOTS:
         QCOMPARE(rank(*r.profile).mid(0, 4), (QStringList{"main 274.321/324.551", "cksum 56.33/57.73",
                                                           "[unknown] 2.567/2.567", "ext4_file_read_iter_[k] 1.4/1.4"}));
         QCOMPARE(r.profile->duration(), Time(334618));
+    }
+
+    // An empty frame is a frame with an empty name, shown as "(empty)",
+    // never a dropped level (flamegraph.pl, inferno and speedscope agree).
+    void emptyFrames_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addColumn<int>("depths");
+        QTest::newRow("trailing blank frame") << QByteArray("a;b 1\na;b;  3\n")
+                                              << QStringList{"(empty) 3/3", "b 1/4", "a 0/4"} << 3;
+        QTest::newRow("blank frame in the middle") << QByteArray("a;;b 2\n")
+                                                   << QStringList{"b 2/2", "a 0/2", "(empty) 0/2"} << 3;
+        QTest::newRow("blank root") << QByteArray(";a 1\n") << QStringList{"a 1/1", "(empty) 0/1"} << 2;
+        QTest::newRow("blank frames only, recursion counted once")
+            << QByteArray("; 2\n;;x 1\n") << QStringList{"(empty) 2/3", "x 1/1"} << 3;
+    }
+
+    void emptyFrames()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QStringList, expected);
+        QFETCH(int, depths);
+        const LoadResult r = loadText(text);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.formatName(), std::string_view("folded stacks"));
+        QCOMPARE(rank(p), expected);
+        QCOMPARE(p.track(0).depthCount(), depths);
+        QCOMPARE(int(p.diagnostics().warningCount()), 0);
+    }
+
+    // perf-vertx line 15 ends in a blank frame: write0_[j] keeps 1 self
+    // sample there and its blank child has the 3 of that line.
+    void emptyFrameOfPerfVertx()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("samples/folded/perf-vertx-stacks-01-collapsed-all.txt"));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const QStringList rows = rank(*r.profile);
+        QVERIFY(rows.contains(QStringLiteral("sun/nio/ch/FileDispatcherImpl:.write0_[j] 1/87")));
+        QVERIFY(rows.contains(QStringLiteral("(empty) 3/3")));
+        QCOMPARE(rows.filter(QStringLiteral("(empty)")).size(), 1);
+    }
+
+    // The label's name is empty; everything that shows it says "(empty)":
+    // the rank as a table, CSV and JSON alike, and the views (labelName).
+    // Converting writes the name itself, empty.
+    void emptyNameIsShownAsEmptyEverywhere()
+    {
+        const LoadResult r = loadText("a;b 1\na;b; 3\n");
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const LabelId blank = runlane::test::labelNamed(p, Profile::kEmptyName);
+        QVERIFY(blank != kNone);
+        QCOMPARE(p.label(blank).name, kEmptyString);
+        QCOMPARE(p.labelText(blank), std::string("(empty)"));
+        const RankTable t = RankTable::compute(MeasurementMetrics(p));
+        QVERIFY(RankFormatter::table(p, t).find("  (empty)\n") != std::string::npos);
+        QVERIFY(RankFormatter::csv(p, t).find("\n(empty),,,1,") != std::string::npos);
+        QVERIFY(RankFormatter::json(p, t).find("\"name\": \"(empty)\"") != std::string::npos);
+        const std::string chrome = ChromeTraceWriter::toString(p);
+        QVERIFY(chrome.find("\"name\":\"\"") != std::string::npos);
+        QVERIFY(chrome.find("(empty)") == std::string::npos);
+    }
+
+    // Counts are exact to a thousandth of a sample; more decimals are
+    // rounded half away from zero, with a warning that names the line.
+    void countsBeyondThreeDecimals()
+    {
+        const LoadResult r = loadText("a 1.2345\nb 2.5000\nc 0.0004\nd 0.001\n");
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(rank(p), (QStringList{"b 2.5/2.5", "a 1.235/1.235", "d 0.001/0.001", "c 0/0"}));
+        const auto& d = p.diagnostics();
+        QCOMPARE(d.warningKinds().at("count rounded"), std::uint64_t(2));
+        QCOMPARE(int(d.warningCount()), 2);
+        QCOMPARE(QString::fromStdString(d.examples()[0]),
+                 QStringLiteral("line 1: count 1.2345 has more than 3 decimals; rounded to 1.235"));
+        QCOMPARE(QString::fromStdString(d.examples()[1]),
+                 QStringLiteral("line 3: count 0.0004 has more than 3 decimals; rounded to 0"));
     }
 
     void framesWithSpaces()

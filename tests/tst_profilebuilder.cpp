@@ -103,15 +103,73 @@ private Q_SLOTS:
         QCOMPARE(namesAt(*p, 0, 1), QStringList{"inner"});
     }
 
-    void partialOverlapIsKeptWithWarning()
+    // A call that starts inside another and ends after it is cut at the
+    // other's end (semantics.md §4: a call's time with children is its
+    // duration); what it nested beyond the cut is no longer inside it.
+    void callEndingAfterItsCallerIsCut()
     {
         ProfileBuilder b("test");
         const TrackId t = addThread(b);
         b.addCall(t, b.label("alpha"), 0, 10, 0);
         b.addCall(t, b.label("beta"), 5, 15, 1);
+        b.addCall(t, b.label("delta"), 7, 12, 2);
+        b.addCall(t, b.label("gamma"), 12, 14, 3);
+        const auto p = b.build();
+        const auto& d = p->diagnostics();
+        QCOMPARE(d.warningKinds().at("call ends after its caller"), std::uint64_t(2));
+        QCOMPARE(d.warningCount(), std::uint64_t(2));
+        QCOMPARE(qstr(d.examples()[0]),
+                 QStringLiteral("call 'beta' starts inside 'alpha' but ends 5 ns after it; cut at its end"));
+        QCOMPARE(qstr(d.examples()[1]),
+                 QStringLiteral("call 'delta' starts inside 'beta' but ends 2 ns after it; cut at its end"));
+        QCOMPARE(namesAt(*p, 0, 0), (QStringList{"alpha", "gamma"}));
+        QCOMPARE(namesAt(*p, 0, 1), QStringList{"beta"});
+        QCOMPARE(namesAt(*p, 0, 2), QStringList{"delta"});
+        const MeasurementId alpha = byName(*p, "alpha"), beta = byName(*p, "beta"), delta = byName(*p, "delta"),
+                            gamma = byName(*p, "gamma");
+        QCOMPARE(p->measurement(beta).finished, Time(10));
+        QCOMPARE(p->measurement(delta).finished, Time(10));
+        QCOMPARE(p->measurement(gamma).creator, kNone);
+        const MeasurementMetrics m(*p);
+        QCOMPARE(m.exec(alpha), Time(5));
+        QCOMPARE(m.exec(beta), Time(2));
+        QCOMPARE(m.exec(delta), Time(3));
+        QCOMPARE(m.exec(gamma), Time(2));
+        QCOMPARE(m.total(alpha), Time(10));
+        QCOMPARE(m.total(beta), Time(5));
+        QCOMPARE(m.busy(0), Time(12));
+    }
+
+    // An unclosed call nested in one that ends is cut there too: it ended
+    // with its caller, so it is no longer open at the profile's end.
+    void openCallInsideAClosedOneEndsWithIt()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        b.addCall(t, b.label("x"), 0, 10, 0);
+        b.addCall(t, b.label("b"), 5, ProfileBuilder::kOpen, 1);
+        b.addCall(t, b.label("later"), 20, 30, 2);
+        const auto p = b.build();
+        const Measurement& open = p->measurement(byName(*p, "b"));
+        QCOMPARE(open.finished, Time(10));
+        QCOMPARE(open.finalState(), FinalState::Ended);
+        QCOMPARE(p->diagnostics().warningKinds().at("call ends after its caller"), std::uint64_t(1));
+    }
+
+    // The intervals of tasks may outlive the one they started in: they are
+    // kept whole, with a warning, and exec still adds up to the busy time.
+    void partialOverlapOfTasksIsKeptWithWarning()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        const MeasurementId alpha = b.addMeasurement(t, b.label("alpha"), 0, kNone, AsyncMeasurement);
+        const MeasurementId beta = b.addMeasurement(t, b.label("beta"), 0, kNone, AsyncMeasurement);
+        b.addInterval(alpha, 0, 10, 0);
+        b.addInterval(beta, 5, 15, 1);
         b.addCall(t, b.label("gamma"), 12, 14, 2);
         const auto p = b.build();
         QCOMPARE(p->diagnostics().warningKinds().at("overlapping intervals"), std::uint64_t(1));
+        QCOMPARE(p->diagnostics().warningCount(), std::uint64_t(1));
         QCOMPARE(namesAt(*p, 0, 0), QStringList{"alpha"});
         QCOMPARE(namesAt(*p, 0, 1), QStringList{"beta"});
         QCOMPARE(namesAt(*p, 0, 2), QStringList{"gamma"});

@@ -87,7 +87,7 @@ private Q_SLOTS:
         row("chrome-trace/speedscope-fixtures/simple-with-samples.json", 0, 0, 0, 0, 0, 2);
         row("chrome-trace/speedscope-fixtures/simple.json", 1, 4, 4, 0, 0, 0);
         row("chrome-trace/speedscope-fixtures/simultaneous-anonymous-calls.json", 1, 6, 6, 0, 0, 0);
-        row("chrome-trace/speedscope-fixtures/too-many-end-events.json", 1, 2, 2, 0, 4, 0);
+        row("chrome-trace/speedscope-fixtures/too-many-end-events.json", 1, 2, 2, 0, 2, 0);
         row("chrome-trace/speedscope-fixtures/unbalanced-args.json", 1, 2, 2, 0, 0, 0);
         row("chrome-trace/speedscope-fixtures/unbalanced-name.json", 1, 2, 2, 0, 2, 0);
         row("chrome-trace/speedscope-fixtures/x-events-matching-end.json", 1, 9, 9, 0, 0, 0);
@@ -101,7 +101,8 @@ private Q_SLOTS:
         row("folded/inferno/differential_perf-cycles-instructions-01-collapsed-all-diff.txt", 1, 19, 19, 0, 1, 0);
         row("folded/inferno/fractional-samples_fractional.txt", 1, 19, 19, 0, 0, 0);
         row("folded/inferno/fractional-samples_with-space.txt", 1, 20, 20, 0, 0, 0);
-        row("folded/perf-vertx-stacks-01-collapsed-all.txt", 1, 359, 359, 0, 0, 0);
+        // 360: line 15 ends in a blank frame, a call path of its own.
+        row("folded/perf-vertx-stacks-01-collapsed-all.txt", 1, 360, 360, 0, 0, 0);
         row("folded/recursion.txt", 1, 16, 16, 0, 0, 0);
         row("folded/simple-crlf.txt", 1, 5, 5, 0, 0, 0);
         row("folded/simple-utf16-be.txt", 1, 5, 5, 0, 0, 0);
