@@ -7,7 +7,7 @@
 #
 # Run it as root or as a user who may use sudo (only apt-get needs it).
 # RUNLANE_BUILD_DIR picks the build directory (default: build/). `test` also
-# builds the core with clang under ASan + UBSan in build-sanitize/, runs its
+# builds everything with clang under ASan + UBSan in build-sanitize/, runs its
 # tests there and every fuzz target for RUNLANE_FUZZ_SECONDS (default 60).
 set -euo pipefail
 
@@ -75,11 +75,12 @@ test)
     install_packages "${test_packages[@]}"
     configure_and_build
     (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)")
-    # The core again, built by clang with AddressSanitizer and
-    # UndefinedBehaviorSanitizer (any report fails), and its fuzz targets.
+    # Everything again, built by clang with AddressSanitizer and
+    # UndefinedBehaviorSanitizer (any report fails): the core's tests and
+    # every widget and main-window test (offscreen, the seeded random user
+    # included), then the core's fuzz targets.
     sanitize=${build%/}-sanitize
-    options=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNLANE_FUZZ=ON -DRUNLANE_BUILD_GUI=OFF
-             -DRUNLANE_BUILD_BENCHMARKS=OFF)
+    options=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNLANE_FUZZ=ON -DRUNLANE_BUILD_BENCHMARKS=OFF)
     [ "${CI:-}" = "true" ] && options+=(-DRUNLANE_WERROR=ON)
     CC=clang CXX=clang++ cmake -S "$root" -B "$sanitize" "${options[@]}"
     cmake --build "$sanitize" --parallel "$(nproc)"

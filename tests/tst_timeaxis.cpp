@@ -298,6 +298,29 @@ private Q_SLOTS:
         QCOMPARE(axis.visibleEnd(), expectedTo);
     }
 
+    // Found by tst_monkey under UBSan: a drag on a profile of 158 years
+    // computed `from - shift` past 2^63. Panning clamps without overflow.
+    void panningNearTheEndOfTimeClampsWithoutOverflow_data()
+    {
+        QTest::addColumn<double>("shift");
+        QTest::addColumn<qint64>("from");
+        QTest::newRow("far past the end") << 6.15e18 << qint64(kTimeMax - 4'600'000'000'000'000'000LL);
+        QTest::newRow("far before the start") << -9.0e18 << qint64(0);
+        QTest::newRow("inside") << 1.0e18 << qint64(4'554'780'928'685'191'680LL - 1'000'000'000'000'000'000LL + 1'000'000'000'000'000'000LL);
+    }
+    void panningNearTheEndOfTimeClampsWithoutOverflow()
+    {
+        QFETCH(double, shift);
+        QFETCH(qint64, from);
+        TimeAxis axis;
+        axis.setBounds(0, kTimeMax);
+        const Time span = 4'600'000'000'000'000'000LL;
+        axis.setVisibleRange(3'554'780'928'685'191'680LL, 3'554'780'928'685'191'680LL + span);
+        axis.panTo(axis.visibleStart(), static_cast<long double>(shift), TimeAxis::History::Skip);
+        QCOMPARE(axis.visibleSpan(), span);
+        QCOMPARE(axis.visibleStart(), from);
+    }
+
     void keyZoomAnchorsAtTheCursor()
     {
         TimeAxis axis;

@@ -97,7 +97,17 @@ void TimeAxis::zoomAt(Time anchor, double factor, History history)
 
 void TimeAxis::panBy(Time delta)
 {
-    setVisibleRange(m_from + delta, m_to + delta, History::Skip);
+    panTo(m_from, static_cast<long double>(delta), History::Skip);
+}
+
+void TimeAxis::panTo(Time from, long double shift, History history)
+{
+    const Time span = m_to - m_from;
+    // long double holds every int64 exactly (x86-64: 64-bit mantissa).
+    const long double target = std::clamp(static_cast<long double>(from) + shift, static_cast<long double>(m_boundsStart),
+                                          static_cast<long double>(m_boundsEnd - span));
+    const Time start = std::clamp(static_cast<Time>(target), m_boundsStart, m_boundsEnd - span);
+    setVisibleRange(start, start + span, history);
 }
 
 void TimeAxis::zoomToAll()

@@ -50,6 +50,10 @@ public:
     // factor < 1 zooms in; the time under `anchor` stays where it is.
     void zoomAt(Time anchor, double factor, History history = History::Coalesce);
     void panBy(Time delta);
+    // Pans the visible range to start at `from` plus `shift` (the span
+    // kept, clamped to the bounds), computed without overflow: near 2^63
+    // a drag's `from - shift` alone overflows.
+    void panTo(Time from, long double shift, History history);
     void zoomToAll();
 
     bool canGoBack() const { return !m_back.empty(); }

@@ -151,10 +151,10 @@ void TimeNavigator::move(QMouseEvent* event)
     } else {
         // Pan so that the time under the press point follows the cursor.
         const Time span = m_axis->visibleSpan();
-        const Time shift = Time(double(pos.x() - m_pressPos.x()) * double(span) / double(m_width));
+        const long double shift = static_cast<long double>(m_pressPos.x() - pos.x()) * static_cast<long double>(span)
+            / static_cast<long double>(m_width);
         // One history step per drag: the range it started from.
-        m_axis->setVisibleRange(m_pressFrom - shift, m_pressFrom - shift + span,
-                                starting ? TimeAxis::History::Record : TimeAxis::History::Skip);
+        m_axis->panTo(m_pressFrom, shift, starting ? TimeAxis::History::Record : TimeAxis::History::Skip);
     }
 }
 

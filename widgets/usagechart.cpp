@@ -270,8 +270,12 @@ void UsageChart::rebuildChart()
 {
     QChart* chart = m_view->chart();
     chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes())
+    // removeAxis() gives the axis back to us (removeAllSeries() deletes
+    // the series): without the delete every rebuild leaked two axes.
+    for (QAbstractAxis* axis : chart->axes()) {
         chart->removeAxis(axis);
+        delete axis;
+    }
     m_yMax = 100;
     if (!m_document->hasProfile()) {
         m_view->setMessage(QString());
