@@ -80,6 +80,24 @@ private Q_SLOTS:
         QCursor::setPos(-100, -100);
     }
 
+    // Issue 13, item 13: a long track name stays left of the divider: no
+    // text (dark) pixel around it.
+    void aLongTrackNameStopsAtTheDivider()
+    {
+        const LoadedProfile loaded = loadedText(
+            JSON([{"ph" : "M", "pid" : 1, "tid" : 1, "name" : "thread_name",
+                   "args" : {"name" : "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW"}},
+                  {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "main", "ts" : 0, "dur" : 1000}]));
+        Fixture f(loaded);
+        const QImage image = ImageExporter::icicle(f.view, f.view.size() - QSize(f.view.style()->pixelMetric(QStyle::PM_ScrollBarExtent), 0));
+        int dark = 0;
+        for (int x = TimeAxis::kGutter - 4; x < TimeAxis::kGutter + 4; ++x) {
+            for (int y = 2; y < IcicleView::kHeaderHeight - 2; ++y)
+                dark += qGray(pixelAt(image, QPointF(x + 0.5, y + 0.5))) < 170 ? 1 : 0;
+        }
+        QCOMPARE(dark, 0);
+    }
+
     void placesSpansOnTheTimeAxis_data()
     {
         QTest::addColumn<QString>("name");

@@ -239,6 +239,41 @@ private Q_SLOTS:
         QVERIFY(chart.view()->chart()->series().isEmpty());
     }
 
+    // Issue 13, item 6: "top 8" lists 8 labels plus "other", at the default
+    // height too: what does not fit scrolls under the wheel.
+    void everyLegendEntryCanBeRead()
+    {
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        UsageChart chart(&document);
+        chart.resize(1200, 170);
+        chart.show();
+        document.setProfile(loadedFile(QStringLiteral(RUNLANE_DEMO_PROFILE)));
+        chart.finishPendingWork();
+        const auto legend = chart.legend();
+        QCOMPARE(legend.size(), std::size_t(9));
+        QCOMPARE(legend.back().name, QStringLiteral("other"));
+        UsageChartView* view = chart.view();
+        const int rows = view->legendRows();
+        QVERIFY2(rows < 9, qPrintable(QString::number(rows))); // the case of the issue
+        QStringList seen;
+        for (int notch = 0; notch < 9; ++notch) {
+            for (std::size_t i = 0; i < legend.size(); ++i) {
+                if (!view->legendRect(int(i)).isEmpty() && !seen.contains(legend[i].name))
+                    seen << legend[i].name;
+            }
+            // A wheel notch down over the legend.
+            const QPointF at(20, view->legendRect(view->legendFirst()).center().y());
+            QWheelEvent wheel(at, view->viewport()->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            const Time span = axis.visibleSpan();
+            QApplication::sendEvent(view->viewport(), &wheel);
+            QCOMPARE(axis.visibleSpan(), span); // the legend scrolled, the axis did not zoom
+        }
+        QCOMPARE(seen.size(), 9);
+        QCOMPARE(view->legendFirst(), 9 - rows);
+    }
+
     // Found by tst_monkey: a track the chart does not offer (past the
     // profile's tracks, or one without intervals) crashed the computation.
     void ignoresATrackItDoesNotOffer_data()

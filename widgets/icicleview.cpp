@@ -378,14 +378,16 @@ void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) cons
     p.setFont(bold);
     const QString name = qs(m_source->trackName(row.track));
     const QString text = chevron + name;
-    p.drawText(QRect(6, y, width - 12, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-               p.fontMetrics().elidedText(text, Qt::ElideRight, width - 12));
-    // After the name, measured in the bold font it is drawn in.
-    const int nameEnd = 6 + p.fontMetrics().horizontalAdvance(text) + 12;
+    // The name stays in the names gutter, like every view's names: a long
+    // one is elided at the divider (the tooltip has it whole), so the
+    // plot's left edge is the same line in every row.
+    const int room = std::min(width, TimeAxis::kGutter) - 12;
+    p.drawText(QRect(6, y, room, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+               p.fontMetrics().elidedText(text, Qt::ElideRight, room));
     p.setFont(font());
     p.setPen(QColor(110, 115, 125));
     const QString info = depth == 0 ? tr("no intervals") : tr("depth %1").arg(depth);
-    p.drawText(QRect(std::max(TimeAxis::kGutter + 6, nameEnd), y, 200, row.height), Qt::AlignVCenter | Qt::AlignLeft, info);
+    p.drawText(QRect(TimeAxis::kGutter + 6, y, 200, row.height), Qt::AlignVCenter | Qt::AlignLeft, info);
 }
 
 void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) const
@@ -634,8 +636,11 @@ bool IcicleView::event(QEvent* event)
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const std::uint32_t id = spanAt(help->pos());
+        const Row* row = m_source ? rowAt(help->pos().y() + scrollY()) : nullptr;
         if (id != kNone)
             QToolTip::showText(help->globalPos(), QString::fromStdString(m_source->describe(id)), this);
+        else if (row && row->depth < 0 && help->pos().x() < TimeAxis::kGutter) // a track's whole name
+            QToolTip::showText(help->globalPos(), qs(m_source->trackName(row->track)), this);
         else
             QToolTip::hideText();
         return true;

@@ -59,17 +59,35 @@ void UsageChartView::layoutPlot()
     m_navigator.setArea(TimeAxis::kGutter, width);
 }
 
-QRect UsageChartView::legendRect(int index) const
+int UsageChartView::legendRows() const
 {
     const int line = fontMetrics().height() + 2;
-    return QRect(6, kTopMargin - 2 + index * line, TimeAxis::kGutter - kYAxisLabels - 10, line);
+    const int fit = std::max(1, (viewport()->height() - kTopMargin + 2) / line);
+    const int count = int(m_owner->legend().size());
+    return count <= fit ? count : std::max(1, fit - 1); // one line for "1–5 of 9"
+}
+
+void UsageChartView::scrollLegend(int entries)
+{
+    const int count = int(m_owner->legend().size());
+    m_legendFirst = std::clamp(m_legendFirst + entries, 0, std::max(0, count - legendRows()));
+    viewport()->update();
+}
+
+QRect UsageChartView::legendRect(int index) const
+{
+    const int row = index - m_legendFirst;
+    if (row < 0 || row >= legendRows())
+        return {};
+    const int line = fontMetrics().height() + 2;
+    return QRect(6, kTopMargin - 2 + row * line, TimeAxis::kGutter - kYAxisLabels - 10, line);
 }
 
 int UsageChartView::legendAt(QPoint pos) const
 {
     const int count = int(m_owner->legend().size());
     for (int i = 0; i < count; ++i) {
-        if (legendRect(i).contains(pos) && legendRect(i).bottom() < viewport()->height())
+        if (legendRect(i).contains(pos))
             return i;
     }
     return -1;
@@ -121,6 +139,13 @@ void UsageChartView::mouseDoubleClickEvent(QMouseEvent* event)
 
 void UsageChartView::wheelEvent(QWheelEvent* event)
 {
+    // Over the legend, when it does not fit: scroll it, one entry a notch.
+    if (event->position().x() < TimeAxis::kGutter - kYAxisLabels && int(m_owner->legend().size()) > legendRows()) {
+        const int notches = event->angleDelta().y() / 120;
+        scrollLegend(notches == 0 ? 0 : -notches);
+        event->accept();
+        return;
+    }
     m_navigator.wheel(event, {});
     event->accept();
 }
@@ -168,11 +193,13 @@ void UsageChartView::drawForeground(QPainter* painter, const QRectF&)
     // for every entry, the ones cut off are the smallest.
     const auto legend = m_owner->legend();
     painter->setFont(font());
+    // Fewer entries than before (a new series): scrolled back in range.
+    m_legendFirst = std::clamp(m_legendFirst, 0, std::max(0, int(legend.size()) - legendRows()));
     for (std::size_t i = 0; i < legend.size(); ++i) {
         const auto& entry = legend[i];
         const QRect r = legendRect(int(i));
-        if (r.bottom() >= viewport()->height())
-            break;
+        if (r.isEmpty())
+            continue;
         QColor swatch = entry.color;
         QColor text(40, 44, 52);
         if (entry.hidden) {
@@ -186,6 +213,18 @@ void UsageChartView::drawForeground(QPainter* painter, const QRectF&)
         painter->drawText(r.adjusted(14, 0, -shareWidth - 4, 0), Qt::AlignVCenter | Qt::AlignLeft,
                           painter->fontMetrics().elidedText(entry.name, Qt::ElideRight, r.width() - 18 - shareWidth));
         painter->drawText(r, Qt::AlignVCenter | Qt::AlignRight, share);
+    }
+    if (const int shown = legendRows(); int(legend.size()) > shown) {
+        const int line = fontMetrics().height() + 2;
+        const QRect r(6, kTopMargin - 2 + shown * line, TimeAxis::kGutter - kYAxisLabels - 10, line);
+        painter->setPen(QColor(110, 116, 128));
+        painter->drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
+                          tr("%1%2–%3 of %4 %5")
+                              .arg(m_legendFirst > 0 ? QStringLiteral("▴ ") : QString())
+                              .arg(m_legendFirst + 1)
+                              .arg(m_legendFirst + shown)
+                              .arg(legend.size())
+                              .arg(m_legendFirst + shown < int(legend.size()) ? QStringLiteral("▾") : QString()));
     }
     if (!m_message.isEmpty()) {
         painter->setPen(QColor(110, 110, 120));

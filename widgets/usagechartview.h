@@ -25,8 +25,14 @@ public:
     void layoutPlot();
     int plotWidth() const { return m_navigator.areaWidth(); }
     // Where legend entry `index` is drawn, in the gutter (entry 0, the
-    // largest band, at the top).
+    // largest band, at the top); empty while scrolled out of view.
     QRect legendRect(int index) const;
+    // Entries that fit the gutter's height; with more, the last line says
+    // which are shown and the wheel over the legend scrolls it, so that
+    // every entry, "other" included, can be read.
+    int legendRows() const;
+    int legendFirst() const { return m_legendFirst; }
+    void scrollLegend(int entries);
     // The index into UsageChart::legend() of the entry at a point, -1 if none.
     int legendAt(QPoint pos) const;
 
@@ -47,6 +53,7 @@ private:
     TimeAxis* m_axis;
     TimeNavigator m_navigator;
     QString m_message;
+    int m_legendFirst = 0;
 };
 
 } // namespace runlane
