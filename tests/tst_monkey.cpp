@@ -74,6 +74,15 @@ extern "C" void onCrash(int signal)
     std::raise(signal);
 }
 
+// QtTest stops a test function after 5 minutes; a long run asks for more
+// before QTEST_MAIN starts (QtTest reads the variable once, at its start).
+const bool g_longRunTimeout = [] {
+    const int seconds = qEnvironmentVariableIntValue("RUNLANE_MONKEY_SECONDS");
+    if (seconds > 0 && !qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT"))
+        qputenv("QTEST_FUNCTION_TIMEOUT", QByteArray::number((qint64(seconds) + 600) * 1000));
+    return true;
+}();
+
 QList<quint64> envSeeds()
 {
     QList<quint64> seeds;
