@@ -271,7 +271,7 @@ void IcicleView::zoomToSpan(std::uint32_t id)
     if (!m_source || id == kNone)
         return;
     const Interval& span = m_source->span(id);
-    m_axis->setVisibleRange(span.start, std::max(span.end, span.start + TimeAxis::kMinimumSpan));
+    m_axis->setVisibleRange(span.start, std::max(span.end, addClamped(span.start, TimeAxis::kMinimumSpan)));
 }
 
 QRectF IcicleView::spanRect(std::uint32_t id) const

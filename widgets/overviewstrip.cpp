@@ -45,8 +45,13 @@ double OverviewStrip::xOf(Time t) const
 
 Time OverviewStrip::timeAtX(double x) const
 {
+    // A drag goes on past the strip's ends (and its window): there it
+    // means the end, and llround of a time past 2^63 would overflow.
+    const double fraction = std::clamp((x - TimeAxis::kGutter) / timeWidth(), 0.0, 1.0);
+    if (fraction >= 1.0)
+        return m_axis->boundsEnd(); // double(span) may round up to 2^63
     const Time span = m_axis->boundsEnd() - m_axis->boundsStart();
-    return m_axis->boundsStart() + Time(std::llround((x - TimeAxis::kGutter) * double(span) / timeWidth()));
+    return std::min(m_axis->boundsEnd(), m_axis->boundsStart() + Time(std::llround(fraction * double(span))));
 }
 
 QRectF OverviewStrip::windowRect() const
@@ -130,8 +135,8 @@ void OverviewStrip::mousePressEvent(QMouseEvent* event)
     const Time span = m_axis->visibleSpan();
     if (!windowRect().contains(QPointF(x, height() / 2.0))) {
         // A click elsewhere centres the window there.
-        const Time centre = timeAtX(x);
-        m_axis->setVisibleRange(centre - span / 2, centre - span / 2 + span);
+        // In long double (panTo): near 2^63, centre + span / 2 overflows.
+        m_axis->panTo(timeAtX(x), -static_cast<long double>(span / 2), TimeAxis::History::Record);
     }
     m_grabOffset = timeAtX(x) - m_axis->visibleStart();
     m_dragging = true;
@@ -141,9 +146,9 @@ void OverviewStrip::mouseMoveEvent(QMouseEvent* event)
 {
     if (!m_dragging)
         return;
-    const Time span = m_axis->visibleSpan();
-    const Time from = timeAtX(event->position().x()) - m_grabOffset;
-    m_axis->setVisibleRange(from, from + span, TimeAxis::History::Skip);
+    // Found by tst_monkey under UBSan: `from + span` passed 2^63 on a
+    // profile of 158 years. panTo keeps the span and clamps without overflow.
+    m_axis->panTo(timeAtX(event->position().x()), -static_cast<long double>(m_grabOffset), TimeAxis::History::Skip);
 }
 
 void OverviewStrip::mouseReleaseEvent(QMouseEvent*)

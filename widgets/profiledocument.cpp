@@ -138,7 +138,8 @@ IntervalId ProfileDocument::stepThrough(const std::vector<LabelId>& labels, bool
     const Interval& iv = p.interval(found);
     // Zoom to it with a quarter of its length of context on each side.
     const Time length = std::max<Time>(iv.end - iv.start, TimeAxis::kMinimumSpan);
-    m_axis->setVisibleRange(iv.start - length / 4, iv.start + length + length / 4);
+    // Clamped sums: an interval of a profile near 2^63 ns must not wrap.
+    m_axis->setVisibleRange(addClamped(iv.start, -(length / 4)), addClamped(addClamped(iv.start, length), length / 4));
     m_axis->selectItem(found, iv.measurement);
     return found;
 }

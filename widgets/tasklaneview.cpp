@@ -495,7 +495,7 @@ void TaskLaneView::mouseDoubleClickEvent(QMouseEvent* event)
     if (task == kNone)
         return;
     const Measurement& m = m_profile->measurement(task);
-    m_axis->setVisibleRange(m.created, std::max(m.finished, m.created + TimeAxis::kMinimumSpan));
+    m_axis->setVisibleRange(m.created, std::max(m.finished, addClamped(m.created, TimeAxis::kMinimumSpan)));
 }
 
 void TaskLaneView::wheelEvent(QWheelEvent* event)
@@ -510,7 +510,7 @@ void TaskLaneView::keyPressEvent(QKeyEvent* event)
     if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) && shown
         && m_axis->selectedMeasurement() < shown->measurementCount()) {
         const Measurement& m = shown->measurement(m_axis->selectedMeasurement());
-        m_axis->setVisibleRange(m.created, std::max(m.finished, m.created + TimeAxis::kMinimumSpan));
+        m_axis->setVisibleRange(m.created, std::max(m.finished, addClamped(m.created, TimeAxis::kMinimumSpan)));
         return;
     }
     if (!m_navigator.key(event))

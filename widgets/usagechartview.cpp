@@ -134,7 +134,7 @@ void UsageChartView::mouseDoubleClickEvent(QMouseEvent* event)
     const Time t = m_navigator.timeAtX(pos.x());
     const Time bin = (t - series->start()) / series->binWidth();
     const Time from = series->start() + bin * series->binWidth();
-    m_axis->setVisibleRange(from, from + series->binWidth());
+    m_axis->setVisibleRange(from, addClamped(from, series->binWidth()));
 }
 
 void UsageChartView::wheelEvent(QWheelEvent* event)
