@@ -321,6 +321,30 @@ private Q_SLOTS:
         QCOMPARE(axis.visibleStart(), from);
     }
 
+    // Found by tst_monkey under UBSan: zooming far out of a profile with
+    // negative times asked for a width past 2^63. Any such request is the
+    // whole profile.
+    void zoomingFarOutOfAHugeProfileShowsItWhole_data()
+    {
+        QTest::addColumn<double>("factor");
+        QTest::newRow("one notch out") << 1.5625;
+        QTest::newRow("a hundred times out") << 100.0;
+    }
+    void zoomingFarOutOfAHugeProfileShowsItWhole()
+    {
+        QFETCH(double, factor);
+        TimeAxis axis;
+        axis.setBounds(-1'515'452'224'935'345'664LL, 8'095'330'183'348'043'264LL);
+        axis.setVisibleRange(-1'000'000'000'000'000'000LL, 7'000'000'000'000'000'000LL);
+        axis.zoomAt(0, factor);
+        QCOMPARE(axis.visibleStart(), axis.boundsStart());
+        QCOMPARE(axis.visibleEnd(), axis.boundsEnd());
+        axis.setVisibleRange(0, 1000);
+        axis.setVisibleRange(kTimeMin, kTimeMax);
+        QCOMPARE(axis.visibleStart(), axis.boundsStart());
+        QCOMPARE(axis.visibleEnd(), axis.boundsEnd());
+    }
+
     void keyZoomAnchorsAtTheCursor()
     {
         TimeAxis axis;

@@ -28,7 +28,12 @@ void TimeAxis::paintBackdrop(QPainter& painter, QSize size)
 void TimeAxis::setBounds(Time start, Time end)
 {
     m_boundsStart = start;
-    m_boundsEnd = std::max(end, start + 1);
+    // Every width on the axis is end - start: wider than 2^63 - 1 cannot be
+    // held, so such bounds end there (tst_monkey met one under UBSan).
+    Time width = 0;
+    if (__builtin_sub_overflow(end, start, &width))
+        end = addClamped(start, kTimeMax);
+    m_boundsEnd = std::max(end, addClamped(start, 1));
     m_from = m_boundsStart;
     m_to = m_boundsEnd;
     m_back.clear();
@@ -56,11 +61,19 @@ void TimeAxis::setVisibleRange(Time from, Time to, History history)
     if (to < from)
         std::swap(from, to);
     const Time bounds = m_boundsEnd - m_boundsStart;
-    Time span = std::clamp<Time>(to - from, std::min(kMinimumSpan, bounds), bounds);
+    // A requested width past 2^63 (a zoom far out on a profile with
+    // negative times; found by tst_monkey under UBSan) is wider than any
+    // bounds: it means the whole profile, as any width past the bounds.
+    Time width = 0;
+    if (__builtin_sub_overflow(to, from, &width)) {
+        from = m_boundsStart;
+        width = bounds;
+    }
+    Time span = std::clamp<Time>(width, std::min(kMinimumSpan, bounds), bounds);
     // Keep the range's middle when a clamp changes its width.
-    if (to - from != span) {
-        const Time middle = from + (to - from) / 2;
-        from = middle - span / 2;
+    if (width != span) {
+        const Time middle = from + width / 2;
+        from = addClamped(middle, -(span / 2));
     }
     from = std::clamp(from, m_boundsStart, m_boundsEnd - span);
     to = from + span;
@@ -86,10 +99,18 @@ void TimeAxis::zoomAt(Time anchor, double factor, History history)
     anchor = std::clamp(anchor, m_from, m_to);
     const double left = double(anchor - m_from) * factor;
     const double right = double(m_to - anchor) * factor;
+    // In long double, held at the ends of Time: zooming far out of a
+    // profile near 2^63 must not overflow (setVisibleRange clamps it).
+    auto saturated = [](long double t) {
+        return t <= static_cast<long double>(kTimeMin) ? kTimeMin
+            : t >= static_cast<long double>(kTimeMax)  ? kTimeMax
+                                                        : static_cast<Time>(t);
+    };
+    const Time from = saturated(static_cast<long double>(anchor) - std::roundl(static_cast<long double>(left)));
+    const Time to = saturated(static_cast<long double>(anchor) + std::roundl(static_cast<long double>(right)));
     // Do not let rounding eat the zoom at the deepest level.
-    const Time from = anchor - Time(std::llround(left));
-    const Time to = anchor + Time(std::llround(right));
-    if (factor < 1 && to - from >= m_to - m_from && m_to - m_from > kMinimumSpan)
+    if (factor < 1 && static_cast<long double>(to) - static_cast<long double>(from) >= static_cast<long double>(m_to - m_from)
+        && m_to - m_from > kMinimumSpan)
         setVisibleRange(from + 1, to - 1, history);
     else
         setVisibleRange(from, to, history);
