@@ -119,7 +119,8 @@ void UsageChart::dropProfile()
 
 void UsageChart::profileChanged()
 {
-    dropProfile();
+    // profileAboutToChange already dropped the old profile's state (and
+    // the constructor starts empty): no second rebuild here.
     if (const Profile* p = m_document->profile()) {
         if (p->measurementCount() == 0 && p->snapshotsAreTimed()) {
             m_tracks.push_back(0); // metric snapshots: one loop
