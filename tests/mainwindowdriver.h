@@ -19,6 +19,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
@@ -39,6 +40,15 @@ inline bool settle(MainWindow& window, int timeoutMs = 60000)
     window.usage()->finishPendingWork();
     QCoreApplication::processEvents();
     return loaded;
+}
+
+// Settings (recent files, geometry) of a test go to a directory of its own.
+inline void useTemporarySettings(const QString& directory, const QString& application)
+{
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, directory);
+    QApplication::setOrganizationName(QStringLiteral("RunlaneTest"));
+    QApplication::setApplicationName(application);
 }
 
 inline void closeMessageBoxes(QWidget& window)

@@ -72,12 +72,10 @@ private Q_SLOTS:
     {
         // Settings (recent files, geometry) go to a directory of our own.
         QVERIFY(m_settings.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
-                           qEnvironmentVariableIsSet("RUNLANE_TEST_SETTINGS") ? qEnvironmentVariable("RUNLANE_TEST_SETTINGS")
-                                                                              : m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("RunlaneTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        // A child of fitsA1280x720Screen reads the settings its parent wrote.
+        useTemporarySettings(qEnvironmentVariableIsSet("RUNLANE_TEST_SETTINGS") ? qEnvironmentVariable("RUNLANE_TEST_SETTINGS")
+                                                                                : m_settings.path(),
+                             QStringLiteral("tst_mainwindow"));
         QVERIFY(m_files.isValid());
         QFile bad(m_files.filePath(QStringLiteral("broken.json")));
         QVERIFY(bad.open(QIODevice::WriteOnly));

@@ -504,10 +504,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_settings.isValid());
         QVERIFY(m_files.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("RunlaneTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_monkey"));
+        useTemporarySettings(m_settings.path(), QStringLiteral("tst_monkey"));
         std::signal(SIGSEGV, onCrash);
         std::signal(SIGABRT, onCrash);
         std::signal(SIGBUS, onCrash);

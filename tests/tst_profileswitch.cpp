@@ -100,10 +100,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_settings.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("RunlaneTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_profileswitch"));
+        useTemporarySettings(m_settings.path(), QStringLiteral("tst_profileswitch"));
         QVERIFY(m_files.isValid());
         QFile bad(m_files.filePath(QStringLiteral("broken.json")));
         QVERIFY(bad.open(QIODevice::WriteOnly));
