@@ -175,9 +175,10 @@ void RankPanel::fitColumns()
 {
     // Values in samples or bytes ("3.33 k samples") are wider than times:
     // widen a numeric column to its widest value instead of eliding it.
-    // A sample of rows is enough (their texts differ by a digit or two).
+    // A sample of rows is enough (their texts differ by a digit or two),
+    // and this runs on the GUI thread after every range selection.
     const QFontMetrics metrics(m_view->font());
-    const int rows = std::min(m_model->rowCount(), 2000);
+    const int rows = std::min(m_model->rowCount(), 200);
     for (int c = RankModel::Calls; c < RankModel::ColumnCount; ++c) {
         int needed = 0;
         for (int r = 0; r < rows; ++r)
