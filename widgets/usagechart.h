@@ -9,7 +9,10 @@
 #include <memory>
 #include <set>
 
+class QAreaSeries;
 class QComboBox;
+class QLineSeries;
+class QValueAxis;
 class QLabel;
 class QSpinBox;
 class QTimer;
@@ -86,6 +89,7 @@ private:
     void recompute();
     void computed(ProfileResult<UsageSeries> result);
     void rebuildChart();
+    void clearBands();
     void updateAxis();
     Time effectiveBinWidth(Time span) const;
     int plotWidth() const;
@@ -98,6 +102,16 @@ private:
     QSpinBox* m_topBox;
     QLabel* m_note;
     QTimer* m_debounce;
+    QTimer* m_stretch; // old bins to a new range, when new ones are late
+    // One stacked band per series shown, reused from zoom to zoom.
+    struct Band {
+        QAreaSeries* area;
+        QLineSeries* upper;
+        QLineSeries* lower;
+    };
+    std::vector<Band> m_bands;
+    QValueAxis* m_xAxis = nullptr;
+    QValueAxis* m_yAxis = nullptr;
     ProfileJob<UsageSeries> m_job;
     // The series shown and the profile it was computed from: its label ids
     // are read against that profile and no other.

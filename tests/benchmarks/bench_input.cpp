@@ -1,0 +1,223 @@
+// bench_input: what a user feels — the time from one input (a wheel notch,
+// a key) on the real main window to the *last* repaint it causes, with
+// every view on screen (icicle, overview, ruler, task lanes, usage chart,
+// rank). A paint benchmark (bench_render) times one view's frame; this
+// times everything an input sets off: background recomputes, their
+// results, and the repaints they cause, until the window is quiet.
+//
+// The input is posted to the event queue, as the platform delivers it,
+// and a repaint counts when its paint event has been handled. "Quiet" is
+// 300 ms without a paint, as ../shared/tools/xlatency measures it with
+// XDamage under X. Run under Xvfb (DISPLAY set) for the real backing
+// store, or offscreen.
+//
+//   bench_input [--events 1000000] [--file trace.json] [--inputs 12] [--size 1400x900]
+
+#include "mainwindow.h"
+#include "mainwindowdriver.h"
+#include "timeaxis.h"
+#include "tracegenerator.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QKeyEvent>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace runlane;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Notes when each paint event has been handled: the end of a repaint.
+class TimingApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        const bool paint = event->type() == QEvent::Paint;
+        const bool input = event->type() == QEvent::Wheel || event->type() == QEvent::KeyPress;
+        const auto start = paint || input ? Clock::now() : Clock::time_point{};
+        const bool result = QApplication::notify(receiver, event);
+        if (input && trace)
+            std::fprintf(stderr, "  %7.2f ms  input handled in %.2f ms\n",
+                         std::chrono::duration<double, std::milli>(start - inputTime).count(),
+                         std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        if (paint) {
+            lastPaint = Clock::now();
+            ++paints;
+            // Where the GUI thread's painting goes, by widget class.
+            QObject* owner = receiver;
+            while (owner->parent() && owner->objectName() == QLatin1String("qt_scrollarea_viewport"))
+                owner = owner->parent();
+            const double ms = std::chrono::duration<double, std::milli>(lastPaint - start).count();
+            paintMs[owner->metaObject()->className()] += ms;
+            if (trace)
+                std::fprintf(stderr, "  %7.2f ms  paint %-28s %5.2f ms\n",
+                             std::chrono::duration<double, std::milli>(start - inputTime).count(),
+                             owner->metaObject()->className(), ms);
+        }
+        return result;
+    }
+
+    std::map<std::string, double> paintMs;
+    bool trace = qEnvironmentVariableIsSet("BENCH_INPUT_TRACE"); // every paint of every input, to stderr
+    Clock::time_point inputTime{};
+
+    Clock::time_point lastPaint{};
+    long paints = 0;
+};
+
+struct Measure {
+    double first = 0; // ms to the first repaint
+    double last = 0; // ms to the last
+    long paints = 0;
+};
+
+// Posts the input, then runs the event loop until 300 ms pass without a
+// paint (at most 3 s).
+Measure measure(TimingApplication& app, QObject* target, QEvent* input)
+{
+    const long before = app.paints;
+    const auto start = Clock::now();
+    app.inputTime = start;
+    if (app.trace)
+        std::fprintf(stderr, "input %d\n", int(input->type()));
+    QCoreApplication::postEvent(target, input);
+    Measure m;
+    bool seenFirst = false;
+    auto quietSince = start;
+    // Sleeps between events (a busy loop would take a core from the
+    // views' background work); the timer wakes it to check for quiet.
+    QTimer tick;
+    tick.start(5);
+    while (true) {
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+        const auto now = Clock::now();
+        if (app.paints != before) {
+            if (!seenFirst && app.lastPaint >= start) {
+                seenFirst = true;
+                m.first = std::chrono::duration<double, std::milli>(app.lastPaint - start).count();
+            }
+            m.last = std::chrono::duration<double, std::milli>(app.lastPaint - start).count();
+            quietSince = std::max(quietSince, app.lastPaint);
+        }
+        if (now - quietSince > std::chrono::milliseconds(300) || now - start > std::chrono::seconds(3))
+            break;
+    }
+    m.paints = app.paints - before;
+    return m;
+}
+
+void report(const char* what, std::vector<Measure> ms)
+{
+    auto at = [](std::vector<double> v, double q) {
+        std::sort(v.begin(), v.end());
+        return v[std::size_t(q * double(v.size() - 1) + 0.5)];
+    };
+    std::vector<double> first, last;
+    long paints = 0;
+    for (const Measure& m : ms) {
+        first.push_back(m.first);
+        last.push_back(m.last);
+        paints += m.paints;
+    }
+    std::printf("%-22s first repaint median %6.1f ms | last repaint median %6.1f ms, max %6.1f ms | %4.1f paints per input\n",
+                what, at(first, 0.5), at(last, 0.5), at(last, 1.0), double(paints) / double(ms.size()));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::uint64_t events = 1'000'000;
+    std::string file;
+    int inputs = 12;
+    int width = 1400, height = 900;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--events"))
+            events = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--file"))
+            file = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--inputs"))
+            inputs = std::max(1, std::atoi(argv[i + 1]));
+        else if (!std::strcmp(argv[i], "--size"))
+            std::sscanf(argv[i + 1], "%dx%d", &width, &height);
+    }
+    TimingApplication app(argc, argv);
+    QTemporaryDir dir;
+    test::useTemporarySettings(dir.path(), QStringLiteral("bench_input"));
+    if (file.empty()) {
+        file = QDir(dir.path()).filePath(QStringLiteral("trace.json")).toStdString();
+        if (!bench::TraceGenerator::writeFile(file.c_str(), events)) {
+            std::fprintf(stderr, "cannot write %s\n", file.c_str());
+            return 1;
+        }
+    }
+    MainWindow window;
+    window.resize(width, height);
+    window.show();
+    window.openFile(QString::fromStdString(file));
+    if (!test::settle(window, 600000) || !window.document()->hasProfile()) {
+        std::fprintf(stderr, "could not load %s: %s\n", file.c_str(), qPrintable(window.lastError()));
+        return 1;
+    }
+    QTest::qWait(500);
+    app.paintMs.clear();
+    const Profile& p = *window.document()->profile();
+    std::printf("%s: %zu intervals, %zu measurements; window %dx%d on %s\n", file.c_str(), p.intervals().size(),
+                std::size_t(p.measurementCount()), window.width(), window.height(),
+                qPrintable(QGuiApplication::platformName()));
+
+    QWidget* icicle = window.icicle();
+    icicle->setFocus();
+    const QPointF centre(icicle->width() * 0.6, icicle->height() / 2.0);
+    const QPointF global = icicle->mapToGlobal(centre);
+    auto wheel = [&](int delta) {
+        return new QWheelEvent(centre, global, QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                               false);
+    };
+    auto key = [](int k) { return new QKeyEvent(QEvent::KeyPress, k, Qt::NoModifier, QString(QChar(k).toLower())); };
+
+    // In and back out, right and back left: every input starts from the
+    // whole profile, where the most is drawn and the usage chart bins the
+    // most intervals.
+    std::vector<Measure> in, out, pan, zoomKey;
+    for (int i = 0; i < inputs; ++i) {
+        in.push_back(measure(app, icicle, wheel(120)));
+        out.push_back(measure(app, icicle, wheel(-120)));
+    }
+    for (int i = 0; i < inputs; ++i) {
+        zoomKey.push_back(measure(app, icicle, key(Qt::Key_W)));
+        measure(app, icicle, key(Qt::Key_S));
+    }
+    TimeAxis& axis = *window.axis(); // a pan needs room: the middle half
+    axis.zoomAt(axis.boundsStart() + (axis.boundsEnd() - axis.boundsStart()) / 2, 0.5);
+    QTest::qWait(500);
+    for (int i = 0; i < inputs; ++i) {
+        pan.push_back(measure(app, icicle, key(Qt::Key_D)));
+        pan.push_back(measure(app, icicle, key(Qt::Key_A)));
+    }
+    report("wheel notch in", in);
+    report("wheel notch out", out);
+    report("key D (pan)", pan);
+    report("key W (zoom in)", zoomKey);
+    std::printf("paint time per input, by widget:");
+    for (const auto& [name, ms] : app.paintMs)
+        std::printf(" %s %.1f ms;", name.c_str(), ms / double(7 * inputs));
+    std::printf("\n");
+    return 0;
+}
