@@ -1,6 +1,7 @@
 #include "usageseries.h"
 
 #include "execsegments.h"
+#include "trackexecindex.h"
 
 #include <algorithm>
 #include <numeric>
@@ -13,12 +14,12 @@ Time UsageSeries::defaultBinWidth(Time span)
     return std::max<Time>(1, span / 200);
 }
 
-UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time binWidth, std::size_t topK,
-                                 std::optional<TimeRange> range)
+template<typename ForEachSpan>
+UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange r,
+                                   ForEachSpan&& forEachSpan)
 {
     if (binWidth <= 0)
         throw std::invalid_argument("the bin width must be positive");
-    const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
     UsageSeries series;
     series.m_track = track;
     series.m_start = r.from;
@@ -32,35 +33,6 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
                                     + std::to_string(kMaxBins) + " are allowed");
     series.m_binCount = bins;
 
-    // Work as weighted spans: exec segments carry their own length; spans
-    // between metric snapshots carry the exec that accumulated over them.
-    struct Span {
-        LabelId label;
-        Time from;
-        Time to;
-        double exec;
-    };
-    std::vector<Span> spans;
-    if (profile.measurementCount() == 0 && profile.snapshotsAreTimed()) {
-        // De-accumulation (semantics.md §6): between a proc's consecutive
-        // samples, exec grew by the difference. A drop means the counters
-        // were reset: that step has no value. A proc missing from a snapshot
-        // is not zero there: its next step spans from its last sample.
-        std::vector<std::pair<Time, Time>> last(profile.labelCount(), {kTimeMin, 0});
-        for (const Snapshot& snapshot : profile.snapshots()) {
-            for (const AggregateRow& row : snapshot.rows) {
-                const auto [t0, e0] = last[row.label];
-                if (t0 != kTimeMin && snapshot.time > t0 && row.exec >= e0)
-                    spans.push_back(Span{row.label, t0, snapshot.time, double(row.exec - e0)});
-                last[row.label] = {snapshot.time, row.exec};
-            }
-        }
-    } else {
-        ExecSegments::forEach(profile, track, r.from, r.to, [&](MeasurementId m, IntervalId, Time s, Time e) {
-            spans.push_back(Span{profile.measurement(m).label, s, e, double(e - s)});
-        });
-    }
-
     // Exec a span puts inside [a, b), spread evenly over the span.
     auto part = [](const Span& span, Time a, Time b) {
         const Time lo = std::max(span.from, a);
@@ -72,8 +44,7 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
 
     // Pass 1: exec per label inside the range picks the top k.
     std::vector<double> perLabel(profile.labelCount(), 0.0);
-    for (const Span& span : spans)
-        perLabel[span.label] += part(span, r.from, r.to);
+    forEachSpan([&](const Span& span) { perLabel[span.label] += part(span, r.from, r.to); });
     std::vector<LabelId> order;
     for (LabelId l = 0; l < perLabel.size(); ++l) {
         if (perLabel[l] > 0)
@@ -90,11 +61,11 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
     // Pass 2: spread each span over the bins it touches.
     const std::size_t columns = series.seriesCount();
     std::vector<double> exec(bins * columns, 0.0);
-    for (const Span& span : spans) {
+    forEachSpan([&](const Span& span) {
         const Time from = std::max(span.from, r.from);
         const Time to = std::min(span.to, r.to);
         if (to <= from)
-            continue;
+            return;
         const std::size_t column = seriesOf[span.label];
         for (std::size_t bin = std::size_t((from - r.from) / binWidth); bin < bins; ++bin) {
             const Time binStart = r.from + Time(bin) * binWidth;
@@ -102,7 +73,7 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
                 break;
             exec[bin * columns + column] += part(span, binStart, binStart + binWidth);
         }
-    }
+    });
     series.m_shares.resize(bins * columns);
     series.m_busy.assign(bins, 0.0);
     for (std::size_t b = 0; b < bins; ++b) {
@@ -113,6 +84,47 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
         }
     }
     return series;
+}
+
+UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time binWidth, std::size_t topK,
+                                 std::optional<TimeRange> range)
+{
+    const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
+    std::vector<Span> spans;
+    if (profile.measurementCount() == 0 && profile.snapshotsAreTimed()) {
+        // De-accumulation (semantics.md §6): between a proc's consecutive
+        // samples, exec grew by the difference. A drop means the counters
+        // were reset: that step has no value. A proc missing from a snapshot
+        // is not zero there: its next step spans from its last sample.
+        std::vector<std::pair<Time, Time>> last(profile.labelCount(), {kTimeMin, 0});
+        for (const Snapshot& snapshot : profile.snapshots()) {
+            for (const AggregateRow& row : snapshot.rows) {
+                const auto [t0, e0] = last[row.label];
+                if (t0 != kTimeMin && snapshot.time > t0 && row.exec >= e0)
+                    spans.push_back(Span{row.label, t0, snapshot.time, double(row.exec - e0)});
+                last[row.label] = {snapshot.time, row.exec};
+            }
+        }
+    } else if (r.to > r.from) {
+        ExecSegments::forEach(profile, track, r.from, r.to, [&](MeasurementId m, IntervalId, Time s, Time e) {
+            spans.push_back(Span{profile.measurement(m).label, s, e, double(e - s)});
+        });
+    }
+    return fromSpans(profile, track, binWidth, topK, r, [&spans](auto&& fn) {
+        for (const Span& span : spans)
+            fn(span);
+    });
+}
+
+UsageSeries UsageSeries::compute(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
+                                 std::optional<TimeRange> range)
+{
+    if (profile.measurementCount() == 0 && profile.snapshotsAreTimed())
+        return compute(profile, index.track(), binWidth, topK, range); // snapshots have no segments
+    const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
+    return fromSpans(profile, index.track(), binWidth, topK, r, [&index, r](auto&& fn) {
+        index.forEach(r.from, r.to, [&fn](LabelId label, Time s, Time e) { fn(Span{label, s, e, double(e - s)}); });
+    });
 }
 
 } // namespace runlane

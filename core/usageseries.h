@@ -8,6 +8,8 @@
 
 namespace runlane {
 
+class TrackExecIndex;
+
 // Event-loop usage over time (semantics.md §6): for a track and bin width w,
 // the share of each bin that each label was executing, Σ exec in bin / w.
 // The top-k labels by exec in the range get their own series; the rest are
@@ -27,6 +29,10 @@ public:
     // more than kMaxBins bins.
     static UsageSeries compute(const Profile& profile, TrackId track, Time binWidth, std::size_t topK,
                                std::optional<TimeRange> range = std::nullopt);
+    // The same from a track's exec index (built once, for many ranges):
+    // equal to the above for the index's track.
+    static UsageSeries compute(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
+                               std::optional<TimeRange> range = std::nullopt);
     // The default bin width: span / 200, at least 1 ns.
     static Time defaultBinWidth(Time span);
 
@@ -42,6 +48,19 @@ public:
     double busy(std::size_t bin) const { return m_busy[bin]; }
 
 private:
+    // Exec `exec` spread evenly over [from, to): an exec segment's own
+    // length, or what accumulated between two metric snapshots.
+    struct Span {
+        LabelId label;
+        Time from;
+        Time to;
+        double exec;
+    };
+    // Passes 1 (top k) and 2 (bins) over the spans forEachSpan(fn) gives.
+    template<typename ForEachSpan>
+    static UsageSeries fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange range,
+                                 ForEachSpan&& forEachSpan);
+
     TrackId m_track = 0;
     Time m_start = 0;
     Time m_binWidth = 1;

@@ -4,6 +4,7 @@
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "timeformat.h"
+#include "trackexecindex.h"
 #include "usagechartview.h"
 #include "valueformat.h"
 
@@ -19,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <mutex>
 #include <cmath>
 #include <numeric>
 
@@ -34,6 +36,26 @@ QString qs(std::string_view text)
 const QColor kOtherColor(176, 178, 186);
 
 } // namespace
+
+// The exec index of the track shown, built by the first computation that
+// needs it (on the worker) and kept for the zooms that follow. Jobs run one
+// at a time; the lock only makes that an invariant rather than a promise.
+struct UsageChart::IndexCache {
+    std::mutex lock;
+    const Profile* profile = nullptr;
+    std::unique_ptr<const TrackExecIndex> index;
+
+    const TrackExecIndex& get(const Profile& p, TrackId track)
+    {
+        std::lock_guard<std::mutex> guard(lock);
+        if (profile != &p || !index || index->track() != track) {
+            index.reset(); // one index at a time: the old one's memory first
+            index = std::make_unique<const TrackExecIndex>(p, track);
+            profile = &p;
+        }
+        return *index;
+    }
+};
 
 UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_axis(document->axis()), m_view(new UsageChartView(this, m_axis, this)),
@@ -121,6 +143,8 @@ void UsageChart::dropProfile()
     m_stretch->stop();
     m_job.drop();
     m_pending = false;
+    // A job under way keeps its own reference; the next profile gets a new cache.
+    m_indexCache.reset();
     m_shown = {};
     m_hidden.clear();
     m_tracks.clear();
@@ -236,8 +260,10 @@ void UsageChart::recompute()
     const TimeRange range{from, std::max(from + 1, m_axis->visibleEnd())};
     const TrackId track = m_track;
     const std::size_t k = std::size_t(m_topK);
-    m_job.start(m_document->sharedProfile(), [track, width, k, range](const Profile& profile) {
-        return std::make_shared<const UsageSeries>(UsageSeries::compute(profile, track, width, k, range));
+    if (!m_indexCache)
+        m_indexCache = std::make_shared<IndexCache>();
+    m_job.start(m_document->sharedProfile(), [cache = m_indexCache, track, width, k, range](const Profile& profile) {
+        return std::make_shared<const UsageSeries>(UsageSeries::compute(profile, cache->get(profile, track), width, k, range));
     });
     // In the profile's unit: samples, or plain units, are no nanoseconds.
     const ValueUnit unit = p->unit();

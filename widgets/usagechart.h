@@ -113,6 +113,8 @@ private:
     QValueAxis* m_xAxis = nullptr;
     QValueAxis* m_yAxis = nullptr;
     ProfileJob<UsageSeries> m_job;
+    struct IndexCache;
+    std::shared_ptr<IndexCache> m_indexCache;
     // The series shown and the profile it was computed from: its label ids
     // are read against that profile and no other.
     ProfileResult<UsageSeries> m_shown;
