@@ -244,6 +244,64 @@ private Q_SLOTS:
         QCOMPARE(f.lanes.taskAt(f.lanes.rowRect(f.task("task4990")).center()), f.task("task4990"));
     }
 
+    // Issue 13, item 10: 300 "tick" tasks one after another and two
+    // "tock": a row per task shows the first dozen, all at the start;
+    // packed, two rows show all 302 across the range. Automatic picks the
+    // layout that shows more; five tasks of five labels keep a row each.
+    void packsTasksThatDoNotOverlap()
+    {
+        QByteArray json = "{\"chronosFutureEvents\": 1, \"loop\": \"main\", \"events\": [";
+        for (int i = 0; i < 300; ++i) {
+            const QByteArray id = QByteArray::number(i + 1);
+            const QByteArray t = QByteArray::number(i * 20);
+            json += "{\"t\":" + t + ",\"id\":" + id + ",\"state\":\"Pending\",\"proc\":\"tick\",\"file\":\"gen.nim\",\"line\":1},";
+            json += "{\"t\":" + t + ",\"id\":" + id + ",\"state\":\"Running\"},";
+            json += "{\"t\":" + QByteArray::number(i * 20 + 10) + ",\"id\":" + id + ",\"state\":\"Completed\"},";
+        }
+        json += "{\"t\":5,\"id\":9001,\"state\":\"Pending\",\"proc\":\"tock\",\"file\":\"gen.nim\",\"line\":2},"
+                "{\"t\":2000,\"id\":9001,\"state\":\"Completed\"},"
+                "{\"t\":3000,\"id\":9002,\"state\":\"Pending\",\"proc\":\"tock\",\"file\":\"gen.nim\",\"line\":2},"
+                "{\"t\":5990,\"id\":9002,\"state\":\"Completed\"}]}";
+        Fixture f(loadedText(json));
+        const Profile& p = f.profile();
+        QCOMPARE(f.lanes.layout(), TaskLaneView::Layout::Auto);
+        QCOMPARE(f.lanes.effectiveLayout(), TaskLaneView::Layout::Packed);
+        QCOMPARE(f.lanes.taskCount(), std::size_t(302));
+        const int rowHeight = f.lanes.rowRect(f.task("tock")).height();
+        QCOMPARE(f.lanes.contentHeight(), TaskLaneView::kHeaderHeight + 2 * rowHeight);
+        // Every tick shares the first row; the cursor over one finds it.
+        std::vector<MeasurementId> ticks;
+        for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+            if (p.labelName(p.measurement(id).label) == "tick")
+                ticks.push_back(id);
+        }
+        std::sort(ticks.begin(), ticks.end(), [&p](MeasurementId a, MeasurementId b) {
+            return p.measurement(a).created < p.measurement(b).created;
+        });
+        QCOMPARE(ticks.size(), std::size_t(300));
+        QCOMPARE(f.lanes.rowRect(ticks[0]).top(), TaskLaneView::kLegendHeight + TaskLaneView::kHeaderHeight);
+        const int tickRow = f.lanes.rowRect(ticks[0]).center().y();
+        for (const MeasurementId id : {ticks[0], ticks[150], ticks[299]}) {
+            QCOMPARE(f.lanes.rowRect(id).center().y(), tickRow);
+            const Time middle = p.measurement(id).created + 5;
+            QCOMPARE(f.lanes.taskAt(QPoint(int(f.xOf(middle)), tickRow)), id);
+        }
+        // Zoomed in between the two tocks.
+        f.axis.setVisibleRange(p.startTime() + 2500, p.startTime() + 2600);
+        QCOMPARE(f.lanes.effectiveLayout(), TaskLaneView::Layout::PerTask); // 6 tasks in view: a row each fits
+        QCOMPARE(f.lanes.taskCount(), std::size_t(6));
+        f.lanes.setLayout(TaskLaneView::Layout::Packed);
+        QCOMPARE(f.lanes.contentHeight(), TaskLaneView::kHeaderHeight + rowHeight); // no tock alive here
+        QCOMPARE(f.lanes.taskAt(QPoint(int(f.xOf(p.startTime() + 2545)), tickRow)), ticks[127]); // 2540-2550
+        f.axis.zoomToAll();
+        f.lanes.setLayout(TaskLaneView::Layout::PerTask);
+        QCOMPARE(f.lanes.contentHeight(), TaskLaneView::kHeaderHeight + 302 * rowHeight);
+
+        Fixture few(m_loaded);
+        QCOMPARE(few.lanes.effectiveLayout(), TaskLaneView::Layout::PerTask);
+        QCOMPARE(few.rowNames(), (QStringList{"outer", "child", "late", "zzz", "end"}));
+    }
+
     void saysWhyThereAreNoRows()
     {
         Fixture f(loadedText(JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "sync", "ts" : 0, "dur" : 10}])));

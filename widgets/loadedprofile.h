@@ -3,6 +3,7 @@
 #include "labelindex.h"
 #include "measurementmetrics.h"
 #include "profile.h"
+#include "taskpacking.h"
 
 #include <QString>
 
@@ -13,7 +14,7 @@
 namespace runlane {
 
 // A profile with what the views need computed once on the loading thread:
-// per-measurement metrics, and per track how busy it is along its span
+// per-measurement metrics, the async tasks packed into rows, and per track how busy it is along its span
 // (the overview strip's picture).
 struct LoadedProfile {
     static constexpr int kOverviewBins = 1024;
@@ -21,6 +22,7 @@ struct LoadedProfile {
     std::shared_ptr<const Profile> profile;
     std::shared_ptr<const MeasurementMetrics> metrics;
     std::shared_ptr<const LabelIndex> labels;
+    std::shared_ptr<const TaskPacking> tasks; // the task lanes' packed rows
     // overview[track][bin]: busy fraction of that bin of the whole span.
     std::vector<std::vector<float>> overview;
     Time longestInterval = 1; // for colouring by duration

@@ -109,6 +109,14 @@ void TaskLaneView::setOrder(Order order)
     rebuild();
 }
 
+void TaskLaneView::setLayout(Layout layout)
+{
+    if (layout == m_layout)
+        return;
+    m_layout = layout;
+    rebuild();
+}
+
 void TaskLaneView::setOnlyTasksInView(bool only)
 {
     if (only == m_onlyInView)
@@ -133,6 +141,7 @@ void TaskLaneView::dropProfile()
     m_profile.reset();
     m_metrics.reset();
     m_tasks.clear();
+    m_packing = {};
     m_totalTasks = 0;
     rebuild();
 }
@@ -144,20 +153,24 @@ const Profile* TaskLaneView::shownProfile() const
 
 void TaskLaneView::collectTasks()
 {
-    // Once per profile, so that a zoom only filters this list.
+    // Once per profile, so that a zoom only filters these lists. The
+    // packing comes from the loading thread; a profile shown without it
+    // (scripts) is packed here.
     m_tasks.clear();
     m_totalTasks = 0;
     m_profile = m_document->sharedProfile();
     m_metrics = m_document->loaded().metrics;
+    m_packing = {};
     if (const Profile* p = m_profile.get()) {
+        m_packing = m_document->loaded().tasks ? *m_document->loaded().tasks : TaskPacking(*p);
         m_tasks.resize(p->trackCount());
-        for (MeasurementId id = 0; id < p->measurementCount(); ++id) {
-            const Measurement& m = p->measurement(id);
-            if (m.isAsync()) {
-                m_tasks[m.track].push_back(id);
-                ++m_totalTasks;
-            }
+        for (const TaskPacking::Row& row : m_packing.rows()) {
+            for (std::uint32_t i = row.begin; i < row.end; ++i)
+                m_tasks[row.track].push_back(m_packing.tasks()[i]);
         }
+        for (auto& tasks : m_tasks)
+            std::sort(tasks.begin(), tasks.end()); // ids are in order of creation
+        m_totalTasks = m_packing.taskCount();
     }
     rebuild();
 }
@@ -167,47 +180,130 @@ void TaskLaneView::rebuild()
     m_rows.clear();
     m_related.clear();
     m_taskCount = 0;
+    m_packedShown = false;
+    m_rowOfPacked.assign(m_packing.rows().size(), -1);
     const Profile* p = shownProfile();
     // The lanes live on the time axis; the aggregated view has none.
     if (p && !m_document->isAggregated()) {
-        std::vector<std::vector<MeasurementId>> perTrack(m_tasks.size());
-        const Time from = m_axis->visibleStart();
-        const Time to = m_axis->visibleEnd();
-        for (std::size_t t = 0; t < m_tasks.size(); ++t) {
-            for (const MeasurementId id : m_tasks[t]) {
-                const Measurement& m = p->measurement(id);
-                const Time end = m.finalState() == FinalState::Unfinished ? p->endTime() : m.finished;
-                if (!m_onlyInView || (end >= from && m.created <= to))
-                    perTrack[t].push_back(id);
-            }
+        if (m_layout == Layout::Packed) {
+            m_packedShown = true;
+        } else if (m_layout == Layout::Auto) {
+            // Whichever shows more of the tasks alive in view on the
+            // first screen; a tie keeps a row per task (it names each).
+            std::vector<Row> packed;
+            packedRows(packed);
+            std::vector<Row> single;
+            perTaskRows(single);
+            m_packedShown = tasksOnFirstScreen(packed) > tasksOnFirstScreen(single);
         }
-        const MeasurementMetrics* metrics = m_metrics.get();
-        int y = 0;
-        for (TrackId t = 0; t < perTrack.size(); ++t) {
-            auto& tasks = perTrack[t];
-            if (tasks.empty())
-                continue;
-            if (m_order == Order::Exec) {
-                std::stable_sort(tasks.begin(), tasks.end(),
-                                 [metrics](MeasurementId a, MeasurementId b) { return metrics->exec(a) > metrics->exec(b); });
-            } else if (m_order == Order::Name) {
-                std::stable_sort(tasks.begin(), tasks.end(), [p](MeasurementId a, MeasurementId b) {
-                    return p->labelName(p->measurement(a).label) < p->labelName(p->measurement(b).label);
-                });
-            }
-            m_rows.push_back(Row{t, kNone, y});
-            y += kHeaderHeight;
-            for (const MeasurementId task : tasks) {
-                m_rows.push_back(Row{t, task, y});
-                y += m_rowHeight;
-            }
-            m_taskCount += tasks.size();
+        m_taskCount = m_packedShown ? packedRows(m_rows) : perTaskRows(m_rows);
+        for (std::size_t i = 0; i < m_rows.size(); ++i) {
+            if (m_rows[i].kind == Kind::Packed)
+                m_rowOfPacked[m_rows[i].packed] = std::int32_t(i);
         }
     }
     updateScrollBar();
     m_scroll->setValue(0);
     computeRelated();
     update();
+}
+
+std::size_t TaskLaneView::perTaskRows(std::vector<Row>& rows) const
+{
+    const Profile* p = shownProfile();
+    std::vector<std::vector<MeasurementId>> perTrack(m_tasks.size());
+    const Time from = m_axis->visibleStart();
+    const Time to = m_axis->visibleEnd();
+    for (std::size_t t = 0; t < m_tasks.size(); ++t) {
+        for (const MeasurementId id : m_tasks[t]) {
+            const Measurement& m = p->measurement(id);
+            if (!m_onlyInView || (TaskPacking::endOf(*p, m) >= from && m.created <= to))
+                perTrack[t].push_back(id);
+        }
+    }
+    const MeasurementMetrics* metrics = m_metrics.get();
+    int y = 0;
+    std::size_t listed = 0;
+    for (TrackId t = 0; t < perTrack.size(); ++t) {
+        auto& tasks = perTrack[t];
+        if (tasks.empty())
+            continue;
+        if (m_order == Order::Exec) {
+            std::stable_sort(tasks.begin(), tasks.end(),
+                             [metrics](MeasurementId a, MeasurementId b) { return metrics->exec(a) > metrics->exec(b); });
+        } else if (m_order == Order::Name) {
+            std::stable_sort(tasks.begin(), tasks.end(), [p](MeasurementId a, MeasurementId b) {
+                return p->labelName(p->measurement(a).label) < p->labelName(p->measurement(b).label);
+            });
+        }
+        rows.push_back(Row{t, kNone, y, Kind::Header, 0, std::uint32_t(tasks.size())});
+        y += kHeaderHeight;
+        for (const MeasurementId task : tasks) {
+            rows.push_back(Row{t, task, y, Kind::Task, 0, 0});
+            y += m_rowHeight;
+        }
+        listed += tasks.size();
+    }
+    return listed;
+}
+
+std::size_t TaskLaneView::packedRows(std::vector<Row>& rows) const
+{
+    const Time from = m_axis->visibleStart();
+    const Time to = m_axis->visibleEnd();
+    const auto& packed = m_packing.rows();
+    int y = 0;
+    std::size_t listed = 0;
+    std::size_t header = 0;
+    for (std::size_t r = 0; r < packed.size(); ++r) {
+        const TaskPacking::Row& row = packed[r];
+        std::uint32_t count = row.end - row.begin;
+        if (m_onlyInView) {
+            const auto [a, b] = m_packing.alive(row, from, to);
+            count = b - a;
+        }
+        if (count == 0)
+            continue;
+        if (rows.empty() || rows[header].track != row.track) {
+            header = rows.size();
+            rows.push_back(Row{row.track, kNone, y, Kind::Header, 0, 0});
+            y += kHeaderHeight;
+        }
+        rows[header].count += count;
+        rows.push_back(Row{row.track, kNone, y, Kind::Packed, std::uint32_t(r), count});
+        y += m_rowHeight;
+        listed += count;
+    }
+    return listed;
+}
+
+std::size_t TaskLaneView::tasksOnFirstScreen(const std::vector<Row>& rows) const
+{
+    const int view = std::max(m_rowHeight, height() - kLegendHeight);
+    std::size_t shown = 0;
+    for (const Row& row : rows) {
+        if (row.y >= view)
+            break;
+        if (row.kind == Kind::Task)
+            ++shown;
+        else if (row.kind == Kind::Packed)
+            shown += row.count;
+    }
+    return shown;
+}
+
+const TaskLaneView::Row* TaskLaneView::rowOfTask(MeasurementId task) const
+{
+    if (m_packedShown) {
+        const std::size_t packed = m_packing.rowOf(task);
+        return packed < m_rowOfPacked.size() && m_rowOfPacked[packed] >= 0 ? &m_rows[std::size_t(m_rowOfPacked[packed])]
+                                                                          : nullptr;
+    }
+    for (const Row& r : m_rows) {
+        if (r.kind == Kind::Task && r.task == task)
+            return &r;
+    }
+    return nullptr;
 }
 
 void TaskLaneView::selectionChanged()
@@ -266,32 +362,50 @@ MeasurementId TaskLaneView::taskAt(QPoint pos) const
     if (pos.y() < kLegendHeight)
         return kNone;
     const Row* row = rowAt(pos.y() - kLegendHeight + scrollY());
-    return row ? row->task : kNone;
+    if (!row || row->kind != Kind::Packed)
+        return row ? row->task : kNone;
+    // In a packed row: the task under the cursor, or within 3 px of it.
+    const int w = std::max(1, width() - TimeAxis::kGutter - rightMargin());
+    const double x = pos.x() - TimeAxis::kGutter;
+    const Time t0 = m_axis->timeAt(x - 3, w);
+    const Time t1 = m_axis->timeAt(x + 3, w);
+    const Time t = m_axis->timeAt(x, w);
+    const TaskPacking::Row& packed = m_packing.rows()[row->packed];
+    const auto [a, b] = m_packing.alive(packed, t0, t1);
+    MeasurementId best = kNone;
+    Time bestDistance = kTimeMax;
+    for (std::uint32_t i = a; i < b; ++i) {
+        const MeasurementId id = m_packing.tasks()[i];
+        const Measurement& m = m_profile->measurement(id);
+        const Time end = TaskPacking::endOf(*m_profile, m);
+        const Time distance = t < m.created ? m.created - t : t > end ? t - end : 0;
+        if (distance < bestDistance) {
+            best = id;
+            bestDistance = distance;
+        }
+    }
+    return best;
 }
 
 QRect TaskLaneView::rowRect(MeasurementId task) const
 {
-    for (const Row& r : m_rows) {
-        if (r.task == task) {
-            const int y = kLegendHeight + r.y - scrollY();
-            if (y + m_rowHeight <= kLegendHeight || y >= height())
-                return {};
-            return QRect(0, y, width() - rightMargin(), m_rowHeight);
-        }
-    }
-    return {};
+    const Row* r = rowOfTask(task);
+    if (!r)
+        return {};
+    const int y = kLegendHeight + r->y - scrollY();
+    if (y + m_rowHeight <= kLegendHeight || y >= height())
+        return {};
+    return QRect(0, y, width() - rightMargin(), m_rowHeight);
 }
 
 void TaskLaneView::scrollToTask(MeasurementId task)
 {
-    for (const Row& r : m_rows) {
-        if (r.task != task)
-            continue;
-        const int view = height() - kLegendHeight;
-        if (r.y < scrollY() || r.y + m_rowHeight > scrollY() + view)
-            m_scroll->setValue(r.y - view / 2);
+    const Row* r = rowOfTask(task);
+    if (!r)
         return;
-    }
+    const int view = height() - kLegendHeight;
+    if (r->y < scrollY() || r->y + m_rowHeight > scrollY() + view)
+        m_scroll->setValue(r->y - view / 2);
 }
 
 void TaskLaneView::paintEvent(QPaintEvent*)
@@ -320,19 +434,25 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
                                         [this, scroll](const Row& r) { return r.y + heightOf(r) <= scroll; });
          it != m_rows.end() && it->y < scroll + view; ++it) {
         const int y = kLegendHeight + it->y - scroll;
-        if (it->task == kNone) {
+        if (it->kind == Kind::Header) {
             p.fillRect(QRect(0, y, size.width(), kHeaderHeight), QColor(232, 235, 241));
             QFont bold = font();
             bold.setBold(true);
             p.setFont(bold);
             p.setPen(QColor(40, 44, 52));
             const Profile* profile = m_profile.get(); // rows exist only while it is the open one
-            std::size_t count = 0;
-            for (auto next = it + 1; next != m_rows.end() && next->task != kNone; ++next)
-                ++count;
-            p.drawText(QRect(6, y, size.width() - 12, kHeaderHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                       qs(profile->string(profile->track(it->track).name)) + QStringLiteral(" — ") + countText(qint64(count), "task", "tasks"));
+            QString text = qs(profile->string(profile->track(it->track).name)) + QStringLiteral(" — ")
+                + countText(qint64(it->count), "task", "tasks");
+            if (m_packedShown) {
+                std::size_t rows = 0;
+                for (auto next = it + 1; next != m_rows.end() && next->kind == Kind::Packed; ++next)
+                    ++rows;
+                text += tr(", packed by label in %1").arg(countText(qint64(rows), "row", "rows"));
+            }
+            p.drawText(QRect(6, y, size.width() - 12, kHeaderHeight), Qt::AlignVCenter | Qt::AlignLeft, text);
             p.setFont(font());
+        } else if (it->kind == Kind::Packed) {
+            paintPackedRow(p, *it, y, timeWidth);
         } else {
             paintTask(p, *it, y, timeWidth);
         }
@@ -389,8 +509,6 @@ void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) 
 {
     const Profile& profile = *m_profile;
     const Measurement& m = profile.measurement(row.task);
-    const double w = timeWidth;
-    const double left = TimeAxis::kGutter;
     const double mid = y + m_rowHeight / 2.0;
     const bool selected = row.task == m_axis->selectedMeasurement();
     if (selected)
@@ -404,8 +522,69 @@ void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) 
     p.drawText(QRect(14, y, TimeAxis::kGutter - 20, m_rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(name, Qt::ElideRight, TimeAxis::kGutter - 20));
 
+    paintTaskBody(p, row.task, y, timeWidth);
+    p.setClipRect(QRect(0, kLegendHeight, TimeAxis::kGutter + timeWidth, 1 << 20));
+    // A dot in the gutter says how it ended, for rows scrolled off its end.
+    p.setPen(Qt::NoPen);
+    p.setBrush(ColorScheme::forState(m.finalState()));
+    p.drawEllipse(QPointF(7, mid), 3, 3);
+    p.setBrush(Qt::NoBrush);
+}
+
+void TaskLaneView::paintPackedRow(QPainter& p, const Row& row, int y, int timeWidth) const
+{
+    const Profile& profile = *m_profile;
+    const TaskPacking::Row& packed = m_packing.rows()[row.packed];
+    const double w = timeWidth;
+    const double left = TimeAxis::kGutter;
+    // The gutter: the label, on the group's first row; its other rows are
+    // marked as continuing it.
+    const bool dim = m_document->isEmphasisActive() && !m_document->isHighlighted(packed.label);
+    p.setPen(dim || packed.indexInGroup > 0 ? QColor(150, 154, 162) : QColor(40, 44, 52));
+    const QString name = (packed.indexInGroup > 0 ? QStringLiteral("  ⋮ ") : QString()) + qs(profile.labelName(packed.label));
+    p.drawText(QRect(14, y, TimeAxis::kGutter - 20, m_rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               p.fontMetrics().elidedText(name, Qt::ElideRight, TimeAxis::kGutter - 20));
+    const Time from = m_axis->visibleStart();
+    const Time to = m_axis->visibleEnd();
+    auto [i, last] = m_packing.alive(packed, from, to);
+    const MeasurementId selected = m_axis->selectedMeasurement();
+    const QColor fill = QColor::fromRgb(m_document->colorOf(packed.label, 0));
+    while (i < last) {
+        const MeasurementId id = m_packing.tasks()[i];
+        const Measurement& m = profile.measurement(id);
+        const double x0 = m_axis->xFor(m.created, w);
+        const double x1 = m_axis->xFor(TaskPacking::endOf(profile, m), w);
+        if (id == selected || isRelated(id)) {
+            p.setClipRect(QRectF(left, y, w, m_rowHeight));
+            p.fillRect(QRectF(left + std::max(-1.0, x0) - 2, y, std::min(w + 1, x1) - std::max(-1.0, x0) + 4, m_rowHeight),
+                       id == selected ? QColor(210, 225, 250) : QColor(252, 238, 200));
+        }
+        if (x1 - x0 >= 2.0 || id == selected) {
+            paintTaskBody(p, id, y, timeWidth);
+            ++i;
+            continue;
+        }
+        // Tasks narrower than two pixels: one mark per pixel column, then
+        // on to the first task created past it, so a paint costs the
+        // pixels, not the tasks.
+        const double column = std::floor(std::max(x0, 0.0));
+        p.setClipRect(QRectF(left, y, w, m_rowHeight));
+        p.fillRect(QRectF(left + column, y + 3, 2, m_rowHeight - 6), fill);
+        i = std::max(i + 1, m_packing.firstCreatedFrom(packed, m_axis->timeAt(column + 2, w)));
+        i = std::min(i, last);
+    }
+    p.setClipRect(QRect(0, kLegendHeight, TimeAxis::kGutter + timeWidth, 1 << 20));
+}
+
+void TaskLaneView::paintTaskBody(QPainter& p, MeasurementId task, int y, int timeWidth) const
+{
+    const Profile& profile = *m_profile;
+    const Measurement& m = profile.measurement(task);
+    const double w = timeWidth;
+    const double left = TimeAxis::kGutter;
+    const double mid = y + m_rowHeight / 2.0;
     auto x = [&](Time t) { return left + std::clamp(m_axis->xFor(t, w), -10.0, w + 10); };
-    const auto intervals = profile.intervalsOf(row.task);
+    const auto intervals = profile.intervalsOf(task);
     const Time firstRun = intervals.empty() ? m.finished : profile.interval(intervals.front()).start;
     const double top = y + 2;
     const double height = m_rowHeight - 4;
@@ -458,12 +637,6 @@ void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) 
         unfinishedMark(p, std::min(x(stop), left + w - 1), mid);
     else if (m_axis->xFor(m.finished, w) >= -5 && m_axis->xFor(m.finished, w) <= w + 5)
         endMark(p, x(m.finished), mid, m.finalState());
-    p.setClipRect(QRect(0, kLegendHeight, TimeAxis::kGutter + timeWidth, 1 << 20));
-    // A dot in the gutter says how it ended, for rows scrolled off its end.
-    p.setPen(Qt::NoPen);
-    p.setBrush(ColorScheme::forState(m.finalState()));
-    p.drawEllipse(QPointF(7, mid), 3, 3);
-    p.setBrush(Qt::NoBrush);
 }
 
 void TaskLaneView::mousePressEvent(QMouseEvent* event)
@@ -527,6 +700,15 @@ void TaskLaneView::contextMenuEvent(QContextMenuEvent* event)
         QAction* action = order->addAction(text, this, [this, value = value] { setOrder(value); });
         action->setCheckable(true);
         action->setChecked(m_order == value);
+    }
+    QMenu* layout = menu.addMenu(tr("Layout"));
+    const std::pair<QString, Layout> layouts[] = {{tr("Automatic"), Layout::Auto},
+                                                  {tr("One row per task"), Layout::PerTask},
+                                                  {tr("Packed by label"), Layout::Packed}};
+    for (const auto& [text, value] : layouts) {
+        QAction* action = layout->addAction(text, this, [this, value = value] { setLayout(value); });
+        action->setCheckable(true);
+        action->setChecked(m_layout == value);
     }
     QAction* inView = menu.addAction(tr("Only tasks in the visible range"), this,
                                      [this](bool checked) { setOnlyTasksInView(checked); });

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "profiletypes.h"
+#include "taskpacking.h"
 #include "timenavigator.h"
 
 #include <QWidget>
@@ -25,13 +26,16 @@ struct Interval;
 // dotted line), and an end mark in the colour of its final state. Rows are
 // virtualised: only those in view are painted. Same time axis, zoom, pan and
 // selection as the icicle; selecting a task also marks its creator and the
-// tasks it created.
+// tasks it created. Tasks either get a row each or are packed (TaskPacking:
+// per label, tasks that do not overlap share a row); by default whichever
+// shows more of the visible range's tasks on the first screen.
 class TaskLaneView : public QWidget
 {
     Q_OBJECT
 
 public:
     enum class Order { Creation, Exec, Name };
+    enum class Layout { Auto, PerTask, Packed };
     static constexpr int kLegendHeight = 24;
     static constexpr int kHeaderHeight = 20;
 
@@ -43,6 +47,10 @@ public:
 
     Order order() const { return m_order; }
     void setOrder(Order order);
+    Layout layout() const { return m_layout; }
+    void setLayout(Layout layout);
+    // What the rows show now: PerTask or Packed (Auto chose one).
+    Layout effectiveLayout() const { return m_packedShown ? Layout::Packed : Layout::PerTask; }
     // List only the tasks alive somewhere in the visible range (default),
     // or every task of the profile.
     bool onlyTasksInView() const { return m_onlyInView; }
@@ -71,10 +79,14 @@ protected:
     bool event(QEvent* event) override;
 
 private:
+    enum class Kind : std::uint8_t { Header, Task, Packed };
     struct Row {
         TrackId track;
-        MeasurementId task; // kNone: the track's header
+        MeasurementId task; // Task: the task; otherwise kNone
         int y;
+        Kind kind = Kind::Task;
+        std::uint32_t packed = 0; // Packed: the TaskPacking row
+        std::uint32_t count = 0; // Header: tasks listed under it
     };
 
     void dropProfile();
@@ -82,21 +94,34 @@ private:
     // The profile the rows were built from, while it is the open one.
     const Profile* shownProfile() const;
     void rebuild();
+    // Rows for one layout, from y = 0; returns the tasks listed.
+    std::size_t perTaskRows(std::vector<Row>& rows) const;
+    std::size_t packedRows(std::vector<Row>& rows) const;
+    // Tasks a screenful of rows from the top shows (for Auto).
+    std::size_t tasksOnFirstScreen(const std::vector<Row>& rows) const;
+    const Row* rowOfTask(MeasurementId task) const;
     void rangeChanged();
     void selectionChanged();
     void computeRelated();
     void updateScrollBar();
     int rightMargin() const;
-    int heightOf(const Row& row) const { return row.task == kNone ? kHeaderHeight : m_rowHeight; }
+    int heightOf(const Row& row) const { return row.kind == Kind::Header ? kHeaderHeight : m_rowHeight; }
     const Row* rowAt(int contentY) const;
     void paintLegend(QPainter& p, int width) const;
     void paintTask(QPainter& p, const Row& row, int y, int timeWidth) const;
+    void paintPackedRow(QPainter& p, const Row& row, int y, int timeWidth) const;
+    // A task's pending, running and paused stretches and its end mark.
+    void paintTaskBody(QPainter& p, MeasurementId task, int y, int timeWidth) const;
 
     ProfileDocument* m_document;
     TimeAxis* m_axis;
     TimeNavigator m_navigator;
     QScrollBar* m_scroll;
     Order m_order = Order::Creation;
+    Layout m_layout = Layout::Auto;
+    bool m_packedShown = false;
+    TaskPacking m_packing;
+    std::vector<std::int32_t> m_rowOfPacked; // per TaskPacking row: its index in m_rows, -1 if not listed
     bool m_onlyInView = true;
     // What the rows and tasks were built from: their ids are read against
     // this profile only (null between a switch's two signals).
