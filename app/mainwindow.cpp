@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "backgroundloader.h"
+#include "counterview.h"
 #include "counttext.h"
 #include "detailspane.h"
 #include "findbar.h"
@@ -85,6 +86,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_ruler = new TimeRuler(m_document, central);
     m_ruler->setObjectName(QStringLiteral("ruler"));
     m_icicle = new IcicleView(m_document, central);
+    m_counters = new CounterView(m_document, central);
+    m_counters->setObjectName(QStringLiteral("counters"));
     m_lanes = new TaskLaneView(m_document, central);
     m_usage = new UsageChart(m_document, central);
     m_notices = new NoticeBar(central);
@@ -100,7 +103,15 @@ MainWindow::MainWindow(QWidget* parent)
             m_icicle->setFocus(Qt::OtherFocusReason);
     });
     m_splitter = new QSplitter(Qt::Vertical, central);
-    m_splitter->addWidget(m_icicle);
+    m_timelineSplitter = new QSplitter(Qt::Vertical, m_splitter);
+    m_timelineSplitter->setObjectName(QStringLiteral("timelineSplitter"));
+    m_timelineSplitter->addWidget(m_icicle);
+    m_timelineSplitter->addWidget(m_counters);
+    // A change of the panel's height goes to the icicle; the counters keep theirs.
+    m_timelineSplitter->setStretchFactor(0, 1);
+    m_timelineSplitter->setStretchFactor(1, 0);
+    m_timelineSplitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_timelineSplitter);
     m_splitter->addWidget(m_lanes);
     m_splitter->addWidget(m_usage);
     m_splitter->setStretchFactor(0, 3);
@@ -162,6 +173,11 @@ MainWindow::MainWindow(QWidget* parent)
     fitToScreen();
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
     m_userSplitter = m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
+    // Collapsing or expanding counter tracks gives the room to the icicle or takes it back.
+    connect(m_counters, &CounterView::contentHeightChanged, this, [this] {
+        if (m_document->hasProfile())
+            fitCounters();
+    });
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] {
         m_userSplitter = true;
         m_lanesShrunk = false;
@@ -251,7 +267,10 @@ void MainWindow::buildMenus()
     m_aggregatedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
     connect(m_aggregatedAction, &QAction::toggled, m_document, &ProfileDocument::setAggregated);
     connect(m_document, &ProfileDocument::viewModeChanged, this,
-            [this] { m_aggregatedAction->setChecked(m_document->isAggregated()); });
+            [this] {
+                m_aggregatedAction->setChecked(m_document->isAggregated());
+                fitCounters(); // shown again with the timeline
+            });
     QMenu* colors = view->addMenu(tr("&Colour boxes by"));
     auto* colorGroup = new QActionGroup(this);
     const std::pair<QString, ColorMode> modes[] = {
@@ -390,7 +409,8 @@ void MainWindow::fitSplitter()
     // saying so; the sizes they had come back with the next async profile.
     // Sizes the user chose (or restored from the settings) are kept;
     // otherwise the icicle gets the rows it needs, up to 60 % of the room,
-    // and whatever the lanes do not need.
+    // and whatever the lanes do not need. Counters, if any, are added to
+    // the icicle's panel and split off it (fitCounters).
     if (auto* layout = centralWidget()->layout())
         layout->activate();
     const int total = std::max(200, m_splitter->height() - (m_splitter->count() - 1) * m_splitter->handleWidth());
@@ -400,20 +420,49 @@ void MainWindow::fitSplitter()
             m_sizesBeforeShrink = m_splitter->sizes();
         m_lanesShrunk = true;
         m_splitter->setSizes({total - kShrunkLanesHeight - usage, kShrunkLanesHeight, usage});
+        fitCounters();
         return;
     }
     const bool wasShrunk = std::exchange(m_lanesShrunk, false);
     if (m_userSplitter) {
         if (wasShrunk)
             m_splitter->setSizes(m_sizesBeforeShrink);
+        fitCounters();
         return;
     }
     const int rest = total - usage; // the usage chart keeps its height
-    const int icicleNeeds = m_icicle->contentHeight() + 8;
+    // The first panel holds the counters too, when there are any.
+    const int countersNeed = m_counters->isHidden() ? 0 : countersHeight(0) + m_timelineSplitter->handleWidth();
+    const int icicleNeeds = m_icicle->contentHeight() + 8 + countersNeed;
     const int lanesNeed = m_lanes->contentHeight() + TaskLaneView::kLegendHeight + 8;
-    int icicle = std::min(std::max(icicleNeeds, 120), rest * 3 / 5);
+    int icicle = std::min(std::max(icicleNeeds, 120 + countersNeed), rest * 3 / 5 + countersNeed);
     icicle = std::max(icicle, rest - lanesNeed); // few tasks: the rest to the icicle
     m_splitter->setSizes({icicle, rest - icicle, usage});
+    fitCounters();
+}
+
+int MainWindow::countersHeight(int panel) const
+{
+    // Every track if they fit in a third of the splitter, or in what the
+    // icicle's rows leave of a timeline panel `panel` px high; the view
+    // scrolls the rest.
+    const int room = std::max(m_splitter->height() / 3, panel - m_icicle->contentHeight() - 8);
+    return std::max(m_counters->minimumHeight(), std::min(m_counters->contentHeight(), room));
+}
+
+void MainWindow::fitCounters()
+{
+    // Within the timeline panel the counters get the height they need (the
+    // icicle keeps its minimum) and the icicle the rest; a profile without
+    // counters leaves it all to the icicle.
+    if (m_counters->isHidden()) {
+        // At once, not when the splitter hears of the hide from the event loop.
+        m_timelineSplitter->refresh();
+        return;
+    }
+    const int panel = m_splitter->sizes().value(0) - m_timelineSplitter->handleWidth();
+    const int counters = std::min(countersHeight(panel), std::max(m_counters->minimumHeight(), panel - m_icicle->minimumHeight()));
+    m_timelineSplitter->setSizes({std::max(0, panel - counters), counters});
 }
 
 void MainWindow::failed(const LoadError& error)

@@ -18,6 +18,7 @@ class QAction;
 namespace runlane {
 
 class BackgroundLoader;
+class CounterView;
 class DetailsPane;
 class FindBar;
 class NoticeBar;
@@ -32,7 +33,8 @@ class TimeRuler;
 class WarningsPanel;
 
 // The viewer's window: overview strip and time ruler above the icicle plot
-// and, on the same time axis, the task lanes; details and warnings in docks;
+// and, on the same time axis, the counters (if the profile has any), the
+// task lanes and the usage chart; details and warnings in docks;
 // loading in the background with progress and cancel in the status bar.
 // A failed or cancelled load leaves the open profile as it was.
 class MainWindow : public QMainWindow
@@ -54,6 +56,7 @@ public:
     ProfileDocument* document() const { return m_document; }
     TimeAxis* axis() const { return m_axis; }
     IcicleView* icicle() const { return m_icicle; }
+    CounterView* counters() const { return m_counters; }
     TaskLaneView* lanes() const { return m_lanes; }
     UsageChart* usage() const { return m_usage; }
     RankPanel* rank() const { return m_rank; }
@@ -98,6 +101,8 @@ private:
     void loaded(const LoadedProfile& profile);
     void failed(const LoadError& error);
     void fitSplitter();
+    void fitCounters();
+    int countersHeight(int panel) const;
     void progress(qint64 done, qint64 total);
     void chooseAndOpen();
     void closeProfile();
@@ -119,11 +124,17 @@ private:
     OverviewStrip* m_overview;
     TimeRuler* m_ruler;
     IcicleView* m_icicle;
+    CounterView* m_counters;
     TaskLaneView* m_lanes;
     UsageChart* m_usage;
     FindBar* m_findBar;
     RankPanel* m_rank;
+    // The timeline panel (m_splitter's first), split between the icicle and
+    // the counters below it. Nested, so that m_splitter keeps its three
+    // panels and the sizes saved by earlier versions, and a profile without
+    // counters looks as before: the hidden counters take no room.
     QSplitter* m_splitter;
+    QSplitter* m_timelineSplitter;
     DetailsPane* m_details;
     WarningsPanel* m_warnings;
     QDockWidget* m_warningsDock = nullptr;

@@ -6,6 +6,7 @@
 // shown, and checking that every view shows the open profile only.
 
 #include "backgroundloader.h"
+#include "counterview.h"
 #include "icicleview.h"
 #include "mainwindow.h"
 #include "profiledocument.h"
@@ -67,7 +68,7 @@ inline QString staleState(const MainWindow& window)
     const RankModel& rank = *window.rank()->model();
     if (!p) {
         if (rank.rowCount() != 0 || window.usage()->series() || window.lanes()->totalTaskCount() != 0
-            || window.icicle()->source())
+            || window.icicle()->source() || window.counters()->trackCount() != 0)
             return QStringLiteral("a view still shows something after the profile was closed");
         return {};
     }
@@ -97,6 +98,10 @@ inline QString staleState(const MainWindow& window)
         return QStringLiteral("icicle with %1 tracks, profile with %2")
             .arg(window.icicle()->source()->trackCount())
             .arg(p->trackCount());
+    if (window.counters()->trackCount() != p->counters().size())
+        return QStringLiteral("counter view with %1 tracks, profile with %2 series")
+            .arg(window.counters()->trackCount())
+            .arg(p->counters().size());
     return {};
 }
 

@@ -1,4 +1,5 @@
 #include "backgroundloader.h"
+#include "counterview.h"
 #include "findbar.h"
 #include "icicleview.h"
 #include "mainwindow.h"
@@ -580,6 +581,50 @@ private Q_SLOTS:
         QCOMPARE(window.findChild<QSplitter*>()->sizes().value(1), 90);
         window.action(QStringLiteral("aggregated"))->trigger();
         QVERIFY(!window.document()->isAggregated());
+    }
+
+    // Counters sit under the icicle, above the lanes, on the same time area;
+    // a profile without any gives the icicle its whole panel, as before.
+    void countersShowUnderTheIcicleOnlyWhenThereAreAny()
+    {
+        MainWindow window;
+        window.resize(1400, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* timeline = window.findChild<QSplitter*>(QStringLiteral("timelineSplitter"));
+        QVERIFY(timeline);
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
+        QVERIFY(waitShown(window));
+        CounterView* counters = window.counters();
+        QVERIFY(counters->isHidden());
+        QCOMPARE(window.icicle()->height(), timeline->height());
+        const int before = window.findChild<QSplitter*>()->sizes().value(0);
+
+        window.openFile(dataPath(QStringLiteral("profiles/chrome-counters.json")));
+        QVERIFY(waitShown(window));
+        QVERIFY(counters->isVisible());
+        QCOMPARE(counters->trackCount(), std::size_t(3));
+        // All three tracks, the icicle's rows above them.
+        QCOMPARE(counters->height(), counters->contentHeight());
+        const int icicleBottom = window.icicle()->mapTo(&window, QPoint(0, window.icicle()->height())).y();
+        const int countersTop = counters->mapTo(&window, QPoint(0, 0)).y();
+        const int lanesTop = window.lanes()->mapTo(&window, QPoint(0, 0)).y();
+        QVERIFY(icicleBottom <= countersTop);
+        QVERIFY(countersTop + counters->height() <= lanesTop);
+        QVERIFY(window.icicle()->height() >= window.icicle()->contentHeight());
+        QCOMPARE(counters->mapTo(&window, QPoint(0, 0)).x(), window.icicle()->mapTo(&window, QPoint(0, 0)).x());
+        QCOMPARE(counters->width(), window.icicle()->width());
+        // Collapsing every track hands the room back to the icicle.
+        for (std::size_t t = 0; t < counters->trackCount(); ++t)
+            counters->setTrackCollapsed(t, true);
+        QCOMPARE(counters->height(), 3 * CounterView::kHeaderHeight);
+
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
+        QVERIFY(waitShown(window));
+        QVERIFY(counters->isHidden());
+        QCOMPARE(counters->trackCount(), std::size_t(0));
+        QCOMPARE(window.icicle()->height(), timeline->height());
+        QCOMPARE(window.findChild<QSplitter*>()->sizes().value(0), before);
     }
 
 private:

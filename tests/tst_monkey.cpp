@@ -16,6 +16,7 @@
 //   RUNLANE_MONKEY_SECONDS=S     instead: seeds 1, 2, … until S seconds have passed
 //   RUNLANE_MONKEY_LOG=1         print every action
 
+#include "counterview.h"
 #include "findbar.h"
 #include "mainwindowdriver.h"
 #include "usagechartview.h"
@@ -185,7 +186,9 @@ private:
     {
         QWidget* views[] = {m_window.icicle(), m_window.lanes(), m_window.usage()->view()->viewport(),
                             m_window.findChild<QWidget*>(QStringLiteral("overview")),
-                            m_window.findChild<QWidget*>(QStringLiteral("ruler")), m_window.rank()->view()->viewport()};
+                            m_window.findChild<QWidget*>(QStringLiteral("ruler")), m_window.rank()->view()->viewport(),
+                            // Shown only for profiles with counters.
+                            m_window.counters()->isVisible() ? m_window.counters() : nullptr};
         QWidget* w = views[pick(std::size(views))];
         return w ? w : m_window.icicle();
     }

@@ -35,13 +35,14 @@ using namespace runlane::test;
 namespace {
 
 // One per format and shape: event logs with async tasks, sync call trees,
-// metrics without a timeline, sampled and folded profiles (aggregated),
+// a trace with counters, metrics without a timeline, sampled and folded profiles (aggregated),
 // the bundled demo (many labels), and a file that fails to load.
 const char* const kFiles[] = {
     "demo",
     "profiles/chronos-states.json",
     "profiles/enso-async.json",
     "profiles/fgh-chrome.json",
+    "profiles/chrome-counters.json",
     "profiles/chroprof-snapshots.json",
     "profiles/chroprof-rows.json",
     "samples/enso/enso-format-stability-fixture.json",
@@ -181,6 +182,15 @@ private Q_SLOTS:
             QVERIFY(window.icicle()->source());
             QCOMPARE(window.icicle()->source()->trackCount(), b.trackCount());
         }
+
+        // Counters: B's series in B's order, shown only if B has any and
+        // the timeline is shown.
+        const CounterView& counters = *window.counters();
+        QCOMPARE(counters.trackCount(), b.counters().size());
+        for (std::size_t k = 0; k < b.counters().size(); ++k)
+            QCOMPARE(counters.trackName(k),
+                     qstr(b.string(b.counters()[k].name)) + QLatin1Char(' ') + qstr(b.string(b.counters()[k].key)));
+        QCOMPARE(counters.isVisible(), !b.counters().empty() && !window.document()->isAggregated());
 
         // Usage: B's series, every legend entry and chart band one of B's labels.
         if (const UsageSeries* s = window.usage()->series()) {
