@@ -269,6 +269,11 @@ void MainWindow::buildMenus()
     connect(m_document, &ProfileDocument::viewModeChanged, this,
             [this] {
                 m_aggregatedAction->setChecked(m_document->isAggregated());
+                // The lanes and the usage chart need the timeline: in the
+                // aggregated view their room goes to the flame graph, and
+                // the splitter gives it back when they return.
+                m_lanes->setVisible(!m_document->isAggregated());
+                m_usage->setVisible(!m_document->isAggregated());
                 fitCounters(); // shown again with the timeline
             });
     QMenu* colors = view->addMenu(tr("&Colour boxes by"));
@@ -291,6 +296,19 @@ void MainWindow::buildMenus()
         action->setCheckable(true);
         action->setChecked(value == TaskLaneView::Order::Creation);
         orderGroup->addAction(action);
+    }
+    QMenu* lanesLayout = view->addMenu(tr("Task &lanes"));
+    auto* layoutGroup = new QActionGroup(this);
+    const std::pair<QString, TaskLaneView::Layout> layouts[] = {{tr("&Automatic"), TaskLaneView::Layout::Auto},
+                                                                {tr("&One row per task"), TaskLaneView::Layout::PerTask},
+                                                                {tr("&Packed by label"), TaskLaneView::Layout::Packed}};
+    for (const auto& [text, value] : layouts) {
+        QAction* action = lanesLayout->addAction(text, this, [this, value = value] { m_lanes->setLayout(value); });
+        action->setCheckable(true);
+        action->setChecked(value == TaskLaneView::Layout::Auto);
+        layoutGroup->addAction(action);
+        // The lanes' own context menu sets it too.
+        connect(lanesLayout, &QMenu::aboutToShow, action, [this, action, value = value] { action->setChecked(m_lanes->layout() == value); });
     }
     view->addSeparator();
     view->addAction(tr("&Expand all"), m_icicle, &IcicleView::expandAll);

@@ -578,9 +578,18 @@ private Q_SLOTS:
         window.document()->finishPendingWork();
         QVERIFY(window.document()->isAggregated());
         QVERIFY(window.action(QStringLiteral("aggregated"))->isChecked());
-        QCOMPARE(window.findChild<QSplitter*>()->sizes().value(1), 90);
+        // Issue 13, item 10: the lanes and the usage chart have nothing to
+        // show in the aggregated view; the flame graph gets their room.
+        auto* splitter = window.findChild<QSplitter*>();
+        QTRY_VERIFY(window.lanes()->isHidden() && window.usage()->QWidget::isHidden());
+        QCOMPARE(splitter->sizes().value(1), 0);
+        QCOMPARE(splitter->sizes().value(2), 0);
+        QTRY_COMPARE(splitter->sizes().value(0), splitter->height());
         window.action(QStringLiteral("aggregated"))->trigger();
         QVERIFY(!window.document()->isAggregated());
+        QTRY_VERIFY(window.lanes()->isVisible() && window.usage()->isVisible());
+        QTRY_COMPARE(splitter->sizes().value(1), 90); // no tasks: the lanes keep only their note
+        QVERIFY(splitter->sizes().value(2) >= window.usage()->minimumHeight());
     }
 
     // Counters sit under the icicle, above the lanes, on the same time area;
