@@ -1,4 +1,5 @@
 #include "colorscheme.h"
+#include "theme.h"
 #include "widgettestsupport.h"
 
 #include <QApplication>
@@ -63,6 +64,8 @@ class TestColorScheme : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void cleanup() { Theme::apply(Theme::Mode::System); }
+
     // Björn Ottosson's reference values for the sRGB primaries.
     void oklabOfReferenceColours_data()
     {
@@ -119,23 +122,30 @@ private Q_SLOTS:
         QVERIFY2(smallest >= kPaletteSpacing, qPrintable(QString::number(smallest, 'f', 6)));
         QVERIFY2(smallest < kPaletteSpacing + 0.0001, qPrintable(QString::number(smallest, 'f', 6)));
         // Far from the greys of merged runs and of the usage chart's
-        // "other" band too.
-        for (const QRgb c : colors) {
-            QVERIFY(ColorScheme::distance(QColor::fromRgb(c), ColorScheme::merged()) >= kGreySpacing);
-            QVERIFY(ColorScheme::distance(QColor::fromRgb(c), QColor(176, 178, 186)) >= kGreySpacing);
+        // "other" band too, in both themes.
+        for (const Theme::Mode mode : {Theme::Mode::Light, Theme::Mode::Dark}) {
+            Theme::apply(mode);
+            for (const QRgb c : colors) {
+                QVERIFY(ColorScheme::distance(QColor::fromRgb(c), ColorScheme::merged()) >= kGreySpacing);
+                QVERIFY(ColorScheme::distance(QColor::fromRgb(c), ColorScheme::other()) >= kGreySpacing);
+            }
         }
     }
 
     // WCAG AA for normal text: 4.5. On every palette colour, and on every
-    // one dimmed (what is not emphasised).
+    // one dimmed in either theme (what is not emphasised).
     void textOnEveryPaletteColourReads()
     {
-        for (const QRgb c : ColorScheme::palette()) {
-            const QColor fill = QColor::fromRgb(c);
-            QVERIFY2(ColorScheme::contrast(fill, ColorScheme::textOn(fill)) >= 4.5, qPrintable(fill.name()));
-            QCOMPARE(ColorScheme::textOn(fill), QColor(20, 20, 24)); // pastels: dark text
-            const QColor dim = QColor::fromRgb(ColorScheme::dimmed(c));
-            QVERIFY2(ColorScheme::contrast(dim, ColorScheme::textOn(dim)) >= 4.5, qPrintable(dim.name()));
+        for (const Theme::Mode mode : {Theme::Mode::Light, Theme::Mode::Dark}) {
+            Theme::apply(mode);
+            for (const QRgb c : ColorScheme::palette()) {
+                const QColor fill = QColor::fromRgb(c);
+                QVERIFY2(ColorScheme::contrast(fill, ColorScheme::textOn(fill)) >= 4.5, qPrintable(fill.name()));
+                // Pastels in both themes: dark text.
+                QCOMPARE(ColorScheme::textOn(fill), QColor(20, 20, 24));
+                const QColor dim = QColor::fromRgb(ColorScheme::dimmed(c));
+                QVERIFY2(ColorScheme::contrast(dim, ColorScheme::textOn(dim)) >= 4.5, qPrintable(dim.name()));
+            }
         }
     }
 
@@ -225,6 +235,47 @@ private Q_SLOTS:
             QCOMPARE(set.size(), std::size_t(1));
         QVERIFY(ColorScheme::distance(QColor::fromRgb(*byFile["states.nim"].begin()), QColor::fromRgb(*byFile["timer.nim"].begin()))
                 >= ColorScheme::kDistinct);
+    }
+
+    // The views' own colours: text reads on every background of its theme.
+    void uiColoursReadInBothThemes_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << int(Theme::Mode::Light) << false;
+        QTest::newRow("dark") << int(Theme::Mode::Dark) << true;
+    }
+    void uiColoursReadInBothThemes()
+    {
+        QFETCH(int, mode);
+        QFETCH(bool, dark);
+        Theme::apply(Theme::Mode(mode));
+        QCOMPARE(ColorScheme::isDark(), dark);
+        const QColor back = ColorScheme::background();
+        // Relative luminance of the plots' background: under 0.02 in dark,
+        // over 0.95 in light.
+        const double lightness = ColorScheme::contrast(back, Qt::black) * 0.05 - 0.05;
+        QVERIFY2(dark ? lightness < 0.02 : lightness > 0.95, qPrintable(QString::number(lightness)));
+        for (const QColor& under : {back, ColorScheme::gutter(), ColorScheme::header(), ColorScheme::selectedRow(),
+                                    ColorScheme::relatedRow(), ColorScheme::pending()})
+            QVERIFY2(ColorScheme::contrast(ColorScheme::text(), under) >= 7.0, qPrintable(under.name()));
+        for (const QColor& under : {back, ColorScheme::gutter(), ColorScheme::header()})
+            QVERIFY2(ColorScheme::contrast(ColorScheme::mutedText(), under) >= 4.5, qPrintable(under.name()));
+        const QColor window = QApplication::palette().color(QPalette::Window);
+        QVERIFY(ColorScheme::contrast(ColorScheme::errorText(), window) >= 4.5);
+        QVERIFY(ColorScheme::contrast(ColorScheme::errorText(), QApplication::palette().color(QPalette::Base)) >= 4.5);
+        QVERIFY(ColorScheme::contrast(ColorScheme::mutedText(), window) >= 4.5);
+        QVERIFY(ColorScheme::contrast(ColorScheme::text(), ColorScheme::matchRow()) >= 7.0);
+        QVERIFY(ColorScheme::contrast(QApplication::palette().color(QPalette::Text), ColorScheme::matchRow()) >= 7.0);
+        // Marks and the selection: 3, WCAG's bound for graphics.
+        QVERIFY(ColorScheme::contrast(ColorScheme::mark(), back) >= 3.0);
+        QVERIFY(ColorScheme::contrast(ColorScheme::selection(), back) >= 3.0);
+        QVERIFY(ColorScheme::contrast(ColorScheme::hatch(), ColorScheme::pending()) >= 1.9);
+        const QColor onSelection = ColorScheme::textOn(ColorScheme::selection());
+        QVERIFY(ColorScheme::contrast(onSelection, ColorScheme::selection()) >= 4.5);
+        // Dimmed text is dimmer than text, but still there.
+        QVERIFY(ColorScheme::contrast(ColorScheme::faintText(), back) >= 2.0);
+        QVERIFY(ColorScheme::contrast(ColorScheme::faintText(), back) < ColorScheme::contrast(ColorScheme::mutedText(), back));
     }
 };
 

@@ -1,5 +1,8 @@
 #include "colorscheme.h"
 
+#include <QGuiApplication>
+#include <QPalette>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -89,6 +92,63 @@ double linear(double c)
 double luminance(QColor c)
 {
     return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+}
+
+// The views' own colours, light and dark.
+struct UiColors {
+    QColor background, gutter, grid, header, text, mutedText, faintText, errorText, mark, pending, hatch, selectedRow,
+        relatedRow, matchRow, shareBar, outsideWindow, other, merged, selection, rangeSelection;
+};
+
+const UiColors kLight{
+    .background = {252, 252, 253},
+    .gutter = {242, 243, 246},
+    .grid = {225, 227, 232},
+    .header = {232, 235, 241},
+    .text = {40, 44, 52},
+    .mutedText = {100, 100, 110},
+    .faintText = {170, 174, 182},
+    .errorText = {176, 32, 32},
+    .mark = {120, 126, 138},
+    .pending = {236, 238, 243},
+    .hatch = {150, 156, 170},
+    .selectedRow = {210, 225, 250},
+    .relatedRow = {252, 238, 200},
+    .matchRow = {255, 243, 176},
+    .shareBar = {70, 130, 220, 70},
+    .outsideWindow = {20, 30, 50, 40},
+    .other = {176, 178, 186},
+    .merged = {150, 150, 158},
+    .selection = {30, 90, 200},
+    .rangeSelection = {60, 120, 220, 48},
+};
+
+const UiColors kDark{
+    .background = {30, 32, 36},
+    .gutter = {40, 42, 48},
+    .grid = {62, 65, 73},
+    .header = {50, 53, 61},
+    .text = {222, 225, 230},
+    .mutedText = {160, 165, 175},
+    .faintText = {100, 104, 113},
+    .errorText = {255, 128, 118},
+    .mark = {140, 146, 158},
+    .pending = {52, 55, 62},
+    .hatch = {118, 124, 138},
+    .selectedRow = {40, 64, 108},
+    .relatedRow = {74, 60, 28},
+    .matchRow = {78, 66, 22},
+    .shareBar = {100, 160, 245, 90},
+    .outsideWindow = {0, 0, 0, 110},
+    .other = {118, 122, 132},
+    .merged = {104, 106, 114},
+    .selection = {110, 165, 255},
+    .rangeSelection = {90, 150, 255, 60},
+};
+
+const UiColors& ui()
+{
+    return ColorScheme::isDark() ? kDark : kLight;
 }
 
 } // namespace
@@ -234,5 +294,31 @@ double ColorScheme::contrast(QColor a, QColor b)
     const double lb = luminance(b);
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
+
+bool ColorScheme::isDark()
+{
+    return qGuiApp && QGuiApplication::palette().color(QPalette::Window).lightness() < 128;
+}
+
+QColor ColorScheme::background() { return ui().background; }
+QColor ColorScheme::gutter() { return ui().gutter; }
+QColor ColorScheme::grid() { return ui().grid; }
+QColor ColorScheme::header() { return ui().header; }
+QColor ColorScheme::text() { return ui().text; }
+QColor ColorScheme::mutedText() { return ui().mutedText; }
+QColor ColorScheme::faintText() { return ui().faintText; }
+QColor ColorScheme::errorText() { return ui().errorText; }
+QColor ColorScheme::mark() { return ui().mark; }
+QColor ColorScheme::pending() { return ui().pending; }
+QColor ColorScheme::hatch() { return ui().hatch; }
+QColor ColorScheme::selectedRow() { return ui().selectedRow; }
+QColor ColorScheme::relatedRow() { return ui().relatedRow; }
+QColor ColorScheme::matchRow() { return ui().matchRow; }
+QColor ColorScheme::shareBar() { return ui().shareBar; }
+QColor ColorScheme::outsideWindow() { return ui().outsideWindow; }
+QColor ColorScheme::other() { return ui().other; }
+QColor ColorScheme::merged() { return ui().merged; }
+QColor ColorScheme::selection() { return ui().selection; }
+QColor ColorScheme::rangeSelection() { return ui().rangeSelection; }
 
 } // namespace runlane

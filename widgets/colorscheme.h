@@ -18,7 +18,12 @@ enum class ColorMode { ByLabel, ByFile, ByDuration };
 // apart in OKLab (a perceptual space), so that the labels a user sees
 // together can be told apart; a label keeps its colour from run to run and
 // file to file as long as it is seen with the same labels (labelColors()
-// gives the rule). Text on them is dark.
+// gives the rule). Label colours are the same in the light and dark themes:
+// text on them is dark.
+//
+// The views' own colours (backgrounds, text, marks) come in a light and a
+// dark set; which one applies follows the application palette (isDark()),
+// so every view, and every export painted with it, follows the theme.
 class ColorScheme
 {
 public:
@@ -51,13 +56,29 @@ public:
     // WCAG 2 contrast ratio, 1 to 21.
     static double contrast(QColor a, QColor b);
 
+    // The theme: dark when the application palette's window is dark.
+    static bool isDark();
+    static QColor background(); // the plots
+    static QColor gutter(); // names column, legends
+    static QColor grid(); // dividers
+    static QColor header(); // a track's header band
+    static QColor text();
+    static QColor mutedText(); // placeholders, secondary captions
+    static QColor faintText(); // dimmed or hidden entries
+    static QColor errorText();
+    static QColor mark(); // ruler ticks, paused stretches
+    static QColor pending(); // a task's pending stretch, hatched with hatch()
+    static QColor hatch();
+    static QColor selectedRow();
+    static QColor relatedRow(); // creator and creations of the selected task
+    static QColor matchRow(); // rank rows matching the search
+    static QColor shareBar(); // translucent, over a rank cell
+    static QColor outsideWindow(); // translucent, over the overview outside the visible range
+    static QColor other(); // the usage chart's "other" band
     // Runs of intervals narrower than a pixel, drawn as one block.
-    static QColor merged() { return QColor(150, 150, 158); }
-    static QColor selection() { return QColor(30, 90, 200); }
-    static QColor rangeSelection() { return QColor(60, 120, 220, 48); }
-    static QColor background() { return QColor(252, 252, 253); }
-    static QColor gutter() { return QColor(242, 243, 246); }
-    static QColor grid() { return QColor(225, 227, 232); }
+    static QColor merged();
+    static QColor selection();
+    static QColor rangeSelection(); // translucent
 };
 
 } // namespace runlane

@@ -31,13 +31,13 @@ QString qs(std::string_view text)
 
 void pendingBrush(QPainter& p, const QRectF& r)
 {
-    p.fillRect(r, QColor(236, 238, 243));
-    p.fillRect(r, QBrush(QColor(150, 156, 170), Qt::BDiagPattern));
+    p.fillRect(r, ColorScheme::pending());
+    p.fillRect(r, QBrush(ColorScheme::hatch(), Qt::BDiagPattern));
 }
 
 void pausedLine(QPainter& p, double x0, double x1, double midY)
 {
-    p.setPen(QPen(QColor(120, 126, 140), 1.5, Qt::DotLine));
+    p.setPen(QPen(ColorScheme::mark(), 1.5, Qt::DotLine));
     p.drawLine(QPointF(x0, midY), QPointF(x1, midY));
 }
 
@@ -308,7 +308,7 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
     const int timeWidth = std::max(1, size.width() - TimeAxis::kGutter);
     p.setClipRect(QRect(0, kLegendHeight, size.width(), size.height() - kLegendHeight));
     if (m_rows.empty()) {
-        p.setPen(QColor(110, 110, 120));
+        p.setPen(ColorScheme::mutedText());
         const QString text = !m_document->hasProfile() ? QString()
             : m_totalTasks == 0                        ? tr("No asynchronous tasks in this profile")
             : m_document->isAggregated() ? tr("Task lanes need the timeline: turn off View ▸ Aggregated flame graph (Ctrl+G)")
@@ -321,11 +321,11 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
          it != m_rows.end() && it->y < scroll + view; ++it) {
         const int y = kLegendHeight + it->y - scroll;
         if (it->task == kNone) {
-            p.fillRect(QRect(0, y, size.width(), kHeaderHeight), QColor(232, 235, 241));
+            p.fillRect(QRect(0, y, size.width(), kHeaderHeight), ColorScheme::header());
             QFont bold = font();
             bold.setBold(true);
             p.setFont(bold);
-            p.setPen(QColor(40, 44, 52));
+            p.setPen(ColorScheme::text());
             const Profile* profile = m_profile.get(); // rows exist only while it is the open one
             std::size_t count = 0;
             for (auto next = it + 1; next != m_rows.end() && next->task != kNone; ++next)
@@ -356,12 +356,12 @@ void TaskLaneView::paintLegend(QPainter& p, int width) const
     p.drawLine(0, kLegendHeight - 1, width, kLegendHeight - 1);
     const int mid = kLegendHeight / 2;
     int x = 8;
-    p.setPen(QColor(40, 44, 52));
+    p.setPen(ColorScheme::text());
     p.drawText(QRect(x, 0, TimeAxis::kGutter - 8, kLegendHeight), Qt::AlignVCenter,
                m_onlyInView ? tr("Tasks in view: %1 of %2").arg(m_taskCount).arg(m_totalTasks) : tr("Tasks: %1").arg(m_taskCount));
     x = TimeAxis::kGutter + 8;
     auto caption = [&](const QString& text) {
-        p.setPen(QColor(60, 64, 72));
+        p.setPen(ColorScheme::text());
         const int w = p.fontMetrics().horizontalAdvance(text);
         p.drawText(QRect(x, 0, w + 2, kLegendHeight), Qt::AlignVCenter, text);
         x += w + 16;
@@ -394,12 +394,12 @@ void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) 
     const double mid = y + m_rowHeight / 2.0;
     const bool selected = row.task == m_axis->selectedMeasurement();
     if (selected)
-        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), QColor(210, 225, 250));
+        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), ColorScheme::selectedRow());
     else if (isRelated(row.task))
-        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), QColor(252, 238, 200));
+        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), ColorScheme::relatedRow());
     // The gutter: the task's name, greyed when other labels are emphasised.
     const bool dim = m_document->isEmphasisActive() && !m_document->isHighlighted(m.label);
-    p.setPen(dim ? QColor(170, 174, 182) : QColor(40, 44, 52));
+    p.setPen(dim ? ColorScheme::faintText() : ColorScheme::text());
     const QString name = qs(profile.labelName(m.label));
     p.drawText(QRect(14, y, TimeAxis::kGutter - 20, m_rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(name, Qt::ElideRight, TimeAxis::kGutter - 20));

@@ -31,8 +31,6 @@ QString qs(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-const QColor kOtherColor(176, 178, 186);
-
 } // namespace
 
 UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
@@ -52,7 +50,7 @@ UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
     m_topBox->setValue(m_topK);
     m_topBox->setPrefix(tr("top "));
     m_trackBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_note->setStyleSheet(QStringLiteral("color: #667;"));
+    m_note->setForegroundRole(QPalette::PlaceholderText); // follows the theme, as a style sheet would not
     auto* header = new QHBoxLayout;
     header->setContentsMargins(8, 2, 8, 2);
     header->setSpacing(8);
@@ -103,6 +101,13 @@ void UsageChart::resizeEvent(QResizeEvent* event)
     QWidget::resizeEvent(event);
     m_view->layoutPlot();
     scheduleRecompute(); // the bin budget follows the width
+}
+
+void UsageChart::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        rebuildChart(); // the axis and the "other" band take the theme's colours
 }
 
 void UsageChart::dropProfile()
@@ -331,7 +336,7 @@ void UsageChart::rebuildChart()
         lowerLine->replace(lowerPoints);
         auto* area = new QAreaSeries(upperLine, lowerLine);
         area->setName(label == kNone ? tr("other") : qs(p->labelName(label)));
-        const QColor color = label == kNone ? kOtherColor : QColor::fromRgb(m_document->colorOf(label, 0));
+        const QColor color = label == kNone ? ColorScheme::other() : QColor::fromRgb(m_document->colorOf(label, 0));
         area->setBrush(color);
         area->setPen(Qt::NoPen);
         chart->addSeries(area);
@@ -351,6 +356,9 @@ void UsageChart::rebuildChart()
     x->setLabelsVisible(false); // the ruler above says where we are
     x->setLineVisible(true);
     y->setLineVisible(false);
+    // The chart's own theme is light: its labels and line take ours.
+    y->setLabelsBrush(ColorScheme::mutedText());
+    x->setLinePenColor(ColorScheme::mark());
     updateAxis();
     m_view->viewport()->update();
 }
@@ -378,7 +386,7 @@ std::vector<UsageChart::LegendEntry> UsageChart::legend() const
         for (std::size_t b = 0; b < s.binCount(); ++b)
             sum += s.share(b, k);
         entries.push_back(LegendEntry{label, label == kNone ? tr("other") : qs(p.labelName(label)),
-                                      label == kNone ? kOtherColor : QColor::fromRgb(m_document->colorOf(label, 0)),
+                                      label == kNone ? ColorScheme::other() : QColor::fromRgb(m_document->colorOf(label, 0)),
                                       sum / double(s.binCount()), isHidden(label)});
     }
     return entries;
