@@ -2,6 +2,7 @@
 
 #include "backgroundloader.h"
 #include "counterview.h"
+#include "colorscheme.h"
 #include "counttext.h"
 #include "detailspane.h"
 #include "findbar.h"
@@ -12,6 +13,7 @@
 #include "profiledocument.h"
 #include "rankpanel.h"
 #include "tasklaneview.h"
+#include "theme.h"
 #include "timeaxis.h"
 #include "timeruler.h"
 #include "usagechart.h"
@@ -41,6 +43,7 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+#include <tuple>
 #include <utility>
 
 namespace runlane {
@@ -72,6 +75,8 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_axis(new TimeAxis(this)), m_document(new ProfileDocument(m_axis, this)),
       m_loader(new BackgroundLoader(this))
 {
+    // The theme before any widget: none needs polishing twice.
+    Theme::apply(Theme::fromName(QSettings().value(Theme::settingsKey()).toString()));
     QIcon icon(QStringLiteral(":/icons/runlane-256.png"));
     icon.addFile(QStringLiteral(":/icons/runlane-64.png"));
     setWindowIcon(icon);
@@ -309,6 +314,20 @@ void MainWindow::buildMenus()
         layoutGroup->addAction(action);
         // The lanes' own context menu sets it too.
         connect(lanesLayout, &QMenu::aboutToShow, action, [this, action, value = value] { action->setChecked(m_lanes->layout() == value); });
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    auto* themeGroup = new QActionGroup(this);
+    const std::tuple<QString, Theme::Mode, const char*> themes[] = {{tr("&System"), Theme::Mode::System, "themeSystem"},
+                                                                    {tr("&Light"), Theme::Mode::Light, "themeLight"},
+                                                                    {tr("&Dark"), Theme::Mode::Dark, "themeDark"}};
+    for (const auto& [text, mode, name] : themes) {
+        QAction* action = theme->addAction(text, this, [mode = mode] {
+            Theme::apply(mode);
+            QSettings().setValue(Theme::settingsKey(), Theme::name(mode));
+        });
+        action->setObjectName(QString::fromLatin1(name));
+        action->setCheckable(true);
+        action->setChecked(mode == Theme::current());
+        themeGroup->addAction(action);
     }
     view->addSeparator();
     view->addAction(tr("&Expand all"), m_icicle, &IcicleView::expandAll);
@@ -692,13 +711,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
                                : files.size() > 1 ? tr("Drop to open %1\n(the first of %2 files)").arg(displayName(files.first())).arg(files.size())
                                                   : tr("Drop to open %1").arg(displayName(files.first())));
     const QColor color = ok ? QColor(40, 100, 210) : QColor(190, 50, 40);
+    const QColor ink = ColorScheme::isDark() ? color.lighter(170) : color.darker(140); // readable on the window
     m_dropOverlay->setStyleSheet(
         QStringLiteral("QLabel { background: rgba(%1, %2, %3, 50); border: 3px dashed %4; color: %5;"
                        " font-size: 22px; font-weight: bold; }")
             .arg(color.red())
             .arg(color.green())
             .arg(color.blue())
-            .arg(color.name(), color.darker(140).name()));
+            .arg(color.name(), ink.name()));
     m_dropOverlay->setGeometry(centralWidget()->geometry());
     m_dropOverlay->raise();
     m_dropOverlay->show();

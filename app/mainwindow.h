@@ -79,7 +79,8 @@ public:
         m_chooseSave = std::move(chooser);
     }
     // A menu action by object name: open, reload, close, exportIcicle,
-    // exportLanes, exportWindow, exportScale, aggregated, …
+    // exportLanes, exportWindow, exportScale, aggregated, themeSystem,
+    // themeLight, themeDark, …
     QAction* action(const QString& name) const;
 
 Q_SIGNALS:

@@ -1,10 +1,34 @@
 #include "colorscheme.h"
 
+#include <QGuiApplication>
+#include <QPalette>
+
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
 
 namespace runlane {
 
-QColor ColorScheme::forText(std::string_view text)
+namespace {
+
+// 24 colours of OKLab lightness 0.76 to 0.90 and chroma 0.05 to 0.15 (dark
+// text reads on every one), picked from the 8-bit sRGB colours of that
+// region by farthest-point sampling, then moved one at a time to wherever
+// is farthest from all the others, with the usage chart's "other" grey
+// (176, 178, 186) and the merged runs' grey (150, 150, 158) held fixed
+// among them: any two are at least 0.0840 apart, and each at least 0.0837
+// from both greys. The order is the hash's: changing it changes every label's
+// colour.
+constexpr std::array<QRgb, 24> kPalette = {
+    0xffadf592, 0xfffbbd72, 0xff03e5f6, 0xfffba8fc, 0xff80c766, 0xfffe8899, 0xfffad6c0, 0xffba9efc,
+    0xff7bb4ff, 0xffa0d3ed, 0xff10cdae, 0xffb4d6af, 0xfffc9157, 0xfff7df67, 0xffe193cf, 0xfff2b1ad,
+    0xff95f2e7, 0xffdea731, 0xff5be8b1, 0xff36c4e1, 0xffb1b77e, 0xfffecbf8, 0xffcbcc4b, 0xffceb9eb,
+};
+constexpr std::size_t kSlots = kPalette.size();
+
+std::uint32_t fnv1a(std::string_view text)
 {
     // FNV-1a: stable across runs and platforms (std::hash is not).
     std::uint32_t h = 2166136261u;
@@ -12,22 +36,195 @@ QColor ColorScheme::forText(std::string_view text)
         h ^= static_cast<unsigned char>(c);
         h *= 16777619u;
     }
-    const int hue = int(h % 360);
-    const int saturation = 120 + int((h >> 9) % 60);
-    const int lightness = 165 + int((h >> 17) % 30);
-    return QColor::fromHsl(hue, saturation, lightness);
+    return h;
 }
 
+std::size_t hashedSlot(std::string_view key)
+{
+    return fnv1a(key) % kSlots;
+}
+
+const std::array<std::array<double, kSlots>, kSlots>& slotDistances()
+{
+    static const auto table = [] {
+        std::array<std::array<double, kSlots>, kSlots> d{};
+        for (std::size_t i = 0; i < kSlots; ++i) {
+            for (std::size_t j = 0; j < kSlots; ++j)
+                d[i][j] = ColorScheme::distance(QColor::fromRgb(kPalette[i]), QColor::fromRgb(kPalette[j]));
+        }
+        return d;
+    }();
+    return table;
+}
+
+// Per label, the time it ran as the innermost interval (exec), or what the
+// last snapshot says for pre-aggregated metrics. In doubles: sums over a
+// profile near 2^63 ns must not overflow.
+std::vector<double> execPerLabel(const Profile& profile)
+{
+    std::vector<double> exec(profile.labelCount(), 0.0);
+    auto labelOf = [&](const Interval& iv) {
+        return iv.measurement < profile.measurementCount() ? profile.measurement(iv.measurement).label : kNone;
+    };
+    for (const Interval& iv : profile.intervals()) {
+        const double length = double(iv.end) - double(iv.start);
+        if (const LabelId l = labelOf(iv); l < exec.size())
+            exec[l] += length;
+        if (iv.parent < profile.intervalCount()) {
+            if (const LabelId l = labelOf(profile.interval(iv.parent)); l < exec.size())
+                exec[l] -= length;
+        }
+    }
+    if (!profile.snapshots().empty()) {
+        for (const AggregateRow& row : profile.snapshots().back().rows) {
+            if (row.label < exec.size())
+                exec[row.label] += double(row.exec);
+        }
+    }
+    return exec;
+}
+
+double linear(double c)
+{
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+
+double luminance(QColor c)
+{
+    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+}
+
+// The views' own colours, light and dark.
+struct UiColors {
+    QColor background, gutter, grid, header, text, mutedText, faintText, errorText, mark, pending, hatch, selectedRow,
+        relatedRow, matchRow, shareBar, outsideWindow, other, merged, selection, rangeSelection;
+};
+
+const UiColors kLight{
+    .background = {252, 252, 253},
+    .gutter = {242, 243, 246},
+    .grid = {225, 227, 232},
+    .header = {232, 235, 241},
+    .text = {40, 44, 52},
+    .mutedText = {100, 100, 110},
+    .faintText = {170, 174, 182},
+    .errorText = {176, 32, 32},
+    .mark = {120, 126, 138},
+    .pending = {236, 238, 243},
+    .hatch = {150, 156, 170},
+    .selectedRow = {210, 225, 250},
+    .relatedRow = {252, 238, 200},
+    .matchRow = {255, 243, 176},
+    .shareBar = {70, 130, 220, 70},
+    .outsideWindow = {20, 30, 50, 40},
+    .other = {176, 178, 186},
+    .merged = {150, 150, 158},
+    .selection = {30, 90, 200},
+    .rangeSelection = {60, 120, 220, 48},
+};
+
+const UiColors kDark{
+    .background = {30, 32, 36},
+    .gutter = {40, 42, 48},
+    .grid = {62, 65, 73},
+    .header = {50, 53, 61},
+    .text = {222, 225, 230},
+    .mutedText = {160, 165, 175},
+    .faintText = {100, 104, 113},
+    .errorText = {255, 128, 118},
+    .mark = {140, 146, 158},
+    .pending = {52, 55, 62},
+    .hatch = {118, 124, 138},
+    .selectedRow = {40, 64, 108},
+    .relatedRow = {74, 60, 28},
+    .matchRow = {78, 66, 22},
+    .shareBar = {100, 160, 245, 90},
+    .outsideWindow = {0, 0, 0, 110},
+    .other = {118, 122, 132},
+    .merged = {104, 106, 114},
+    .selection = {110, 165, 255},
+    .rangeSelection = {90, 150, 255, 60},
+};
+
+const UiColors& ui()
+{
+    return ColorScheme::isDark() ? kDark : kLight;
+}
+
+} // namespace
+
+std::span<const QRgb> ColorScheme::palette()
+{
+    return kPalette;
+}
+
+QColor ColorScheme::forText(std::string_view text)
+{
+    return QColor::fromRgb(kPalette[hashedSlot(text)]);
+}
+
+// The rule: every distinct key (a label's name, or its file when colouring
+// by file) hashes to a slot of the palette. The keys are given slots in
+// the order of their text; a key whose hashed slot is closer than
+// kDistinct to a colour already given takes instead the slot farthest from
+// every colour given so far (of equally far ones, the first after its
+// own). So the colours of a profile depend only on its set of keys: the
+// same labels get the same colours in every run and every file, and labels
+// shown together differ. Past kProbedKeys keys only the busiest
+// kProbedKeys (by exec time) are spread so; the rest keep their hashed slot.
 std::vector<QRgb> ColorScheme::labelColors(const Profile& profile, ColorMode mode)
 {
-    std::vector<QRgb> colors(profile.labelCount());
+    std::vector<std::size_t> keyOf(profile.labelCount());
+    std::vector<std::string_view> keys;
+    std::unordered_map<std::string_view, std::size_t> index;
     for (LabelId l = 0; l < profile.labelCount(); ++l) {
         const Label& label = profile.label(l);
         const std::string_view key = mode == ColorMode::ByFile && label.file != kEmptyString
             ? profile.string(label.file)
             : profile.string(label.name);
-        colors[l] = forText(key).rgb();
+        const auto [it, added] = index.try_emplace(key, keys.size());
+        if (added)
+            keys.push_back(key);
+        keyOf[l] = it->second;
     }
+    std::vector<std::size_t> spread(keys.size());
+    std::iota(spread.begin(), spread.end(), std::size_t(0));
+    if (keys.size() > kProbedKeys) {
+        const std::vector<double> exec = execPerLabel(profile);
+        std::vector<double> busy(keys.size(), 0.0);
+        for (LabelId l = 0; l < profile.labelCount(); ++l)
+            busy[keyOf[l]] += exec[l];
+        std::partial_sort(spread.begin(), spread.begin() + kProbedKeys, spread.end(), [&](std::size_t a, std::size_t b) {
+            return busy[a] != busy[b] ? busy[a] > busy[b] : keys[a] < keys[b];
+        });
+        spread.resize(kProbedKeys);
+    }
+    std::sort(spread.begin(), spread.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+
+    const auto& d = slotDistances();
+    std::vector<std::size_t> slotOf(keys.size());
+    for (std::size_t k = 0; k < keys.size(); ++k)
+        slotOf[k] = hashedSlot(keys[k]);
+    // nearest[s]: distance from slot s to the nearest colour given so far.
+    std::array<double, kSlots> nearest;
+    nearest.fill(std::numeric_limits<double>::infinity());
+    for (const std::size_t k : spread) {
+        std::size_t slot = slotOf[k];
+        if (nearest[slot] < kDistinct) {
+            const std::size_t own = slot;
+            for (std::size_t step = 1; step < kSlots; ++step) {
+                const std::size_t s = (own + step) % kSlots;
+                if (nearest[s] > nearest[slot])
+                    slot = s;
+            }
+        }
+        slotOf[k] = slot;
+        for (std::size_t s = 0; s < kSlots; ++s)
+            nearest[s] = std::min(nearest[s], d[slot][s]);
+    }
+    std::vector<QRgb> colors(profile.labelCount());
+    for (LabelId l = 0; l < profile.labelCount(); ++l)
+        colors[l] = kPalette[slotOf[keyOf[l]]];
     return colors;
 }
 
@@ -59,8 +256,9 @@ QColor ColorScheme::forState(FinalState state)
 
 QColor ColorScheme::textOn(QColor background)
 {
-    const double luma = 0.299 * background.redF() + 0.587 * background.greenF() + 0.114 * background.blueF();
-    return luma > 0.55 ? QColor(20, 20, 24) : QColor(250, 250, 250);
+    const QColor dark(20, 20, 24);
+    const QColor light(250, 250, 250);
+    return contrast(background, dark) >= contrast(background, light) ? dark : light;
 }
 
 QRgb ColorScheme::dimmed(QRgb color)
@@ -69,5 +267,58 @@ QRgb ColorScheme::dimmed(QRgb color)
     auto mix = [](int c, int b) { return (c + 3 * b) / 4; };
     return qRgb(mix(qRed(color), back.red()), mix(qGreen(color), back.green()), mix(qBlue(color), back.blue()));
 }
+
+std::array<double, 3> ColorScheme::oklab(QColor color)
+{
+    // Björn Ottosson's OKLab, from linear sRGB.
+    const double r = linear(color.redF());
+    const double g = linear(color.greenF());
+    const double b = linear(color.blueF());
+    const double l = std::cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+    const double m = std::cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+    const double s = std::cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+    return {0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s, 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+            0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s};
+}
+
+double ColorScheme::distance(QColor a, QColor b)
+{
+    const auto p = oklab(a);
+    const auto q = oklab(b);
+    return std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+}
+
+double ColorScheme::contrast(QColor a, QColor b)
+{
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+bool ColorScheme::isDark()
+{
+    return qGuiApp && QGuiApplication::palette().color(QPalette::Window).lightness() < 128;
+}
+
+QColor ColorScheme::background() { return ui().background; }
+QColor ColorScheme::gutter() { return ui().gutter; }
+QColor ColorScheme::grid() { return ui().grid; }
+QColor ColorScheme::header() { return ui().header; }
+QColor ColorScheme::text() { return ui().text; }
+QColor ColorScheme::mutedText() { return ui().mutedText; }
+QColor ColorScheme::faintText() { return ui().faintText; }
+QColor ColorScheme::errorText() { return ui().errorText; }
+QColor ColorScheme::mark() { return ui().mark; }
+QColor ColorScheme::pending() { return ui().pending; }
+QColor ColorScheme::hatch() { return ui().hatch; }
+QColor ColorScheme::selectedRow() { return ui().selectedRow; }
+QColor ColorScheme::relatedRow() { return ui().relatedRow; }
+QColor ColorScheme::matchRow() { return ui().matchRow; }
+QColor ColorScheme::shareBar() { return ui().shareBar; }
+QColor ColorScheme::outsideWindow() { return ui().outsideWindow; }
+QColor ColorScheme::other() { return ui().other; }
+QColor ColorScheme::merged() { return ui().merged; }
+QColor ColorScheme::selection() { return ui().selection; }
+QColor ColorScheme::rangeSelection() { return ui().rangeSelection; }
 
 } // namespace runlane

@@ -1,11 +1,13 @@
 #include "detailspane.h"
 
+#include "colorscheme.h"
 #include "counttext.h"
 #include "icicleview.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "valueformat.h"
 
+#include <QEvent>
 #include <QUrl>
 
 namespace runlane {
@@ -17,9 +19,16 @@ QString esc(const std::string& text)
     return QString::fromStdString(text).toHtmlEscaped();
 }
 
+// Secondary text in the theme's muted colour, named when the HTML is made:
+// a theme change makes it anew (changeEvent).
+QString muted()
+{
+    return ColorScheme::mutedText().name();
+}
+
 QString row(const QString& key, const QString& value)
 {
-    return QStringLiteral("<tr><td style='color:#667; padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value);
+    return QStringLiteral("<tr><td style='color:%3; padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value, muted());
 }
 
 } // namespace
@@ -35,12 +44,20 @@ DetailsPane::DetailsPane(ProfileDocument* document, QWidget* parent)
     refresh();
 }
 
+void DetailsPane::changeEvent(QEvent* event)
+{
+    QTextBrowser::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && !m_showsNode)
+        refresh();
+}
+
 void DetailsPane::refresh()
 {
+    m_showsNode = false;
     const Profile* p = m_document->profile();
     const MeasurementId id = m_axis->selectedMeasurement();
     if (!p || id == kNone || id >= p->measurementCount()) {
-        setHtml(QStringLiteral("<p style='color:#889'>%1</p>").arg(tr("Select a box or a task to see its details.")));
+        setHtml(QStringLiteral("<p style='color:%1'>%2</p>").arg(muted(), tr("Select a box or a task to see its details.")));
         return;
     }
     const Measurement& m = p->measurement(id);
@@ -51,9 +68,9 @@ void DetailsPane::refresh()
     const Label& label = p->label(m.label);
     QString html = QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(std::string(p->string(label.name))));
     if (label.file != kEmptyString)
-        html += QStringLiteral("<div style='color:#556'>%1%2</div>")
+        html += QStringLiteral("<div style='color:%3'>%1%2</div>")
                     .arg(esc(std::string(p->string(label.file))),
-                         label.line > 0 ? QStringLiteral(":%1").arg(label.line) : QString());
+                         label.line > 0 ? QStringLiteral(":%1").arg(label.line) : QString(), muted());
     html += QStringLiteral("<table style='margin-top:6px'>");
     html += row(tr("track"), esc(std::string(p->string(p->track(m.track).name))));
     html += row(tr("state"), QString::fromLatin1(finalStateName(m.finalState()).data())
@@ -106,6 +123,7 @@ void DetailsPane::showAggregatedNode(const IcicleView* view, std::uint32_t span)
     QStringList lines = text.split(QLatin1Char('\n'));
     const QString title = lines.takeFirst();
     setHtml(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title, lines.join(QStringLiteral("<br>"))));
+    m_showsNode = true;
 }
 
 void DetailsPane::linkClicked(const QUrl& url)

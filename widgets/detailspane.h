@@ -22,12 +22,16 @@ public:
     void showAggregatedNode(const IcicleView* view, std::uint32_t span);
     QString html() const { return toHtml(); }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void refresh();
     void linkClicked(const QUrl& url);
 
     ProfileDocument* m_document;
     TimeAxis* m_axis;
+    bool m_showsNode = false; // an aggregated node's, not the selection's
 };
 
 } // namespace runlane

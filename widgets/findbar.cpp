@@ -1,5 +1,6 @@
 #include "findbar.h"
 
+#include "colorscheme.h"
 #include "counttext.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
@@ -81,12 +82,12 @@ void FindBar::updateCount()
         return;
     }
     if (!m_document->searchIsValid()) {
-        m_count->setText(tr("<span style='color:#b02020'>not a valid regular expression</span>"));
+        m_count->setText(QStringLiteral("<span style='color:%1'>%2</span>").arg(ColorScheme::errorText().name(), tr("not a valid regular expression")));
         return;
     }
     const std::size_t labels = m_document->searchMatches().size();
     if (labels == 0) {
-        m_count->setText(tr("<span style='color:#b02020'>no label matches</span>"));
+        m_count->setText(QStringLiteral("<span style='color:%1'>%2</span>").arg(ColorScheme::errorText().name(), tr("no label matches")));
         return;
     }
     const auto [k, n] = m_document->occurrencePosition(m_document->searchMatches());
@@ -135,6 +136,13 @@ bool FindBar::eventFilter(QObject* watched, QEvent* event)
         }
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void FindBar::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateCount(); // its error colour is the theme's
 }
 
 } // namespace runlane

@@ -328,7 +328,7 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
 {
     TimeAxis::paintBackdrop(p, size);
     if (!m_source) {
-        p.setPen(QColor(110, 110, 120));
+        p.setPen(ColorScheme::mutedText());
         const QString text = !m_document->hasProfile() ? tr("Open a profile (Ctrl+O) or drop one here")
             : m_document->isAggregated()               ? tr("Merging call paths…")
                                                        : QString();
@@ -337,7 +337,7 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
     }
     const int timeWidth = std::max(1, size.width() - TimeAxis::kGutter);
     if (m_built.profile->intervalCount() == 0) {
-        p.setPen(QColor(110, 110, 120));
+        p.setPen(ColorScheme::mutedText());
         p.drawText(QRect(TimeAxis::kGutter, kHeaderHeight, timeWidth, 60), Qt::AlignCenter,
                    tr("This profile has no timeline: its metrics are in the rank."));
     }
@@ -367,10 +367,10 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
 
 void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) const
 {
-    p.fillRect(QRect(0, y, width, row.height), QColor(232, 235, 241));
+    p.fillRect(QRect(0, y, width, row.height), ColorScheme::header());
     p.setPen(ColorScheme::grid());
     p.drawLine(0, y + row.height - 1, width, y + row.height - 1);
-    p.setPen(QColor(40, 44, 52));
+    p.setPen(ColorScheme::text());
     const QString chevron = isTrackCollapsed(row.track) ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
     const int depth = m_source->depthCount(row.track);
     QFont bold = p.font();
@@ -385,7 +385,7 @@ void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) cons
     p.drawText(QRect(6, y, room, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(text, Qt::ElideRight, room));
     p.setFont(font());
-    p.setPen(QColor(110, 115, 125));
+    p.setPen(ColorScheme::mutedText());
     const QString info = depth == 0 ? tr("no intervals") : tr("depth %1").arg(depth);
     p.drawText(QRect(TimeAxis::kGutter + 6, y, 200, row.height), Qt::AlignVCenter | Qt::AlignLeft, info);
 }

@@ -1,5 +1,6 @@
 #include "imageexporter.h"
 
+#include "colorscheme.h"
 #include "icicleview.h"
 #include "tasklaneview.h"
 
@@ -16,7 +17,7 @@ QImage canvas(QSize size, qreal scale)
 {
     QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
-    image.fill(Qt::white);
+    image.fill(ColorScheme::background()); // the theme's, as the views paint it
     return image;
 }
 

@@ -1,5 +1,7 @@
 #include "noticebar.h"
 
+#include <QApplication>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
@@ -50,14 +52,25 @@ void NoticeBar::refresh()
     // Colours from the palette's own roles, tinted, so that a dark theme
     // gets a dark bar with readable text.
     const QColor tint = m_level == Level::Warning ? QColor(230, 160, 30) : QColor(60, 130, 220);
+    // The application's window colour, not our own: that is the tint
+    // already, and would drift with every notice.
     QPalette pal = palette();
-    const QColor base = pal.color(QPalette::Window);
+    const QColor base = QApplication::palette(this).color(QPalette::Window);
     const QColor mixed = QColor::fromRgbF(base.redF() * 0.82f + tint.redF() * 0.18f, base.greenF() * 0.82f + tint.greenF() * 0.18f,
                                           base.blueF() * 0.82f + tint.blueF() * 0.18f);
     pal.setColor(QPalette::Window, mixed);
     setPalette(pal);
     setAutoFillBackground(true);
     show();
+}
+
+void NoticeBar::changeEvent(QEvent* event)
+{
+    QFrame::changeEvent(event);
+    // Another theme: tinted anew. Setting the same palette again sends no
+    // second event.
+    if (event->type() == QEvent::PaletteChange && !m_lines.isEmpty())
+        refresh();
 }
 
 } // namespace runlane

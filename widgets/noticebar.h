@@ -29,6 +29,9 @@ public:
 Q_SIGNALS:
     void linkActivated(const QString& link);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void refresh();
 

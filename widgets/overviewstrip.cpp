@@ -76,7 +76,7 @@ void OverviewStrip::paintContent(QPainter& p, QSize size) const
         return;
     if (m_document->isAggregated()) {
         // Merged call paths have no time order to give an overview of.
-        p.setPen(QColor(110, 110, 120));
+        p.setPen(ColorScheme::mutedText());
         p.drawText(QRect(8, 0, size.width() - 16, size.height()), Qt::AlignVCenter | Qt::AlignLeft,
                    tr("Aggregated view: identical call paths merged over the whole profile, widest first "
                       "(View ▸ Aggregated flame graph, Ctrl+G, switches back to the timeline)"));
@@ -93,7 +93,7 @@ void OverviewStrip::paintContent(QPainter& p, QSize size) const
     if (order.size() > std::size_t(kMaxRows))
         order.resize(kMaxRows);
     std::sort(order.begin(), order.end());
-    p.setPen(QColor(90, 96, 108));
+    p.setPen(ColorScheme::mutedText());
     p.drawText(QRect(8, 0, TimeAxis::kGutter - 16, size.height()), Qt::AlignVCenter | Qt::AlignLeft,
                tr("overview: busy %1").arg(order.size() == overview.size() || order.empty()
                                                ? QString()
@@ -120,7 +120,7 @@ void OverviewStrip::paintContent(QPainter& p, QSize size) const
     }
     // Outside the visible window is dimmed; the window is outlined.
     const QRectF window = windowRect();
-    const QColor dim(20, 30, 50, 40);
+    const QColor dim = ColorScheme::outsideWindow();
     p.fillRect(QRectF(TimeAxis::kGutter, 0, window.left() - TimeAxis::kGutter, size.height()), dim);
     p.fillRect(QRectF(window.right(), 0, TimeAxis::kGutter + width - window.right(), size.height()), dim);
     p.setPen(QPen(ColorScheme::selection(), 2));

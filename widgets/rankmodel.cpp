@@ -1,5 +1,6 @@
 #include "rankmodel.h"
 
+#include "colorscheme.h"
 #include "profiledocument.h"
 #include "valueformat.h"
 
@@ -168,7 +169,7 @@ QVariant RankModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::BackgroundRole:
         if (!m_document->searchText().isEmpty() && m_document->isCurrent(m_profile) && m_document->isHighlighted(row.label))
-            return QColor(255, 243, 176);
+            return ColorScheme::matchRow();
         return {};
     default:
         return {};

@@ -1,5 +1,6 @@
 #include "rankpanel.h"
 
+#include "colorscheme.h"
 #include "profiledocument.h"
 #include "rankformatter.h"
 #include "rankheader.h"
@@ -110,12 +111,26 @@ void RankPanel::setFilterText(const QString& text)
         // A pattern being typed is often invalid for a moment: keep the last good one.
         if (pattern.isValid())
             m_proxy->setFilterRegularExpression(pattern.regex());
-        m_filter->setStyleSheet(pattern.isValid() ? QString() : QStringLiteral("QLineEdit { color: #b02020; }"));
     } else {
-        m_filter->setStyleSheet(QString());
         m_proxy->setFilterFixedString(text);
     }
+    updateFilterStyle();
     updateBanner();
+}
+
+void RankPanel::updateFilterStyle()
+{
+    const SearchPattern pattern(m_filter->text());
+    m_filter->setStyleSheet(pattern.isRegex() && !pattern.isValid()
+                                ? QStringLiteral("QLineEdit { color: %1; }").arg(ColorScheme::errorText().name())
+                                : QString());
+}
+
+void RankPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateFilterStyle(); // the error colour is the theme's
 }
 
 void RankPanel::dropProfile()

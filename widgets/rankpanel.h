@@ -57,6 +57,7 @@ Q_SIGNALS:
 protected:
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void dropProfile();
@@ -66,6 +67,7 @@ private:
     void currentRowChanged();
     void focusChanged();
     void updateBanner();
+    void updateFilterStyle();
     std::vector<std::size_t> shownRows(bool selectedOnly) const;
 
     ProfileDocument* m_document;

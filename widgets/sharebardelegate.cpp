@@ -1,5 +1,7 @@
 #include "sharebardelegate.h"
 
+#include "colorscheme.h"
+
 #include <QPainter>
 
 #include <algorithm>
@@ -17,7 +19,7 @@ void ShareBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
         // from the left.
         const QRectF bar = QRectF(option.rect).adjusted(2, 3, -2, -3);
         painter->fillRect(QRectF(bar.left(), bar.top(), std::max(1.0, bar.width() * share), bar.height()),
-                          QColor(70, 130, 220, 70));
+                          ColorScheme::shareBar());
     }
 }
 

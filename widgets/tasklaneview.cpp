@@ -31,13 +31,13 @@ QString qs(std::string_view text)
 
 void pendingBrush(QPainter& p, const QRectF& r)
 {
-    p.fillRect(r, QColor(236, 238, 243));
-    p.fillRect(r, QBrush(QColor(150, 156, 170), Qt::BDiagPattern));
+    p.fillRect(r, ColorScheme::pending());
+    p.fillRect(r, QBrush(ColorScheme::hatch(), Qt::BDiagPattern));
 }
 
 void pausedLine(QPainter& p, double x0, double x1, double midY)
 {
-    p.setPen(QPen(QColor(120, 126, 140), 1.5, Qt::DotLine));
+    p.setPen(QPen(ColorScheme::mark(), 1.5, Qt::DotLine));
     p.drawLine(QPointF(x0, midY), QPointF(x1, midY));
 }
 
@@ -422,7 +422,7 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
     const int timeWidth = std::max(1, size.width() - TimeAxis::kGutter);
     p.setClipRect(QRect(0, kLegendHeight, size.width(), size.height() - kLegendHeight));
     if (m_rows.empty()) {
-        p.setPen(QColor(110, 110, 120));
+        p.setPen(ColorScheme::mutedText());
         const QString text = !m_document->hasProfile() ? QString()
             : m_totalTasks == 0                        ? tr("No asynchronous tasks in this profile")
             : m_document->isAggregated() ? tr("Task lanes need the timeline: turn off View ▸ Aggregated flame graph (Ctrl+G)")
@@ -435,11 +435,11 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
          it != m_rows.end() && it->y < scroll + view; ++it) {
         const int y = kLegendHeight + it->y - scroll;
         if (it->kind == Kind::Header) {
-            p.fillRect(QRect(0, y, size.width(), kHeaderHeight), QColor(232, 235, 241));
+            p.fillRect(QRect(0, y, size.width(), kHeaderHeight), ColorScheme::header());
             QFont bold = font();
             bold.setBold(true);
             p.setFont(bold);
-            p.setPen(QColor(40, 44, 52));
+            p.setPen(ColorScheme::text());
             const Profile* profile = m_profile.get(); // rows exist only while it is the open one
             QString text = qs(profile->string(profile->track(it->track).name)) + QStringLiteral(" — ")
                 + countText(qint64(it->count), "task", "tasks");
@@ -476,12 +476,12 @@ void TaskLaneView::paintLegend(QPainter& p, int width) const
     p.drawLine(0, kLegendHeight - 1, width, kLegendHeight - 1);
     const int mid = kLegendHeight / 2;
     int x = 8;
-    p.setPen(QColor(40, 44, 52));
+    p.setPen(ColorScheme::text());
     p.drawText(QRect(x, 0, TimeAxis::kGutter - 8, kLegendHeight), Qt::AlignVCenter,
                m_onlyInView ? tr("Tasks in view: %1 of %2").arg(m_taskCount).arg(m_totalTasks) : tr("Tasks: %1").arg(m_taskCount));
     x = TimeAxis::kGutter + 8;
     auto caption = [&](const QString& text) {
-        p.setPen(QColor(60, 64, 72));
+        p.setPen(ColorScheme::text());
         const int w = p.fontMetrics().horizontalAdvance(text);
         p.drawText(QRect(x, 0, w + 2, kLegendHeight), Qt::AlignVCenter, text);
         x += w + 16;
@@ -512,12 +512,12 @@ void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) 
     const double mid = y + m_rowHeight / 2.0;
     const bool selected = row.task == m_axis->selectedMeasurement();
     if (selected)
-        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), QColor(210, 225, 250));
+        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), ColorScheme::selectedRow());
     else if (isRelated(row.task))
-        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), QColor(252, 238, 200));
+        p.fillRect(QRect(0, y, TimeAxis::kGutter + timeWidth, m_rowHeight), ColorScheme::relatedRow());
     // The gutter: the task's name, greyed when other labels are emphasised.
     const bool dim = m_document->isEmphasisActive() && !m_document->isHighlighted(m.label);
-    p.setPen(dim ? QColor(170, 174, 182) : QColor(40, 44, 52));
+    p.setPen(dim ? ColorScheme::faintText() : ColorScheme::text());
     const QString name = qs(profile.labelName(m.label));
     p.drawText(QRect(14, y, TimeAxis::kGutter - 20, m_rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(name, Qt::ElideRight, TimeAxis::kGutter - 20));
@@ -540,7 +540,7 @@ void TaskLaneView::paintPackedRow(QPainter& p, const Row& row, int y, int timeWi
     // The gutter: the label, on the group's first row; its other rows are
     // marked as continuing it.
     const bool dim = m_document->isEmphasisActive() && !m_document->isHighlighted(packed.label);
-    p.setPen(dim || packed.indexInGroup > 0 ? QColor(150, 154, 162) : QColor(40, 44, 52));
+    p.setPen(dim || packed.indexInGroup > 0 ? ColorScheme::faintText() : ColorScheme::text());
     const QString name = (packed.indexInGroup > 0 ? QStringLiteral("  ⋮ ") : QString()) + qs(profile.labelName(packed.label));
     p.drawText(QRect(14, y, TimeAxis::kGutter - 20, m_rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(name, Qt::ElideRight, TimeAxis::kGutter - 20));
@@ -557,7 +557,7 @@ void TaskLaneView::paintPackedRow(QPainter& p, const Row& row, int y, int timeWi
         if (id == selected || isRelated(id)) {
             p.setClipRect(QRectF(left, y, w, m_rowHeight));
             p.fillRect(QRectF(left + std::max(-1.0, x0) - 2, y, std::min(w + 1, x1) - std::max(-1.0, x0) + 4, m_rowHeight),
-                       id == selected ? QColor(210, 225, 250) : QColor(252, 238, 200));
+                       id == selected ? ColorScheme::selectedRow() : ColorScheme::relatedRow());
         }
         if (x1 - x0 >= 2.0 || id == selected) {
             paintTaskBody(p, id, y, timeWidth);

@@ -75,7 +75,7 @@ void TimeRuler::paintContent(QPainter& p, QSize size) const
     if (!m_document->hasProfile())
         return;
     const ValueUnit unit = m_document->profile()->unit();
-    p.setPen(QColor(90, 96, 108));
+    p.setPen(ColorScheme::mutedText());
     p.drawText(QRect(8, 0, TimeAxis::kGutter - 16, size.height()), Qt::AlignVCenter | Qt::AlignLeft,
                // The aggregated axis is a sum of durations, labelled like any time.
                m_document->isAggregated()
@@ -118,7 +118,7 @@ void TimeRuler::paintContent(QPainter& p, QSize size) const
     }
     for (;; offset += step) {
         const double x = TimeAxis::kGutter + m_axis->xFor(origin + offset, width);
-        p.setPen(QColor(120, 126, 138));
+        p.setPen(ColorScheme::mark());
         p.drawLine(QPointF(x, size.height() - 7), QPointF(x, size.height() - 1));
         for (int minor = 1; minorStep > 0 && minor < 5 && minorStep * minor <= last - offset; ++minor) {
             const double mx = TimeAxis::kGutter + m_axis->xFor(origin + offset + minorStep * minor, width);
@@ -130,7 +130,7 @@ void TimeRuler::paintContent(QPainter& p, QSize size) const
         const QRectF text(x + 3, 0, p.fontMetrics().horizontalAdvance(label) + 1, size.height() - 4);
         if (text.left() >= TimeAxis::kGutter && text.right() <= TimeAxis::kGutter + width
             && !(deltaBox.isValid() && text.intersects(deltaBox.adjusted(-4, 0, 4, 0)))) {
-            p.setPen(QColor(50, 54, 62));
+            p.setPen(ColorScheme::text());
             p.drawText(text, Qt::AlignBottom | Qt::AlignLeft, label);
         }
         if (last - offset < step)
@@ -138,7 +138,7 @@ void TimeRuler::paintContent(QPainter& p, QSize size) const
     }
     if (deltaBox.isValid()) {
         p.fillRect(deltaBox, ColorScheme::selection());
-        p.setPen(Qt::white);
+        p.setPen(ColorScheme::textOn(ColorScheme::selection()));
         p.drawText(deltaBox, Qt::AlignCenter, deltaText);
     }
 }

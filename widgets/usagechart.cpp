@@ -33,8 +33,6 @@ QString qs(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-const QColor kOtherColor(176, 178, 186);
-
 } // namespace
 
 // The exec index of the track shown, built by the first computation that
@@ -74,7 +72,7 @@ UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
     m_topBox->setValue(m_topK);
     m_topBox->setPrefix(tr("top "));
     m_trackBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_note->setStyleSheet(QStringLiteral("color: #667;"));
+    m_note->setForegroundRole(QPalette::PlaceholderText); // follows the theme, as a style sheet would not
     auto* header = new QHBoxLayout;
     header->setContentsMargins(8, 2, 8, 2);
     header->setSpacing(8);
@@ -135,6 +133,13 @@ void UsageChart::resizeEvent(QResizeEvent* event)
     QWidget::resizeEvent(event);
     m_view->layoutPlot();
     scheduleRecompute(); // the bin budget follows the width
+}
+
+void UsageChart::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        rebuildChart(); // the axis and the "other" band take the theme's colours
 }
 
 void UsageChart::dropProfile()
@@ -418,7 +423,7 @@ void UsageChart::rebuildChart()
         const QString name = label == kNone ? tr("other") : qs(p->labelName(label));
         if (band.area->name() != name)
             band.area->setName(name);
-        const QColor color = label == kNone ? kOtherColor : QColor::fromRgb(m_document->colorOf(label, 0));
+        const QColor color = label == kNone ? ColorScheme::other() : QColor::fromRgb(m_document->colorOf(label, 0));
         if (band.area->brush().color() != color || band.area->brush().style() != Qt::SolidPattern)
             band.area->setBrush(color);
         if (band.area->isVisible() == hidden)
@@ -433,6 +438,11 @@ void UsageChart::rebuildChart()
     const int ticks = chart->plotArea().height() < 110 ? 3 : int(m_yMax / 25) + 1;
     if (m_yAxis->tickCount() != ticks)
         m_yAxis->setTickCount(ticks);
+    // The chart's own theme is light: its labels and line take ours.
+    if (m_yAxis->labelsBrush().color() != ColorScheme::mutedText())
+        m_yAxis->setLabelsBrush(ColorScheme::mutedText());
+    if (m_xAxis->linePenColor() != ColorScheme::mark())
+        m_xAxis->setLinePenColor(ColorScheme::mark());
     // The points last, with both axes set: one layout per band.
     for (std::size_t k = 0; k < series; ++k) {
         m_bands[k].upper->replace(upperPoints[k]);
@@ -463,7 +473,7 @@ std::vector<UsageChart::LegendEntry> UsageChart::legend() const
         for (std::size_t b = 0; b < s.binCount(); ++b)
             sum += s.share(b, k);
         entries.push_back(LegendEntry{label, label == kNone ? tr("other") : qs(p.labelName(label)),
-                                      label == kNone ? kOtherColor : QColor::fromRgb(m_document->colorOf(label, 0)),
+                                      label == kNone ? ColorScheme::other() : QColor::fromRgb(m_document->colorOf(label, 0)),
                                       sum / double(s.binCount()), isHidden(label)});
     }
     return entries;

@@ -201,10 +201,10 @@ void UsageChartView::drawForeground(QPainter* painter, const QRectF&)
         if (r.isEmpty())
             continue;
         QColor swatch = entry.color;
-        QColor text(40, 44, 52);
+        QColor text = ColorScheme::text();
         if (entry.hidden) {
             swatch.setAlphaF(0.25);
-            text = QColor(160, 164, 172);
+            text = ColorScheme::faintText();
         }
         painter->fillRect(QRect(r.left(), r.center().y() - 5, 10, 10), swatch);
         painter->setPen(text);
@@ -217,7 +217,7 @@ void UsageChartView::drawForeground(QPainter* painter, const QRectF&)
     if (const int shown = legendRows(); int(legend.size()) > shown) {
         const int line = fontMetrics().height() + 2;
         const QRect r(6, kTopMargin - 2 + shown * line, TimeAxis::kGutter - kYAxisLabels - 10, line);
-        painter->setPen(QColor(110, 116, 128));
+        painter->setPen(ColorScheme::mutedText());
         painter->drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
                           tr("%1%2–%3 of %4 %5")
                               .arg(m_legendFirst > 0 ? QStringLiteral("▴ ") : QString())
@@ -227,7 +227,7 @@ void UsageChartView::drawForeground(QPainter* painter, const QRectF&)
                               .arg(m_legendFirst + shown < int(legend.size()) ? QStringLiteral("▾") : QString()));
     }
     if (!m_message.isEmpty()) {
-        painter->setPen(QColor(110, 110, 120));
+        painter->setPen(ColorScheme::mutedText());
         painter->drawText(plot, Qt::AlignCenter, m_message);
     }
     if (const auto& selection = m_axis->selection()) {
