@@ -1,8 +1,8 @@
 #include "mainwindow.h"
 
 #include "backgroundloader.h"
-#include "counterview.h"
 #include "colorscheme.h"
+#include "counterview.h"
 #include "counttext.h"
 #include "detailspane.h"
 #include "findbar.h"
@@ -314,6 +314,7 @@ void MainWindow::buildMenus()
         layoutGroup->addAction(action);
         // The lanes' own context menu sets it too.
         connect(lanesLayout, &QMenu::aboutToShow, action, [this, action, value = value] { action->setChecked(m_lanes->layout() == value); });
+    }
     QMenu* theme = view->addMenu(tr("&Theme"));
     auto* themeGroup = new QActionGroup(this);
     const std::tuple<QString, Theme::Mode, const char*> themes[] = {{tr("&System"), Theme::Mode::System, "themeSystem"},
