@@ -231,6 +231,9 @@ void MainWindow::buildMenus()
     exports->addAction(tr("Icicle plot as PNG…"), this, [this] { exportImage(0); })->setObjectName(QStringLiteral("exportIcicle"));
     exports->addAction(tr("Task lanes as PNG…"), this, [this] { exportImage(1); })->setObjectName(QStringLiteral("exportLanes"));
     exports->addAction(tr("Usage chart as PNG…"), this, [this] { exportImage(3); })->setObjectName(QStringLiteral("exportUsage"));
+    m_exportCounters = exports->addAction(tr("Counters as PNG…"), this, [this] { exportImage(4); });
+    m_exportCounters->setObjectName(QStringLiteral("exportCounters"));
+    m_exportCounters->setEnabled(false); // while a profile with counters is shown
     exports->addAction(tr("Whole window as PNG…"), this, [this] { exportImage(2); })->setObjectName(QStringLiteral("exportWindow"));
     QAction* rankCsv = exports->addAction(tr("Rank table as CSV…"), this, &MainWindow::exportRankCsv);
     rankCsv->setObjectName(QStringLiteral("exportRank"));
@@ -279,6 +282,8 @@ void MainWindow::buildMenus()
                 // the splitter gives it back when they return.
                 m_lanes->setVisible(!m_document->isAggregated());
                 m_usage->setVisible(!m_document->isAggregated());
+                action(QStringLiteral("exportLanes"))->setEnabled(!m_document->isAggregated());
+                action(QStringLiteral("exportUsage"))->setEnabled(!m_document->isAggregated());
                 fitCounters(); // shown again with the timeline
             });
     QMenu* colors = view->addMenu(tr("&Colour boxes by"));
@@ -493,6 +498,7 @@ void MainWindow::fitCounters()
     // Within the timeline panel the counters get the height they need (the
     // icicle keeps its minimum) and the icicle the rest; a profile without
     // counters leaves it all to the icicle.
+    m_exportCounters->setEnabled(!m_counters->isHidden());
     if (m_counters->isHidden()) {
         // At once, not when the splitter hears of the hide from the event loop.
         m_timelineSplitter->refresh();
@@ -636,7 +642,7 @@ void MainWindow::exportRankCsv()
 
 void MainWindow::exportImage(int which)
 {
-    static const char* const names[] = {"icicle.png", "lanes.png", "runlane.png", "usage.png"};
+    static const char* const names[] = {"icicle.png", "lanes.png", "runlane.png", "usage.png", "counters.png"};
     const QString suggestion = QFileInfo(m_currentPath).completeBaseName() + QLatin1Char('-') + QString::fromLatin1(names[which]);
     const QString path = m_chooseSave ? m_chooseSave(suggestion)
                                       : QFileDialog::getSaveFileName(this, tr("Export as PNG"), suggestion, tr("PNG images (*.png)"));
@@ -644,9 +650,12 @@ void MainWindow::exportImage(int which)
         return;
     // The screen's device pixel ratio, doubled on request.
     const qreal scale = devicePixelRatioF() * (m_exportScale->isChecked() ? 2.0 : 1.0);
-    const QImage image = which == 0 ? ImageExporter::icicle(*m_icicle, m_icicle->size(), scale)
-        : which == 1                ? ImageExporter::lanes(*m_lanes, m_lanes->size(), scale)
-        : which == 3                ? ImageExporter::widget(*m_usage, scale)
+    // Each chart under the ruler, so that the image tells its times.
+    auto withRuler = [this](const QWidget* view) { return view->size() + QSize(0, m_ruler->height()); };
+    const QImage image = which == 0 ? ImageExporter::icicle(*m_icicle, *m_ruler, withRuler(m_icicle), scale)
+        : which == 1                ? ImageExporter::lanes(*m_lanes, *m_ruler, withRuler(m_lanes), scale)
+        : which == 3                ? ImageExporter::usage(*m_usage, *m_ruler, scale)
+        : which == 4                ? ImageExporter::counters(*m_counters, *m_ruler, withRuler(m_counters), scale)
                                     : ImageExporter::widget(*this, scale);
     QString error;
     if (ImageExporter::savePng(image, path, &error))

@@ -56,6 +56,7 @@ public:
     ProfileDocument* document() const { return m_document; }
     TimeAxis* axis() const { return m_axis; }
     IcicleView* icicle() const { return m_icicle; }
+    TimeRuler* ruler() const { return m_ruler; }
     CounterView* counters() const { return m_counters; }
     TaskLaneView* lanes() const { return m_lanes; }
     UsageChart* usage() const { return m_usage; }
@@ -149,6 +150,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QAction* m_exportScale = nullptr;
     QAction* m_aggregatedAction = nullptr;
+    QAction* m_exportCounters = nullptr;
     static constexpr int kShrunkLanesHeight = 90;
     static constexpr int kUsageHeight = 170;
     QList<int> m_sizesBeforeShrink;

@@ -2,13 +2,16 @@
 #include "counterview.h"
 #include "findbar.h"
 #include "icicleview.h"
+#include "imageexporter.h"
 #include "mainwindow.h"
+#include "mainwindowdriver.h"
+#include "noticebar.h"
 #include "profiledocument.h"
 #include "tasklaneview.h"
 #include "timeaxis.h"
+#include "timeruler.h"
 #include "usagechart.h"
-#include "mainwindowdriver.h"
-#include "noticebar.h"
+#include "usagechartview.h"
 #include "widgettestsupport.h"
 
 #include <QAction>
@@ -462,7 +465,33 @@ private Q_SLOTS:
             : action == QStringLiteral("exportLanes")                    ? static_cast<QWidget*>(window.lanes())
             : action == QStringLiteral("exportUsage")                    ? static_cast<QWidget*>(window.usage())
                                                                          : static_cast<QWidget*>(&window);
-        QCOMPARE(image.size(), shown->size() * window.devicePixelRatioF() * (twice ? 2 : 1));
+        const qreal scale = window.devicePixelRatioF() * (twice ? 2 : 1);
+        // Issue 13, item 4: a chart comes with its ruler on top, exactly the
+        // window's, and the usage chart with every legend entry below it.
+        const bool chart = shown != &window;
+        const int ruler = chart ? window.ruler()->height() : 0;
+        const int legend = action == QStringLiteral("exportUsage") ? ImageExporter::usageLegendHeight(*window.usage(), shown->width()) : 0;
+        QCOMPARE(image.size(), (shown->size() + QSize(0, ruler + legend)) * scale);
+        if (chart && !twice) {
+            const QImage onScreen = window.ruler()->grab(QRect(0, 0, shown->width(), ruler)).toImage().convertToFormat(image.format());
+            QCOMPARE(image.copy(0, 0, shown->width(), ruler), onScreen);
+        }
+        if (legend > 0) {
+            // Top 8 and "other": nine entries, of which the chart's gutter
+            // shows fewer; each has its swatch in the image.
+            const auto entries = window.usage()->legend();
+            QCOMPARE(entries.size(), std::size_t(9));
+            QVERIFY(window.usage()->view()->legendRows() < 9);
+            const QImage block = image.copy(0, ruler + shown->height(), image.width(), legend);
+            for (const auto& entry : entries) {
+                int found = 0;
+                for (int y = 0; y < block.height(); ++y) {
+                    for (int x = 0; x < block.width(); ++x)
+                        found += block.pixel(x, y) == entry.color.rgb();
+                }
+                QVERIFY2(found >= 100, qPrintable(entry.name)); // a 10 × 10 swatch at least
+            }
+        }
         QVERIFY(suggested.startsWith(QStringLiteral("demo profile-")) || suggested.startsWith(QStringLiteral("chronos-demo-")));
         QVERIFY2(window.statusText().startsWith(QStringLiteral("Saved out.png")), qPrintable(window.statusText()));
     }
@@ -623,6 +652,14 @@ private Q_SLOTS:
         QVERIFY(window.icicle()->height() >= window.icicle()->contentHeight());
         QCOMPARE(counters->mapTo(&window, QPoint(0, 0)).x(), window.icicle()->mapTo(&window, QPoint(0, 0)).x());
         QCOMPARE(counters->width(), window.icicle()->width());
+        // File ▸ Export ▸ Counters: the tracks under the ruler.
+        QVERIFY(window.action(QStringLiteral("exportCounters"))->isEnabled());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("counters.png"));
+        window.setSaveFileChooser([&](const QString&) { return path; });
+        window.action(QStringLiteral("exportCounters"))->trigger();
+        const QImage image(path);
+        QCOMPARE(image.size(), (counters->size() + QSize(0, window.ruler()->height())) * window.devicePixelRatioF());
         // Collapsing every track hands the room back to the icicle.
         for (std::size_t t = 0; t < counters->trackCount(); ++t)
             counters->setTrackCollapsed(t, true);
@@ -631,6 +668,7 @@ private Q_SLOTS:
         window.openFile(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
         QVERIFY(waitShown(window));
         QVERIFY(counters->isHidden());
+        QVERIFY(!window.action(QStringLiteral("exportCounters"))->isEnabled());
         QCOMPARE(counters->trackCount(), std::size_t(0));
         QCOMPARE(window.icicle()->height(), timeline->height());
         QCOMPARE(window.findChild<QSplitter*>()->sizes().value(0), before);

@@ -1,13 +1,18 @@
 #include "imageexporter.h"
 
 #include "colorscheme.h"
+#include "counterview.h"
 #include "icicleview.h"
 #include "tasklaneview.h"
+#include "timeruler.h"
+#include "usagechart.h"
 
 #include <QImageWriter>
 #include <QPainter>
 #include <QSaveFile>
 #include <QWidget>
+
+#include <algorithm>
 
 namespace runlane {
 
@@ -32,6 +37,31 @@ QImage paintView(const View& view, QSize size, qreal scale)
     return image;
 }
 
+// The ruler's height in an export: as in the window.
+int rulerHeight(const TimeRuler& ruler)
+{
+    return ruler.height() > 1 ? ruler.height() : ruler.sizeHint().height();
+}
+
+// A view's content as the view scrolls it, at another size, under the
+// ruler: an exported chart tells its times as the window does.
+template<typename View>
+QImage paintView(const View& view, const TimeRuler& ruler, QSize size, qreal scale)
+{
+    QImage image = canvas(size, scale);
+    QPainter painter(&image);
+    painter.setFont(ruler.font());
+    const int top = std::min(rulerHeight(ruler), size.height());
+    ruler.paintContent(painter, QSize(size.width(), top));
+    painter.translate(0, top);
+    painter.setClipRect(QRect(0, 0, size.width(), size.height() - top));
+    painter.setFont(view.font());
+    view.paintContent(painter, QSize(size.width(), size.height() - top), view.scrollY());
+    return image;
+}
+
+constexpr int kLegendColumn = 260; // px per legend entry in a usage export
+
 } // namespace
 
 QImage ImageExporter::icicle(const IcicleView& view, QSize size, qreal scale)
@@ -42,6 +72,64 @@ QImage ImageExporter::icicle(const IcicleView& view, QSize size, qreal scale)
 QImage ImageExporter::lanes(const TaskLaneView& view, QSize size, qreal scale)
 {
     return paintView(view, size, scale);
+}
+
+QImage ImageExporter::icicle(const IcicleView& view, const TimeRuler& ruler, QSize size, qreal scale)
+{
+    return paintView(view, ruler, size, scale);
+}
+
+QImage ImageExporter::lanes(const TaskLaneView& view, const TimeRuler& ruler, QSize size, qreal scale)
+{
+    return paintView(view, ruler, size, scale);
+}
+
+QImage ImageExporter::counters(const CounterView& view, const TimeRuler& ruler, QSize size, qreal scale)
+{
+    return paintView(view, ruler, size, scale);
+}
+
+int ImageExporter::usageLegendHeight(const UsageChart& chart, int width, std::optional<std::size_t> count)
+{
+    const int entries = int(count.value_or(chart.legend().size()));
+    if (entries == 0)
+        return 0;
+    const int columns = std::max(1, width / kLegendColumn);
+    const int line = chart.fontMetrics().height() + 4;
+    return 8 + line * ((entries + columns - 1) / columns) + 4;
+}
+
+QImage ImageExporter::usage(UsageChart& chart, const TimeRuler& ruler, qreal scale)
+{
+    // The chart as shown, then every legend entry: the chart's gutter
+    // shows only those that fit its height, an image must show all.
+    const QSize chartSize = chart.size();
+    const int top = rulerHeight(ruler);
+    const int legend = usageLegendHeight(chart, chartSize.width());
+    QImage image = canvas(QSize(chartSize.width(), top + chartSize.height() + legend), scale);
+    QPainter painter(&image);
+    painter.setFont(ruler.font());
+    ruler.paintContent(painter, QSize(chartSize.width(), top));
+    painter.end();
+    chart.render(&image, QPoint(0, top));
+    painter.begin(&image);
+    painter.setFont(chart.font());
+    const int line = chart.fontMetrics().height() + 4;
+    const int columns = std::max(1, chartSize.width() / kLegendColumn);
+    const auto entries = chart.legend();
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const UsageChart::LegendEntry& e = entries[i];
+        const int x = 8 + int(i % std::size_t(columns)) * kLegendColumn;
+        const int y = top + chartSize.height() + 8 + int(i / std::size_t(columns)) * line;
+        painter.fillRect(QRect(x, y + (line - 10) / 2, 10, 10), e.color);
+        painter.setPen(e.hidden ? ColorScheme::faintText() : ColorScheme::text());
+        const QString share = QString::number(100.0 * e.meanShare, 'f', 1) + QStringLiteral(" %");
+        const int shareWidth = painter.fontMetrics().horizontalAdvance(share);
+        painter.drawText(QRect(x + 16, y, kLegendColumn - 30 - shareWidth, line), Qt::AlignVCenter | Qt::AlignLeft,
+                         painter.fontMetrics().elidedText(e.name, Qt::ElideRight, kLegendColumn - 30 - shareWidth));
+        painter.drawText(QRect(x + kLegendColumn - 20 - shareWidth, y, shareWidth, line), Qt::AlignVCenter | Qt::AlignRight, share);
+    }
+    return image;
 }
 
 QImage ImageExporter::widget(QWidget& widget, qreal scale)

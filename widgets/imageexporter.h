@@ -4,12 +4,17 @@
 #include <QSize>
 #include <QString>
 
+#include <optional>
+
 class QWidget;
 
 namespace runlane {
 
+class CounterView;
 class IcicleView;
 class TaskLaneView;
+class TimeRuler;
+class UsageChart;
 
 // Renders views to images for File ▸ Export and `runlane-cli render`: at the
 // requested size in logical pixels, times `scale` device pixels (2 for
@@ -17,8 +22,20 @@ class TaskLaneView;
 class ImageExporter
 {
 public:
+    // A view's content alone (tests read its pixels where the view has them).
     static QImage icicle(const IcicleView& view, QSize size, qreal scale = 1.0);
     static QImage lanes(const TaskLaneView& view, QSize size, qreal scale = 1.0);
+    // A chart under the time ruler, `size` in all: the image tells the
+    // times of what it shows, as the window does.
+    static QImage icicle(const IcicleView& view, const TimeRuler& ruler, QSize size, qreal scale = 1.0);
+    static QImage lanes(const TaskLaneView& view, const TimeRuler& ruler, QSize size, qreal scale = 1.0);
+    static QImage counters(const CounterView& view, const TimeRuler& ruler, QSize size, qreal scale = 1.0);
+    // The usage chart at its size under the ruler, and below it every
+    // legend entry ("other" included) with its mean share.
+    static QImage usage(UsageChart& chart, const TimeRuler& ruler, qreal scale = 1.0);
+    // The legend's height below a chart `width` px wide: for its entries,
+    // or for `count` entries.
+    static int usageLegendHeight(const UsageChart& chart, int width, std::optional<std::size_t> count = std::nullopt);
     // A whole widget (the main window) at its current size.
     static QImage widget(QWidget& widget, qreal scale = 1.0);
     // PNG through QSaveFile: the file appears only when complete.

@@ -9,9 +9,11 @@
 #include "rankpanel.h"
 #include "tasklaneview.h"
 #include "timeaxis.h"
+#include "timeruler.h"
 #include "usagechart.h"
 
 #include <QApplication>
+#include <QPainter>
 
 #include <ostream>
 
@@ -124,15 +126,31 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
     QImage image;
     switch (request.view) {
     case View::Icicle:
-        image = ImageExporter::icicle(*window.icicle(), request.size, request.scale);
+        image = ImageExporter::icicle(*window.icicle(), *window.ruler(), request.size, request.scale);
         break;
     case View::Lanes:
-        image = ImageExporter::lanes(*window.lanes(), request.size, request.scale);
+        image = ImageExporter::lanes(*window.lanes(), *window.ruler(), request.size, request.scale);
         break;
     case View::Usage: {
-        // On its own at the requested size, on the window's document.
+        // On its own, on the window's document: the ruler, the chart and
+        // its whole legend in the requested size. The legend is sized for
+        // top k and "other" (fewer labels leave a margin below it).
         UsageChart chart(window.document());
-        image = renderAlone(chart, request, [&chart] { chart.finishPendingWork(); });
+        const int legend = ImageExporter::usageLegendHeight(chart, request.size.width(), std::size_t(chart.topK()) + 1);
+        const int rest = window.ruler()->height() + legend;
+        chart.resize(request.size.width(), std::max(chart.minimumHeight(), request.size.height() - rest));
+        chart.show();
+        QApplication::processEvents();
+        chart.finishPendingWork();
+        QApplication::processEvents();
+        image = ImageExporter::usage(chart, *window.ruler(), request.scale);
+        if (image.height() < request.size.height() * request.scale) {
+            QImage padded(request.size * request.scale, image.format());
+            padded.setDevicePixelRatio(request.scale);
+            padded.fill(image.pixel(image.width() - 1, image.height() - 1));
+            QPainter(&padded).drawImage(QPoint(0, 0), image);
+            image = padded;
+        }
         break;
     }
     case View::Rank: {
