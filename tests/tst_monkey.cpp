@@ -416,7 +416,7 @@ private:
     }
     QString exportSomething()
     {
-        static const char* const names[] = {"exportIcicle", "exportLanes", "exportUsage", "exportWindow", "exportRank", "exportScale"};
+        static const char* const names[] = {"exportIcicle", "exportLanes", "exportUsage", "exportCounters", "exportWindow", "exportRank", "exportScale"};
         const char* name = names[pick(std::size(names))];
         const QString what = announce(QStringLiteral("export %1").arg(QString::fromLatin1(name)));
         m_window.action(QString::fromLatin1(name))->trigger();
