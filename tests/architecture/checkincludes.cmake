@@ -1,0 +1,138 @@
+# The structure of the code, checked: every `#include "…"` of the product code
+# (core/, widgets/, app/) must name a header of its own folder or of a folder
+# it may use (the rules below; docs/ARCHITECTURE.md explains them), and no
+# source file anywhere is over 800 lines.
+#
+#   cmake -DROOT=<source dir> -P tests/architecture/checkincludes.cmake
+#
+# A new folder needs a rule here: a folder without one fails the check.
+cmake_minimum_required(VERSION 3.25)
+
+# Folder -> the folders whose headers it may include besides its own. `*`
+# stands for one folder name.
+set(core_below_formats core/base core/model core/io core/analysis core/text)
+set(rules
+    "core/base:"
+    "core/model:core/base"
+    "core/io:core/base core/model"
+    "core/analysis:core/base core/model"
+    "core/text:core/base core/model core/analysis"
+    # A format uses the model and io (and text, to write values in its
+    # warnings); never the analyses nor another format.
+    "core/formats/*:core/base core/model core/io core/text"
+    "core/loader:core/base core/model core/io core/formats/*"
+    # The views see the model, the analyses and the loader, never a file
+    # format or how files are read.
+    "widgets/document:core/base core/model core/analysis core/text core/loader"
+    "widgets/timeline:core/base core/model core/analysis core/text widgets/document"
+    "widgets/charts:core/base core/model core/analysis core/text widgets/document widgets/timeline"
+    "widgets/panels:core/base core/model core/analysis core/text widgets/document widgets/timeline"
+    "widgets/export:core/base core/model core/analysis core/text widgets/document widgets/timeline widgets/charts"
+    "app/gui:core/base core/model core/analysis core/text core/loader widgets/*"
+    "app/cli:core/* core/formats/* widgets/* app/gui")
+set(max_lines 800)
+
+if(NOT ROOT)
+    message(FATAL_ERROR "checkincludes.cmake: pass -DROOT=<source dir>")
+endif()
+
+# "core/formats/*" -> "^core/formats/[^/]+$"
+function(folder_regex pattern out)
+    string(REPLACE "*" "[^/]+" regex "${pattern}")
+    set(${out} "^${regex}$" PARENT_SCOPE)
+endfunction()
+
+# The rule of a folder: the allowed list in ${out}, or "NONE".
+function(rule_of folder out)
+    foreach(rule IN LISTS rules)
+        string(FIND "${rule}" ":" colon)
+        string(SUBSTRING "${rule}" 0 ${colon} pattern)
+        math(EXPR start "${colon} + 1")
+        string(SUBSTRING "${rule}" ${start} -1 allowed)
+        folder_regex("${pattern}" regex)
+        if(folder MATCHES "${regex}")
+            separate_arguments(allowed UNIX_COMMAND "${allowed}")
+            set(${out} "${allowed}" PARENT_SCOPE)
+            return()
+        endif()
+    endforeach()
+    set(${out} "NONE" PARENT_SCOPE)
+endfunction()
+
+set(errors "")
+file(GLOB_RECURSE sources RELATIVE "${ROOT}" "${ROOT}/core/*.h" "${ROOT}/core/*.cpp" "${ROOT}/widgets/*.h"
+     "${ROOT}/widgets/*.cpp" "${ROOT}/app/*.h" "${ROOT}/app/*.cpp")
+list(SORT sources)
+
+# Where each header is: its file name is unique in the product code.
+foreach(source IN LISTS sources)
+    if(source MATCHES "\\.h$")
+        get_filename_component(name "${source}" NAME)
+        get_filename_component(folder "${source}" DIRECTORY)
+        if(DEFINED header_${name})
+            list(APPEND errors "${source}: a header named ${name} is also in ${header_${name}}")
+        endif()
+        set(header_${name} "${folder}")
+    endif()
+endforeach()
+
+set(included 0)
+foreach(source IN LISTS sources)
+    get_filename_component(folder "${source}" DIRECTORY)
+    rule_of("${folder}" allowed)
+    if(allowed STREQUAL "NONE")
+        list(APPEND errors "${source}: the folder ${folder} has no rule in tests/architecture/checkincludes.cmake")
+        continue()
+    endif()
+    file(STRINGS "${ROOT}/${source}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+    foreach(line IN LISTS lines)
+        string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\".*$" "\\1" name "${line}")
+        if(name MATCHES "/")
+            list(APPEND errors "${source}: #include \"${name}\": include headers by their file name")
+            continue()
+        endif()
+        if(NOT DEFINED header_${name})
+            list(APPEND errors "${source}: #include \"${name}\": no such header in core/, widgets/ or app/")
+            continue()
+        endif()
+        set(target "${header_${name}}")
+        math(EXPR included "${included} + 1")
+        if(target STREQUAL folder)
+            continue()
+        endif()
+        set(ok FALSE)
+        foreach(pattern IN LISTS allowed)
+            folder_regex("${pattern}" regex)
+            if(target MATCHES "${regex}")
+                set(ok TRUE)
+                break()
+            endif()
+        endforeach()
+        if(NOT ok)
+            list(APPEND errors "${source}: #include \"${name}\": ${folder} may not include ${target}")
+        endif()
+    endforeach()
+endforeach()
+
+# No file over max_lines: split it along its seams instead.
+file(GLOB_RECURSE all_sources RELATIVE "${ROOT}" "${ROOT}/core/*" "${ROOT}/widgets/*" "${ROOT}/app/*" "${ROOT}/tests/*.h"
+     "${ROOT}/tests/*.cpp")
+foreach(source IN LISTS all_sources)
+    if(NOT source MATCHES "\\.(h|cpp)$")
+        continue()
+    endif()
+    file(READ "${ROOT}/${source}" text)
+    string(REGEX MATCHALL "\n" newlines "${text}")
+    list(LENGTH newlines count)
+    if(count GREATER max_lines)
+        list(APPEND errors "${source}: ${count} lines, more than ${max_lines}")
+    endif()
+endforeach()
+
+list(LENGTH sources files)
+if(errors)
+    list(LENGTH errors count)
+    list(JOIN errors "\n  " text)
+    message(FATAL_ERROR "architecture: ${count} problem(s):\n  ${text}")
+endif()
+message(STATUS "architecture: ${files} files, ${included} includes of Runlane headers, all allowed")
