@@ -7,6 +7,7 @@
 #include "valueformat.h"
 
 #include <QContextMenuEvent>
+#include <QHash>
 #include <QHelpEvent>
 #include <QMenu>
 #include <QMouseEvent>
@@ -122,6 +123,15 @@ void CounterView::rebuild()
             if (track.top <= track.bottom)
                 track.top = track.bottom + 1;
             m_tracks.push_back(std::move(track));
+        }
+        // Series of one name and key in several processes: the process
+        // tells their tracks apart.
+        QHash<QString, int> uses;
+        for (const Track& t : m_tracks)
+            ++uses[t.name];
+        for (Track& t : m_tracks) {
+            if (uses.value(t.name) > 1)
+                t.name += tr(" (process %1)").arg(counters[t.series].pid);
         }
     }
     layoutTracks();
