@@ -211,7 +211,7 @@ std::optional<double> CounterView::valueAt(std::size_t track, Time time) const
 int CounterView::trackAt(QPoint pos) const
 {
     const int contentY = pos.y() + scrollY();
-    const auto it = std::partition_point(m_tracks.begin(), m_tracks.end(), [this, contentY](const Track& t) {
+    const auto it = std::partition_point(m_tracks.begin(), m_tracks.end(), [contentY](const Track& t) {
         return t.y + (t.collapsed ? kHeaderHeight : kTrackHeight) <= contentY;
     });
     if (pos.y() < 0 || it == m_tracks.end() || it->y > contentY)
