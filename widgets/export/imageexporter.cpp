@@ -26,35 +26,27 @@ QImage canvas(QSize size, qreal scale)
     return image;
 }
 
-// A view's content as the view scrolls it, at another size.
-template<typename View>
-QImage paintView(const View& view, QSize size, qreal scale)
-{
-    QImage image = canvas(size, scale);
-    QPainter painter(&image);
-    painter.setFont(view.font());
-    view.paintContent(painter, size, view.scrollY());
-    return image;
-}
-
 // The ruler's height in an export: as in the window.
 int rulerHeight(const TimeRuler& ruler)
 {
     return ruler.height() > 1 ? ruler.height() : ruler.sizeHint().height();
 }
 
-// A view's content as the view scrolls it, at another size, under the
-// ruler: an exported chart tells its times as the window does.
+// A view's content as the view scrolls it, at another size; under the
+// ruler if one is given, so that an exported chart tells its times as the
+// window does.
 template<typename View>
-QImage paintView(const View& view, const TimeRuler& ruler, QSize size, qreal scale)
+QImage paintView(const View& view, const TimeRuler* ruler, QSize size, qreal scale)
 {
     QImage image = canvas(size, scale);
     QPainter painter(&image);
-    painter.setFont(ruler.font());
-    const int top = std::min(rulerHeight(ruler), size.height());
-    ruler.paintContent(painter, QSize(size.width(), top));
-    painter.translate(0, top);
-    painter.setClipRect(QRect(0, 0, size.width(), size.height() - top));
+    const int top = ruler ? std::min(rulerHeight(*ruler), size.height()) : 0;
+    if (ruler) {
+        painter.setFont(ruler->font());
+        ruler->paintContent(painter, QSize(size.width(), top));
+        painter.translate(0, top);
+        painter.setClipRect(QRect(0, 0, size.width(), size.height() - top));
+    }
     painter.setFont(view.font());
     view.paintContent(painter, QSize(size.width(), size.height() - top), view.scrollY());
     return image;
@@ -66,27 +58,27 @@ constexpr int kLegendColumn = 260; // px per legend entry in a usage export
 
 QImage ImageExporter::icicle(const IcicleView& view, QSize size, qreal scale)
 {
-    return paintView(view, size, scale);
+    return paintView(view, nullptr, size, scale);
 }
 
 QImage ImageExporter::lanes(const TaskLaneView& view, QSize size, qreal scale)
 {
-    return paintView(view, size, scale);
+    return paintView(view, nullptr, size, scale);
 }
 
 QImage ImageExporter::icicle(const IcicleView& view, const TimeRuler& ruler, QSize size, qreal scale)
 {
-    return paintView(view, ruler, size, scale);
+    return paintView(view, &ruler, size, scale);
 }
 
 QImage ImageExporter::lanes(const TaskLaneView& view, const TimeRuler& ruler, QSize size, qreal scale)
 {
-    return paintView(view, ruler, size, scale);
+    return paintView(view, &ruler, size, scale);
 }
 
 QImage ImageExporter::counters(const CounterView& view, const TimeRuler& ruler, QSize size, qreal scale)
 {
-    return paintView(view, ruler, size, scale);
+    return paintView(view, &ruler, size, scale);
 }
 
 int ImageExporter::usageLegendHeight(const UsageChart& chart, int width, std::optional<std::size_t> count)

@@ -7,6 +7,7 @@
 #include "valueformat.h"
 
 #include <QContextMenuEvent>
+#include <QHash>
 #include <QHelpEvent>
 #include <QMenu>
 #include <QMouseEvent>
@@ -123,6 +124,15 @@ void CounterView::rebuild()
                 track.top = track.bottom + 1;
             m_tracks.push_back(std::move(track));
         }
+        // Series of one name and key in several processes: the process
+        // tells their tracks apart.
+        QHash<QString, int> uses;
+        for (const Track& t : m_tracks)
+            ++uses[t.name];
+        for (Track& t : m_tracks) {
+            if (uses.value(t.name) > 1)
+                t.name += tr(" (process %1)").arg(counters[t.series].pid);
+        }
     }
     layoutTracks();
     m_scroll->setValue(0);
@@ -201,7 +211,7 @@ std::optional<double> CounterView::valueAt(std::size_t track, Time time) const
 int CounterView::trackAt(QPoint pos) const
 {
     const int contentY = pos.y() + scrollY();
-    const auto it = std::partition_point(m_tracks.begin(), m_tracks.end(), [this, contentY](const Track& t) {
+    const auto it = std::partition_point(m_tracks.begin(), m_tracks.end(), [contentY](const Track& t) {
         return t.y + (t.collapsed ? kHeaderHeight : kTrackHeight) <= contentY;
     });
     if (pos.y() < 0 || it == m_tracks.end() || it->y > contentY)

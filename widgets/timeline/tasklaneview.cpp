@@ -187,16 +187,22 @@ void TaskLaneView::rebuild()
     if (p && !m_document->isAggregated()) {
         if (m_layout == Layout::Packed) {
             m_packedShown = true;
-        } else if (m_layout == Layout::Auto) {
+            m_taskCount = packedRows(m_rows);
+        } else if (m_layout == Layout::PerTask) {
+            m_taskCount = perTaskRows(m_rows);
+        } else {
             // Whichever shows more of the tasks alive in view on the
             // first screen; a tie keeps a row per task (it names each).
+            // Both are built once, and the one chosen is kept.
             std::vector<Row> packed;
-            packedRows(packed);
-            std::vector<Row> single;
-            perTaskRows(single);
-            m_packedShown = tasksOnFirstScreen(packed) > tasksOnFirstScreen(single);
+            const std::size_t packedCount = packedRows(packed);
+            m_taskCount = perTaskRows(m_rows);
+            if (tasksOnFirstScreen(packed) > tasksOnFirstScreen(m_rows)) {
+                m_packedShown = true;
+                m_rows = std::move(packed);
+                m_taskCount = packedCount;
+            }
         }
-        m_taskCount = m_packedShown ? packedRows(m_rows) : perTaskRows(m_rows);
         for (std::size_t i = 0; i < m_rows.size(); ++i) {
             if (m_rows[i].kind == Kind::Packed)
                 m_rowOfPacked[m_rows[i].packed] = std::int32_t(i);

@@ -102,6 +102,22 @@ private Q_SLOTS:
         QCOMPARE(f.view->trackScale(kDelta), std::pair(-2.25, 1.5));
     }
 
+    // One counter in two processes: the process tells the tracks apart;
+    // a name used once keeps its plain name.
+    void theProcessTellsSameNamedSeriesApart()
+    {
+        Fixture f(loadedText(JSON({"traceEvents" : [
+            {"ph" : "C", "pid" : 7, "name" : "heap", "ts" : 0, "args" : {"used" : 1}},
+            {"ph" : "C", "pid" : 9, "name" : "heap", "ts" : 5, "args" : {"used" : 2}},
+            {"ph" : "C", "pid" : 9, "name" : "queue", "ts" : 5, "args" : {"depth" : 3}}
+        ]})));
+        QStringList names;
+        for (std::size_t t = 0; t < f.view->trackCount(); ++t)
+            names << f.view->trackName(t);
+        names.sort();
+        QCOMPARE(names, (QStringList{"heap used (process 7)", "heap used (process 9)", "queue depth"}));
+    }
+
     void valueHeldUntilTheNextSample_data()
     {
         QTest::addColumn<int>("track");
