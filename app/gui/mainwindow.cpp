@@ -6,6 +6,7 @@
 #include "counttext.h"
 #include "detailspane.h"
 #include "findbar.h"
+#include "formatregistry.h"
 #include "icicleview.h"
 #include "imageexporter.h"
 #include "noticebar.h"
@@ -534,7 +535,8 @@ void MainWindow::chooseAndOpen()
     const QString path = m_chooseOpen
         ? m_chooseOpen()
         : QFileDialog::getOpenFileName(this, tr("Open a profile"), lastFolder(),
-                                       tr("Profiles (*.json *.txt *.folded *.collapsed);;JSON (*.json);;All files (*)"));
+                                       tr("Profiles (%1);;All files (*)")
+                                           .arg(QString::fromStdString(FormatRegistry::fileNamePatterns())));
     if (!path.isEmpty())
         openFile(path);
 }

@@ -1,19 +1,8 @@
 #include "profileloader.h"
 
-#include "chromefastreader.h"
-#include "chromejsonreader.h"
-#include "chroprofbuilder.h"
-#include "chronosjsonreader.h"
-#include "chronoslogbuilder.h"
-#include "chrometracebuilder.h"
-#include "ensojsonreader.h"
-#include "ensologbuilder.h"
-#include "foldedstackbuilder.h"
-#include "foldedstackreader.h"
+#include "formatregistry.h"
 #include "memoryguard.h"
 #include "profilebuilder.h"
-#include "speedscopebuilder.h"
-#include "speedscopejsonreader.h"
 
 #include <QFileInfo>
 
@@ -29,48 +18,6 @@
 namespace runlane {
 
 namespace {
-
-// The fast path: true if it read the file. False if the reference reader
-// must (it judges and words what the fast one does not take, such as
-// errors, so that either path gives the same profile or the same message).
-bool readChromeFast(QFile& file, const LoadControl& control, ProfileBuilder& builder, std::int64_t& bytesRead)
-{
-    // An event takes at least ~60 bytes of JSON: room for that many, so that
-    // the model's vectors never copy themselves while growing.
-    builder.reserve(std::size_t(file.size() / 60));
-    ChromeTraceBuilder chrome(builder);
-    ChromeFastReader reader(file, control, builder.diagnostics(),
-                            [&chrome](const ChromeEvent& event, std::uint64_t index) { chrome.addEvent(event, index); });
-    try {
-        if (reader.read() != ChromeFastReader::Outcome::Read)
-            return false;
-        chrome.finish();
-    } catch (const FormatError&) {
-        return false; // the reference reader knows the byte offset
-    }
-    bytesRead = reader.bytesRead();
-    return true;
-}
-
-void readChrome(ChunkedFileReader& input, ProfileBuilder& builder)
-{
-    ChromeTraceBuilder chrome(builder);
-    ChromeJsonReader reader(input, builder.diagnostics(),
-                            [&chrome](const ChromeEvent& event, std::uint64_t index) { chrome.addEvent(event, index); });
-    reader.read();
-    chrome.finish();
-}
-
-void readEnso(ChunkedFileReader& input, ProfileBuilder& builder)
-{
-    EnsoLogBuilder enso(builder);
-    EnsoJsonReader::Sink sink;
-    sink.beginProcess = [&enso](std::size_t process) { enso.beginProcess(process); };
-    sink.event = [&enso](const EnsoEvent& event, std::uint64_t index) { enso.addEvent(event, index); };
-    sink.endProcess = [&enso] { enso.endProcess(); };
-    EnsoJsonReader reader(input, builder.diagnostics(), std::move(sink));
-    reader.read();
-}
 
 // Line and column of a byte offset, for messages people check in an editor.
 // Only on the error path, so reading the file up to there again is fine.
@@ -96,45 +43,6 @@ void locate(QFile& file, LoadError& error)
     }
     error.line = line;
     error.column = error.byteOffset - lineStart + 1;
-}
-
-void readChronos(ChunkedFileReader& input, ProfileBuilder& builder)
-{
-    ChronosLogBuilder chronos(builder);
-    ChronosJsonReader reader(input, builder.diagnostics(),
-                             [&chronos](const ChronosEvent& event, std::uint64_t index) { chronos.addEvent(event, index); });
-    reader.read();
-    chronos.finish(reader.header().loop);
-}
-
-void readChroprof(ChunkedFileReader& input, ProfileBuilder& builder)
-{
-    ChroprofBuilder chroprof(builder);
-    ChroprofJsonReader::Sink sink;
-    sink.beginSnapshot = [&chroprof](bool timed, std::int64_t t, std::uint64_t index) {
-        chroprof.beginSnapshot(timed, t, index);
-    };
-    sink.row = [&chroprof](const ChroprofJsonReader::Row& row, std::uint64_t index) { chroprof.addRow(row, index); };
-    ChroprofJsonReader reader(input, builder.diagnostics(), std::move(sink));
-    reader.read();
-    chroprof.finish();
-}
-
-void readSpeedscope(ChunkedFileReader& input, ProfileBuilder& builder)
-{
-    const SpeedscopeFile file = SpeedscopeJsonReader(input).read();
-    SpeedscopeBuilder(file, builder).build();
-}
-
-void readFolded(ChunkedFileReader& input, ProfileBuilder& builder)
-{
-    FoldedStackBuilder folded(builder);
-    FoldedStackReader reader(input, builder.diagnostics(),
-                             [&folded](std::string_view stack, Time count, std::uint64_t line) {
-                                 folded.addStack(stack, count, line);
-                             });
-    reader.read();
-    folded.finish();
 }
 
 // Anything but a regular file (a FIFO, a character device, /dev/fd/N of a
@@ -182,7 +90,7 @@ bool openPipe(QFile& file, const QString& path, const LoadControl& control, Load
 
 } // namespace
 
-LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerControl, ProfileFormat format)
+LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerControl, const InputFormat* format)
 {
     // Every read of this load also watches the memory left.
     MemoryGuard memory;
@@ -210,29 +118,31 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
 
     std::int64_t offset = -1;
     try {
-        const QByteArray prefix = file.read(qint64(FormatDetector::kPrefixSize));
-        const bool complete = prefix.size() < qint64(FormatDetector::kPrefixSize) && file.atEnd();
-        FormatDetector::Result detected;
-        if (format == ProfileFormat::Unknown)
-            detected = FormatDetector::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())), complete);
-        else
-            detected.format = format;
-        if (detected.format == ProfileFormat::Unknown || detected.format == ProfileFormat::Empty) {
-            error.message = detected.reason;
-            return result;
+        const QByteArray prefix = file.read(qint64(FormatPrefix::kSize));
+        const bool complete = prefix.size() < qint64(FormatPrefix::kSize) && file.atEnd();
+        std::string kind;
+        if (!format) {
+            FormatRegistry::Detection detected
+                = FormatRegistry::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())), complete);
+            if (!detected.ok()) {
+                error.message = std::move(detected.problem);
+                error.byteOffset = detected.offset;
+                locate(file, error);
+                return result;
+            }
+            format = detected.format;
+            kind = detected.name();
+        } else {
+            kind = format->name();
         }
 
-        // Folded stacks are the densest input: a sample per short line.
-        memory.setPerByte(detected.format == ProfileFormat::FoldedStacks ? 16.0
-                          : detected.format == ProfileFormat::Speedscope ? 3.0
-                                                                         : 1.5);
+        memory.setPerByte(format->memoryPerInputByte());
         if (info.isFile())
             memory.checkFileSize(info.size());
-        const std::string format(FormatDetector::name(detected.format));
-        if (detected.format == ProfileFormat::ChromeTrace && ChromeFastReader::enabled() && !file.isSequential()) {
-            ProfileBuilder fast(format, error.file);
+        if (format->hasFileReader() && !file.isSequential()) {
+            ProfileBuilder fast(kind, error.file);
             std::int64_t bytesRead = 0;
-            if (readChromeFast(file, control, fast, bytesRead)) {
+            if (format->readFile(file, control, fast, bytesRead)) {
                 result.profile = fast.build(control.cancel);
                 if (control.progress)
                     control.progress(bytesRead, bytesRead);
@@ -241,35 +151,12 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             if (!file.seek(prefix.size()))
                 throw std::runtime_error("cannot seek back in the file");
         }
-        ProfileBuilder builder(format, error.file);
+        ProfileBuilder builder(kind, error.file);
         ChunkedFileReader input(file, control, prefix);
-        if (detected.format != ProfileFormat::FoldedStacks)
+        if (format->isJson())
             input.limitJsonStrings();
         try {
-            switch (detected.format) {
-            case ProfileFormat::ChromeTrace:
-                readChrome(input, builder);
-                break;
-            case ProfileFormat::EnsoLog:
-                readEnso(input, builder);
-                break;
-            case ProfileFormat::ChronosLog:
-                readChronos(input, builder);
-                break;
-            case ProfileFormat::ChroprofRows:
-            case ProfileFormat::ChroprofSnapshots:
-                readChroprof(input, builder);
-                break;
-            case ProfileFormat::Speedscope:
-                readSpeedscope(input, builder);
-                break;
-            case ProfileFormat::FoldedStacks:
-                readFolded(input, builder);
-                break;
-            case ProfileFormat::Unknown:
-            case ProfileFormat::Empty:
-                break;
-            }
+            format->read(input, builder);
         } catch (const FormatError& e) {
             offset = e.byteOffset() >= 0 ? e.byteOffset() : input.offset();
             throw;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "chunkedfilereader.h"
-#include "formatdetector.h"
+#include "inputformat.h"
 #include "loaderror.h"
 #include "profile.h"
 
@@ -24,12 +24,13 @@ struct LoadResult {
 class ProfileLoader
 {
 public:
-    // `format` Unknown: recognised from the content. Any other: read as
-    // that format whatever the content (the fuzz targets aim at one reader
-    // this way); input of another format then fails with a FormatError's
-    // message or loads with warnings, as a malformed file of that format.
+    // `format` null: recognised from the content (FormatRegistry::detect).
+    // Any other: read as that format whatever the content (--input-format;
+    // the fuzz targets aim at one reader this way); input of another format
+    // then fails with the reader's message or loads with warnings, as a
+    // malformed file of that format.
     static LoadResult load(const QString& path, const LoadControl& control = {},
-                           ProfileFormat format = ProfileFormat::Unknown);
+                           const InputFormat* format = nullptr);
 };
 
 } // namespace runlane

@@ -1,6 +1,6 @@
 // libFuzzer target: format detection on its own, in memory (it reads at most
-// the first FormatDetector::kPrefixSize bytes of a file, complete or not).
-#include "formatdetector.h"
+// the first FormatPrefix::kSize bytes of a file, complete or not).
+#include "formatregistry.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -12,9 +12,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     for (const bool complete : {true, false}) {
-        const FormatDetector::Result r = FormatDetector::detect(text, complete);
-        if (r.format == ProfileFormat::Unknown && r.reason.empty())
-            std::abort(); // an unknown format must say why
+        const FormatRegistry::Detection r = FormatRegistry::detect(text, complete);
+        if (!r.format && r.problem.empty())
+            std::abort(); // a file no format takes must say why
+        if (r.format && !r.problem.empty() && r.offset < 0)
+            std::abort(); // a format's own problem says where
+        if (r.offset >= std::int64_t(size))
+            std::abort();
     }
     return 0;
 }

@@ -1,14 +1,15 @@
 // libFuzzer target: bytes → a file → ProfileLoader::load, then every core
 // analysis of what loaded. Built once per entry point: RUNLANE_FUZZ_FORMAT
-// is Unknown (format detection, then whichever reader it picks) or one
-// format, forced whatever the content, so that the fuzzer works on that
-// reader's parser and builder. Anything that crashes, hangs, leaks or trips
+// is "" (format detection, then whichever reader it picks) or the id of one
+// format in the FormatRegistry, forced whatever the content, so that the
+// fuzzer works on that reader's parser and builder. Anything that crashes, hangs, leaks or trips
 // a sanitizer here is a bug; an error result is fine.
 //
 // The input goes through a real file because that is the loaders' only
 // entry (chunked reads, the fast Chrome path's reader thread, seeking back
 // to the reference path); /dev/shm keeps it in memory.
 #include "analyseprofile.h"
+#include "formatregistry.h"
 #include "profileloader.h"
 
 #include <QDir>
@@ -41,7 +42,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             || file.write(reinterpret_cast<const char*>(data), qint64(size)) != qint64(size))
             std::abort(); // the harness itself is broken
     }
-    const LoadResult result = ProfileLoader::load(path, {}, ProfileFormat::RUNLANE_FUZZ_FORMAT);
+    static const InputFormat* const format = [] {
+        const std::string_view id = RUNLANE_FUZZ_FORMAT;
+        const InputFormat* found = FormatRegistry::find(id);
+        if (!id.empty() && !found)
+            std::abort(); // the build names a format the registry does not have
+        return found;
+    }();
+    const LoadResult result = ProfileLoader::load(path, {}, format);
     if (result.ok())
         fuzz::analyseProfile(*result.profile);
     else if (result.error.message.empty())

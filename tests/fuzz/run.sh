@@ -6,7 +6,8 @@
 #
 #   tests/fuzz/run.sh SECONDS [TARGET...]   # default: every target
 #
-# Targets: detect load chrome enso chronos chroprof speedscope folded.
+# Targets: detect, load, and one per input format (the FormatRegistry's
+# ids: chrome enso chronos chroprof speedscope folded ...).
 # FUZZ_BUILD_DIR picks the build directory (default: build-fuzz/),
 # FUZZ_JOBS how many targets run at once (default: the number of cores).
 # The corpus each target grows is kept in $build/fuzz/corpus/<target> and
@@ -18,27 +19,25 @@ build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-}
 [[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
-all=(detect load chrome enso chronos chroprof speedscope folded)
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DRUNLANE_FUZZ=ON -DRUNLANE_BUILD_GUI=OFF -DRUNLANE_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build "$build" --parallel "$(nproc)" --target fuzz_seeds
+mapfile -t all < <("$build/tests/fuzz/fuzz_seeds" --targets)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 jobs=${FUZZ_JOBS:-$(nproc)}
-
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DRUNLANE_FUZZ=ON -DRUNLANE_BUILD_GUI=OFF -DRUNLANE_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$build" --parallel "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
 
 data=$root/tests/data
-# The seeds of a target: the test files of its format (all of them for
-# detection and for the loader that detects).
+files=$(mktemp)
+trap 'rm -f "$files"' EXIT
+{ find "$data" -type f -not -name '*.md'; echo "$root/resources/demo/chronos-demo.json"; } >"$files"
+# The seeds of a target: the test files its format's probe claims (all of
+# them for detection and for the loader that detects).
 seeds() {
     case "$1" in
-    chrome) find "$data/samples/chrome-trace" "$data/profiles" -type f \( -name '*chrome*' -o -path '*chrome-trace*' \) ;;
-    enso) find "$data" -path '*enso*' -type f ;;
-    chronos) find "$data" -name 'chronos-*' -type f; echo "$root/resources/demo/chronos-demo.json" ;;
-    chroprof) find "$data" -name 'chroprof-*' -type f ;;
-    speedscope) find "$data/samples/speedscope" -type f ;;
-    folded) find "$data/samples/folded" -type f ;;
-    *) find "$data" -type f -not -name '*.md'; echo "$root/resources/demo/chronos-demo.json" ;;
+    detect | load) cat "$files" ;;
+    *) tr '\n' '\0' <"$files" | xargs -0 "$build/tests/fuzz/fuzz_seeds" | awk -F'\t' -v id="$1" '$1 == id { print $2 }' ;;
     esac
 }
 

@@ -1,5 +1,7 @@
 #include "chronosjsonreader.h"
 
+#include "chronosformat.h"
+
 #include "jsonsaxsupport.h"
 
 namespace runlane {
@@ -193,9 +195,7 @@ void ChronosJsonReader::read()
     if (!m_header.hasMarker)
         throw FormatError("missing \"chronosFutureEvents\": 1, the marker of a Chronos future event log", -1, 0);
     if (m_header.version != 1)
-        throw FormatError("unsupported Chronos future event log version " + std::to_string(m_header.version)
-                              + " (this Runlane reads version 1)",
-                          -1, 0);
+        throw FormatError(ChronosFormat::unsupportedVersion(m_header.version), -1, 0);
     if (!handler.sawEvents())
         throw FormatError("missing 'events', the array of future events", -1, 0);
     if (complete && m_input.skipWhitespace())

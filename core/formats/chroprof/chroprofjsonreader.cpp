@@ -1,5 +1,7 @@
 #include "chroprofjsonreader.h"
 
+#include "chroprofformat.h"
+
 #include "jsonsaxsupport.h"
 
 #include <vector>
@@ -239,9 +241,7 @@ void ChroprofJsonReader::read()
         if (!handler.hasMarker())
             throw FormatError("missing \"chroprofSnapshots\": 1, the marker of Chroprof metric snapshots", -1, 0);
         if (handler.version() != 1)
-            throw FormatError("unsupported Chroprof snapshot version " + std::to_string(handler.version())
-                                  + " (this Runlane reads version 1)",
-                              -1, 0);
+            throw FormatError(ChroprofFormat::unsupportedVersion(handler.version()), -1, 0);
     }
     if (m_input.skipWhitespace())
         m_diagnostics.warn("trailing data", "bytes after the end of the metrics (byte "

@@ -1,5 +1,5 @@
 #include "chromefastreader.h"
-#include "formatdetector.h"
+#include "formatregistry.h"
 #include "testsupport.h"
 #include "tracegenerator.h"
 
@@ -104,10 +104,10 @@ private Q_SLOTS:
             QFile file(path);
             if (!file.open(QIODevice::ReadOnly))
                 continue;
-            const QByteArray head = file.read(qint64(FormatDetector::kPrefixSize));
-            const auto detected = FormatDetector::detect(std::string_view(head.constData(), std::size_t(head.size())),
+            const QByteArray head = file.read(qint64(FormatPrefix::kSize));
+            const auto detected = FormatRegistry::detect(std::string_view(head.constData(), std::size_t(head.size())),
                                                          file.atEnd());
-            if (detected.format != ProfileFormat::ChromeTrace)
+            if (!detected.ok() || detected.format->id() != "chrome")
                 continue;
             QTest::newRow(qPrintable(QDir(dataPath(QStringLiteral("samples"))).relativeFilePath(path))) << path;
             ++rows;

@@ -1,0 +1,91 @@
+#pragma once
+
+#include "formatprefix.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+class QFile;
+
+namespace runlane {
+
+class ChunkedFileReader;
+class ProfileBuilder;
+struct LoadControl;
+
+// One input format, as the loader sees it. Each folder under core/formats/
+// provides one (ChromeFormat, ChronosFormat, ...) and the FormatRegistry
+// lists them: detection asks every one, the loader reads through the one
+// that answered, runlane-cli's --input-format and the fuzz targets name
+// them by id(). Nothing outside a format's folder knows its insides.
+class InputFormat
+{
+public:
+    // A probe's answer about a file's first bytes.
+    struct Probe {
+        enum class Verdict {
+            NotMine,
+            // The format's reader takes any input of this shape and says
+            // what it misses (a JSON object without known keys goes to the
+            // Chrome reader): chosen only if no format says Mine.
+            Perhaps,
+            Mine,
+            // Mine, but it cannot be read (a version this Runlane does not
+            // read): `problem` says why, at `offset`.
+            Broken,
+        };
+        Verdict verdict = Verdict::NotMine;
+        // Where the evidence is: the earliest wins when several formats say
+        // Mine (an object is what its first known top-level key says).
+        std::size_t evidence = 0;
+        // What exactly it is, when the format has variants ("Chroprof metric
+        // snapshots"); empty: name().
+        std::string kind;
+        std::string problem;
+        std::int64_t offset = -1;
+
+        static Probe notMine() { return {}; }
+        static Probe perhaps() { return {Verdict::Perhaps, 0, {}, {}, -1}; }
+        static Probe mine(std::size_t evidence, std::string kind = {})
+        {
+            return {Verdict::Mine, evidence, std::move(kind), {}, -1};
+        }
+        static Probe broken(std::size_t evidence, std::string problem, std::int64_t offset)
+        {
+            return {Verdict::Broken, evidence, {}, std::move(problem), offset};
+        }
+    };
+
+    virtual ~InputFormat() = default;
+
+    // Short and stable: the folder's name, `--input-format ID`, fuzz_<id>.
+    virtual std::string_view id() const = 0;
+    // For people, and the profile's format().
+    virtual std::string_view name() const = 0;
+    // The names its files usually have ("*.json"), for the Open dialog's
+    // filter only: detection never looks at a file's name.
+    virtual std::vector<std::string_view> fileNamePatterns() const = 0;
+    virtual Probe probe(const FormatPrefix& prefix) const = 0;
+    // Bytes of memory a loaded profile needs per byte of input, at most;
+    // the MemoryGuard refuses a file that would not fit before reading it.
+    virtual double memoryPerInputByte() const = 0;
+    // JSON formats get the reader's cap on string length (a 1 GiB "name"
+    // is an attack, not a profile); text formats do not.
+    virtual bool isJson() const { return true; }
+    // Whether its reader decodes UTF-16 (with a byte order mark) itself.
+    virtual bool readsUtf16() const { return false; }
+
+    // A faster reader of a whole regular file, tried before read(): false
+    // if read() must do it (the loader then rewinds and starts a fresh
+    // builder). The default has none.
+    virtual bool hasFileReader() const { return false; }
+    virtual bool readFile(QFile& file, const LoadControl& control, ProfileBuilder& builder,
+                          std::int64_t& bytesRead) const;
+    // Streams the input into the builder. Throws FormatError for input
+    // it cannot take (with the byte offset when it knows it).
+    virtual void read(ChunkedFileReader& input, ProfileBuilder& builder) const = 0;
+};
+
+} // namespace runlane

@@ -1,0 +1,124 @@
+#include "formatregistry.h"
+
+#include <QtTest>
+
+using namespace runlane;
+
+class TestFormatRegistry : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void detect_data()
+    {
+        QTest::addColumn<QByteArray>("prefix");
+        QTest::addColumn<QString>("format"); // the id, "" for none
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("reason");
+
+        QTest::newRow("chrome array") << QByteArray("[{\"ph\":\"X\"}]") << QString("chrome") << QString("Chrome Trace Event Format") << QString();
+        QTest::newRow("chrome object") << QByteArray("{\"traceEvents\":[]}") << QString("chrome") << QString("Chrome Trace Event Format") << QString();
+        QTest::newRow("empty array") << QByteArray(" [ ] ") << QString("chrome") << QString("Chrome Trace Event Format") << QString();
+        QTest::newRow("enso") << QByteArray("[{\"L\":{\"l\":\"x\"}}]") << QString("enso") << QString("Enso profiler event log") << QString();
+        QTest::newRow("enso with blanks") << QByteArray("\n[ {\n \"C\" : {}}]") << QString("enso") << QString("Enso profiler event log") << QString();
+        QTest::newRow("utf-8 bom") << QByteArray("\xef\xbb\xbf[{\"S\":{}}]") << QString("enso") << QString("Enso profiler event log") << QString();
+        QTest::newRow("one-letter non-enso key") << QByteArray("[{\"s\":\"t\"}]") << QString("chrome") << QString("Chrome Trace Event Format")
+                                                << QString();
+        QTest::newRow("empty file") << QByteArray() << QString("") << QString("") << QString("the file is empty");
+        QTest::newRow("blank file") << QByteArray(" \n\t") << QString("") << QString("")
+                                    << QString("the file holds only white space");
+        QTest::newRow("text") << QByteArray("hello") << QString("") << QString("")
+                              << QString("not a profile: expected JSON ('[' or '{') or folded stacks, found 'h' at byte 0");
+        QTest::newRow("chronos marker first") << QByteArray("{\"chronosFutureEvents\": 1, \"events\": [")
+                                              << QString("chronos") << QString("Chronos future event log") << QString();
+        QTest::newRow("chronos events first") << QByteArray("{\"loop\": \"main\", \"events\": [{\"t\": 1}, {\"t\": 2}]}")
+                                              << QString("chronos") << QString("Chronos future event log") << QString();
+        QTest::newRow("chrome after metadata") << QByteArray("{\"metadata\": {\"a\": [1, {\"b\": \"}\"}]}, \"traceEvents\": [")
+                                               << QString("chrome") << QString("Chrome Trace Event Format") << QString();
+        QTest::newRow("chroprof rows") << QByteArray("[{\"location\": {\"procedure\": \"p\"}, \"execTime\": 5}]")
+                                       << QString("chroprof") << QString("Chroprof metrics") << QString();
+        QTest::newRow("chroprof rows by metric") << QByteArray("[{\"callCount\": 1}]") << QString("chroprof") << QString("Chroprof metrics")
+                                                 << QString();
+        QTest::newRow("chroprof snapshots") << QByteArray("{\"chroprofSnapshots\": 1, \"snapshots\": []")
+                                            << QString("chroprof") << QString("Chroprof metric snapshots") << QString();
+        QTest::newRow("speedscope") << QByteArray("{\"exporter\": \"x\", \"$schema\": \"https://www.speedscope.app/file-format-schema.json\"}")
+                                    << QString("speedscope") << QString("speedscope") << QString();
+        QTest::newRow("speedscope by shared") << QByteArray("{\"shared\": {\"frames\": []}, \"profiles\": []}")
+                                              << QString("speedscope") << QString("speedscope") << QString();
+        QTest::newRow("folded") << QByteArray("a;b;c 12\na;b 3\n") << QString("folded") << QString("folded stacks") << QString();
+        QTest::newRow("folded with comments") << QByteArray("# austin\n// x\nP1;T2;main 0.5\r\n")
+                                              << QString("folded") << QString("folded stacks") << QString();
+        QTest::newRow("folded utf-16 le") << QByteArray("\xff\xfe" "a\0;\0b\0 \0" "1\0\n\0", 14)
+                                          << QString("folded") << QString("folded stacks") << QString();
+        QTest::newRow("not folded") << QByteArray("a;b;c twelve\n") << QString("") << QString("")
+                                    << QString("not a profile: expected JSON ('[' or '{') or folded stacks, found 'a' at byte 0");
+        QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0", 10) << QString("") << QString("")
+                                << QString("the file holds binary data (byte 0x89 at offset 0), not a JSON profile");
+        QTest::newRow("chronos future version") << QByteArray("{\"chronosFutureEvents\": 2, \"events\": [")
+                                                << QString("chronos") << QString("Chronos future event log")
+                                                << QString("unsupported Chronos future event log version 2 (this Runlane reads version 1)");
+        QTest::newRow("chronos version after events") << QByteArray("{\"events\": [], \"chronosFutureEvents\": 7}")
+                                                      << QString("chronos") << QString("Chronos future event log")
+                                                      << QString("unsupported Chronos future event log version 7 (this Runlane reads version 1)");
+        QTest::newRow("chronos version as text, for the reader") << QByteArray("{\"chronosFutureEvents\": \"2\"}")
+                                                                 << QString("chronos") << QString("Chronos future event log")
+                                                                 << QString();
+        QTest::newRow("chroprof future version") << QByteArray("{\"chroprofSnapshots\": 3, \"snapshots\": []}")
+                                                 << QString("chroprof") << QString("Chroprof metrics")
+                                                 << QString("unsupported Chroprof snapshot version 3 (this Runlane reads version 1)");
+        QTest::newRow("earliest key wins") << QByteArray("{\"traceEvents\": [], \"chronosFutureEvents\": 2}")
+                                           << QString("chrome") << QString("Chrome Trace Event Format") << QString();
+        QTest::newRow("object of no format") << QByteArray("{\"a\": 1}") << QString("chrome")
+                                             << QString("Chrome Trace Event Format") << QString();
+        QTest::newRow("cut prefix") << QByteArray("  ") << QString("") << QString("") << QString("the file holds only white space");
+        QTest::newRow("utf-16") << QByteArray("\xff\xfe[\0", 4) << QString("") << QString("")
+                                << QString("the file is UTF-16 text but not folded stacks; JSON profiles must be UTF-8");
+    }
+
+    void detectOnlyPartOfAFile()
+    {
+        const auto result = FormatRegistry::detect("   ", false);
+        QVERIFY(!result.format);
+        QVERIFY(!result.empty);
+        QCOMPARE(QString::fromStdString(result.problem), QString("no data in the first 3 bytes"));
+        QVERIFY(FormatRegistry::detect("", true).empty);
+    }
+
+    // One table: each folder under core/formats/ is one registered format
+    // whose id is the folder's name, and the other way round.
+    void tableMatchesTheFolders()
+    {
+        QStringList ids;
+        for (const InputFormat* format : FormatRegistry::formats())
+            ids << QString::fromUtf8(format->id());
+        QCOMPARE(QSet<QString>(ids.begin(), ids.end()).size(), ids.size());
+        QStringList sorted = ids;
+        sorted.sort();
+        QCOMPARE(sorted.join(QLatin1Char(',')), QStringLiteral(RUNLANE_FORMAT_IDS));
+        QCOMPARE(QString::fromStdString(FormatRegistry::ids()), ids.join(QStringLiteral(", ")));
+        for (const InputFormat* format : FormatRegistry::formats()) {
+            QCOMPARE(FormatRegistry::find(format->id()), format);
+            QVERIFY(!format->name().empty());
+            QVERIFY(format->memoryPerInputByte() >= 1.0);
+        }
+        QCOMPARE(QString::fromStdString(FormatRegistry::fileNamePatterns()),
+                 QStringLiteral("*.json *.speedscope.json *.txt *.folded *.collapsed"));
+        QVERIFY(!FormatRegistry::find("nope"));
+        QVERIFY(!FormatRegistry::find(""));
+    }
+
+    void detect()
+    {
+        QFETCH(QByteArray, prefix);
+        QFETCH(QString, format);
+        QFETCH(QString, kind);
+        QFETCH(QString, reason);
+        const auto result = FormatRegistry::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())), true);
+        QCOMPARE(result.format ? QString::fromUtf8(result.format->id()) : QString(""), format);
+        QCOMPARE(QString::fromUtf8(result.name()), kind);
+        QCOMPARE(QString::fromStdString(result.problem), reason);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFormatRegistry)
+#include "tst_formatregistry.moc"
