@@ -12,6 +12,7 @@
 #include "noticebar.h"
 #include "overviewstrip.h"
 #include "profiledocument.h"
+#include "recentfiles.h"
 #include "rankpanel.h"
 #include "tasklaneview.h"
 #include "theme.h"
@@ -50,8 +51,6 @@
 namespace runlane {
 
 namespace {
-constexpr int kMaxRecent = 10;
-const char* const kRecentKey = "recentFiles";
 
 // A menu item with a shortcut (Qt 6.4 deprecates the overload taking both)
 // and an object name, for tests and automation to find it by.
@@ -188,7 +187,6 @@ MainWindow::MainWindow(QWidget* parent)
         m_userSplitter = true;
         m_lanesShrunk = false;
     });
-    rebuildRecentMenu();
     updateTitle();
 }
 
@@ -223,7 +221,7 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     addItem(file, "open", tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), [this](const QString& path) { openFile(path); }, this);
     addItem(file, "reload", tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {
         if (!m_currentPath.isEmpty())
             openFile(m_currentPath);
@@ -398,7 +396,7 @@ void MainWindow::loaded(const LoadedProfile& profile)
     setLoading(false);
     showProfile(profile);
     if (!profile.path.startsWith(QLatin1Char(':')))
-        addRecent(profile.path);
+        m_recent->add(profile.path);
 }
 
 void MainWindow::showWarnings()
@@ -565,49 +563,12 @@ QAction* MainWindow::action(const QString& name) const
 
 QStringList MainWindow::recentFiles() const
 {
-    return QSettings().value(QString::fromLatin1(kRecentKey)).toStringList();
+    return m_recent->files();
 }
 
 QString MainWindow::lastFolder() const
 {
-    // Where the user last opened a file from (the dialog's start), else
-    // the open file's folder, else home; never the bundled demo's ":/".
-    const QString saved = QSettings().value(QStringLiteral("lastFolder")).toString();
-    if (!saved.isEmpty() && QFileInfo(saved).isDir())
-        return saved;
-    if (!m_currentPath.isEmpty() && !m_currentPath.startsWith(QLatin1Char(':')))
-        return QFileInfo(m_currentPath).absolutePath();
-    return QDir::homePath();
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    QSettings().setValue(QStringLiteral("lastFolder"), QFileInfo(path).absolutePath());
-    QStringList recent = recentFiles();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    QSettings().setValue(QString::fromLatin1(kRecentKey), recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = recentFiles();
-    for (const QString& path : recent)
-        m_recentMenu->addAction(path, this, [this, path] { openFile(path); });
-    if (recent.isEmpty()) {
-        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
-        return;
-    }
-    m_recentMenu->addSeparator();
-    m_recentMenu->addAction(tr("Clear"), this, [this] {
-        QSettings().remove(QString::fromLatin1(kRecentKey));
-        rebuildRecentMenu();
-    });
+    return m_recent->lastFolder(m_currentPath);
 }
 
 void MainWindow::stepOccurrence(bool forward)

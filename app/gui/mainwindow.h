@@ -23,6 +23,7 @@ class DetailsPane;
 class FindBar;
 class NoticeBar;
 class RankPanel;
+class RecentFiles;
 class UsageChart;
 class IcicleView;
 class OverviewStrip;
@@ -108,8 +109,6 @@ private:
     void progress(qint64 done, qint64 total);
     void chooseAndOpen();
     void closeProfile();
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
     void exportImage(int which);
     void exportRankCsv();
     void stepOccurrence(bool forward);
@@ -147,7 +146,7 @@ private:
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QPushButton* m_warningsButton;
-    QMenu* m_recentMenu = nullptr;
+    RecentFiles* m_recent = nullptr;
     QAction* m_exportScale = nullptr;
     QAction* m_aggregatedAction = nullptr;
     QAction* m_exportCounters = nullptr;
