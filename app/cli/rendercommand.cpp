@@ -1,6 +1,8 @@
 #include "rendercommand.h"
 
+#include "clicommand.h"
 #include "clicommands.h"
+#include "clisupport.h"
 #include "icicleview.h"
 #include "imageexporter.h"
 #include "mainwindow.h"
@@ -65,6 +67,73 @@ QImage renderAlone(QWidget& widget, const RenderCommand::Request& request, Finis
     return ImageExporter::widget(widget, request.scale);
 }
 
+constexpr const char* kRenderHelp = R"HELP(Usage: runlane-cli render FILE -o OUT.png [--view V] [--size WxH] [--range A..B] [--scale N] [--aggregated] [--select NAME] [--input-format ID]
+
+Draws what the viewer shows into a PNG, offscreen (no display is needed).
+
+  --view V       window (default), icicle, lanes, usage (the event-loop
+                 usage chart) or rank (the rank table)
+  --size WxH     the window's or view's size in pixels (default 1600x1000)
+  --range A..B   the visible range, from the profile start, e.g. 10ms..20ms
+  --scale N      device pixels per pixel: 1 (default) or 2
+  --aggregated   the aggregated flame graph instead of the timeline
+  --select NAME  select the busiest measurement named NAME in the visible
+                 range: its details, its creator and children highlighted
+  --input-format ID
+                 read FILE as this format instead of recognising it from
+                 its content (the ids: 'runlane-cli formats')
+)HELP";
+
+int run(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    const CliArgs::Spec spec{{"-o", "--output", "--view", "--size", "--range", "--scale", "--select", CliSupport::kInputFormatOption},
+                             {"--help", "--aggregated"}, 1, 1};
+    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, kRenderHelp, out, err); code >= 0)
+        return code;
+    RenderCommand::Request request;
+    request.input = QString::fromLocal8Bit(args.positional()[0].c_str());
+    request.format = CliSupport::inputFormat(args);
+    const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
+    if (!output || output->empty())
+        return CliSupport::usageError(err, "render needs -o OUT.png");
+    request.output = QString::fromLocal8Bit(output->c_str());
+    const std::string view = args.value("--view").value_or("window");
+    if (view == "icicle")
+        request.view = RenderCommand::View::Icicle;
+    else if (view == "lanes")
+        request.view = RenderCommand::View::Lanes;
+    else if (view == "usage")
+        request.view = RenderCommand::View::Usage;
+    else if (view == "rank")
+        request.view = RenderCommand::View::Rank;
+    else if (view != "window")
+        return CliSupport::usageError(err, "unknown --view '" + view + "' (window, icicle, lanes, usage, rank)");
+    if (const auto size = args.value("--size")) {
+        const auto x = size->find('x');
+        std::size_t w = 0;
+        std::size_t h = 0;
+        if (x == std::string::npos || !CliSupport::parseCount(size->substr(0, x), w) || !CliSupport::parseCount(size->substr(x + 1), h) || w < 200
+            || h < 120 || w > 16384 || h > 16384)
+            return CliSupport::usageError(err, "bad --size '" + *size + "': give WxH, e.g. 1600x1000 (200x120 to 16384x16384)");
+        request.size = QSize(int(w), int(h));
+    }
+    if (const auto scale = args.value("--scale")) {
+        if (*scale != "1" && *scale != "2")
+            return CliSupport::usageError(err, "--scale takes 1 or 2");
+        request.scale = std::stod(*scale);
+    }
+    if (const auto range = args.value("--range")) {
+        if (range->find("..") == std::string::npos)
+            return CliSupport::usageError(err, "--range takes A..B, e.g. 10ms..20ms");
+        request.range = *range;
+    }
+    request.aggregated = args.has("--aggregated");
+    if (const auto select = args.value("--select"))
+        request.select = *select;
+    return RenderCommand::run(request, out, err);
+}
+
 } // namespace
 
 int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& err)
@@ -80,7 +149,7 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
     QApplication::setOrganizationName(QStringLiteral("Runlane"));
     QApplication::setApplicationName(QStringLiteral("runlane-cli"));
 
-    LoadResult result = ProfileLoader::load(request.input);
+    LoadResult result = ProfileLoader::load(request.input, {}, request.format);
     if (!result.ok()) {
         err << "runlane-cli: " << result.error.toString() << "\n";
         return CliCommands::InputError;
@@ -89,7 +158,7 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
     if (request.range) {
         TimeRange parsed;
         std::string error;
-        if (!CliCommands::parseRange(*request.range, *result.profile, parsed, error)) {
+        if (!CliSupport::parseRange(*request.range, *result.profile, parsed, error)) {
             err << "runlane-cli: " << error << " (see --help)\n";
             return CliCommands::UsageError;
         }
@@ -169,6 +238,11 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
     }
     out << request.output.toStdString() << ": " << image.width() << "x" << image.height() << "\n";
     return CliCommands::Ok;
+}
+
+CliCommand renderCommand()
+{
+    return {"render", "draw the viewer (or its icicle or task lanes) into a PNG, no display needed", &run};
 }
 
 } // namespace runlane

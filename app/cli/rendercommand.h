@@ -1,5 +1,6 @@
 #pragma once
 
+#include "inputformat.h"
 #include "ranktable.h"
 
 #include <QSize>
@@ -18,6 +19,7 @@ public:
     enum class View { Icicle, Lanes, Usage, Rank, Window };
     struct Request {
         QString input;
+        const InputFormat* format = nullptr; // null: recognised from the content
         QString output;
         View view = View::Window;
         QSize size{1600, 1000};

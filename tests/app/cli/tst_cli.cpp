@@ -46,6 +46,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("start");
         QTest::newRow("--help") << QStringList{"--help"} << "Usage: runlane-cli COMMAND";
         QTest::newRow("help") << QStringList{"help"} << "Usage: runlane-cli COMMAND";
+        QTest::newRow("formats --help") << QStringList{"formats", "--help"} << "Usage: runlane-cli formats";
         for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
             QTest::addRow("%s --help", command) << QStringList{command, "--help"}
                                                 << QStringLiteral("Usage: runlane-cli %1 FILE").arg(command);
@@ -138,6 +139,13 @@ private Q_SLOTS:
                                             << "--max-depth takes a whole number";
         QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
                                                   << "option -o needs a value";
+        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, folded");
+        for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
+            QTest::addRow("%s: unknown input format", command)
+                << QStringList{command, fgh, "--input-format", "json"}
+                << QStringLiteral("unknown --input-format 'json' (%1)").arg(formats);
+        }
+        QTest::newRow("formats takes no file") << QStringList{"formats", fgh} << "unexpected argument '" + fgh + "'";
     }
 
     void usageErrors()
@@ -167,6 +175,41 @@ private Q_SLOTS:
         QCOMPARE(run.code, 3);
         QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: not a profile: expected JSON ('[' or '{') or folded stacks, found '#' at byte 0\n")
                               .arg(dataPath(QStringLiteral("profiles/README.md"))));
+    }
+
+    // The registry's table, as users see it.
+    void formats()
+    {
+        const Run run = cli({"formats"});
+        QCOMPARE(run.code, 0);
+        QCOMPARE(run.err, QString());
+        QCOMPARE(run.out, QStringLiteral(
+            "id          name                        files                             memory\n"
+            "chrome      Chrome Trace Event Format   *.json                            1.5 x file\n"
+            "enso        Enso profiler event log     *.json                            1.5 x file\n"
+            "chronos     Chronos future event log    *.json                            1.5 x file\n"
+            "chroprof    Chroprof metrics            *.json                            1.5 x file\n"
+            "speedscope  speedscope                  *.json *.speedscope.json          3 x file\n"
+            "folded      folded stacks               *.txt *.folded *.collapsed        16 x file\n"));
+    }
+
+    // --input-format reads the file as that format whatever it holds: the
+    // same profile as detection gives for its own format, that reader's
+    // error for another one.
+    void inputFormat()
+    {
+        const QString chronos = dataPath(QStringLiteral("profiles/chronos-states.json"));
+        const Run detected = cli({"rank", chronos, "--format", "csv"});
+        const Run forced = cli({"rank", chronos, "--format", "csv", "--input-format", "chronos"});
+        QCOMPARE(forced.code, 0);
+        QCOMPARE(forced.out, detected.out);
+        const Run wrong = cli({"summary", fgh, "--input-format", "chronos"});
+        QCOMPARE(wrong.code, 3);
+        QCOMPARE(wrong.err, QStringLiteral("runlane-cli: %1: line 1, column 1 (byte 0): expected '{' starting a Chronos "
+                                           "future event log, found '['\n").arg(fgh));
+        const Run render = cli({"render", fgh, "--input-format", "chronos", "-o", QDir::temp().filePath(QStringLiteral("never.png"))});
+        QCOMPARE(render.code, 3);
+        QCOMPARE(render.err, wrong.err);
     }
 
     void summary()

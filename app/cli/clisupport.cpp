@@ -1,0 +1,130 @@
+#include "clisupport.h"
+
+#include "clicommands.h"
+#include "formatregistry.h"
+#include "profile.h"
+#include "ranktable.h"
+#include "timeformat.h"
+
+#include <QString>
+
+#include <algorithm>
+#include <ostream>
+
+namespace runlane {
+
+int CliSupport::usageError(std::ostream& err, const std::string& message)
+{
+    err << "runlane-cli: " << message << " (see --help)\n";
+    return CliCommands::UsageError;
+}
+
+int CliSupport::parseArgs(CliArgs& args, const CliArgs::Spec& spec, int argc, char** argv, const char* help,
+                          std::ostream& out, std::ostream& err)
+{
+    if (!args.parse(spec, argc, argv, 2))
+        return usageError(err, args.error());
+    if (args.has("--help")) {
+        out << help;
+        return CliCommands::Ok;
+    }
+    if (const auto id = args.value(kInputFormatOption); id && !FormatRegistry::find(*id))
+        return usageError(err, "unknown --input-format '" + *id + "' (" + FormatRegistry::ids() + ")");
+    return -1;
+}
+
+const InputFormat* CliSupport::inputFormat(const CliArgs& args)
+{
+    const auto id = args.value(kInputFormatOption);
+    return id ? FormatRegistry::find(*id) : nullptr;
+}
+
+LoadResult CliSupport::load(const CliArgs& args, std::ostream& err)
+{
+    LoadResult result = ProfileLoader::load(QString::fromLocal8Bit(args.positional()[0].c_str()), {}, inputFormat(args));
+    if (!result.ok())
+        err << "runlane-cli: " << result.error.toString() << "\n";
+    return result;
+}
+
+bool CliSupport::parseCount(const std::string& text, std::size_t& out)
+{
+    if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return false;
+    out = std::stoul(text);
+    return out > 0;
+}
+
+ParseStatus CliSupport::parseValue(const std::string& text, ValueUnit unit, Time& out)
+{
+    if (unit == ValueUnit::Nanoseconds)
+        return TimeFormat::parseDuration(text, out);
+    return parseScaledDecimal(text, 3, out);
+}
+
+std::string CliSupport::valueProblem(ParseStatus status, ValueUnit unit)
+{
+    if (status == ParseStatus::Range)
+        return unit == ValueUnit::Nanoseconds ? "longer than any profile can be (about 292 years at most)"
+                                              : "too large a number";
+    return unit == ValueUnit::Nanoseconds ? "times need a unit (ns, us, ms, s), e.g. 10ms..20ms"
+                                          : "give two numbers of " + std::string(ValueFormat::key(unit));
+}
+
+int CliSupport::loadWithRange(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range,
+                              std::ostream& err)
+{
+    const auto text = args.value("--range");
+    if (text && text->find("..") == std::string::npos)
+        return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
+    loaded = load(args, err);
+    if (!loaded.ok())
+        return CliCommands::InputError;
+    if (text) {
+        TimeRange parsed;
+        std::string error;
+        if (!parseRange(*text, *loaded.profile, parsed, error))
+            return usageError(err, error);
+        range = parsed;
+    }
+    return -1;
+}
+
+// "A..B": times from the profile start; an end left out is the profile's.
+bool CliSupport::parseRange(const std::string& text, const Profile& profile, TimeRange& range, std::string& error)
+{
+    const auto dots = text.find("..");
+    if (dots == std::string::npos) {
+        error = "--range takes A..B, e.g. 10ms..20ms";
+        return false;
+    }
+    Time from = 0;
+    Time to = profile.duration();
+    const std::string a = text.substr(0, dots);
+    const std::string b = text.substr(dots + 2);
+    const std::string bad = "bad --range '" + text + "': ";
+    for (const auto& [part, value] : {std::pair{&a, &from}, std::pair{&b, &to}}) {
+        if (part->empty())
+            continue;
+        if (const ParseStatus status = parseValue(*part, profile.unit(), *value); status != ParseStatus::Ok) {
+            error = bad + valueProblem(status, profile.unit());
+            return false;
+        }
+        if (*value < 0) {
+            error = bad + "times count from the profile start and cannot be negative";
+            return false;
+        }
+    }
+    if (!a.empty() && from >= profile.duration() && profile.duration() > 0) {
+        error = bad + "it starts after the profile ends (at " + ValueFormat::text(profile.duration(), profile.unit()) + ")";
+        return false;
+    }
+    if (to < from) {
+        error = bad + "the end is before the start";
+        return false;
+    }
+    range = TimeRange{profile.startTime() + from, profile.startTime() + to};
+    return true;
+}
+
+} // namespace runlane

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "cliargs.h"
+#include "numberparse.h"
+#include "profileloader.h"
+#include "valueformat.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+namespace runlane {
+
+class Profile;
+struct TimeRange;
+
+// What the subcommands share: parsing their arguments, loading the profile
+// (with --input-format and --range), and the wording of usage errors.
+class CliSupport
+{
+public:
+    // Every command that reads a file offers it (FormatRegistry's ids).
+    static constexpr const char* kInputFormatOption = "--input-format";
+
+    // "runlane-cli: MESSAGE (see --help)"; returns the usage error's code.
+    static int usageError(std::ostream& err, const std::string& message);
+    // Parses argv[2..] against `spec` and checks --input-format; returns -1
+    // to go on, or the exit code (after printing `help` for --help).
+    static int parseArgs(CliArgs& args, const CliArgs::Spec& spec, int argc, char** argv, const char* help,
+                         std::ostream& out, std::ostream& err);
+    // The format --input-format names; null if it is not given.
+    static const InputFormat* inputFormat(const CliArgs& args);
+    // Loads the first positional argument; prints the error if it fails.
+    static LoadResult load(const CliArgs& args, std::ostream& err);
+    // load(), and the --range inside the profile if given. Returns -1 to go
+    // on, or the exit code.
+    static int loadWithRange(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range,
+                             std::ostream& err);
+    // "A..B" from the profile's start, in its unit; false with a message.
+    static bool parseRange(const std::string& text, const Profile& profile, TimeRange& range, std::string& error);
+    // A whole number from 1 to 999999999.
+    static bool parseCount(const std::string& text, std::size_t& out);
+    // A time with a unit ("5ms") for time profiles; a plain number of
+    // samples, bytes or units otherwise.
+    static ParseStatus parseValue(const std::string& text, ValueUnit unit, Time& out);
+    // What is wrong with a value that did not parse, for a usage message.
+    static std::string valueProblem(ParseStatus status, ValueUnit unit);
+};
+
+} // namespace runlane

@@ -1,0 +1,75 @@
+#include "clicommand.h"
+
+#include "clicommands.h"
+#include "clisupport.h"
+#include "measurementmetrics.h"
+#include "profile.h"
+#include "rankformatter.h"
+#include "ranktable.h"
+
+#include <ostream>
+
+namespace runlane {
+
+namespace {
+
+constexpr const char* kRankHelp = R"HELP(Usage: runlane-cli rank FILE [--sort KEY] [--range A..B] [--top N] [--format F] [--input-format ID]
+
+The flattened performance rank, one row per function/proc (label):
+calls (finished, stillborn included), unfinished, stillborn (finished
+without ever running), exec (self) time, total (time with children,
+recursion counted once), wall, and the max, mean, p50, p90 and p99 of one
+call's exec time (over calls that ran).
+
+  --sort KEY     exec (default), total, wall, calls, max, mean or name
+  --range A..B   only [A, B), times from the profile start with a unit
+                 (ns, us, ms, s), e.g. 10ms..250ms; either end may be
+                 left out; every quantity is clipped to the range
+  --top N        only the first N rows
+  --format F     table (default), csv or json; csv and json give times in
+                 integer nanoseconds
+  --input-format ID
+                 read FILE as this format instead of recognising it from
+                 its content (the ids: 'runlane-cli formats')
+)HELP";
+
+int run(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    const CliArgs::Spec spec{{"--sort", "--range", "--format", "--top", CliSupport::kInputFormatOption}, {"--help"}, 1, 1};
+    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, kRankHelp, out, err); code >= 0)
+        return code;
+    RankSortKey key = RankSortKey::Exec;
+    if (const auto sort = args.value("--sort"); sort && !RankTable::parseSortKey(*sort, key))
+        return CliSupport::usageError(err, "unknown --sort key '" + *sort + "' (exec, total, wall, calls, max, mean, name)");
+    const std::string format = args.value("--format").value_or("table");
+    if (format != "table" && format != "csv" && format != "json")
+        return CliSupport::usageError(err, "unknown --format '" + format + "' (table, csv, json)");
+    std::size_t top = RankFormatter::kAllRows;
+    if (const auto n = args.value("--top"); n && !CliSupport::parseCount(*n, top))
+        return CliSupport::usageError(err, "--top takes a whole number of rows, at least 1");
+    LoadResult loaded;
+    std::optional<TimeRange> range;
+    if (const int code = CliSupport::loadWithRange(args, loaded, range, err); code >= 0)
+        return code;
+    const Profile& p = *loaded.profile;
+    const MeasurementMetrics metrics(p);
+    RankTable table = RankTable::compute(metrics, range);
+    table.sort(p, key, key != RankSortKey::Name);
+    if (format == "csv")
+        out << RankFormatter::csv(p, table, ',', top);
+    else if (format == "json")
+        out << RankFormatter::json(p, table, top);
+    else
+        out << RankFormatter::table(p, table, top);
+    return CliCommands::Ok;
+}
+
+} // namespace
+
+CliCommand rankCommand()
+{
+    return {"rank", "the flattened performance rank: calls, exec, total, wall, percentiles", &run};
+}
+
+} // namespace runlane

@@ -1,0 +1,102 @@
+#include "clicommand.h"
+
+#include "clicommands.h"
+#include "clisupport.h"
+#include "measurementmetrics.h"
+#include "profile.h"
+#include "valueformat.h"
+
+#include <ostream>
+
+namespace runlane {
+
+namespace {
+
+std::string kindName(TrackKind kind)
+{
+    return kind == TrackKind::Async ? "async" : "thread";
+}
+
+constexpr const char* kSummaryHelp = R"HELP(Usage: runlane-cli summary FILE [--input-format ID]
+
+Prints the format, the time span, the tracks (threads, event loops, async
+lanes) with their sizes, measurement and interval counts, and the warnings
+and skipped events found while loading.
+
+  --input-format ID
+                 read FILE as this format instead of recognising it from
+                 its content (the ids: 'runlane-cli formats')
+)HELP";
+
+int run(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    if (const int code = CliSupport::parseArgs(args, {{CliSupport::kInputFormatOption}, {"--help"}, 1, 1}, argc, argv, kSummaryHelp, out, err); code >= 0)
+        return code;
+    const LoadResult loaded = CliSupport::load(args, err);
+    if (!loaded.ok())
+        return CliCommands::InputError;
+    const Profile& p = *loaded.profile;
+    // Only the tracks' busy times: not the per-measurement figures.
+    const std::vector<Time> busy = MeasurementMetrics::busyPerTrack(p);
+
+    std::size_t async = 0;
+    std::size_t unfinished = 0;
+    for (const Measurement& m : p.measurements()) {
+        async += m.isAsync() ? 1 : 0;
+        unfinished += m.finalState() == FinalState::Unfinished ? 1 : 0;
+    }
+    std::size_t points = 0;
+    for (const CounterSeries& c : p.counters())
+        points += c.times.size();
+    int maxDepth = 0;
+    for (const Track& t : p.tracks())
+        maxDepth = std::max(maxDepth, t.depthCount());
+
+    out << "file:          " << p.sourcePath() << "\n";
+    out << "format:        " << p.formatName() << "\n";
+    out << (p.unit() == ValueUnit::Nanoseconds ? "time span:     " : "span:          ") << ValueFormat::text(p.duration(), p.unit()) << " ("
+        << ValueFormat::plain(p.duration(), p.unit()) << " " << ValueFormat::key(p.unit()) << ")\n";
+    if (p.prefersAggregatedView())
+        out << "view:          aggregated flame graph (sampled stacks)\n";
+    if (!p.snapshots().empty())
+        out << "snapshots:     " << p.snapshots().size() << (p.snapshotsAreTimed() ? "" : " (untimed)") << "\n";
+    out << "tracks:        " << p.trackCount() << "\n";
+    out << "measurements:  " << p.measurementCount() << " (" << async << " async tasks, " << unfinished
+        << " unfinished)\n";
+    out << "intervals:     " << p.intervalCount() << " (max depth " << maxDepth << ")\n";
+    out << "labels:        " << p.labelCount() << "\n";
+    out << "marks:         " << p.marks().size() << "\n";
+    out << "counters:      " << p.counters().size() << " series, " << points << " points\n";
+    out << "memory:        " << (p.modelMemoryUsage() + p.stringMemoryUsage()) / 1024 << " KiB ("
+        << (p.intervalCount() ? double(p.modelMemoryUsage()) / double(p.intervalCount()) : 0.0)
+        << " bytes per interval + strings)\n";
+    const Diagnostics& d = p.diagnostics();
+    out << "warnings:      " << d.warningCount() << "\n";
+    for (const auto& [kind, count] : d.warningKinds())
+        out << "  " << count << " x " << kind << "\n";
+    for (const std::string& example : d.examples())
+        out << "  e.g. " << example << "\n";
+    out << "skipped:       " << d.skippedCount() << " events\n";
+    for (const auto& [what, count] : d.skippedEvents())
+        out << "  " << count << " x " << what << "\n";
+    if (p.trackCount() > 0) {
+        out << "\ntracks:\n";
+        for (TrackId t = 0; t < p.trackCount(); ++t) {
+            const Track& track = p.track(t);
+            out << "  " << p.string(track.name) << "  [" << kindName(track.kind) << "]  " << (track.end - track.begin)
+                << " intervals, depth " << track.depthCount() << ", busy " << ValueFormat::text(busy[t], p.unit())
+                << "\n";
+        }
+    }
+    return CliCommands::Ok;
+}
+
+} // namespace
+
+CliCommand summaryCommand()
+{
+    return {"summary", "format, tracks, measurements, intervals, time span, warnings", &run};
+}
+
+} // namespace runlane
