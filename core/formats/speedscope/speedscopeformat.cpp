@@ -18,7 +18,7 @@ std::string_view SpeedscopeFormat::name() const
 
 std::vector<std::string_view> SpeedscopeFormat::fileNamePatterns() const
 {
-    return {"*.json", "*.speedscope.json"};
+    return {"*.json"};
 }
 
 InputFormat::Probe SpeedscopeFormat::probe(const FormatPrefix& prefix) const

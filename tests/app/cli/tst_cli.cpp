@@ -189,7 +189,7 @@ private Q_SLOTS:
             "enso        Enso profiler event log     *.json                            1.5 x file\n"
             "chronos     Chronos future event log    *.json                            1.5 x file\n"
             "chroprof    Chroprof metrics            *.json                            1.5 x file\n"
-            "speedscope  speedscope                  *.json *.speedscope.json          3 x file\n"
+            "speedscope  speedscope                  *.json                            3 x file\n"
             "folded      folded stacks               *.txt *.folded *.collapsed        16 x file\n"));
     }
 

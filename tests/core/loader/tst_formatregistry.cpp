@@ -102,7 +102,7 @@ private Q_SLOTS:
             QVERIFY(format->memoryPerInputByte() >= 1.0);
         }
         QCOMPARE(QString::fromStdString(FormatRegistry::fileNamePatterns()),
-                 QStringLiteral("*.json *.speedscope.json *.txt *.folded *.collapsed"));
+                 QStringLiteral("*.json *.txt *.folded *.collapsed"));
         QVERIFY(!FormatRegistry::find("nope"));
         QVERIFY(!FormatRegistry::find(""));
     }
