@@ -34,6 +34,14 @@ bool CliArgs::parse(const Spec& spec, int argc, char** argv, int first)
                 fail("option " + arg + " takes no value");
             else
                 m_flags.insert(arg);
+        } else if (spec.listOptions.count(arg)) {
+            std::vector<std::string>& list = m_lists[arg];
+            if (inlineValue)
+                list.push_back(value);
+            while (i + 1 < argc && !(argv[i + 1][0] == '-' && argv[i + 1][1] != '\0'))
+                list.emplace_back(argv[++i]);
+            if (list.empty())
+                fail("option " + arg + " needs at least one value");
         } else if (spec.valueOptions.count(arg)) {
             if (!inlineValue) {
                 if (i + 1 >= argc) {
@@ -57,6 +65,12 @@ bool CliArgs::parse(const Spec& spec, int argc, char** argv, int first)
         fail("unexpected argument '" + m_positional[spec.maxPositional] + "'");
     m_error = error;
     return error.empty();
+}
+
+std::vector<std::string> CliArgs::values(const std::string& option) const
+{
+    const auto it = m_lists.find(option);
+    return it == m_lists.end() ? std::vector<std::string>() : it->second;
 }
 
 std::optional<std::string> CliArgs::value(const std::string& option) const

@@ -19,6 +19,9 @@ public:
         std::set<std::string> flags; // "--help" takes none
         std::size_t minPositional = 0;
         std::size_t maxPositional = 0;
+        // "--base A.json B.json": every argument up to the next option (or
+        // "--base=A.json"); may be given again to add more.
+        std::set<std::string> listOptions = {};
     };
 
     // Parses argv[first..argc). False with error() set on a usage error;
@@ -28,12 +31,16 @@ public:
     const std::string& error() const { return m_error; }
     bool has(const std::string& flag) const { return m_flags.count(flag) != 0; }
     std::optional<std::string> value(const std::string& option) const;
+    // A list option's values, in order; empty if it is not given.
+    std::vector<std::string> values(const std::string& option) const;
+    bool hasList(const std::string& option) const { return m_lists.count(option) != 0; }
     const std::vector<std::string>& positional() const { return m_positional; }
 
 private:
     std::string m_error;
     std::set<std::string> m_flags;
     std::map<std::string, std::string> m_values;
+    std::map<std::string, std::vector<std::string>> m_lists;
     std::vector<std::string> m_positional;
 };
 

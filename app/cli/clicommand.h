@@ -21,6 +21,8 @@ CliCommand treeCommand();
 CliCommand usageCommand();
 CliCommand convertCommand();
 CliCommand renderCommand();
+CliCommand compareCommand();
+CliCommand reportCommand();
 CliCommand formatsCommand();
 
 } // namespace runlane

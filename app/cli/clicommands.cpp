@@ -49,7 +49,8 @@ std::string mainHelp()
         help += "  " + name + std::string(command.summary) + "\n";
     }
     help += "\nRun 'runlane-cli COMMAND --help' for a command's options.\n"
-            "Exit codes: 0 ok, 1 output not written, 2 usage error, 3 unreadable or invalid input.\n";
+            "Exit codes: 0 ok, 1 output not written, 2 usage error, 3 unreadable or invalid input,\n"
+            "4 a regression (compare --fail-on-regression).\n";
     return help;
 }
 
@@ -65,6 +66,8 @@ const std::vector<CliCommand>& CliCommands::table()
         usageCommand(),
         convertCommand(),
         renderCommand(),
+        compareCommand(),
+        reportCommand(),
         formatsCommand(),
     };
     return commands;

@@ -1,11 +1,13 @@
 #include "clisupport.h"
 
+#include "baselinereport.h"
 #include "clicommands.h"
 #include "formatregistry.h"
 #include "profile.h"
 #include "ranktable.h"
 #include "timeformat.h"
 
+#include <QFile>
 #include <QString>
 
 #include <algorithm>
@@ -45,6 +47,32 @@ LoadResult CliSupport::load(const CliArgs& args, std::ostream& err)
     if (!result.ok())
         err << "runlane-cli: " << result.error.toString() << "\n";
     return result;
+}
+
+int CliSupport::loadRuns(const std::vector<std::string>& files, const InputFormat* format, bool keepCalls,
+                         RunSet& runs, std::ostream& err)
+{
+    for (const std::string& path : files) {
+        const QString name = QString::fromLocal8Bit(path.c_str());
+        QFile file(name);
+        if (file.open(QIODevice::ReadOnly) && BaselineReport::isReport(file.peek(256).toStdString())) {
+            const QByteArray text = file.readAll();
+            std::string error;
+            if (!BaselineReport::read(std::string_view(text.constData(), std::size_t(text.size())), runs, error)) {
+                err << "runlane-cli: " << path << ": " << error << "\n";
+                return CliCommands::InputError;
+            }
+            continue;
+        }
+        // One profile in memory at a time: each is reduced to its rank.
+        const LoadResult loaded = ProfileLoader::load(name, {}, format);
+        if (!loaded.ok()) {
+            err << "runlane-cli: " << loaded.error.toString() << "\n";
+            return CliCommands::InputError;
+        }
+        runs.add(*loaded.profile, path, keepCalls);
+    }
+    return -1;
 }
 
 bool CliSupport::parseCount(const std::string& text, std::size_t& out)

@@ -3,6 +3,7 @@
 #include "cliargs.h"
 #include "numberparse.h"
 #include "profileloader.h"
+#include "runset.h"
 #include "valueformat.h"
 
 #include <iosfwd>
@@ -36,6 +37,11 @@ public:
     // on, or the exit code.
     static int loadWithRange(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range,
                              std::ostream& err);
+    // Adds each file to `runs`: a profile is one run (its calls kept with
+    // `keepCalls`), a baseline report (runlane-cli report) all of its runs.
+    // Returns -1 to go on, or the exit code (the error printed).
+    static int loadRuns(const std::vector<std::string>& files, const InputFormat* format, bool keepCalls, RunSet& runs,
+                        std::ostream& err);
     // "A..B" from the profile's start, in its unit; false with a message.
     static bool parseRange(const std::string& text, const Profile& profile, TimeRange& range, std::string& error);
     // A whole number from 1 to 999999999.

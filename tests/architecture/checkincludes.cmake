@@ -16,7 +16,8 @@ set(rules
     "core/model:core/base"
     "core/io:core/base core/model"
     "core/analysis:core/base core/model"
-    "core/text:core/base core/model core/analysis"
+    "core/compare:core/base core/model core/analysis"
+    "core/text:core/base core/model core/analysis core/compare"
     # A format uses the model and io (and text, to write values in its
     # warnings); never the analyses nor another format.
     "core/formats/*:core/base core/model core/io core/text"

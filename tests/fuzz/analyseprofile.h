@@ -4,7 +4,9 @@
 // targets on everything that loads and by tst_hostileinput on the inputs
 // they once broke (tests/data/malformed), so a regression file replays the
 // whole path that failed.
+#include "baselinereport.h"
 #include "calltree.h"
+#include "compareformatter.h"
 #include "labelindex.h"
 #include "measurementmetrics.h"
 #include "rankformatter.h"
@@ -30,6 +32,17 @@ inline void analyseProfile(const Profile& profile)
         UsageSeries::compute(profile, t, bin, 8);
     const CallTree tree(profile);
     const LabelIndex labels(profile);
+    // Compared with itself, one run per side (each call's values) and
+    // through its baseline report: whatever it holds, nothing changed.
+    RunSet runs;
+    runs.add(profile, "fuzz", true);
+    const Comparison same = Comparison::compute(runs, runs, {});
+    if (same.anyRegressed() || CompareFormatter::markdown(same).empty())
+        std::abort();
+    RunSet again;
+    std::string error;
+    if (!BaselineReport::read(BaselineReport::write(runs, "fuzz"), again, error))
+        std::abort(); // a report Runlane writes, it reads
 }
 
 } // namespace runlane::fuzz

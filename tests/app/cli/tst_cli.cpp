@@ -1,3 +1,4 @@
+#include "core/compare/runsgenerator.h"
 #include "testsupport.h"
 
 #include <QImage>
@@ -47,6 +48,8 @@ private Q_SLOTS:
         QTest::newRow("--help") << QStringList{"--help"} << "Usage: runlane-cli COMMAND";
         QTest::newRow("help") << QStringList{"help"} << "Usage: runlane-cli COMMAND";
         QTest::newRow("formats --help") << QStringList{"formats", "--help"} << "Usage: runlane-cli formats";
+        QTest::newRow("compare --help") << QStringList{"compare", "--help"} << "Usage: runlane-cli compare --base";
+        QTest::newRow("report --help") << QStringList{"report", "--help"} << "Usage: runlane-cli report PROFILE...";
         for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
             QTest::addRow("%s --help", command) << QStringList{command, "--help"}
                                                 << QStringLiteral("Usage: runlane-cli %1 FILE").arg(command);
@@ -210,6 +213,77 @@ private Q_SLOTS:
         const Run render = cli({"render", fgh, "--input-format", "chronos", "-o", QDir::temp().filePath(QStringLiteral("never.png"))});
         QCOMPARE(render.code, 3);
         QCOMPARE(render.err, wrong.err);
+    }
+
+    // Two sets of 5 generated runs, f7 planted 25 % slower in the new one:
+    // the table, JSON, Markdown and the CI gate's exit code.
+    void compare()
+    {
+        QTemporaryDir dir;
+        QStringList base;
+        QStringList next;
+        for (int r = 0; r < 10; ++r) {
+            runlane::test::RunsGenerator generator(std::uint64_t(100 + r));
+            if (r >= 5)
+                generator.factors = {{"f7", 1.25}};
+            const QString path = dir.filePath(QStringLiteral("run%1.json").arg(r));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(generator.chronosLog());
+            (r < 5 ? base : next) << path;
+        }
+        const QStringList sets = QStringList{"compare", "--base"} + base + QStringList{"--new"} + next;
+        Run run = cli(sets);
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.startsWith(QStringLiteral("compare: 5 base run(s), 5 new run(s); exec per run (totals); "
+                                                   "Mann-Whitney U over the runs; threshold 5 %, alpha 0.05, floor ")),
+                 qPrintable(run.out));
+        QVERIFY2(run.out.contains(QStringLiteral("\nregressed    f7 (work.nim:17)")), qPrintable(run.out));
+        QVERIFY(run.out.contains(QStringLiteral("\n1 regressed, 0 improved, ")));
+        QVERIFY(run.out.contains(QStringLiteral("warning: fewer than 9 runs on a side: small changes may go unseen\n")));
+
+        run = cli(sets + QStringList{"--fail-on-regression"});
+        QCOMPARE(run.code, 4);
+        run = cli(QStringList{"compare", "--base"} + base + QStringList{"--new"} + base + QStringList{"--fail-on-regression"});
+        QCOMPARE(run.code, 0);
+
+        run = cli(sets + QStringList{"--format", "json", "--metric", "exec,wall"});
+        QCOMPARE(run.code, 0);
+        const QJsonObject json = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(json[QStringLiteral("base_runs")].toInt(), 5);
+        QCOMPARE(json[QStringLiteral("new_runs")].toInt(), 5);
+        QCOMPARE(json[QStringLiteral("test")].toString(), QStringLiteral("mann-whitney-runs"));
+        QCOMPARE(json[QStringLiteral("metric")].toArray().size(), 2);
+        const QJsonObject f7 = json[QStringLiteral("labels")].toArray().first().toObject();
+        QCOMPARE(f7[QStringLiteral("name")].toString(), QStringLiteral("f7"));
+        QCOMPARE(f7[QStringLiteral("verdict")].toString(), QStringLiteral("regressed"));
+        const QJsonObject exec = f7[QStringLiteral("metrics")].toObject()[QStringLiteral("exec")].toObject();
+        for (const char* field : {"base_median_ns", "new_median_ns", "delta_ns", "delta_pct", "p_value", "ci_low_ns",
+                                  "ci_high_ns", "base_runs", "new_runs"})
+            QVERIFY2(exec.contains(QLatin1String(field)), field);
+        QCOMPARE(exec[QStringLiteral("p_value")].toDouble(), 2.0 / 252);
+        QVERIFY(exec[QStringLiteral("delta_pct")].toDouble() > 15);
+
+        run = cli(sets + QStringList{"--format", "markdown"});
+        QVERIFY2(run.out.startsWith(QString::fromUtf8("### Runlane: ❌ 1 regression\n")), qPrintable(run.out));
+        QVERIFY(run.out.contains(QStringLiteral("**Regressions**")));
+
+        // A baseline report stands for the base runs.
+        const QString report = dir.filePath(QStringLiteral("baseline.json"));
+        run = cli(QStringList{"report"} + base + QStringList{"-o", report});
+        QCOMPARE(run.code, 0);
+        const Run fromReport = cli(QStringList{"compare", "--baseline", report, "--new"} + next + QStringList{"--format", "json"});
+        const Run fromProfiles = cli(sets + QStringList{"--format", "json"});
+        QCOMPARE(fromReport.code, 0);
+        QCOMPARE(fromReport.out, fromProfiles.out);
+
+        run = cli({"compare", "--new", next.first()});
+        QCOMPARE(run.code, 2);
+        QCOMPARE(run.err, QStringLiteral("runlane-cli: compare needs --base FILE... (or --baseline REPORT) (see --help)\n"));
+        run = cli({"compare", "--base", base.first(), "--new", next.first(), "--metric", "speed"});
+        QCOMPARE(run.code, 2);
+        run = cli({"compare", "--base", dir.filePath(QStringLiteral("none.json")), "--new", next.first()});
+        QCOMPARE(run.code, 3);
     }
 
     void summary()

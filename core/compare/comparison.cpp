@@ -1,0 +1,327 @@
+#include "comparison.h"
+
+#include "parallel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace runlane {
+
+namespace {
+
+std::size_t at(CompareMetric metric)
+{
+    return std::size_t(metric);
+}
+
+// FNV-1a: each label and metric gets its own resampling sequence, the same
+// on every machine and in every order of labels.
+std::uint64_t seedFor(std::uint64_t seed, const LabelKey& key, CompareMetric metric)
+{
+    std::uint64_t hash = 0xcbf29ce484222325ULL ^ seed;
+    const auto mix = [&hash](std::string_view text) {
+        for (const char c : text) {
+            hash ^= std::uint8_t(c);
+            hash *= 0x100000001b3ULL;
+        }
+        hash ^= 0xff;
+        hash *= 0x100000001b3ULL;
+    };
+    mix(key.name);
+    mix(key.file);
+    mix(std::to_string(key.line));
+    mix(CompareMetrics::name(metric));
+    return hash;
+}
+
+double relative(double delta, double base)
+{
+    if (base != 0)
+        return delta / base;
+    return delta == 0 ? 0 : std::copysign(std::numeric_limits<double>::infinity(), delta);
+}
+
+// The per-call values a metric is tested on when each side is one run.
+std::vector<double> callValues(const RunSet::Label& label, CompareMetric metric)
+{
+    switch (metric) {
+    case CompareMetric::Total:
+        return label.callTotal;
+    case CompareMetric::Wall:
+        return label.callWall;
+    case CompareMetric::Wait: {
+        std::vector<double> wait(label.callWall.size());
+        for (std::size_t i = 0; i < wait.size(); ++i)
+            wait[i] = std::max(0.0, label.callWall[i] - label.callExec[i]);
+        return wait;
+    }
+    case CompareMetric::Calls:
+        return {}; // one count per run: nothing to test per call
+    default:
+        return label.callExec;
+    }
+}
+
+int severity(Comparison::Verdict verdict)
+{
+    switch (verdict) {
+    case Comparison::Verdict::Regressed:
+        return 5;
+    case Comparison::Verdict::Improved:
+        return 4;
+    case Comparison::Verdict::Inconclusive:
+        return 3;
+    case Comparison::Verdict::Added:
+    case Comparison::Verdict::Removed:
+        return 2;
+    case Comparison::Verdict::Unchanged:
+        break;
+    }
+    return 1;
+}
+
+double medianBusy(const RunSet& set)
+{
+    std::vector<double> busy;
+    for (const RunSet::Run& run : set.runs())
+        busy.push_back(run.busy);
+    return Statistics::median(busy);
+}
+
+} // namespace
+
+std::string_view Comparison::name(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Regressed:
+        return "regressed";
+    case Verdict::Improved:
+        return "improved";
+    case Verdict::Inconclusive:
+        return "inconclusive";
+    case Verdict::Unchanged:
+        return "unchanged";
+    case Verdict::Added:
+        return "added";
+    case Verdict::Removed:
+        return "removed";
+    }
+    return "?";
+}
+
+std::string_view Comparison::name(Test test)
+{
+    return test == Test::Calls ? "mann-whitney-calls" : "mann-whitney-runs";
+}
+
+std::string_view Comparison::name(CompareOptions::Per per)
+{
+    switch (per) {
+    case CompareOptions::Per::Call:
+        return "call";
+    case CompareOptions::Per::Busy:
+        return "busy";
+    case CompareOptions::Per::Run:
+        break;
+    }
+    return "run";
+}
+
+std::size_t Comparison::count(Verdict verdict) const
+{
+    std::size_t n = 0;
+    for (const LabelResult& label : m_labels) {
+        for (const MetricResult& metric : label.metrics)
+            n += metric.verdict == verdict ? 1 : 0;
+        if (label.metrics.empty() && label.verdict == verdict)
+            ++n;
+    }
+    return n;
+}
+
+std::vector<double> Comparison::normalised(const RunSet& set, const RunSet::Label& label, CompareMetric metric) const
+{
+    std::vector<double> values = set.values(label, metric);
+    if (m_options.per == CompareOptions::Per::Run || !CompareMetrics::isSum(metric))
+        return values;
+    for (std::size_t run = 0; run < values.size(); ++run) {
+        const double by = m_options.per == CompareOptions::Per::Call ? label.runs[run][at(CompareMetric::Calls)]
+                                                                      : set.runs()[run].busy;
+        values[run] = by > 0 ? values[run] / by : 0;
+    }
+    return values;
+}
+
+Comparison::MetricResult Comparison::compareMetric(const RunSet& base, const RunSet::Label* b, const RunSet& next,
+                                                   const RunSet::Label* n, CompareMetric metric,
+                                                   std::uint64_t seed) const
+{
+    MetricResult r;
+    r.metric = metric;
+    const std::vector<double> bv = normalised(base, *b, metric);
+    const std::vector<double> nv = normalised(next, *n, metric);
+    r.base = Statistics::summarise(bv);
+    r.next = Statistics::summarise(nv);
+    r.delta = r.next.median - r.base.median;
+    r.deltaPct = relative(r.delta, r.base.median);
+
+    const std::vector<double> bc = m_test == Test::Calls ? callValues(*b, metric) : std::vector<double>();
+    const std::vector<double> nc = m_test == Test::Calls ? callValues(*n, metric) : std::vector<double>();
+    const bool perCall = !bc.empty() && !nc.empty();
+    const std::vector<double>& ta = perCall ? bc : bv;
+    const std::vector<double>& tb = perCall ? nc : nv;
+    r.test = perCall ? Test::Calls : Test::Runs;
+    const Statistics::MannWhitney mw = Statistics::mannWhitney(ta, tb);
+    r.p = mw.p;
+    r.exact = mw.exact;
+    r.ci = Statistics::bootstrapMedianDelta(ta, tb, seed, m_options.resamples);
+    const double ciBase = perCall ? Statistics::median(bc) : r.base.median;
+    r.ciPct = {relative(r.ci.low, ciBase), relative(r.ci.high, ciBase)};
+
+    // The floor is on the run's own figures (not normalised): a function
+    // of 2 µs that doubles is no regression of a program busy for seconds.
+    double rawDelta = r.delta;
+    if (m_options.per != CompareOptions::Per::Run)
+        rawDelta = Statistics::median(next.values(*n, metric)) - Statistics::median(base.values(*b, metric));
+    const std::size_t fewest = std::min(base.runs().size(), next.runs().size());
+    if ((CompareMetrics::isTime(metric) && std::fabs(rawDelta) < m_floor) || r.delta == 0
+        || std::fabs(r.deltaPct) < m_options.threshold)
+        r.verdict = Verdict::Unchanged;
+    else if ((r.test == Test::Runs && fewest < 3) || r.p >= m_options.alpha)
+        r.verdict = Verdict::Inconclusive;
+    else if (r.delta > 0 && r.ciPct.low > m_options.threshold)
+        r.verdict = Verdict::Regressed;
+    else if (r.delta < 0 && r.ciPct.high < -m_options.threshold)
+        r.verdict = Verdict::Improved;
+    else
+        r.verdict = Verdict::Inconclusive;
+    return r;
+}
+
+Comparison Comparison::compute(const RunSet& base, const RunSet& next, const CompareOptions& options)
+{
+    Comparison c;
+    c.m_options = options;
+    c.m_baseRuns = base.runs().size();
+    c.m_newRuns = next.runs().size();
+    c.m_test = c.m_baseRuns == 1 && c.m_newRuns == 1 ? Test::Calls : Test::Runs;
+    c.m_floor = options.floor ? *options.floor : 0.001 * medianBusy(base);
+    if (!base.runs().empty())
+        c.m_unit = base.runs().front().unit;
+
+    // Matching: (name, file, line) first; then a name that is unique on
+    // both sides, whatever its file and line (the code moved).
+    std::map<LabelKey, const RunSet::Label*> newByKey;
+    std::map<std::string, int> baseNames;
+    std::map<std::string, int> newNames;
+    for (const RunSet::Label& l : next.labels()) {
+        newByKey[l.key] = &l;
+        ++newNames[l.key.name];
+    }
+    for (const RunSet::Label& l : base.labels())
+        ++baseNames[l.key.name];
+    std::set<const RunSet::Label*> matchedNew;
+    std::vector<std::pair<const RunSet::Label*, const RunSet::Label*>> pairs;
+    std::vector<const RunSet::Label*> unmatchedBase;
+    for (const RunSet::Label& l : base.labels()) {
+        if (const auto it = newByKey.find(l.key); it != newByKey.end()) {
+            pairs.emplace_back(&l, it->second);
+            matchedNew.insert(it->second);
+        } else {
+            unmatchedBase.push_back(&l);
+        }
+    }
+    std::map<std::string, const RunSet::Label*> newUnmatchedByName;
+    for (const RunSet::Label& l : next.labels()) {
+        if (!matchedNew.count(&l) && newNames[l.key.name] == 1)
+            newUnmatchedByName[l.key.name] = &l;
+    }
+    for (const RunSet::Label* b : unmatchedBase) {
+        const auto it = newUnmatchedByName.find(b->key.name);
+        if (baseNames[b->key.name] == 1 && it != newUnmatchedByName.end()) {
+            pairs.emplace_back(b, it->second);
+            matchedNew.insert(it->second);
+            continue;
+        }
+        LabelResult removed;
+        removed.key = removed.baseKey = b->key;
+        removed.async = b->async;
+        removed.verdict = Verdict::Removed;
+        c.m_labels.push_back(removed);
+    }
+    for (const RunSet::Label& l : next.labels()) {
+        if (matchedNew.count(&l))
+            continue;
+        LabelResult added;
+        added.key = added.baseKey = l.key;
+        added.async = l.async;
+        added.verdict = Verdict::Added;
+        c.m_labels.push_back(added);
+    }
+    // Labels are independent and each has its own seed: the same results
+    // on any number of threads.
+    std::vector<LabelResult> matched(pairs.size());
+    parallelFor(pairs.size(), [&](std::size_t i) {
+        const auto [b, n] = pairs[i];
+        LabelResult& result = matched[i];
+        result.key = n->key;
+        result.baseKey = b->key;
+        result.movedMatch = !(b->key == n->key);
+        result.async = b->async || n->async;
+        for (const CompareMetric metric : options.metrics) {
+            result.metrics.push_back(c.compareMetric(base, b, next, n, metric, seedFor(options.seed, n->key, metric)));
+            if (severity(result.metrics.back().verdict) > severity(result.verdict))
+                result.verdict = result.metrics.back().verdict;
+        }
+    });
+    for (LabelResult& result : matched)
+        c.m_labels.push_back(std::move(result));
+    // The most severe first, then by the size of the change.
+    std::stable_sort(c.m_labels.begin(), c.m_labels.end(), [](const LabelResult& x, const LabelResult& y) {
+        if (severity(x.verdict) != severity(y.verdict))
+            return severity(x.verdict) > severity(y.verdict);
+        const double dx = x.metrics.empty() ? 0 : std::fabs(x.metrics.front().delta);
+        const double dy = y.metrics.empty() ? 0 : std::fabs(y.metrics.front().delta);
+        if (dx != dy)
+            return dx > dy;
+        return x.key < y.key;
+    });
+
+    const std::size_t fewest = std::min(c.m_baseRuns, c.m_newRuns);
+    if (c.m_test == Test::Calls)
+        c.m_warnings.push_back("one run per side: tested over each call's values, not over runs");
+    else if (fewest < 3)
+        c.m_warnings.push_back("fewer than 3 runs on a side: no change can be told from noise (inconclusive)");
+    else if (fewest < 9)
+        c.m_warnings.push_back("fewer than 9 runs on a side: small changes may go unseen");
+    std::set<std::string> formats;
+    std::set<std::vector<std::string>> tracks;
+    for (const RunSet* set : {&base, &next}) {
+        for (const RunSet::Run& run : set->runs()) {
+            formats.insert(run.format);
+            if (!run.tracks.empty())
+                tracks.insert(run.tracks);
+        }
+    }
+    if (formats.size() > 1) {
+        std::string list;
+        for (const std::string& f : formats)
+            list += (list.empty() ? "" : ", ") + f;
+        c.m_warnings.push_back("the runs are of different formats (" + list + ")");
+    }
+    std::set<ValueUnit> units;
+    for (const RunSet* set : {&base, &next}) {
+        for (const RunSet::Run& run : set->runs())
+            units.insert(run.unit);
+    }
+    if (units.size() > 1)
+        c.m_warnings.push_back("the runs measure different things (time and samples): their values do not compare");
+    if (tracks.size() > 1)
+        c.m_warnings.push_back("the runs have different tracks (threads, loops)");
+    return c;
+}
+
+} // namespace runlane

@@ -1,0 +1,95 @@
+#pragma once
+
+#include "runset.h"
+#include "statistics.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace runlane {
+
+struct CompareOptions {
+    std::vector<CompareMetric> metrics{CompareMetric::Exec};
+    double threshold = 0.05; // relative: 5 %
+    // Absolute floor of |Δ| for times; default 0.1 % of the base's busy time.
+    std::optional<double> floor;
+    double alpha = 0.05;
+    // Runs of different lengths: compare per run (totals), per call (sums
+    // divided by the run's calls of the label) or per busy time (a share).
+    enum class Per { Run, Call, Busy };
+    Per per = Per::Run;
+    std::uint64_t seed = 20261123;
+    int resamples = 2000;
+};
+
+// Two sets of runs of one workload compared label by label: per metric the
+// medians, Δ, a Mann–Whitney U test and a bootstrap interval of Δ, and a
+// verdict that alarms only when the whole interval clears the threshold
+// (docs: README "Compare runs"). Pure: no files, no Widgets.
+class Comparison
+{
+public:
+    enum class Verdict { Regressed, Improved, Inconclusive, Unchanged, Added, Removed };
+    // What the p-value and the interval are computed over.
+    enum class Test {
+        Runs, // each run's value of the metric: the Mann–Whitney U over runs
+        Calls, // one run per side: each call's value
+    };
+
+    struct MetricResult {
+        CompareMetric metric = CompareMetric::Exec;
+        Statistics::Summary base;
+        Statistics::Summary next;
+        double delta = 0; // median(new) - median(base)
+        double deltaPct = 0; // of median(base); ±inf when it is 0
+        double p = 1;
+        bool exact = false;
+        Test test = Test::Runs;
+        Statistics::Interval ci; // of Δ (per call with Test::Calls)
+        Statistics::Interval ciPct; // of Δ %
+        Verdict verdict = Verdict::Unchanged;
+    };
+    struct LabelResult {
+        LabelKey key; // as in the new runs (as in the base if removed)
+        LabelKey baseKey; // differs when matched by name: the code moved
+        bool async = false;
+        bool movedMatch = false;
+        std::vector<MetricResult> metrics; // one per CompareOptions::metrics
+        Verdict verdict = Verdict::Unchanged; // the worst of its metrics'
+    };
+
+    static Comparison compute(const RunSet& base, const RunSet& next, const CompareOptions& options);
+
+    const std::vector<LabelResult>& labels() const { return m_labels; }
+    const CompareOptions& options() const { return m_options; }
+    std::size_t baseRuns() const { return m_baseRuns; }
+    std::size_t newRuns() const { return m_newRuns; }
+    Test test() const { return m_test; }
+    double floor() const { return m_floor; }
+    // The base's unit (of its first run): what the values are in.
+    ValueUnit unit() const { return m_unit; }
+    const std::vector<std::string>& warnings() const { return m_warnings; }
+    std::size_t count(Verdict verdict) const;
+    bool anyRegressed() const { return count(Verdict::Regressed) > 0; }
+
+    static std::string_view name(Verdict verdict);
+    static std::string_view name(Test test);
+    static std::string_view name(CompareOptions::Per per);
+
+private:
+    MetricResult compareMetric(const RunSet& base, const RunSet::Label* b, const RunSet& next,
+                               const RunSet::Label* n, CompareMetric metric, std::uint64_t seed) const;
+    std::vector<double> normalised(const RunSet& set, const RunSet::Label& label, CompareMetric metric) const;
+
+    CompareOptions m_options;
+    std::vector<LabelResult> m_labels;
+    std::size_t m_baseRuns = 0;
+    std::size_t m_newRuns = 0;
+    Test m_test = Test::Runs;
+    double m_floor = 0;
+    ValueUnit m_unit = ValueUnit::Nanoseconds;
+    std::vector<std::string> m_warnings;
+};
+
+} // namespace runlane

@@ -1,0 +1,139 @@
+#include "runset.h"
+
+#include "measurementmetrics.h"
+#include "profile.h"
+#include "ranktable.h"
+
+#include <algorithm>
+
+namespace runlane {
+
+namespace {
+
+std::size_t at(CompareMetric metric)
+{
+    return std::size_t(metric);
+}
+
+CompareMetrics::Values valuesOf(const RankRow& row)
+{
+    CompareMetrics::Values v{};
+    v[at(CompareMetric::Calls)] = double(row.calls);
+    v[at(CompareMetric::Exec)] = double(row.exec);
+    v[at(CompareMetric::Total)] = double(row.total);
+    v[at(CompareMetric::Wall)] = double(row.wall);
+    v[at(CompareMetric::P50)] = double(row.p50);
+    v[at(CompareMetric::P90)] = double(row.p90);
+    v[at(CompareMetric::P99)] = double(row.p99);
+    v[at(CompareMetric::Max)] = double(row.max);
+    v[at(CompareMetric::Wait)] = double(std::max<Time>(0, row.wall - row.exec));
+    return v;
+}
+
+} // namespace
+
+RunSet::Label& RunSet::labelFor(const LabelKey& key, bool async)
+{
+    const auto [it, added] = m_index.emplace(key, m_labels.size());
+    if (added) {
+        Label label;
+        label.key = key;
+        label.runs.assign(m_runs.size(), CompareMetrics::Values{});
+        m_labels.push_back(std::move(label));
+    }
+    Label& label = m_labels[it->second];
+    label.async = label.async || async;
+    return label;
+}
+
+void RunSet::merge(CompareMetrics::Values& into, const CompareMetrics::Values& row) const
+{
+    const bool more = row[at(CompareMetric::Calls)] > into[at(CompareMetric::Calls)];
+    for (const CompareMetric m : CompareMetrics::all()) {
+        double& value = into[at(m)];
+        if (m == CompareMetric::Calls || CompareMetrics::isSum(m))
+            value += row[at(m)];
+        else if (m == CompareMetric::Max)
+            value = std::max(value, row[at(m)]);
+        else if (more)
+            value = row[at(m)];
+    }
+}
+
+void RunSet::add(const Profile& profile, const std::string& source, bool keepCalls)
+{
+    const MeasurementMetrics metrics(profile);
+    const RankTable table = RankTable::compute(metrics);
+    // Whether a label's measurements are async tasks, from the first one.
+    std::vector<char> async(profile.labelCount(), 0);
+    for (const Measurement& m : profile.measurements())
+        async[m.label] = async[m.label] || m.isAsync();
+
+    Run run;
+    run.source = source;
+    run.format = profile.formatName();
+    run.busy = double(table.busyTime());
+    run.unit = profile.unit();
+    for (const Track& track : profile.tracks())
+        run.tracks.emplace_back(profile.string(track.name));
+    std::sort(run.tracks.begin(), run.tracks.end());
+    m_runs.push_back(run);
+    for (Label& label : m_labels)
+        label.runs.emplace_back();
+
+    // Indices, not pointers: adding labels moves them.
+    constexpr std::size_t kAbsent = std::size_t(-1);
+    std::vector<std::size_t> byLabel(profile.labelCount(), kAbsent);
+    for (const RankRow& row : table.rows()) {
+        const runlane::Label& l = profile.label(row.label);
+        LabelKey key{std::string(profile.labelName(row.label)), std::string(profile.string(l.file)), l.line};
+        if (m_match == Match::Name) {
+            key.file.clear();
+            key.line = 0;
+        }
+        Label& label = labelFor(key, async[row.label] != 0);
+        merge(label.runs.back(), valuesOf(row));
+        byLabel[row.label] = m_index.at(key);
+    }
+    if (!keepCalls)
+        return;
+    for (MeasurementId id = 0; id < profile.measurementCount(); ++id) {
+        const Measurement& m = profile.measurement(id);
+        if (byLabel[m.label] == kAbsent || m.finalState() == FinalState::Unfinished)
+            continue;
+        Label& label = m_labels[byLabel[m.label]];
+        label.callExec.push_back(double(metrics.exec(id)));
+        label.callWall.push_back(double(metrics.wall(id)));
+        label.callTotal.push_back(double(metrics.total(id)));
+    }
+}
+
+void RunSet::add(const Run& run, const std::vector<std::pair<Label, CompareMetrics::Values>>& values)
+{
+    m_runs.push_back(run);
+    for (Label& label : m_labels)
+        label.runs.emplace_back();
+    for (const auto& [from, row] : values) {
+        LabelKey key = from.key;
+        if (m_match == Match::Name) {
+            key.file.clear();
+            key.line = 0;
+        }
+        Label& label = labelFor(key, from.async);
+        merge(label.runs.back(), row);
+        label.callExec.insert(label.callExec.end(), from.callExec.begin(), from.callExec.end());
+        label.callWall.insert(label.callWall.end(), from.callWall.begin(), from.callWall.end());
+        label.callTotal.insert(label.callTotal.end(), from.callTotal.begin(), from.callTotal.end());
+    }
+}
+
+std::vector<double> RunSet::values(const Label& label, CompareMetric metric) const
+{
+    std::vector<double> values;
+    values.reserve(label.runs.size());
+    for (const CompareMetrics::Values& run : label.runs)
+        values.push_back(run[at(metric)]);
+    return values;
+}
+
+} // namespace runlane

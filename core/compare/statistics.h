@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace runlane {
+
+// The statistics a comparison of runs needs, exact and reproducible: the
+// same input gives the same figures on every machine (no library random
+// numbers, whose sequences differ between standard libraries).
+class Statistics
+{
+public:
+    struct Summary {
+        std::size_t n = 0;
+        double mean = 0;
+        double median = 0;
+        double stddev = 0; // sample standard deviation (n - 1); 0 for n < 2
+        double min = 0;
+        double max = 0;
+    };
+    static Summary summarise(const std::vector<double>& values);
+    static double median(std::vector<double> values);
+
+    struct MannWhitney {
+        double u = 0; // of the first sample: pairs (a, b) with a > b, ties half
+        double p = 1; // two-sided
+        bool exact = false; // from the permutation distribution, ties included
+    };
+    // Two-sided Mann–Whitney U test. Exact (every split of the pooled
+    // ranks, so ties are exact too) for at most kExactMaxValues values in
+    // at most kExactSplits splits; otherwise the normal approximation with
+    // tie correction and continuity correction. p = 1 when either sample is
+    // empty.
+    static MannWhitney mannWhitney(const std::vector<double>& a, const std::vector<double>& b);
+    static constexpr double kExactSplits = 200'000;
+    static constexpr std::size_t kExactMaxValues = 60;
+
+    struct Interval {
+        double low = 0;
+        double high = 0;
+    };
+    // Percentile bootstrap interval of median(b) - median(a): each resample
+    // draws |a| values from a and |b| from b with replacement. `seed` fixes
+    // the sequence, so a report is the same every time it is computed.
+    // Above kBootstrapMaxValues values in all (each call of a label, not
+    // runs) the interval is asymptotic instead: the medians' standard
+    // errors from their order-statistic intervals.
+    static Interval bootstrapMedianDelta(const std::vector<double>& a, const std::vector<double>& b,
+                                         std::uint64_t seed, int resamples = 2000, double level = 0.95);
+
+    static constexpr std::size_t kBootstrapMaxValues = 400;
+
+    // The standard normal distribution's upper tail, P(Z > z).
+    static double normalUpperTail(double z);
+};
+
+} // namespace runlane

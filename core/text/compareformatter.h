@@ -1,0 +1,26 @@
+#pragma once
+
+#include "comparison.h"
+
+#include <cstddef>
+#include <string>
+
+namespace runlane {
+
+// A Comparison as text: an aligned table for people, CSV, JSON for scripts
+// (the fields README "Compare runs" documents), and Markdown to paste into a
+// pull request. Each starts by saying what was compared and how.
+class CompareFormatter
+{
+public:
+    static constexpr std::size_t kAllRows = static_cast<std::size_t>(-1);
+
+    static std::string table(const Comparison& comparison, std::size_t limit = kAllRows);
+    static std::string csv(const Comparison& comparison, std::size_t limit = kAllRows);
+    static std::string json(const Comparison& comparison, std::size_t limit = kAllRows);
+    static std::string markdown(const Comparison& comparison, std::size_t limit = kAllRows);
+    // "5 base runs, 5 new runs; exec per run total; ...": the header line.
+    static std::string header(const Comparison& comparison);
+};
+
+} // namespace runlane
