@@ -94,7 +94,8 @@ std::string BaselineReport::write(const RunSet& set, std::string_view toolVersio
         labels.push_back(std::move(entry));
     }
     report["labels"] = labels;
-    return report.dump(1) + "\n";
+    // Names are bytes from the profile: invalid UTF-8 is replaced, not an error.
+    return report.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 bool BaselineReport::isReport(std::string_view prefix)

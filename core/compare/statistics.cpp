@@ -150,6 +150,122 @@ Statistics::Interval medianDeltaAsymptotic(const std::vector<double>& a, const s
     return {delta - z * se, delta + z * se};
 }
 
+// The exact distribution of the median of a resample (n draws with
+// replacement) of the sorted sample `x`: what infinitely many bootstrap
+// resamples would give. Draws are positions 0..n-1, each with chance 1/n;
+// the median is x at the middle position (odd n) or the mean of x at the
+// two middle ones (even n), whose joint law has a closed form.
+std::vector<std::pair<double, double>> exactResampleMedian(const std::vector<double>& x)
+{
+    const std::size_t n = x.size();
+    const double nn = double(n);
+    std::vector<double> logFactorial(n + 1, 0.0);
+    for (std::size_t i = 2; i <= n; ++i)
+        logFactorial[i] = logFactorial[i - 1] + std::log(double(i));
+    const auto power = [](double base, std::size_t e) { return e == 0 ? 1.0 : std::pow(base, double(e)); };
+    std::vector<std::pair<double, double>> law;
+    if (n % 2 == 1) {
+        // P(median position <= i) = P(at least (n+1)/2 draws at <= i).
+        const std::size_t need = (n + 1) / 2;
+        double previous = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double p = double(i + 1) / nn;
+            double atMost = 0;
+            for (std::size_t c = need; c <= n; ++c)
+                atMost += std::exp(logFactorial[n] - logFactorial[c] - logFactorial[n - c]) * power(p, c)
+                    * power(1 - p, n - c);
+            law.emplace_back(x[i], atMost - previous);
+            previous = atMost;
+        }
+    } else {
+        const std::size_t h = n / 2;
+        const double choose = std::exp(logFactorial[n] - 2 * logFactorial[h]);
+        // powers[k][e] = (k / n)^e, and the multinomial coefficients of
+        // (below, at, above): the sums below take only products.
+        std::vector<std::vector<double>> powers(n + 1, std::vector<double>(n + 1, 1.0));
+        for (std::size_t k = 0; k <= n; ++k) {
+            for (std::size_t e = 1; e <= n; ++e)
+                powers[k][e] = powers[k][e - 1] * (double(k) / nn);
+        }
+        std::vector<std::vector<double>> multinomial(h, std::vector<double>(n + 1, 0.0));
+        for (std::size_t below = 0; below < h; ++below) {
+            for (std::size_t at = h + 1 - below; below + at <= n; ++at)
+                multinomial[below][at] = std::exp(logFactorial[n] - logFactorial[below] - logFactorial[at]
+                                                  - logFactorial[n - below - at]);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            // Both middle draws at i: fewer than h draws below i, more than
+            // h at or below it.
+            double same = 0;
+            for (std::size_t below = 0; below < h; ++below) {
+                for (std::size_t at = h + 1 - below; below + at <= n; ++at)
+                    same += multinomial[below][at] * powers[i][below] * powers[1][at] * powers[n - 1 - i][n - below - at];
+            }
+            law.emplace_back(x[i], same);
+            // The lower at i, the upper at j > i: h draws at or below i (one
+            // at i), h at or above j (one at j).
+            const double lower = powers[i + 1][h] - powers[i][h];
+            for (std::size_t j = i + 1; j < n; ++j)
+                law.emplace_back((x[i] + x[j]) / 2, choose * lower * (powers[n - j][h] - powers[n - j - 1][h]));
+        }
+    }
+    // One entry per value, in order: ties and equal midpoints merged.
+    std::sort(law.begin(), law.end());
+    std::vector<std::pair<double, double>> merged;
+    for (const auto& [value, p] : law) {
+        if (!merged.empty() && merged.back().first == value)
+            merged.back().second += p;
+        else
+            merged.emplace_back(value, p);
+    }
+    return merged;
+}
+
+// The q-quantile of MB - MA for independent discrete laws: the smallest d
+// with P(MB - MA <= d) >= q, found among the differences of their values.
+double differenceQuantile(const std::vector<std::pair<double, double>>& a,
+                          const std::vector<std::pair<double, double>>& b, double q)
+{
+    std::vector<double> cumulativeB(b.size());
+    double sum = 0;
+    for (std::size_t i = 0; i < b.size(); ++i)
+        cumulativeB[i] = sum += b[i].second;
+    const auto cdf = [&](double d) {
+        double p = 0;
+        for (const auto& [va, pa] : a) {
+            // P(MB <= va + d)
+            const auto it = std::upper_bound(b.begin(), b.end(), va + d,
+                                             [](double v, const std::pair<double, double>& e) { return v < e.first; });
+            if (it != b.begin())
+                p += pa * cumulativeB[std::size_t(it - b.begin()) - 1];
+        }
+        return p;
+    };
+    // The CDF is a step function of d: bisect on d for where it reaches q
+    // (a hair below, for the rounding of the sums), then snap to the
+    // difference of values that is that step.
+    double lo = b.front().first - a.back().first;
+    double hi = b.back().first - a.front().first;
+    if (cdf(lo) >= q - 1e-12)
+        return lo;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * std::max(1.0, std::fabs(hi)); ++i) {
+        const double mid = lo + (hi - lo) / 2;
+        (cdf(mid) >= q - 1e-12 ? hi : lo) = mid;
+    }
+    double step = b.back().first - a.front().first;
+    for (const auto& [va, pa] : a) {
+        const auto it = std::lower_bound(b.begin(), b.end(), va + lo,
+                                         [](const std::pair<double, double>& e, double v) { return e.first < v; });
+        for (auto at = it; at != b.end(); ++at) {
+            if (at->first - va > lo) {
+                step = std::min(step, at->first - va);
+                break;
+            }
+        }
+    }
+    return step;
+}
+
 } // namespace
 
 double Statistics::median(std::vector<double> values)
@@ -225,6 +341,18 @@ Statistics::Interval Statistics::bootstrapMedianDelta(const std::vector<double>&
     }
     if (a.size() + b.size() > kBootstrapMaxValues)
         return medianDeltaAsymptotic(a, b, level);
+    if (a.size() <= kExactBootstrapValues && b.size() <= kExactBootstrapValues) {
+        // Few runs: the limit of infinitely many resamples, computed.
+        std::vector<double> sortedA(a);
+        std::vector<double> sortedB(b);
+        std::sort(sortedA.begin(), sortedA.end());
+        std::sort(sortedB.begin(), sortedB.end());
+        const auto lawA = exactResampleMedian(sortedA);
+        const auto lawB = exactResampleMedian(sortedB);
+        interval.low = differenceQuantile(lawA, lawB, (1 - level) / 2);
+        interval.high = differenceQuantile(lawA, lawB, 1 - (1 - level) / 2);
+        return interval;
+    }
     // A resample's median from a sorted sample is the value at the median
     // of the drawn positions: count the draws per position and walk the
     // counts. No sorting per resample, so a few thousand cost little.

@@ -44,13 +44,16 @@ public:
     // Percentile bootstrap interval of median(b) - median(a): each resample
     // draws |a| values from a and |b| from b with replacement. `seed` fixes
     // the sequence, so a report is the same every time it is computed.
-    // Above kBootstrapMaxValues values in all (each call of a label, not
-    // runs) the interval is asymptotic instead: the medians' standard
-    // errors from their order-statistic intervals.
+    // Up to kExactBootstrapValues per side (runs, usually) the resamples'
+    // law is computed exactly, the limit of infinitely many resamples, so
+    // the seed does not matter there. Above kBootstrapMaxValues values in
+    // all (each call of a label) the interval is asymptotic instead: the
+    // medians' standard errors from their order-statistic intervals.
     static Interval bootstrapMedianDelta(const std::vector<double>& a, const std::vector<double>& b,
                                          std::uint64_t seed, int resamples = 2000, double level = 0.95);
 
     static constexpr std::size_t kBootstrapMaxValues = 400;
+    static constexpr std::size_t kExactBootstrapValues = 12;
 
     // The standard normal distribution's upper tail, P(Z > z).
     static double normalUpperTail(double z);

@@ -265,7 +265,7 @@ std::string CompareFormatter::json(const Comparison& c, std::size_t limit)
         labels.push_back(std::move(j));
     }
     out["labels"] = labels;
-    return out.dump(1) + "\n";
+    return out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string CompareFormatter::markdown(const Comparison& c, std::size_t limit)

@@ -2,6 +2,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <random>
+
 using namespace runlane;
 
 Q_DECLARE_METATYPE(std::vector<double>)
@@ -118,6 +121,40 @@ private Q_SLOTS:
         const Statistics::Interval none = Statistics::bootstrapMedianDelta({5, 5, 5}, {5, 5, 5}, 1);
         QCOMPARE(none.low, 0.0);
         QCOMPARE(none.high, 0.0);
+    }
+
+    // Few runs: the exact law of the resampled medians, which many Monte
+    // Carlo resamples (here 200,000, a plain reimplementation) approach.
+    void exactBootstrapMatchesManyResamples_data()
+    {
+        QTest::addColumn<std::vector<double>>("a");
+        QTest::addColumn<std::vector<double>>("b");
+        QTest::newRow("5 vs 5") << std::vector<double>{10, 12, 11, 14, 13} << std::vector<double>{15, 13, 17, 16, 19};
+        QTest::newRow("6 vs 4, ties") << std::vector<double>{10, 10, 12, 11, 14, 13} << std::vector<double>{13, 13, 16, 18};
+        QTest::newRow("3 vs 12") << std::vector<double>{5, 9, 7}
+                                 << std::vector<double>{4, 8, 6, 9, 12, 3, 7, 7, 10, 5, 8, 11};
+    }
+
+    void exactBootstrapMatchesManyResamples()
+    {
+        QFETCH(std::vector<double>, a);
+        QFETCH(std::vector<double>, b);
+        const Statistics::Interval exact = Statistics::bootstrapMedianDelta(a, b, 1);
+        std::mt19937_64 random(7);
+        const auto draw = [&random](const std::vector<double>& x) {
+            std::vector<double> r(x.size());
+            for (double& v : r)
+                v = x[std::uniform_int_distribution<std::size_t>(0, x.size() - 1)(random)];
+            return Statistics::median(r);
+        };
+        std::vector<double> deltas(200000);
+        for (double& d : deltas)
+            d = draw(b) - draw(a);
+        std::sort(deltas.begin(), deltas.end());
+        const double low = deltas[std::size_t(0.025 * double(deltas.size() - 1) + 0.5)];
+        const double high = deltas[std::size_t(0.975 * double(deltas.size() - 1) + 0.5)];
+        QVERIFY2(std::fabs(exact.low - low) <= 0.5 && std::fabs(exact.high - high) <= 0.5,
+                 qPrintable(QStringLiteral("exact [%1, %2], resampled [%3, %4]").arg(exact.low).arg(exact.high).arg(low).arg(high)));
     }
 
     void normalTail()
