@@ -2,9 +2,12 @@
 
 #include "backgroundloader.h"
 #include "colorscheme.h"
+#include "comparecontroller.h"
+#include "comparesession.h"
 #include "counterview.h"
 #include "counttext.h"
 #include "detailspane.h"
+#include "droptargets.h"
 #include "findbar.h"
 #include "formatregistry.h"
 #include "icicleview.h"
@@ -152,11 +155,11 @@ MainWindow::MainWindow(QWidget* parent)
             [this](std::uint32_t span) { m_details->showAggregatedNode(m_icicle, span); });
 
     // Shown over everything while a file is dragged over the window.
-    m_dropOverlay = new QLabel(this);
-    m_dropOverlay->setObjectName(QStringLiteral("dropOverlay"));
-    m_dropOverlay->setAlignment(Qt::AlignCenter);
-    m_dropOverlay->setWordWrap(true);
-    m_dropOverlay->hide();
+    m_drop = new DropTargets(this);
+    m_compare = new CompareController(this, m_document, m_rank);
+    tabifyDockWidget(detailsDock, m_compare->removedDock());
+    connect(m_compare, &CompareController::status, this, [this](const QString& text) { m_statusText->setText(text); });
+    connect(m_compare, &CompareController::titleChanged, this, &MainWindow::updateTitle);
 
     buildMenus();
     buildStatusBar();
@@ -222,6 +225,7 @@ void MainWindow::buildMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     addItem(file, "open", tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), [this](const QString& path) { openFile(path); }, this);
+    m_compare->addFileActions(file);
     addItem(file, "reload", tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {
         if (!m_currentPath.isEmpty())
             openFile(m_currentPath);
@@ -237,6 +241,7 @@ void MainWindow::buildMenus()
     QAction* rankCsv = exports->addAction(tr("Rank table as CSV…"), this, &MainWindow::exportRankCsv);
     rankCsv->setObjectName(QStringLiteral("exportRank"));
     m_rank->addAction(rankCsv); // in the rank's context menu too
+    m_compare->addExportActions(exports);
     exports->addSeparator();
     m_exportScale = exports->addAction(tr("At twice the resolution (2×)"));
     m_exportScale->setObjectName(QStringLiteral("exportScale"));
@@ -642,7 +647,8 @@ void MainWindow::showShortcuts()
                             "<tr><td>Ctrl+G</td><td>aggregated flame graph</td></tr>"
                             "<tr><td>Ctrl+F, F3 / Shift+F3</td><td>find labels, next / previous occurrence</td></tr>"
                             "<tr><td>Click a rank row or a usage band</td><td>focus that label everywhere</td></tr>"
-                            "<tr><td>Ctrl+O, F5, drop a file</td><td>open, reload</td></tr>");
+                            "<tr><td>Ctrl+O, F5, drop a file</td><td>open, reload</td></tr>"
+                            "<tr><td>Ctrl+Shift+O, drop on the right half or with Shift</td><td>compare with base runs</td></tr>");
     QMessageBox::information(this, tr("Keyboard shortcuts"), QStringLiteral("<table cellspacing='6'>") + rows + QStringLiteral("</table>"));
 }
 
@@ -657,7 +663,15 @@ void MainWindow::showAbout()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(m_currentPath.isEmpty() ? tr("Runlane") : tr("%1 — Runlane").arg(displayName(m_currentPath)));
+    const QString compared = m_compare->title(displayName(m_currentPath));
+    setWindowTitle(m_currentPath.isEmpty() ? tr("Runlane")
+                                           : tr("%1 — Runlane").arg(compared.isEmpty() ? displayName(m_currentPath) : compared));
+}
+
+void MainWindow::setSaveFileChooser(std::function<QString(const QString&)> chooser)
+{
+    m_chooseSave = chooser;
+    m_compare->setSaveFileChooser(std::move(chooser));
 }
 
 namespace {
@@ -676,41 +690,29 @@ QStringList localFiles(const QMimeData* data)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    // Anything dragged in gets an answer: what a drop will open, or why it
-    // will not open anything.
-    const QStringList files = localFiles(event->mimeData());
-    const bool ok = !files.isEmpty();
-    m_dropOverlay->setText(!ok                 ? tr("Only profile files on this computer can be opened")
-                               : files.size() > 1 ? tr("Drop to open %1\n(the first of %2 files)").arg(displayName(files.first())).arg(files.size())
-                                                  : tr("Drop to open %1").arg(displayName(files.first())));
-    const QColor color = ok ? QColor(40, 100, 210) : QColor(190, 50, 40);
-    const QColor ink = ColorScheme::isDark() ? color.lighter(170) : color.darker(140); // readable on the window
-    m_dropOverlay->setStyleSheet(
-        QStringLiteral("QLabel { background: rgba(%1, %2, %3, 50); border: 3px dashed %4; color: %5;"
-                       " font-size: 22px; font-weight: bold; }")
-            .arg(color.red())
-            .arg(color.green())
-            .arg(color.blue())
-            .arg(color.name(), ink.name()));
-    m_dropOverlay->setGeometry(centralWidget()->geometry());
-    m_dropOverlay->raise();
-    m_dropOverlay->show();
+    // Anything dragged in gets an answer: what a drop will do (open, or
+    // compare with the open profile), or why it will not open anything.
+    m_drop->begin(localFiles(event->mimeData()), centralWidget()->geometry(), m_document->hasProfile(),
+                  displayName(m_currentPath));
+    m_drop->hover(event->position().toPoint(), event->modifiers() & Qt::ShiftModifier);
     event->acceptProposedAction();
 }
 
 void MainWindow::dragMoveEvent(QDragMoveEvent* event)
 {
+    m_drop->hover(event->position().toPoint(), event->modifiers() & Qt::ShiftModifier);
     event->acceptProposedAction();
 }
 
 void MainWindow::dragLeaveEvent(QDragLeaveEvent*)
 {
-    m_dropOverlay->hide();
+    m_drop->end();
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    m_dropOverlay->hide();
+    const bool compare = m_drop->comparesAt(event->position().toPoint(), event->modifiers() & Qt::ShiftModifier);
+    m_drop->end();
     const QStringList files = localFiles(event->mimeData());
     if (files.isEmpty()) {
         const QString what = event->mimeData()->hasUrls() ? event->mimeData()->urls().value(0).toString()
@@ -721,6 +723,10 @@ void MainWindow::dropEvent(QDropEvent* event)
         return;
     }
     event->acceptProposedAction();
+    if (compare && m_document->hasProfile()) {
+        m_compare->compareWith(files); // every file dropped is a base run
+        return;
+    }
     openFile(files.first());
     if (files.size() > 1) {
         // Said until the load ends, and after it in the status line.
@@ -734,8 +740,8 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
-    if (m_dropOverlay->isVisible())
-        m_dropOverlay->setGeometry(centralWidget()->geometry());
+    if (m_drop->isShown())
+        m_drop->setArea(centralWidget()->geometry());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

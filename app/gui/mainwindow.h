@@ -18,6 +18,8 @@ class QAction;
 namespace runlane {
 
 class BackgroundLoader;
+class CompareController;
+class DropTargets;
 class CounterView;
 class DetailsPane;
 class FindBar;
@@ -76,10 +78,9 @@ public:
 
     // Replace the file dialogs (tests, automation): return "" for cancel.
     void setOpenFileChooser(std::function<QString()> chooser) { m_chooseOpen = std::move(chooser); }
-    void setSaveFileChooser(std::function<QString(const QString& suggestion)> chooser)
-    {
-        m_chooseSave = std::move(chooser);
-    }
+    void setSaveFileChooser(std::function<QString(const QString& suggestion)> chooser);
+    // Compare mode: File ▸ Compare with…, its exports and its dock.
+    CompareController* compareController() const { return m_compare; }
     // A menu action by object name: open, reload, close, exportIcicle,
     // exportLanes, exportWindow, exportScale, aggregated, themeSystem,
     // themeLight, themeDark, …
@@ -141,7 +142,8 @@ private:
     QDockWidget* m_warningsDock = nullptr;
     QDockWidget* m_rankDock = nullptr;
     NoticeBar* m_notices;
-    QLabel* m_dropOverlay;
+    DropTargets* m_drop;
+    CompareController* m_compare;
     QLabel* m_statusText;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

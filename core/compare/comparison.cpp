@@ -279,16 +279,7 @@ Comparison Comparison::compute(const RunSet& base, const RunSet& next, const Com
     });
     for (LabelResult& result : matched)
         c.m_labels.push_back(std::move(result));
-    // The most severe first, then by the size of the change.
-    std::stable_sort(c.m_labels.begin(), c.m_labels.end(), [](const LabelResult& x, const LabelResult& y) {
-        if (severity(x.verdict) != severity(y.verdict))
-            return severity(x.verdict) > severity(y.verdict);
-        const double dx = x.metrics.empty() ? 0 : std::fabs(x.metrics.front().delta);
-        const double dy = y.metrics.empty() ? 0 : std::fabs(y.metrics.front().delta);
-        if (dx != dy)
-            return dx > dy;
-        return x.key < y.key;
-    });
+    c.sortLabels();
 
     const std::size_t fewest = std::min(c.m_baseRuns, c.m_newRuns);
     if (c.m_test == Test::Calls)
@@ -321,6 +312,47 @@ Comparison Comparison::compute(const RunSet& base, const RunSet& next, const Com
         c.m_warnings.push_back("the runs measure different things (time and samples): their values do not compare");
     if (tracks.size() > 1)
         c.m_warnings.push_back("the runs have different tracks (threads, loops)");
+    return c;
+}
+
+void Comparison::sortLabels()
+{
+    // The most severe first, then by the size of the change.
+    std::stable_sort(m_labels.begin(), m_labels.end(), [](const LabelResult& x, const LabelResult& y) {
+        if (severity(x.verdict) != severity(y.verdict))
+            return severity(x.verdict) > severity(y.verdict);
+        const double dx = x.metrics.empty() ? 0 : std::fabs(x.metrics.front().delta);
+        const double dy = y.metrics.empty() ? 0 : std::fabs(y.metrics.front().delta);
+        if (dx != dy)
+            return dx > dy;
+        return x.key < y.key;
+    });
+}
+
+Comparison Comparison::only(CompareMetric metric) const
+{
+    Comparison c;
+    c.m_options = m_options;
+    c.m_options.metrics = {metric};
+    c.m_baseRuns = m_baseRuns;
+    c.m_newRuns = m_newRuns;
+    c.m_test = m_test;
+    c.m_floor = m_floor;
+    c.m_unit = m_unit;
+    c.m_warnings = m_warnings;
+    c.m_labels.reserve(m_labels.size());
+    for (const LabelResult& label : m_labels) {
+        LabelResult kept = label;
+        kept.metrics.clear();
+        if (const MetricResult* m = label.metric(metric)) {
+            kept.metrics.push_back(*m);
+            kept.verdict = m->verdict;
+        } else if (!label.metrics.empty()) {
+            continue; // never compared on this metric: not asked for
+        }
+        c.m_labels.push_back(std::move(kept));
+    }
+    c.sortLabels();
     return c;
 }
 

@@ -57,9 +57,24 @@ public:
         bool movedMatch = false;
         std::vector<MetricResult> metrics; // one per CompareOptions::metrics
         Verdict verdict = Verdict::Unchanged; // the worst of its metrics'
+
+        // The result of one metric, null if it was not compared on it
+        // (added and removed labels have none).
+        const MetricResult* metric(CompareMetric which) const
+        {
+            for (const MetricResult& m : metrics) {
+                if (m.metric == which)
+                    return &m;
+            }
+            return nullptr;
+        }
     };
 
     static Comparison compute(const RunSet& base, const RunSet& next, const CompareOptions& options);
+    // The same comparison as if only `metric` had been asked for: each
+    // label's verdict is that metric's, in that order of severity. The
+    // viewer computes every metric once and shows one at a time.
+    Comparison only(CompareMetric metric) const;
 
     const std::vector<LabelResult>& labels() const { return m_labels; }
     const CompareOptions& options() const { return m_options; }
@@ -78,6 +93,7 @@ public:
     static std::string_view name(CompareOptions::Per per);
 
 private:
+    void sortLabels();
     MetricResult compareMetric(const RunSet& base, const RunSet::Label* b, const RunSet& next,
                                const RunSet::Label* n, CompareMetric metric, std::uint64_t seed) const;
     std::vector<double> normalised(const RunSet& set, const RunSet::Label& label, CompareMetric metric) const;

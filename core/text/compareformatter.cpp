@@ -170,11 +170,16 @@ std::string CompareFormatter::table(const Comparison& c, std::size_t limit)
     return out;
 }
 
-std::string CompareFormatter::csv(const Comparison& c, std::size_t limit)
+namespace {
+
+const char* const kCsvHeader = "name,file,line,metric,verdict,base_median_ns,new_median_ns,delta_ns,delta_pct,p_value,"
+                               "ci_low_ns,ci_high_ns,base_mean_ns,base_stddev_ns,new_mean_ns,new_stddev_ns,base_runs,"
+                               "new_runs,test\n";
+
+// One CSV row per metric of a label (one row for an added or removed one),
+// at most `room` of them; returns how many were written.
+std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, std::size_t room, std::string& out)
 {
-    std::string out = "name,file,line,metric,verdict,base_median_ns,new_median_ns,delta_ns,delta_pct,p_value,"
-                      "ci_low_ns,ci_high_ns,base_mean_ns,base_stddev_ns,new_mean_ns,new_stddev_ns,base_runs,new_runs,"
-                      "test\n";
     const auto quoted = [](const std::string& text) {
         if (text.find_first_of(",\"\n") == std::string::npos)
             return text;
@@ -184,26 +189,48 @@ std::string CompareFormatter::csv(const Comparison& c, std::size_t limit)
         return q + "\"";
     };
     const auto num = [](double v) { return numberOrNull(v).dump() == "null" ? std::string() : numberOrNull(v).dump(); };
+    const std::string key = quoted(label.key.name) + "," + quoted(label.key.file) + "," + std::to_string(label.key.line);
+    if (label.metrics.empty()) {
+        if (room == 0)
+            return 0;
+        out += key + ",," + std::string(Comparison::name(label.verdict)) + ",,,,,,,,,,,," + std::to_string(c.baseRuns())
+            + "," + std::to_string(c.newRuns()) + ",\n";
+        return 1;
+    }
+    std::size_t rows = 0;
+    for (const Comparison::MetricResult& m : label.metrics) {
+        if (rows >= room)
+            break;
+        ++rows;
+        out += key + "," + std::string(CompareMetrics::name(m.metric)) + "," + std::string(Comparison::name(m.verdict)) + ","
+            + num(m.base.median) + "," + num(m.next.median) + "," + num(m.delta) + "," + num(m.deltaPct * 100) + ","
+            + nlohmann::json(m.p).dump() + "," + num(m.ci.low) + "," + num(m.ci.high) + "," + num(m.base.mean) + ","
+            + num(m.base.stddev) + "," + num(m.next.mean) + "," + num(m.next.stddev) + "," + std::to_string(c.baseRuns())
+            + "," + std::to_string(c.newRuns()) + "," + std::string(Comparison::name(m.test)) + "\n";
+    }
+    return rows;
+}
+
+} // namespace
+
+std::string CompareFormatter::csv(const Comparison& c, std::size_t limit)
+{
+    std::string out = kCsvHeader;
     std::size_t rows = 0;
     for (const Comparison::LabelResult& label : c.labels()) {
-        const std::string key = quoted(label.key.name) + "," + quoted(label.key.file) + "," + std::to_string(label.key.line);
-        if (label.metrics.empty()) {
-            if (rows++ >= limit)
-                break;
-            out += key + ",," + std::string(Comparison::name(label.verdict)) + ",,,,,,,,,,,,"
-                + std::to_string(c.baseRuns()) + "," + std::to_string(c.newRuns()) + ",\n";
-            continue;
-        }
-        for (const Comparison::MetricResult& m : label.metrics) {
-            if (rows++ >= limit)
-                break;
-            out += key + "," + std::string(CompareMetrics::name(m.metric)) + "," + std::string(Comparison::name(m.verdict))
-                + "," + num(m.base.median) + "," + num(m.next.median) + "," + num(m.delta) + "," + num(m.deltaPct * 100)
-                + "," + nlohmann::json(m.p).dump() + "," + num(m.ci.low) + "," + num(m.ci.high) + ","
-                + num(m.base.mean) + "," + num(m.base.stddev) + "," + num(m.next.mean) + "," + num(m.next.stddev) + ","
-                + std::to_string(c.baseRuns()) + "," + std::to_string(c.newRuns()) + ","
-                + std::string(Comparison::name(m.test)) + "\n";
-        }
+        if (rows >= limit)
+            break;
+        rows += csvLabel(c, label, limit - rows, out);
+    }
+    return out;
+}
+
+std::string CompareFormatter::csvRows(const Comparison& c, const std::vector<std::size_t>& labels)
+{
+    std::string out = kCsvHeader;
+    for (const std::size_t i : labels) {
+        if (i < c.labels().size())
+            csvLabel(c, c.labels()[i], kAllRows, out);
     }
     return out;
 }

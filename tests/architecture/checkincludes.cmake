@@ -24,12 +24,12 @@ set(rules
     "core/loader:core/base core/model core/io core/formats/*"
     # The views see the model, the analyses and the loader, never a file
     # format or how files are read.
-    "widgets/document:core/base core/model core/analysis core/text core/loader"
-    "widgets/timeline:core/base core/model core/analysis core/text widgets/document"
-    "widgets/charts:core/base core/model core/analysis core/text widgets/document widgets/timeline"
-    "widgets/panels:core/base core/model core/analysis core/text widgets/document widgets/timeline"
-    "widgets/export:core/base core/model core/analysis core/text widgets/document widgets/timeline widgets/charts"
-    "app/gui:core/base core/model core/analysis core/text core/loader widgets/*"
+    "widgets/document:core/base core/model core/analysis core/compare core/text core/loader"
+    "widgets/timeline:core/base core/model core/analysis core/compare core/text widgets/document"
+    "widgets/charts:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline"
+    "widgets/panels:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline"
+    "widgets/export:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline widgets/charts"
+    "app/gui:core/base core/model core/analysis core/compare core/text core/loader widgets/*"
     "app/cli:core/* core/formats/* widgets/* app/gui")
 set(max_lines 800)
 

@@ -1,5 +1,6 @@
 #include "profiledocument.h"
 
+#include "comparesession.h"
 #include "searchpattern.h"
 #include "timeaxis.h"
 
@@ -9,9 +10,10 @@
 namespace runlane {
 
 ProfileDocument::ProfileDocument(TimeAxis* axis, QObject* parent)
-    : QObject(parent), m_axis(axis),
+    : QObject(parent), m_axis(axis), m_compare(nullptr),
       m_callTreeJob(this, [this](ProfileResult<CallTree> result) { callTreeBuilt(std::move(result)); })
 {
+    m_compare = new CompareSession(this);
 }
 
 ProfileDocument::~ProfileDocument() = default;

@@ -11,6 +11,7 @@
 
 namespace runlane {
 
+class CompareSession;
 class TimeAxis;
 
 // The open profile and how it is shown: colour mode, timeline or aggregated
@@ -46,6 +47,8 @@ public:
     }
     const MeasurementMetrics* metrics() const { return m_loaded.metrics.get(); }
     TimeAxis* axis() const { return m_axis; }
+    // Compare mode: the base runs the open profile is compared against.
+    CompareSession* compare() const { return m_compare; }
 
     ColorMode colorMode() const { return m_colorMode; }
     void setColorMode(ColorMode mode);
@@ -111,6 +114,7 @@ private:
     void callTreeBuilt(ProfileResult<CallTree> result);
 
     TimeAxis* m_axis;
+    CompareSession* m_compare; // made first: it drops its results before any view rebuilds
     LoadedProfile m_loaded;
     ColorMode m_colorMode = ColorMode::ByLabel;
     std::vector<QRgb> m_colors;

@@ -1,6 +1,11 @@
 #include "rankpanel.h"
 
 #include "colorscheme.h"
+#include "diffcolors.h"
+#include "comparefiltermodel.h"
+#include "compareformatter.h"
+#include "comparemodel.h"
+#include "comparesession.h"
 #include "profiledocument.h"
 #include "rankformatter.h"
 #include "rankheader.h"
@@ -13,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QContextMenuEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -22,14 +28,20 @@
 #include <QMenu>
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <set>
 
 namespace runlane {
 
 RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_axis(document->axis()), m_model(new RankModel(document, this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)), m_filter(new QLineEdit(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)), m_compareModel(new CompareModel(this)),
+      m_compareProxy(new CompareFilterModel(this)), m_compareView(new QTableView(this)), m_stack(new QStackedWidget(this)),
+      m_metricBox(new QComboBox(this)), m_verdictBox(new QComboBox(this)), m_filter(new QLineEdit(this)),
       m_count(new QLabel(this)), m_banner(new QLabel(this)),
       m_job(this, [this](ProfileResult<RankTable> result) { computed(std::move(result)); })
 {
@@ -56,6 +68,46 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     for (int c = RankModel::Calls; c < RankModel::ColumnCount; ++c)
         m_view->setColumnWidth(c, c == RankModel::Exec || c == RankModel::Total || c == RankModel::Wall ? 92 : 76);
 
+    // The compare rank: its own view, so each mode keeps its order,
+    // widths and selection.
+    m_compareProxy->setSourceModel(m_compareModel);
+    m_compareView->setObjectName(QStringLiteral("compareView"));
+    m_compareView->setHorizontalHeader(new RankHeader(m_compareView));
+    m_compareView->setModel(m_compareProxy);
+    m_compareView->setSortingEnabled(true);
+    m_compareView->sortByColumn(CompareModel::Delta, Qt::DescendingOrder);
+    m_compareView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_compareView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_compareView->setWordWrap(false);
+    m_compareView->verticalHeader()->hide();
+    m_compareView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_compareView->horizontalHeader()->setHighlightSections(false);
+    m_compareView->setColumnWidth(CompareModel::Name, 240);
+    m_compareView->setColumnWidth(CompareModel::Location, 150);
+    m_compareView->setColumnWidth(CompareModel::Interval, 150);
+    for (int c = CompareModel::Verdict; c < CompareModel::ColumnCount; ++c) {
+        if (c != CompareModel::Interval)
+            m_compareView->setColumnWidth(c, c == CompareModel::Calls ? 110 : 86);
+    }
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_compareView);
+    m_metricBox->setObjectName(QStringLiteral("compareMetric"));
+    m_metricBox->setToolTip(tr("The metric the compare rank shows and judges"));
+    for (const CompareMetric metric : CompareMetrics::all())
+        m_metricBox->addItem(QString::fromLatin1(CompareMetrics::name(metric).data()), int(metric));
+    m_metricBox->setCurrentIndex(m_metricBox->findData(int(CompareMetric::Exec)));
+    m_verdictBox->setObjectName(QStringLiteral("compareVerdicts"));
+    m_verdictBox->addItem(tr("All verdicts"));
+    m_verdictBox->addItem(tr("Changed (regressed or improved)"));
+    m_verdictBox->addItem(tr("Regressed"));
+    m_verdictBox->addItem(tr("Improved"));
+    m_verdictBox->addItem(tr("Inconclusive"));
+    m_verdictBox->addItem(tr("Unchanged"));
+    m_verdictBox->addItem(tr("Added"));
+    m_verdictBox->addItem(tr("Removed"));
+    m_metricBox->hide();
+    m_verdictBox->hide();
+
     m_filter->setPlaceholderText(tr("Filter names (text, or /regex/)"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setMinimumWidth(260);
@@ -65,6 +117,8 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     auto* top = new QHBoxLayout;
     top->setContentsMargins(4, 4, 4, 2);
     top->addWidget(m_filter);
+    top->addWidget(m_metricBox);
+    top->addWidget(m_verdictBox);
     top->addWidget(m_count);
     top->addStretch(1);
     top->addWidget(m_banner);
@@ -72,7 +126,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(top);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_stack, 1);
 
     m_copy = new QAction(tr("Copy rank rows"), this);
     m_copy->setObjectName(QStringLiteral("copyRows"));
@@ -83,6 +137,17 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
 
     connect(m_filter, &QLineEdit::textChanged, this, &RankPanel::setFilterText);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RankPanel::currentRowChanged);
+    connect(m_compareView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RankPanel::currentRowChanged);
+    connect(m_document->compare(), &CompareSession::comparisonChanged, this, &RankPanel::comparisonChanged);
+    connect(m_document->compare(), &CompareSession::baseChanged, this, &RankPanel::comparisonChanged);
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this, [this] {
+        m_syncing = true;
+        m_compareModel->setMetric(CompareMetric(m_metricBox->currentData().toInt()));
+        m_syncing = false;
+        focusChanged();
+        updateBanner();
+    });
+    connect(m_verdictBox, &QComboBox::currentIndexChanged, this, &RankPanel::verdictFilterChanged);
     connect(m_document, &ProfileDocument::profileAboutToChange, this, &RankPanel::dropProfile);
     connect(m_document, &ProfileDocument::profileChanged, this, &RankPanel::recompute);
     connect(m_document, &ProfileDocument::emphasisChanged, this, &RankPanel::focusChanged);
@@ -93,7 +158,13 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &RankPanel::updateBanner);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &RankPanel::updateBanner);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &RankPanel::updateBanner);
+    connect(m_compareProxy, &QAbstractItemModel::modelReset, this, &RankPanel::updateBanner);
+    connect(m_compareProxy, &QAbstractItemModel::layoutChanged, this, &RankPanel::updateBanner);
+    connect(m_compareProxy, &QAbstractItemModel::rowsInserted, this, &RankPanel::updateBanner);
+    connect(m_compareProxy, &QAbstractItemModel::rowsRemoved, this, &RankPanel::updateBanner);
     recompute();
+    if (m_document->compare()->isActive())
+        comparisonChanged();
 }
 
 RankPanel::~RankPanel()
@@ -107,12 +178,14 @@ void RankPanel::setFilterText(const QString& text)
     if (m_filter->text() != text)
         m_filter->setText(text);
     const SearchPattern pattern(text);
-    if (pattern.isRegex()) {
-        // A pattern being typed is often invalid for a moment: keep the last good one.
-        if (pattern.isValid())
-            m_proxy->setFilterRegularExpression(pattern.regex());
-    } else {
-        m_proxy->setFilterFixedString(text);
+    for (QSortFilterProxyModel* proxy : {m_proxy, static_cast<QSortFilterProxyModel*>(m_compareProxy)}) {
+        if (pattern.isRegex()) {
+            // A pattern being typed is often invalid for a moment: keep the last good one.
+            if (pattern.isValid())
+                proxy->setFilterRegularExpression(pattern.regex());
+        } else {
+            proxy->setFilterFixedString(text);
+        }
     }
     updateFilterStyle();
     updateBanner();
@@ -140,6 +213,7 @@ void RankPanel::dropProfile()
     m_job.drop();
     m_syncing = true; // the reset must not move the focus of the profile to come
     m_model->setTable(nullptr, nullptr);
+    m_compareModel->setComparison(nullptr, nullptr);
     m_syncing = false;
     updateBanner();
 }
@@ -208,7 +282,9 @@ void RankPanel::currentRowChanged()
 {
     if (m_syncing)
         return;
-    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    const QModelIndex current = currentView()->selectionModel()->currentIndex();
+    // Both models give the LabelId at the same role; a removed label has none.
+    static_assert(int(RankModel::LabelRole) == int(CompareModel::LabelRole));
     m_document->setFocusLabel(current.isValid() ? LabelId(current.data(RankModel::LabelRole).toULongLong()) : kNone);
 }
 
@@ -217,23 +293,57 @@ void RankPanel::focusChanged()
     if (m_syncing)
         return;
     const LabelId focus = m_document->focusLabel();
-    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    QTableView* view = currentView();
+    const QModelIndex current = view->selectionModel()->currentIndex();
     if (current.isValid() && LabelId(current.data(RankModel::LabelRole).toULongLong()) == focus)
         return;
     m_syncing = true;
-    const int row = focus == kNone ? -1 : m_model->rowOf(focus);
-    const QModelIndex shown = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, RankModel::Name));
-    if (shown.isValid()) {
-        m_view->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        m_view->scrollTo(shown);
+    QModelIndex shown;
+    if (isComparing()) {
+        const int row = focus == kNone ? -1 : m_compareModel->rowOf(focus);
+        shown = row < 0 ? QModelIndex() : m_compareProxy->mapFromSource(m_compareModel->index(row, CompareModel::Name));
     } else {
-        m_view->selectionModel()->clear();
+        const int row = focus == kNone ? -1 : m_model->rowOf(focus);
+        shown = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, RankModel::Name));
+    }
+    if (shown.isValid()) {
+        view->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        view->scrollTo(shown);
+    } else {
+        view->selectionModel()->clear();
     }
     m_syncing = false;
 }
 
 void RankPanel::updateBanner()
 {
+    if (isComparing()) {
+        const CompareSession* session = m_document->compare();
+        m_count->setText(m_compareModel->shown()
+                             ? tr("%1 of %2 labels").arg(m_compareProxy->rowCount()).arg(m_compareModel->rowCount())
+                             : QString());
+        const Comparison* shown = m_compareModel->shown();
+        if (!shown) {
+            m_banner->setText(tr("Comparing with base %1: computing…").arg(session->baseName().toHtmlEscaped()));
+            m_banner->setToolTip(QString());
+            return;
+        }
+        using V = Comparison::Verdict;
+        m_banner->setText(tr("<b>New</b> (open) vs <b>base</b> %1: <span style='color:%2'>%3 regressed</span>, "
+                             "<span style='color:%4'>%5 improved</span>, %6 inconclusive, %7 added, %8 removed")
+                              .arg(session->baseName().toHtmlEscaped(), DiffColors::verdictText(V::Regressed).name())
+                              .arg(shown->count(V::Regressed))
+                              .arg(DiffColors::verdictText(V::Improved).name())
+                              .arg(shown->count(V::Improved))
+                              .arg(shown->count(V::Inconclusive))
+                              .arg(shown->count(V::Added))
+                              .arg(shown->count(V::Removed)));
+        QString tip = QString::fromStdString(CompareFormatter::header(*shown));
+        for (const std::string& warning : shown->warnings())
+            tip += QStringLiteral("\n⚠ ") + QString::fromStdString(warning);
+        m_banner->setToolTip(tip);
+        return;
+    }
     m_count->setText(m_model->table() ? tr("%1 of %2 labels").arg(m_proxy->rowCount()).arg(m_model->rowCount()) : QString());
     if (!m_document->hasProfile()) {
         m_banner->clear();
@@ -265,18 +375,70 @@ void RankPanel::updateBanner()
 std::vector<std::size_t> RankPanel::shownRows(bool selectedOnly) const
 {
     std::vector<std::size_t> rows;
-    const QItemSelectionModel* selection = m_view->selectionModel();
+    const QTableView* view = currentView();
+    const auto* proxy = static_cast<const QSortFilterProxyModel*>(view->model());
+    const QItemSelectionModel* selection = view->selectionModel();
     const bool onlySelected = selectedOnly && selection->hasSelection();
-    for (int r = 0; r < m_proxy->rowCount(); ++r) {
-        const QModelIndex index = m_proxy->index(r, 0);
+    for (int r = 0; r < proxy->rowCount(); ++r) {
+        const QModelIndex index = proxy->index(r, 0);
         if (!onlySelected || selection->isRowSelected(r, QModelIndex()))
-            rows.push_back(std::size_t(m_proxy->mapToSource(index).row()));
+            rows.push_back(std::size_t(proxy->mapToSource(index).row()));
     }
     return rows;
 }
 
+bool RankPanel::isComparing() const
+{
+    return m_document->compare()->isActive();
+}
+
+QTableView* RankPanel::currentView() const
+{
+    return isComparing() ? m_compareView : m_view;
+}
+
+int RankPanel::shownRowCount() const
+{
+    return isComparing() ? m_compareProxy->rowCount() : m_proxy->rowCount();
+}
+
+void RankPanel::comparisonChanged()
+{
+    const CompareSession* session = m_document->compare();
+    const bool comparing = session->isActive();
+    m_stack->setCurrentWidget(comparing ? m_compareView : m_view);
+    m_metricBox->setVisible(comparing);
+    m_verdictBox->setVisible(comparing);
+    m_syncing = true; // a reset must not move the focus
+    if (session->sharedComparison() && m_document->hasProfile())
+        m_compareModel->setComparison(session->sharedComparison(), m_document->sharedProfile());
+    else
+        m_compareModel->setComparison(nullptr, nullptr);
+    m_syncing = false;
+    focusChanged();
+    updateBanner();
+    Q_EMIT tableShown();
+}
+
+void RankPanel::verdictFilterChanged()
+{
+    using V = Comparison::Verdict;
+    static const std::set<V> choices[] = {{},          {V::Regressed, V::Improved}, {V::Regressed}, {V::Improved},
+                                          {V::Inconclusive}, {V::Unchanged},        {V::Added},     {V::Removed}};
+    const int i = m_verdictBox->currentIndex();
+    m_compareProxy->setVerdicts(i >= 0 && i < int(std::size(choices)) ? choices[i] : std::set<V>());
+    updateBanner();
+}
+
 QString RankPanel::selectedRowsText() const
 {
+    if (isComparing()) {
+        if (!m_compareModel->shown())
+            return {};
+        std::string csv = CompareFormatter::csvRows(*m_compareModel->shown(), shownRows(true));
+        std::replace(csv.begin(), csv.end(), ',', '\t');
+        return QString::fromStdString(csv);
+    }
     if (!m_model->table())
         return {};
     return QString::fromStdString(
@@ -286,9 +448,10 @@ QString RankPanel::selectedRowsText() const
 bool RankPanel::exportCsv(const QString& path, QString* error) const
 {
     QSaveFile file(path);
-    const std::string text = m_model->table()
-        ? RankFormatter::csvRows(*m_model->profile(), *m_model->table(), shownRows(false), ',')
-        : std::string();
+    const std::string text = isComparing()
+        ? (m_compareModel->shown() ? CompareFormatter::csvRows(*m_compareModel->shown(), shownRows(false)) : std::string())
+        : m_model->table() ? RankFormatter::csvRows(*m_model->profile(), *m_model->table(), shownRows(false), ',')
+                           : std::string();
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
         || !file.commit()) {
         if (error)
@@ -301,7 +464,7 @@ bool RankPanel::exportCsv(const QString& path, QString* error) const
 void RankPanel::keyPressEvent(QKeyEvent* event)
 {
     if (event->key() == Qt::Key_Escape) {
-        m_view->selectionModel()->clear();
+        currentView()->selectionModel()->clear();
         m_document->setFocusLabel(kNone);
         return;
     }
@@ -313,7 +476,7 @@ void RankPanel::contextMenuEvent(QContextMenuEvent* event)
     QMenu menu(this);
     menu.addActions(actions());
     menu.addAction(tr("Clear the focus"), this, [this] {
-        m_view->selectionModel()->clear();
+        currentView()->selectionModel()->clear();
         m_document->setFocusLabel(kNone);
     });
     menu.exec(event->globalPos());

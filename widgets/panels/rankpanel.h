@@ -10,13 +10,17 @@
 #include <memory>
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
+class QStackedWidget;
 class QTableView;
 
 namespace runlane {
 
+class CompareFilterModel;
+class CompareModel;
 class ProfileDocument;
 class RankModel;
 class TimeAxis;
@@ -25,6 +29,11 @@ class TimeAxis;
 // label in every view; a time range selected anywhere restricts the rank to
 // that range (clipped, semantics.md §5), computed off the GUI thread, a
 // newer request cancelling an older one.
+//
+// In compare mode (ProfileDocument::compare() has a base) it shows the
+// compare rank instead: base, new, Δ, Δ%, p and verdict per label for the
+// chosen metric, coloured by verdict, largest change first, filtered by
+// name and verdict; copy and CSV export write the compare rows then.
 class RankPanel : public QWidget
 {
     Q_OBJECT
@@ -36,6 +45,14 @@ public:
     RankModel* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* view() const { return m_view; }
+    CompareModel* compareModel() const { return m_compareModel; }
+    CompareFilterModel* compareProxy() const { return m_compareProxy; }
+    QTableView* compareView() const { return m_compareView; }
+    bool isComparing() const;
+    QComboBox* metricBox() const { return m_metricBox; }
+    QComboBox* verdictBox() const { return m_verdictBox; }
+    // The rows shown, in the mode shown (rank or compare rank).
+    int shownRowCount() const;
     // Substring of the name, or a regular expression written /like this/.
     void setFilterText(const QString& text);
     // Waits for the computation under way, if any, and shows its result.
@@ -69,12 +86,21 @@ private:
     void updateBanner();
     void updateFilterStyle();
     std::vector<std::size_t> shownRows(bool selectedOnly) const;
+    void comparisonChanged();
+    void verdictFilterChanged();
+    QTableView* currentView() const;
 
     ProfileDocument* m_document;
     TimeAxis* m_axis;
     RankModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
+    CompareModel* m_compareModel;
+    CompareFilterModel* m_compareProxy;
+    QTableView* m_compareView;
+    QStackedWidget* m_stack;
+    QComboBox* m_metricBox;
+    QComboBox* m_verdictBox;
     QLineEdit* m_filter;
     QLabel* m_count;
     QLabel* m_banner;

@@ -2,6 +2,8 @@
 
 #include "profile.h"
 
+#include <QRgb>
+
 #include <span>
 #include <string>
 
@@ -33,6 +35,14 @@ public:
     // (threads, call trees); false for rows of packed concurrent tasks.
     virtual bool nestsByTime(TrackId track) const = 0;
     virtual std::string trackName(TrackId track) const = 0;
+    // A fill of the source's own instead of the label's (the differential
+    // flame graph's); false: the document's colour of the label.
+    virtual bool fillOf(const Interval& span, QRgb& color) const
+    {
+        (void)span;
+        (void)color;
+        return false;
+    }
 
     // Ids [first, last) of the spans at `depth` touching [from, to], both
     // ends included: a span that starts exactly at `to` is drawn from that

@@ -2,6 +2,8 @@
 
 #include "aggregatedsource.h"
 #include "colorscheme.h"
+#include "comparesession.h"
+#include "differentialsource.h"
 #include "labelindex.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
@@ -55,6 +57,7 @@ IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::viewModeChanged, this, &IcicleView::rebuild);
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::emphasisChanged, this, qOverload<>(&QWidget::update));
+    connect(m_document->compare(), &CompareSession::diffChanged, this, &IcicleView::applyDiff);
     rebuild();
 }
 
@@ -91,12 +94,49 @@ void IcicleView::rebuild()
         if (!m_document->isAggregated())
             m_source = std::make_unique<TimelineSource>(*m_built.profile, *m_built.metrics);
         else if (m_builtTree)
-            m_source = std::make_unique<AggregatedSource>(*m_built.profile, *m_builtTree);
+            m_source = aggregatedSource();
     }
     m_trackCollapsed.assign(m_source ? m_source->trackCount() : 0, false);
     layoutRows();
     m_scroll->setValue(0);
     update();
+}
+
+std::unique_ptr<IcicleSource> IcicleView::aggregatedSource() const
+{
+    // In compare mode, the differential flame graph once its diff is of
+    // this very call tree (its node ids are this tree's).
+    const CompareSession* compare = m_document->compare();
+    if (compare->diff() && compare->diffTree() == m_builtTree) {
+        const double floor = compare->comparison() ? compare->comparison()->floor() : 0.0;
+        return std::make_unique<DifferentialSource>(*m_built.profile, *m_builtTree, compare->sharedDiff(),
+                                                    compare->options().threshold, floor);
+    }
+    return std::make_unique<AggregatedSource>(*m_built.profile, *m_builtTree);
+}
+
+void IcicleView::applyDiff()
+{
+    // The same tree, the same span ids: collapsed boxes, selection and
+    // scrolling stay; only the colours and tooltips change.
+    if (!m_source || !m_builtTree || !m_document->isAggregated())
+        return;
+    m_source = aggregatedSource();
+    update();
+}
+
+bool IcicleView::isDifferential() const
+{
+    return dynamic_cast<const DifferentialSource*>(m_source.get()) != nullptr;
+}
+
+QRgb IcicleView::fillOf(const Interval& span) const
+{
+    QRgb own;
+    if (!m_source->fillOf(span, own))
+        return m_document->colorOf(m_source->labelOf(span), span.end - span.start);
+    const LabelId label = m_source->labelOf(span);
+    return m_document->isEmphasisActive() && !m_document->isHighlighted(label) ? ColorScheme::dimmed(own) : own;
 }
 
 void IcicleView::layoutRows()
@@ -434,13 +474,13 @@ void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) con
             const double blockEnd = std::min(w, std::max(column + 1, m_axis->xFor(slice[j - 1 - base].end, w)));
             // One span is its own colour; a run takes that of the span under
             // the column's centre, greyed, to show it is merged.
-            QColor color = QColor::fromRgb(m_document->colorOf(m_source->labelOf(span), span.end - span.start));
+            QColor color = QColor::fromRgb(fillOf(span));
             if (j - i > 1) {
                 const Time centre = m_axis->timeAt(column + 0.5, w);
                 const auto under = std::partition_point(slice.begin() + (i - base), slice.begin() + (j - base),
                                                         [centre](const Interval& c) { return c.end <= centre; });
                 const Interval& pick = under == slice.begin() + (j - base) ? span : *under;
-                const QColor tint = QColor::fromRgb(m_document->colorOf(m_source->labelOf(pick), pick.end - pick.start));
+                const QColor tint = QColor::fromRgb(fillOf(pick));
                 const QColor grey = ColorScheme::merged();
                 color = QColor((tint.red() + grey.red()) / 2, (tint.green() + grey.green()) / 2, (tint.blue() + grey.blue()) / 2);
             }
@@ -496,7 +536,7 @@ void IcicleView::paintMarks(QPainter& p, std::uint32_t first, std::uint32_t last
 void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, const QRectF& rect) const
 {
     const LabelId label = m_source->labelOf(span);
-    const QColor fill = QColor::fromRgb(m_document->colorOf(label, span.end - span.start));
+    const QColor fill = QColor::fromRgb(fillOf(span));
     p.fillRect(rect, fill);
     if (rect.width() >= 3) {
         p.setPen(fill.darker(125));

@@ -65,6 +65,9 @@ public:
     std::uint32_t selectedSpan() const;
     void selectSpan(std::uint32_t id);
     void zoomToSpan(std::uint32_t id);
+    // Whether the aggregated view shows the differential flame graph
+    // (compare mode, its diff computed).
+    bool isDifferential() const;
 
 Q_SIGNALS:
     // A call path was selected in the aggregated view (kNone: cleared).
@@ -92,6 +95,9 @@ private:
 
     void dropProfile();
     void rebuild();
+    std::unique_ptr<IcicleSource> aggregatedSource() const;
+    void applyDiff();
+    QRgb fillOf(const Interval& span) const;
     void layoutRows();
     void updateScrollBar();
     int rightMargin() const;

@@ -1,0 +1,198 @@
+#include "comparecontroller.h"
+
+#include "comparemodel.h"
+#include "comparesession.h"
+#include "compareformatter.h"
+#include "formatregistry.h"
+#include "profiledocument.h"
+#include "rankpanel.h"
+#include "removedpathspanel.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QStatusBar>
+
+namespace runlane {
+
+namespace {
+
+QString fileName(const QString& path)
+{
+    return path.startsWith(QLatin1Char(':')) ? QObject::tr("demo profile") : QFileInfo(path).fileName();
+}
+
+} // namespace
+
+CompareController::CompareController(QMainWindow* window, ProfileDocument* document, RankPanel* rank)
+    : QObject(window), m_window(window), m_document(document), m_rank(rank), m_removed(new RemovedPathsPanel(document, window)),
+      m_removedDock(new QDockWidget(tr("Removed paths"), window)), m_progress(new QProgressBar(window)),
+      m_cancel(new QPushButton(tr("Cancel"), window))
+{
+    m_removedDock->setObjectName(QStringLiteral("removedPathsDock"));
+    m_removedDock->setWidget(m_removed);
+    window->addDockWidget(Qt::RightDockWidgetArea, m_removedDock);
+    m_removedDock->hide(); // shown in compare mode
+
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->setFormat(tr("base %p%"));
+    window->statusBar()->addPermanentWidget(m_progress);
+    window->statusBar()->addPermanentWidget(m_cancel);
+    m_progress->hide();
+    m_cancel->hide();
+
+    CompareSession* session = document->compare();
+    connect(m_cancel, &QPushButton::clicked, session, &CompareSession::cancelLoad);
+    connect(session, &CompareSession::loadProgress, this, [this](qint64 done, qint64 total) {
+        if (total > 0)
+            m_progress->setValue(int(1000 * done / total));
+    });
+    connect(session, &CompareSession::baseFailed, this, &CompareController::baseFailed);
+    connect(session, &CompareSession::baseChanged, this, [this] {
+        const bool active = m_document->compare()->isActive();
+        m_removedDock->setVisible(active);
+        if (active)
+            m_removedDock->raise();
+        update();
+        Q_EMIT titleChanged();
+    });
+    connect(session, &CompareSession::comparisonChanged, this, &CompareController::update);
+    connect(session, &CompareSession::baseLoaded, this, [this] {
+        m_progress->hide();
+        m_cancel->hide();
+    });
+}
+
+void CompareController::addFileActions(QMenu* file)
+{
+    m_compareAction = file->addAction(tr("Compare &with…"), this, &CompareController::chooseAndCompare);
+    m_compareAction->setObjectName(QStringLiteral("compareWith"));
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_compareAction->setToolTip(tr("Open one or more base runs and compare the open profile (new) against them"));
+    m_stopAction = file->addAction(tr("&Stop comparing"), m_document->compare(), &CompareSession::stop);
+    m_stopAction->setObjectName(QStringLiteral("stopComparing"));
+    update();
+}
+
+void CompareController::addExportActions(QMenu* exports)
+{
+    m_markdownAction = exports->addAction(tr("Compare report as Markdown…"), this, &CompareController::exportMarkdown);
+    m_markdownAction->setObjectName(QStringLiteral("exportCompareMarkdown"));
+    update();
+}
+
+void CompareController::chooseAndCompare()
+{
+    if (!m_document->hasProfile())
+        return;
+    const QStringList paths = m_chooseOpen
+        ? m_chooseOpen()
+        : QFileDialog::getOpenFileNames(m_window, tr("Compare with: choose the base run(s) or a baseline report"),
+                                        QFileInfo(m_document->loaded().path).absolutePath(),
+                                        tr("Profiles and baseline reports (%1);;All files (*)")
+                                            .arg(QString::fromStdString(FormatRegistry::fileNamePatterns())));
+    if (!paths.isEmpty())
+        compareWith(paths);
+}
+
+void CompareController::compareWith(const QStringList& paths)
+{
+    if (!m_document->hasProfile() || paths.isEmpty())
+        return;
+    m_lastError.clear();
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancel->show();
+    Q_EMIT status(tr("Loading the base: %1…").arg(fileName(paths.first())));
+    m_document->compare()->loadBase(paths);
+}
+
+void CompareController::baseFailed(const LoadError& error)
+{
+    m_progress->hide();
+    m_cancel->hide();
+    const QString what = fileName(QString::fromStdString(error.file));
+    const QString still = m_document->compare()->isActive() ? tr("The comparison with %1 is as it was.").arg(m_document->compare()->baseName())
+                                                            : QString();
+    if (error.cancelled) {
+        Q_EMIT status(tr("Loading the base %1 cancelled. %2").arg(what, still));
+        return;
+    }
+    m_lastError = QString::fromStdString(error.toString());
+    Q_EMIT status(tr("Could not compare with %1").arg(what));
+    auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not compare with %1").arg(what), m_lastError, QMessageBox::Ok,
+                                m_window);
+    box->setInformativeText(still);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+QString CompareController::summary() const
+{
+    const CompareSession* session = m_document->compare();
+    const Comparison* c = session->comparison();
+    if (!c)
+        return tr("Comparing with the base %1…").arg(session->baseName());
+    // The verdicts of the rank's default metric, exec.
+    const Comparison exec = c->only(CompareMetric::Exec);
+    using V = Comparison::Verdict;
+    return tr("New: %1 · base: %2 · exec: %3 regressed, %4 improved, %5 inconclusive, %6 unchanged, %7 added, %8 removed")
+        .arg(fileName(m_document->loaded().path), session->baseName())
+        .arg(exec.count(V::Regressed))
+        .arg(exec.count(V::Improved))
+        .arg(exec.count(V::Inconclusive))
+        .arg(exec.count(V::Unchanged))
+        .arg(exec.count(V::Added))
+        .arg(exec.count(V::Removed));
+}
+
+void CompareController::update()
+{
+    const CompareSession* session = m_document->compare();
+    if (m_stopAction)
+        m_stopAction->setEnabled(session->isActive());
+    if (m_markdownAction)
+        m_markdownAction->setEnabled(session->comparison() != nullptr);
+    if (session->isActive())
+        Q_EMIT status(summary());
+}
+
+QString CompareController::title(const QString& openName) const
+{
+    const CompareSession* session = m_document->compare();
+    if (!session->isActive())
+        return {};
+    return tr("%1 (new) vs %2 (base)").arg(openName, session->baseName());
+}
+
+void CompareController::exportMarkdown()
+{
+    const Comparison* c = m_document->compare()->comparison();
+    if (!c)
+        return;
+    const QString suggestion = QFileInfo(m_document->loaded().path).completeBaseName() + QStringLiteral("-compare.md");
+    const QString path = m_chooseSave ? m_chooseSave(suggestion)
+                                      : QFileDialog::getSaveFileName(m_window, tr("Export the compare report"), suggestion,
+                                                                     tr("Markdown (*.md)"));
+    if (path.isEmpty())
+        return;
+    // The metric the rank shows, as a pull request would read it.
+    const std::string text = CompareFormatter::markdown(c->only(m_rank->compareModel()->metric()));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !file.commit()) {
+        QMessageBox::warning(m_window, tr("Export failed"), tr("Could not write %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    Q_EMIT status(tr("Saved %1").arg(QFileInfo(path).fileName()));
+}
+
+} // namespace runlane

@@ -1,0 +1,309 @@
+// Compare mode on the real MainWindow, offscreen, driven as a user drives
+// it: File ▸ Compare with…, drops (Shift, the compare target), the compare
+// rank's rows and colours, the differential flame graph's pixels for a
+// planted regression, the removed paths, the exports, a base that cannot
+// be read.
+
+#include "comparecontroller.h"
+#include "comparefiltermodel.h"
+#include "comparemodel.h"
+#include "comparesession.h"
+#include "core/compare/runsgenerator.h"
+#include "diffcolors.h"
+#include "droptargets.h"
+#include "icicleview.h"
+#include "mainwindow.h"
+#include "mainwindowdriver.h"
+#include "profiledocument.h"
+#include "rankpanel.h"
+#include "removedpathspanel.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QMimeData>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+using Verdict = Comparison::Verdict;
+
+namespace {
+
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+// Waits for the open profile, the base and everything computed from them.
+void settleCompare(MainWindow& window)
+{
+    settle(window);
+    CompareSession* session = window.document()->compare();
+    for (int i = 0; i < 3; ++i) {
+        session->finishPendingWork();
+        window.document()->finishPendingWork();
+        QCoreApplication::processEvents();
+    }
+}
+
+int rowNamed(const QAbstractItemModel& model, const QString& name)
+{
+    for (int r = 0; r < model.rowCount(); ++r) {
+        if (model.index(r, CompareModel::Name).data().toString() == name)
+            return r;
+    }
+    return -1;
+}
+
+void drop(MainWindow& window, const QString& file, QPoint at, Qt::KeyboardModifiers modifiers)
+{
+    QMimeData data;
+    data.setUrls({QUrl::fromLocalFile(file)});
+    QDragEnterEvent enter(at, Qt::CopyAction, &data, Qt::LeftButton, modifiers);
+    QApplication::sendEvent(&window, &enter);
+    QDragMoveEvent move(at, Qt::CopyAction, &data, Qt::LeftButton, modifiers);
+    QApplication::sendEvent(&window, &move);
+    QDropEvent dropped(at, Qt::CopyAction, &data, Qt::LeftButton, modifiers);
+    QApplication::sendEvent(&window, &dropped);
+}
+
+} // namespace
+
+class TestCompare : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_settings.isValid());
+        useTemporarySettings(m_settings.path(), QStringLiteral("tst_compare"));
+        QVERIFY(m_files.isValid());
+        // One run a side of 20 labels; no run-to-run noise, 1 % call to
+        // call. The new run: f7 30 % slower, f3 30 % faster, f19 gone and
+        // "fresh" new at its place.
+        RunsGenerator base(11);
+        base.noise = 0;
+        QVERIFY(writeFile(path("base.json"), base.chronosLog()));
+        RunsGenerator next(12);
+        next.noise = 0;
+        next.factors = {{"f7", 1.3}, {"f3", 0.7}};
+        QByteArray text = next.chronosLog();
+        text.replace("\"proc\":\"f19\"", "\"proc\":\"fresh\"");
+        QVERIFY(writeFile(path("new.json"), text));
+        QVERIFY(writeFile(path("broken.json"), "{\"chronosFutureEvents\": 1, \"events\": [{\"t\": }"));
+    }
+
+    void compareWithFromTheMenu()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(path("new.json"));
+        QVERIFY(settle(window));
+        QCOMPARE(window.windowTitle(), QStringLiteral("new.json — Runlane"));
+        window.compareController()->setOpenFilesChooser([this] { return QStringList{path("base.json")}; });
+        window.action(QStringLiteral("compareWith"))->trigger();
+        settleCompare(window);
+        CompareSession* session = window.document()->compare();
+        QVERIFY(session->isActive());
+        QVERIFY(session->comparison());
+        // Which is which, in the title and the status bar.
+        QCOMPARE(window.windowTitle(), QStringLiteral("new.json (new) vs base.json (base) — Runlane"));
+        QVERIFY2(window.statusText().startsWith(QStringLiteral("New: new.json · base: base.json · exec: 1 regressed, 1 improved")),
+                 qPrintable(window.statusText()));
+
+        // The compare rank: one row per label, verdicts of the per-call test.
+        RankPanel* rank = window.rank();
+        QVERIFY(rank->isComparing());
+        QVERIFY(rank->compareView()->isVisible());
+        QVERIFY(!rank->view()->isVisible());
+        CompareModel* model = rank->compareModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->rowCount(), 21); // 19 matched, 1 added, 1 removed
+        QCOMPARE(model->shown()->test(), Comparison::Test::Calls);
+        const std::map<QString, Verdict> expected{{"f7", Verdict::Regressed},
+                                                  {"f3", Verdict::Improved},
+                                                  {"fresh", Verdict::Added},
+                                                  {"f19", Verdict::Removed}};
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const QString name = model->index(r, CompareModel::Name).data().toString();
+            const auto it = expected.find(name);
+            const Verdict verdict = Verdict(model->index(r, CompareModel::Verdict).data(CompareModel::VerdictRole).toInt());
+            QCOMPARE(verdict, it == expected.end() ? Verdict::Unchanged : it->second);
+            // Rows coloured by verdict.
+            QCOMPARE(model->index(r, CompareModel::Delta).data(Qt::ForegroundRole).value<QBrush>().color(),
+                     DiffColors::verdictText(verdict));
+        }
+        // Sorted by the size of Δ: f7 (+30 % of 7.65 ms) before f3 (−30 % of 3.85 ms).
+        const QAbstractItemModel* shown = rank->compareView()->model();
+        QCOMPARE(shown->index(0, CompareModel::Name).data().toString(), QStringLiteral("f7"));
+        QCOMPARE(shown->index(1, CompareModel::Name).data().toString(), QStringLiteral("f3"));
+        const double slowerPct = shown->index(0, CompareModel::DeltaPct).data(CompareModel::SortRole).toDouble();
+        const double fasterPct = shown->index(1, CompareModel::DeltaPct).data(CompareModel::SortRole).toDouble();
+        QVERIFY2(slowerPct > 0.28 && slowerPct < 0.32, qPrintable(QString::number(slowerPct)));
+        QVERIFY2(fasterPct > -0.32 && fasterPct < -0.28, qPrintable(QString::number(fasterPct)));
+        QCOMPARE(shown->index(0, CompareModel::DeltaPct).data().toString(), QString::asprintf("%+.1f %%", slowerPct * 100));
+        // The rows' pixels: a regressed row's tint behind its cells.
+        QApplication::processEvents();
+        const QImage grabbed = rank->compareView()->viewport()->grab().toImage();
+        const QRect cell = rank->compareView()->visualRect(shown->index(0, CompareModel::Calls));
+        QCOMPARE(QColor(grabbed.pixel(cell.right() - 2, cell.center().y())), DiffColors::verdictBackground(Verdict::Regressed));
+        const QRect cell2 = rank->compareView()->visualRect(shown->index(1, CompareModel::Calls));
+        QCOMPARE(QColor(grabbed.pixel(cell2.right() - 2, cell2.center().y())), DiffColors::verdictBackground(Verdict::Improved));
+
+        // Filter by verdict.
+        rank->verdictBox()->setCurrentIndex(2); // regressed
+        QCOMPARE(rank->shownRowCount(), 1);
+        rank->verdictBox()->setCurrentIndex(1); // changed
+        QCOMPARE(rank->shownRowCount(), 2);
+        rank->verdictBox()->setCurrentIndex(0);
+        QCOMPARE(rank->shownRowCount(), 21);
+        // Another metric: calls did not change.
+        rank->metricBox()->setCurrentIndex(rank->metricBox()->findText(QStringLiteral("calls")));
+        const int f7 = rowNamed(*model, QStringLiteral("f7"));
+        QCOMPARE(model->index(f7, CompareModel::Base).data().toString(), QStringLiteral("20"));
+        QCOMPARE(model->index(f7, CompareModel::New).data().toString(), QStringLiteral("20"));
+        QCOMPARE(Verdict(model->index(f7, CompareModel::Verdict).data(CompareModel::VerdictRole).toInt()), Verdict::Unchanged);
+        rank->metricBox()->setCurrentIndex(rank->metricBox()->findText(QStringLiteral("exec")));
+
+        // Selecting a row focuses its label in every view.
+        const QModelIndex f7Shown = shown->index(0, CompareModel::Name);
+        rank->compareView()->selectionModel()->setCurrentIndex(f7Shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        const Profile& p = *window.document()->profile();
+        QCOMPARE(QString::fromUtf8(p.labelName(window.document()->focusLabel()).data(), 2), QStringLiteral("f7"));
+        window.document()->setFocusLabel(kNone);
+
+        // Exports: the compare rows as CSV, the Markdown report.
+        window.setSaveFileChooser([this](const QString& suggestion) { return path(suggestion); });
+        window.action(QStringLiteral("exportRank"))->trigger();
+        QFile csv(path("new-rank.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QCOMPARE(lines.size(), 23); // header, 21 rows, the last newline
+        QVERIFY(lines[0].startsWith("name,file,line,metric,verdict,base_median_ns"));
+        QVERIFY(lines[1].startsWith("f7,work.nim,17,exec,regressed,"));
+        window.action(QStringLiteral("exportCompareMarkdown"))->trigger();
+        QFile md(path("new-compare.md"));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        QCOMPARE(md.readLine(), QByteArray("### Runlane: ❌ 1 regression, 1 improvement\n"));
+
+        // The differential flame graph.
+        window.action(QStringLiteral("aggregated"))->trigger();
+        settleCompare(window);
+        IcicleView* icicle = window.icicle();
+        QVERIFY(icicle->isDifferential());
+        QApplication::processEvents();
+        const QImage image = icicle->grab().toImage();
+        const auto colourOf = [&](const char* name) {
+            const IcicleSource* source = icicle->source();
+            for (const Interval& span : source->depthSlice(0, 0)) {
+                if (p.labelName(source->labelOf(span)) == name) {
+                    const QRectF r = icicle->spanRect(source->idOf(span));
+                    return QColor(image.pixel(int(r.left()) + 2, int(r.bottom()) - 2));
+                }
+            }
+            return QColor();
+        };
+        const QColor slower = colourOf("f7");
+        const QColor faster = colourOf("f3");
+        const QColor same = colourOf("f12");
+        const QColor added = colourOf("fresh");
+        QVERIFY2(slower.red() > slower.green() + 60 && slower.red() > slower.blue() + 60, qPrintable(slower.name()));
+        QVERIFY2(faster.blue() > faster.red() + 60 && faster.blue() > faster.green() + 20, qPrintable(faster.name()));
+        QVERIFY2(std::abs(same.red() - same.green()) < 10 && std::abs(same.green() - same.blue()) < 10, qPrintable(same.name()));
+        QVERIFY2(added.green() > added.red() + 30 && added.green() > added.blue() + 20, qPrintable(added.name()));
+        // Removed paths: listed beside it, nothing vanishes silently.
+        QTreeWidget* removed = window.compareController()->removedPaths()->list();
+        QCOMPARE(removed->topLevelItemCount(), 1);
+        QVERIFY(removed->topLevelItem(0)->text(0).endsWith(QStringLiteral(": f19")));
+        QCOMPARE(removed->topLevelItem(0)->text(3), QStringLiteral("1 of 1"));
+
+        // Stop comparing: the plain rank and title again.
+        window.action(QStringLiteral("stopComparing"))->trigger();
+        QVERIFY(!session->isActive());
+        QVERIFY(!rank->isComparing());
+        QVERIFY(!icicle->isDifferential());
+        QCOMPARE(window.windowTitle(), QStringLiteral("new.json — Runlane"));
+    }
+
+    void dropsCompareOrOpen()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(path("new.json"));
+        QVERIFY(settle(window));
+        CompareSession* session = window.document()->compare();
+        const QRect area = window.centralWidget()->geometry();
+        // Shift held: anywhere compares.
+        drop(window, path("base.json"), area.center(), Qt::ShiftModifier);
+        settleCompare(window);
+        QVERIFY(session->isActive());
+        QCOMPARE(session->basePaths(), QStringList{path("base.json")});
+        QCOMPARE(window.currentPath(), path("new.json"));
+        window.action(QStringLiteral("stopComparing"))->trigger();
+        // The compare target on the right edge, shown during the drag.
+        QMimeData data;
+        data.setUrls({QUrl::fromLocalFile(path("base.json"))});
+        const QPoint right(area.right() - 20, area.center().y());
+        QDragEnterEvent enter(right, Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        auto* target = window.findChild<QLabel*>(QStringLiteral("compareDrop"));
+        QVERIFY(target && target->isVisible());
+        QVERIFY(target->text().contains(QStringLiteral("base.json")));
+        QDragLeaveEvent leave;
+        QApplication::sendEvent(&window, &leave);
+        QVERIFY(!target->isVisible());
+        drop(window, path("base.json"), right, Qt::NoModifier);
+        settleCompare(window);
+        QVERIFY(session->isActive());
+        // Elsewhere: opens, and the new file is compared with the same base.
+        drop(window, path("base.json"), area.center(), Qt::NoModifier);
+        settleCompare(window);
+        QCOMPARE(window.currentPath(), path("base.json"));
+        QVERIFY(session->isActive());
+        QVERIFY(session->comparison());
+        QCOMPARE(session->comparison()->count(Verdict::Regressed), std::size_t(0));
+        QCOMPARE(session->comparison()->count(Verdict::Added), std::size_t(0));
+        QCOMPARE(staleState(window), QString());
+        // Closing the profile ends compare mode.
+        window.action(QStringLiteral("close"))->trigger();
+        QVERIFY(!session->isActive());
+        QCOMPARE(staleState(window), QString());
+    }
+
+    void unreadableBaseKeepsTheComparison()
+    {
+        MainWindow window;
+        window.show();
+        window.openFile(path("new.json"));
+        QVERIFY(settle(window));
+        window.compareController()->compareWith({path("base.json")});
+        settleCompare(window);
+        const auto before = window.document()->compare()->sharedComparison();
+        QVERIFY(before);
+        window.compareController()->compareWith({path("broken.json")});
+        settleCompare(window);
+        closeMessageBoxes(window);
+        QVERIFY(window.compareController()->lastError().contains(QStringLiteral("broken.json")));
+        QVERIFY(window.document()->compare()->isActive());
+        QCOMPARE(window.document()->compare()->basePaths(), QStringList{path("base.json")});
+        QCOMPARE(window.document()->compare()->sharedComparison(), before);
+        QVERIFY(window.statusText().startsWith(QStringLiteral("Could not compare with broken.json")));
+    }
+
+private:
+    QString path(const QString& name) const { return m_files.filePath(name); }
+
+    QTemporaryDir m_settings;
+    QTemporaryDir m_files;
+};
+
+QTEST_MAIN(TestCompare)
+#include "tst_compare.moc"
