@@ -3,6 +3,7 @@
 #include "clicommand.h"
 #include "clicommands.h"
 #include "clisupport.h"
+#include "comparesession.h"
 #include "icicleview.h"
 #include "imageexporter.h"
 #include "mainwindow.h"
@@ -68,6 +69,7 @@ QImage renderAlone(QWidget& widget, const RenderCommand::Request& request, Finis
 }
 
 constexpr const char* kRenderHelp = R"HELP(Usage: runlane-cli render FILE -o OUT.png [--view V] [--size WxH] [--range A..B] [--scale N] [--aggregated] [--select NAME] [--input-format ID]
+       runlane-cli render --base A.json [A2.json ...] B.json -o OUT.png --view rank|icicle|window
 
 Draws what the viewer shows into a PNG, offscreen (no display is needed).
 
@@ -77,6 +79,10 @@ Draws what the viewer shows into a PNG, offscreen (no display is needed).
   --range A..B   the visible range, from the profile start, e.g. 10ms..20ms
   --scale N      device pixels per pixel: 1 (default) or 2
   --aggregated   the aggregated flame graph instead of the timeline
+  --base B       compare mode: FILE is the new run, B the base (a profile
+                 or a baseline report; repeat for several base runs). The
+                 rank view is the compare rank, the icicle the differential
+                 flame graph (aggregated), the window shows both
   --select NAME  select the busiest measurement named NAME in the visible
                  range: its details, its creator and children highlighted
   --input-format ID
@@ -88,11 +94,27 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
     const CliArgs::Spec spec{{"-o", "--output", "--view", "--size", "--range", "--scale", "--select", CliSupport::kInputFormatOption},
-                             {"--help", "--aggregated"}, 1, 1};
+                             {"--help", "--aggregated"},
+                             0,
+                             1,
+                             {"--base"}};
     if (const int code = CliSupport::parseArgs(args, spec, argc, argv, kRenderHelp, out, err); code >= 0)
         return code;
     RenderCommand::Request request;
-    request.input = QString::fromLocal8Bit(args.positional()[0].c_str());
+    // "render --base A.json B.json": the list takes both; the last is the
+    // new run when no other file is named.
+    std::vector<std::string> bases = args.values("--base");
+    std::string input;
+    if (!args.positional().empty())
+        input = args.positional()[0];
+    else if (bases.size() >= 2) {
+        input = bases.back();
+        bases.pop_back();
+    } else
+        return CliSupport::usageError(err, "render needs a profile FILE");
+    for (const std::string& base : bases)
+        request.base << QString::fromLocal8Bit(base.c_str());
+    request.input = QString::fromLocal8Bit(input.c_str());
     request.format = CliSupport::inputFormat(args);
     const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
     if (!output || output->empty())
@@ -173,9 +195,23 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
     window.show();
     QApplication::processEvents();
     window.showProfile(LoadedProfile::prepare(std::move(result.profile), request.input));
-    if (request.aggregated)
+    // The differential flame graph is the aggregated one.
+    if (request.aggregated || (!request.base.isEmpty() && request.view == View::Icicle))
         window.document()->setAggregated(true);
     window.document()->finishPendingWork();
+    if (!request.base.isEmpty()) {
+        CompareSession* session = window.document()->compare();
+        LoadError failure;
+        QObject::connect(session, &CompareSession::baseFailed, [&failure](const LoadError& error) { failure = error; });
+        session->loadBase(request.base);
+        session->finishPendingWork();
+        window.document()->finishPendingWork();
+        session->finishPendingWork();
+        if (!session->isActive()) {
+            err << "runlane-cli: " << failure.toString() << "\n";
+            return CliCommands::InputError;
+        }
+    }
     if (range)
         window.axis()->setVisibleRange(range->from, range->to);
     if (request.select) {

@@ -5,6 +5,7 @@
 
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <iosfwd>
 #include <optional>
@@ -29,6 +30,10 @@ public:
         // Select the longest-running measurement with this label name that
         // is alive in the visible range (details pane, lanes highlight).
         std::optional<std::string> select;
+        // Compare mode: the input is the new side, compared with these
+        // base runs (or a baseline report): the rank is the compare rank,
+        // the icicle the differential flame graph.
+        QStringList base;
     };
 
     // Exit code as CliCommands; creates the QApplication itself.

@@ -1,6 +1,7 @@
 #include "comparecontroller.h"
 
 #include "comparemodel.h"
+#include "compareusagechart.h"
 #include "comparesession.h"
 #include "compareformatter.h"
 #include "formatregistry.h"
@@ -33,13 +34,18 @@ QString fileName(const QString& path)
 
 CompareController::CompareController(QMainWindow* window, ProfileDocument* document, RankPanel* rank)
     : QObject(window), m_window(window), m_document(document), m_rank(rank), m_removed(new RemovedPathsPanel(document, window)),
-      m_removedDock(new QDockWidget(tr("Removed paths"), window)), m_progress(new QProgressBar(window)),
+      m_removedDock(new QDockWidget(tr("Removed paths"), window)), m_usage(new CompareUsageChart(document, window)),
+      m_usageDock(new QDockWidget(tr("Usage: base vs new"), window)), m_progress(new QProgressBar(window)),
       m_cancel(new QPushButton(tr("Cancel"), window))
 {
     m_removedDock->setObjectName(QStringLiteral("removedPathsDock"));
     m_removedDock->setWidget(m_removed);
     window->addDockWidget(Qt::RightDockWidgetArea, m_removedDock);
     m_removedDock->hide(); // shown in compare mode
+    m_usageDock->setObjectName(QStringLiteral("compareUsageDock"));
+    m_usageDock->setWidget(m_usage);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_usageDock);
+    m_usageDock->hide();
 
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(220);
@@ -59,6 +65,7 @@ CompareController::CompareController(QMainWindow* window, ProfileDocument* docum
     connect(session, &CompareSession::baseChanged, this, [this] {
         const bool active = m_document->compare()->isActive();
         m_removedDock->setVisible(active);
+        m_usageDock->setVisible(active);
         if (active)
             m_removedDock->raise();
         update();

@@ -16,6 +16,7 @@ class QPushButton;
 
 namespace runlane {
 
+class CompareUsageChart;
 class ProfileDocument;
 class RankPanel;
 class RemovedPathsPanel;
@@ -23,8 +24,8 @@ class RemovedPathsPanel;
 // The viewer's compare mode around the document's CompareSession: File ▸
 // Compare with… and Stop comparing, the Markdown report export, the base's
 // loading in the status bar (progress and Cancel), the error of a base that
-// cannot be read (the comparison stays as it was), and the "Removed paths"
-// dock beside the differential flame graph. Kept out of MainWindow, which
+// cannot be read (the comparison stays as it was), the "Removed paths"
+// dock beside the differential flame graph and the usage overlay's dock. Kept out of MainWindow, which
 // only places it.
 class CompareController : public QObject
 {
@@ -42,6 +43,8 @@ public:
     const QString& lastError() const { return m_lastError; }
     RemovedPathsPanel* removedPaths() const { return m_removed; }
     QDockWidget* removedDock() const { return m_removedDock; }
+    CompareUsageChart* usageChart() const { return m_usage; }
+    QDockWidget* usageDock() const { return m_usageDock; }
 
     // Replace the file dialogs (tests, automation): return none / "" to cancel.
     void setOpenFilesChooser(std::function<QStringList()> chooser) { m_chooseOpen = std::move(chooser); }
@@ -64,6 +67,8 @@ private:
     RankPanel* m_rank;
     RemovedPathsPanel* m_removed;
     QDockWidget* m_removedDock;
+    CompareUsageChart* m_usage;
+    QDockWidget* m_usageDock;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QAction* m_compareAction = nullptr;

@@ -32,7 +32,6 @@ void DropTargets::begin(const QStringList& files, const QRect& area, bool canCom
 {
     m_ok = !files.isEmpty();
     m_canCompare = canCompare && m_ok;
-    m_comparing = false;
     m_area = area;
     if (!m_ok) {
         m_open->setText(tr("Only profile files on this computer can be opened"));
@@ -83,10 +82,10 @@ bool DropTargets::comparesAt(QPoint pos, bool shift) const
 
 bool DropTargets::hover(QPoint pos, bool shift)
 {
-    m_comparing = comparesAt(pos, shift);
-    style(m_open, m_ok, !m_comparing);
-    style(m_compare, m_ok, m_comparing);
-    return m_comparing;
+    const bool comparing = comparesAt(pos, shift);
+    style(m_open, m_ok, !comparing);
+    style(m_compare, m_ok, comparing);
+    return comparing;
 }
 
 void DropTargets::end()

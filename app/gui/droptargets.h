@@ -48,7 +48,6 @@ private:
     QRect m_area;
     bool m_canCompare = false;
     bool m_ok = false;
-    bool m_comparing = false;
 };
 
 } // namespace runlane

@@ -158,6 +158,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_drop = new DropTargets(this);
     m_compare = new CompareController(this, m_document, m_rank);
     tabifyDockWidget(detailsDock, m_compare->removedDock());
+    tabifyDockWidget(m_rankDock, m_compare->usageDock());
+    m_rankDock->raise();
     connect(m_compare, &CompareController::status, this, [this](const QString& text) { m_statusText->setText(text); });
     connect(m_compare, &CompareController::titleChanged, this, &MainWindow::updateTitle);
 

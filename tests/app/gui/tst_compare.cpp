@@ -8,6 +8,7 @@
 #include "comparefiltermodel.h"
 #include "comparemodel.h"
 #include "comparesession.h"
+#include "compareusagechart.h"
 #include "core/compare/runsgenerator.h"
 #include "diffcolors.h"
 #include "droptargets.h"
@@ -21,6 +22,8 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QLineSeries>
 #include <QLabel>
 #include <QMimeData>
 #include <QTableView>
@@ -177,7 +180,38 @@ private Q_SLOTS:
         rank->compareView()->selectionModel()->setCurrentIndex(f7Shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         const Profile& p = *window.document()->profile();
         QCOMPARE(QString::fromUtf8(p.labelName(window.document()->focusLabel()).data(), 2), QStringLiteral("f7"));
+        // The usage overlay: f7's share of the loop in base and new, bins
+        // of one width from each start, adding up to its exec on each side.
+        CompareUsageChart* overlay = window.compareController()->usageChart();
+        overlay->finishPendingWork();
+        QVERIFY(overlay->series());
+        const CompareUsageChart::Series& usage = *overlay->series();
+        // Each side's exec of f7 in total (the rank's, independent of the chart).
+        double f7Base = 0;
+        for (const RunSet::Label& l : session->base()->runs->labels()) {
+            if (l.key.name == "f7")
+                f7Base = l.runs.front()[std::size_t(CompareMetric::Exec)];
+        }
+        double f7New = 0;
+        const RankTable table = RankTable::compute(*window.document()->metrics());
+        for (const RankRow& row : table.rows()) {
+            if (row.label == window.document()->focusLabel())
+                f7New = double(row.exec);
+        }
+        double baseExec = 0;
+        double newExec = 0;
+        for (const double share : usage.base)
+            baseExec += share * double(usage.binWidth);
+        for (const double share : usage.next)
+            newExec += share * double(usage.binWidth);
+        QVERIFY(f7Base > 7e6);
+        QVERIFY2(std::fabs(baseExec - f7Base) < 1e-6 * f7Base, qPrintable(QStringLiteral("%1 %2").arg(baseExec).arg(f7Base)));
+        QVERIFY2(std::fabs(newExec - f7New) < 1e-6 * f7New, qPrintable(QStringLiteral("%1 %2").arg(newExec).arg(f7New)));
+        QCOMPARE(overlay->baseLine()->count(), qsizetype(2 * usage.base.size()));
+        QCOMPARE(overlay->newLine()->count(), qsizetype(2 * usage.next.size()));
+        QVERIFY(window.compareController()->usageDock()->isVisibleTo(&window));
         window.document()->setFocusLabel(kNone);
+        QVERIFY(!overlay->series());
 
         // Exports: the compare rows as CSV, the Markdown report.
         window.setSaveFileChooser([this](const QString& suggestion) { return path(suggestion); });
