@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 namespace runlane {
 
@@ -40,6 +42,21 @@ std::vector<double> doubles(const Json& array, const std::string& what)
         values.push_back(v.get<double>());
     }
     return values;
+}
+
+// A label's line: a number that fits LabelKey::line. Not value("line", 0):
+// nlohmann's get<int> of 8e19 is a cast out of range, undefined behaviour.
+std::int32_t lineOf(const Json& label)
+{
+    const auto it = label.find("line");
+    if (it == label.end())
+        return 0;
+    if (!it->is_number())
+        throw std::runtime_error("'line' must be a number");
+    const double line = it->get<double>();
+    if (!(line >= std::numeric_limits<std::int32_t>::min() && line <= std::numeric_limits<std::int32_t>::max()))
+        throw std::runtime_error("line " + it->dump() + " is out of range");
+    return std::int32_t(line);
 }
 
 // The units' names in reports: what the rank's CSV and JSON call them.
@@ -112,7 +129,7 @@ bool BaselineReport::read(std::string_view text, RunSet& into, std::string& erro
     Json report;
     try {
         report = Json::parse(text.begin(), text.end());
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) { // parse_error, and out_of_range for a number past a double (1e400)
         error = "not a baseline report: " + std::string(e.what());
         return false;
     }
@@ -121,7 +138,8 @@ bool BaselineReport::read(std::string_view text, RunSet& into, std::string& erro
             error = "not a baseline report: missing \"runlaneBaseline\": 1 (write one with 'runlane-cli report')";
             return false;
         }
-        if (!report[std::string(kMarker)].is_number_integer() || report[std::string(kMarker)].get<int>() != kVersion) {
+        // Compared as JSON numbers: get<int>() of 4294967297 would read 1.
+        if (!report[std::string(kMarker)].is_number_integer() || report[std::string(kMarker)] != Json(kVersion)) {
             error = "unsupported baseline report version " + report[std::string(kMarker)].dump()
                 + " (this Runlane reads version 1)";
             return false;
@@ -141,7 +159,7 @@ bool BaselineReport::read(std::string_view text, RunSet& into, std::string& erro
             std::vector<std::pair<RunSet::Label, CompareMetrics::Values>> values;
             for (const Json& l : labels) {
                 RunSet::Label label;
-                label.key = {l.at("name").get<std::string>(), l.value("file", ""), l.value("line", 0)};
+                label.key = {l.at("name").get<std::string>(), l.value("file", ""), lineOf(l)};
                 label.async = l.value("async", false);
                 CompareMetrics::Values v{};
                 for (const CompareMetric metric : CompareMetrics::all()) {

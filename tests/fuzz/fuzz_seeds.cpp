@@ -1,8 +1,9 @@
 // For tests/fuzz/run.sh, from the FormatRegistry: `fuzz_seeds --targets`
-// prints the fuzz targets (detect, load, then one per format id);
+// prints the fuzz targets (detect, load, baseline, then one per format id);
 // `fuzz_seeds FILE...` prints "id<TAB>path" for each file some format
 // claims, so that each format's target is seeded with that format's files
-// whatever their names.
+// whatever their names, and "baseline<TAB>path" for each baseline report.
+#include "baselinereport.h"
 #include "formatregistry.h"
 
 #include <QFile>
@@ -15,7 +16,7 @@ using namespace runlane;
 int main(int argc, char** argv)
 {
     if (argc == 2 && std::string(argv[1]) == "--targets") {
-        std::printf("detect\nload\n");
+        std::printf("detect\nload\nbaseline\n");
         for (const InputFormat* format : FormatRegistry::formats())
             std::printf("%.*s\n", int(format->id().size()), format->id().data());
         return 0;
@@ -25,8 +26,13 @@ int main(int argc, char** argv)
         if (!file.open(QIODevice::ReadOnly))
             continue;
         const QByteArray head = file.read(qint64(FormatPrefix::kSize));
-        const auto detected = FormatRegistry::detect(std::string_view(head.constData(), std::size_t(head.size())),
-                                                     file.atEnd());
+        const std::string_view prefix(head.constData(), std::size_t(head.size()));
+        // A report is no profile format: the registry does not know it.
+        if (BaselineReport::isReport(prefix)) {
+            std::printf("baseline\t%s\n", argv[i]);
+            continue;
+        }
+        const auto detected = FormatRegistry::detect(prefix, file.atEnd());
         if (detected.format)
             std::printf("%.*s\t%s\n", int(detected.format->id().size()), detected.format->id().data(), argv[i]);
     }

@@ -6,8 +6,8 @@
 #
 #   tests/fuzz/run.sh SECONDS [TARGET...]   # default: every target
 #
-# Targets: detect, load, and one per input format (the FormatRegistry's
-# ids: chrome enso chronos chroprof speedscope folded ...).
+# Targets: detect, load, baseline (the baseline-report reader and compare),
+# and one per input format (the FormatRegistry's ids: chrome enso ...).
 # FUZZ_BUILD_DIR picks the build directory (default: build-fuzz/),
 # FUZZ_JOBS how many targets run at once (default: the number of cores).
 # The corpus each target grows is kept in $build/fuzz/corpus/<target> and
@@ -32,8 +32,9 @@ data=$root/tests/data
 files=$(mktemp)
 trap 'rm -f "$files"' EXIT
 { find "$data" -type f -not -name '*.md'; echo "$root/resources/demo/chronos-demo.json"; } >"$files"
-# The seeds of a target: the test files its format's probe claims (all of
-# them for detection and for the loader that detects).
+# The seeds of a target: the test files its format's probe claims, or the
+# reports for baseline (all of them for detection and for the loader that
+# detects).
 seeds() {
     case "$1" in
     detect | load) cat "$files" ;;

@@ -242,6 +242,17 @@ private Q_SLOTS:
                           "\"exec\": [1], \"total\": [1], \"wall\": [1], \"p50\": [1], \"p90\": [1], \"p99\": [1], \"max\": [1], "
                           "\"wait\": [1]}}]}")
             << QString("malformed baseline report: label 'f' has 2 values of calls for 1 runs");
+        QTest::newRow("version past 32 bits") << QByteArray("{\"runlaneBaseline\": 4294967297, \"runs\": [], \"labels\": []}")
+                                              << QString("unsupported baseline report version 4294967297");
+        // Found by fuzz_baseline: a number past a double escaped as an
+        // exception; a line past 32 bits was a cast out of range.
+        QTest::newRow("number past a double")
+            << QByteArray("{\"runlaneBaseline\": 1, \"runs\": [{\"busy\": 1e400}], \"labels\": []}")
+            << QString("not a baseline report: ");
+        QTest::newRow("line past 32 bits")
+            << QByteArray("{\"runlaneBaseline\": 1, \"runs\": [{}], \"labels\": [{\"name\": \"f\", \"line\": 79223372036854775807, "
+                          "\"values\": {}}]}")
+            << QString("malformed baseline report: line 7.922337203685478e+19 is out of range");
         QTest::newRow("text value")
             << QByteArray("{\"runlaneBaseline\": 1, \"runs\": [{}], \"labels\": [{\"name\": \"f\", \"values\": {\"calls\": [\"1\"]}}]}")
             << QString("malformed baseline report: 'values.calls' must be an array of numbers");
