@@ -6,6 +6,8 @@
 // shown, and checking that every view shows the open profile only.
 
 #include "backgroundloader.h"
+#include "comparemodel.h"
+#include "comparesession.h"
 #include "counterview.h"
 #include "icicleview.h"
 #include "mainwindow.h"
@@ -37,6 +39,11 @@ inline bool settle(MainWindow& window, int timeoutMs = 60000)
     QCoreApplication::processEvents();
     const bool loaded = !window.loader()->isLoading();
     window.document()->finishPendingWork();
+    // Compare mode: the base's load, the comparison, then the call-path
+    // diff (which waits for the document's call tree).
+    window.document()->compare()->finishPendingWork();
+    window.document()->finishPendingWork();
+    window.document()->compare()->finishPendingWork();
     window.rank()->finishPendingWork();
     window.usage()->finishPendingWork();
     QCoreApplication::processEvents();
@@ -67,6 +74,8 @@ inline QString staleState(const MainWindow& window)
     const Profile* p = doc.profile();
     const RankModel& rank = *window.rank()->model();
     if (!p) {
+        if (doc.compare()->isActive() || window.rank()->compareModel()->rowCount() != 0)
+            return QStringLiteral("compare mode after the profile was closed");
         if (rank.rowCount() != 0 || window.usage()->series() || window.lanes()->totalTaskCount() != 0
             || window.icicle()->source() || window.counters()->trackCount() != 0)
             return QStringLiteral("a view still shows something after the profile was closed");
@@ -86,6 +95,16 @@ inline QString staleState(const MainWindow& window)
                 return QStringLiteral("usage series with label %1 of %2").arg(l).arg(p->labelCount());
         }
     }
+    const CompareModel& compared = *window.rank()->compareModel();
+    for (int r = 0; r < compared.rowCount(); ++r) {
+        const auto label = LabelId(compared.index(r, 0).data(CompareModel::LabelRole).toULongLong());
+        if (label != kNone && label >= p->labelCount())
+            return QStringLiteral("compare rank row with label %1 of %2").arg(label).arg(p->labelCount());
+    }
+    if (!doc.compare()->isActive() && (compared.rowCount() != 0 || window.icicle()->isDifferential()))
+        return QStringLiteral("compare rows or the differential flame graph outside compare mode");
+    if (window.icicle()->isDifferential() && doc.compare()->diffTree() != doc.sharedCallTree())
+        return QStringLiteral("a differential flame graph of another call tree");
     if (doc.focusLabel() != kNone && doc.focusLabel() >= p->labelCount())
         return QStringLiteral("focus label %1 of %2").arg(doc.focusLabel()).arg(p->labelCount());
     const TimeAxis& axis = *window.axis();

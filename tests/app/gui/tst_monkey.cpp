@@ -16,6 +16,7 @@
 //   RUNLANE_MONKEY_SECONDS=S     instead: seeds 1, 2, … until S seconds have passed
 //   RUNLANE_MONKEY_LOG=1         print every action
 
+#include "comparecontroller.h"
 #include "counterview.h"
 #include "findbar.h"
 #include "mainwindowdriver.h"
@@ -23,6 +24,7 @@
 #include "widgettestsupport.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QHeaderView>
@@ -99,6 +101,14 @@ public:
         : m_window(window), m_rng(seed), m_seed(seed), m_files(files), m_exportDir(exportDir)
     {
         m_window.setOpenFileChooser([this] { return m_nextFile; });
+        // File ▸ Compare with…: one to three files (or the dialog cancelled).
+        m_window.compareController()->setOpenFilesChooser([this] {
+            QStringList files;
+            const int count = int(pick(4));
+            for (int i = 0; i < count; ++i)
+                files << randomFile();
+            return files;
+        });
         m_window.setSaveFileChooser([this](const QString& suggestion) { return m_exportDir + QLatin1Char('/') + suggestion; });
     }
 
@@ -144,6 +154,8 @@ public:
             what = usageControls();
         else if (kind < 94)
             what = menuAction();
+        else if (kind < 97)
+            what = compare();
         else
             what = wait();
         // Mostly the user waits for what they did to show; sometimes the
@@ -186,7 +198,9 @@ private:
     {
         QWidget* views[] = {m_window.icicle(), m_window.lanes(), m_window.usage()->view()->viewport(),
                             m_window.findChild<QWidget*>(QStringLiteral("overview")),
-                            m_window.findChild<QWidget*>(QStringLiteral("ruler")), m_window.rank()->view()->viewport(),
+                            m_window.findChild<QWidget*>(QStringLiteral("ruler")),
+                            m_window.rank()->isComparing() ? m_window.rank()->compareView()->viewport()
+                                                           : m_window.rank()->view()->viewport(),
                             // Shown only for profiles with counters.
                             m_window.counters()->isVisible() ? m_window.counters() : nullptr};
         QWidget* w = views[pick(std::size(views))];
@@ -479,6 +493,28 @@ private:
         a->trigger();
         return what;
     }
+    // Compare mode: base runs from the menu, stop, or the compare rank's
+    // metric and verdict filter.
+    QString compare()
+    {
+        switch (pick(4)) {
+        case 0:
+        case 1:
+            return simple("compareWith");
+        case 2:
+            return simple("stopComparing");
+        default: {
+            RankPanel* rank = m_window.rank();
+            const int metric = int(pick(quint64(rank->metricBox()->count())));
+            const int verdict = int(pick(quint64(rank->verdictBox()->count())));
+            const QString what = announce(QStringLiteral("compare rank: metric %1, verdicts %2").arg(metric).arg(verdict));
+            rank->metricBox()->setCurrentIndex(metric);
+            rank->verdictBox()->setCurrentIndex(verdict);
+            return what;
+        }
+        }
+    }
+
     QString wait()
     {
         const int ms = int(pick(80));
