@@ -182,9 +182,13 @@ QString CompareController::title(const QString& openName) const
 
 void CompareController::exportMarkdown()
 {
-    const Comparison* c = m_document->compare()->comparison();
-    if (!c)
+    // What the rank shows: the chosen metric's comparison (none while that
+    // metric is still being computed).
+    const Comparison* c = m_rank->compareModel()->shown();
+    if (!c) {
+        Q_EMIT status(tr("The comparison is still being computed"));
         return;
+    }
     const QString suggestion = QFileInfo(m_document->loaded().path).completeBaseName() + QStringLiteral("-compare.md");
     const QString path = m_chooseSave ? m_chooseSave(suggestion)
                                       : QFileDialog::getSaveFileName(m_window, tr("Export the compare report"), suggestion,
@@ -192,7 +196,7 @@ void CompareController::exportMarkdown()
     if (path.isEmpty())
         return;
     // The metric the rank shows, as a pull request would read it.
-    const std::string text = CompareFormatter::markdown(c->only(m_rank->compareModel()->metric()));
+    const std::string text = CompareFormatter::markdown(*c);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
         || !file.commit()) {

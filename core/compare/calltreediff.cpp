@@ -76,19 +76,15 @@ std::vector<std::string> matchedTrackNames(const Profile& base, const std::vecto
     return names;
 }
 
-double medianPadded(std::vector<double> values, std::size_t runs)
-{
-    values.resize(std::max(values.size(), runs), 0.0);
-    return Statistics::median(std::move(values));
-}
-
 } // namespace
 
 CallTreeDiff CallTreeDiff::compute(const Profile& next, const CallTree& nextTree, const std::vector<Base>& bases,
                                    RunSet::Match match)
 {
     CallTreeDiff diff;
-    diff.m_baseRuns = bases.size();
+    const std::size_t runs = bases.size();
+    diff.m_baseRuns = runs;
+    diff.m_bases = bases;
     diff.m_paths.resize(nextTree.nodeCount());
     const std::vector<std::string> nextTracks = trackNames(next);
     const std::vector<std::uint64_t> nextHashes = pathHashes(next, nextTree, nextTracks, match);
@@ -97,60 +93,83 @@ CallTreeDiff CallTreeDiff::compute(const Profile& next, const CallTree& nextTree
     for (std::uint32_t n = 0; n < nextHashes.size(); ++n)
         nextNodes.emplace(nextHashes[n], n);
 
-    // Per new node, each base run's self and total (runs without it: none).
-    std::vector<std::vector<double>> selves(nextTree.nodeCount());
-    std::vector<std::vector<double>> totals(nextTree.nodeCount());
-    struct Gone {
-        Removed removed;
-        std::vector<double> selves;
-        std::vector<double> totals;
-        std::uint64_t parent = 0; // the parent path's hash, 0 for a root
-    };
-    std::unordered_map<std::uint64_t, Gone> gone;
-    for (const Base& base : bases) {
-        const Profile& profile = *base.profile;
-        const CallTree& tree = *base.tree;
-        const std::vector<std::string> names = matchedTrackNames(profile, nextTracks);
-        const std::vector<std::uint64_t> hashes = pathHashes(profile, tree, names, match);
+    // Per path and base run, its self and total (0 where the run lacks it):
+    // flat arrays, a row of `runs` per path, since a million paths of
+    // small vectors would cost more in allocations than in the work.
+    std::vector<double> selves(nextTree.nodeCount() * runs, 0.0);
+    std::vector<double> totals(nextTree.nodeCount() * runs, 0.0);
+    std::vector<double> goneSelves;
+    std::vector<double> goneTotals;
+    std::vector<std::uint64_t> goneParents; // the parent path's hash, 0 for a root
+    std::unordered_map<std::uint64_t, std::uint32_t> gone; // path hash -> index into m_removed
+    for (std::size_t r = 0; r < runs; ++r) {
+        const Profile& profile = *bases[r].profile;
+        const CallTree& tree = *bases[r].tree;
+        diff.m_baseTrackNames.push_back(matchedTrackNames(profile, nextTracks));
+        const std::vector<std::uint64_t> hashes = pathHashes(profile, tree, diff.m_baseTrackNames.back(), match);
         for (std::uint32_t n = 0; n < tree.nodeCount(); ++n) {
             const CallTree::Node& node = tree.node(n);
-            const auto it = nextNodes.find(hashes[n]);
-            if (it != nextNodes.end()) {
-                selves[it->second].push_back(double(node.self));
-                totals[it->second].push_back(double(node.total));
+            if (const auto it = nextNodes.find(hashes[n]); it != nextNodes.end()) {
+                Path& path = diff.m_paths[it->second];
+                ++path.baseRuns;
+                selves[it->second * runs + r] = double(node.self);
+                totals[it->second * runs + r] = double(node.total);
                 continue;
             }
-            auto [g, added] = gone.try_emplace(hashes[n]);
+            auto [g, added] = gone.try_emplace(hashes[n], std::uint32_t(diff.m_removed.size()));
             if (added) {
-                g->second.removed.track = names[node.track];
-                for (std::uint32_t a = n; a != kNone; a = tree.node(a).parent)
-                    g->second.removed.labels.emplace_back(profile.labelName(tree.node(a).label));
-                std::reverse(g->second.removed.labels.begin(), g->second.removed.labels.end());
-                g->second.parent = node.parent == kNone ? 0 : hashes[node.parent];
+                diff.m_removed.push_back(Removed{std::uint32_t(r), n, 0, 0, 0, false});
+                goneSelves.resize(goneSelves.size() + runs, 0.0);
+                goneTotals.resize(goneTotals.size() + runs, 0.0);
+                goneParents.push_back(node.parent == kNone ? 0 : hashes[node.parent]);
             }
-            g->second.selves.push_back(double(node.self));
-            g->second.totals.push_back(double(node.total));
+            Removed& removed = diff.m_removed[g->second];
+            ++removed.baseRuns;
+            goneSelves[std::size_t(g->second) * runs + r] = double(node.self);
+            goneTotals[std::size_t(g->second) * runs + r] = double(node.total);
         }
     }
+    std::vector<double> row(runs);
+    const auto medianOf = [&](const std::vector<double>& values, std::size_t at) {
+        if (runs == 0)
+            return 0.0;
+        std::copy(values.begin() + std::ptrdiff_t(at * runs), values.begin() + std::ptrdiff_t((at + 1) * runs), row.begin());
+        return Statistics::median(row);
+    };
     for (std::uint32_t n = 0; n < nextTree.nodeCount(); ++n) {
         Path& path = diff.m_paths[n];
-        path.baseRuns = std::uint32_t(selves[n].size());
-        path.baseSelf = medianPadded(std::move(selves[n]), bases.size());
-        path.baseTotal = medianPadded(std::move(totals[n]), bases.size());
+        path.baseSelf = medianOf(selves, n);
+        path.baseTotal = medianOf(totals, n);
     }
-    for (auto& [hash, g] : gone) {
-        g.removed.baseRuns = std::uint32_t(g.selves.size());
-        g.removed.baseSelf = medianPadded(std::move(g.selves), bases.size());
-        g.removed.baseTotal = medianPadded(std::move(g.totals), bases.size());
-        g.removed.parentRemoved = g.parent != 0 && gone.count(g.parent) != 0;
-        diff.m_removed.push_back(std::move(g.removed));
+    for (std::size_t i = 0; i < diff.m_removed.size(); ++i) {
+        Removed& removed = diff.m_removed[i];
+        removed.baseSelf = medianOf(goneSelves, i);
+        removed.baseTotal = medianOf(goneTotals, i);
+        removed.parentRemoved = goneParents[i] != 0 && gone.count(goneParents[i]) != 0;
     }
     std::sort(diff.m_removed.begin(), diff.m_removed.end(), [](const Removed& a, const Removed& b) {
         if (a.baseTotal != b.baseTotal)
             return a.baseTotal > b.baseTotal;
-        return std::tie(a.track, a.labels) < std::tie(b.track, b.labels);
+        return std::tie(a.run, a.node) < std::tie(b.run, b.node);
     });
     return diff;
+}
+
+std::string CallTreeDiff::trackOf(const Removed& removed) const
+{
+    const CallTree& tree = *m_bases[removed.run].tree;
+    return m_baseTrackNames[removed.run][tree.node(removed.node).track];
+}
+
+std::vector<std::string> CallTreeDiff::labelsOf(const Removed& removed) const
+{
+    const Profile& profile = *m_bases[removed.run].profile;
+    const CallTree& tree = *m_bases[removed.run].tree;
+    std::vector<std::string> labels;
+    for (std::uint32_t a = removed.node; a != kNone; a = tree.node(a).parent)
+        labels.emplace_back(profile.labelName(tree.node(a).label));
+    std::reverse(labels.begin(), labels.end());
+    return labels;
 }
 
 } // namespace runlane

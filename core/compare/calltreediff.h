@@ -31,10 +31,13 @@ public:
         double baseTotal = 0;
         std::uint32_t baseRuns = 0; // base runs that have the path
     };
-    // A path of the base runs that the new profile does not have.
+    // A path of the base runs that the new profile does not have: where
+    // it is in the first base run that has it (its names are read from
+    // there on demand: two unrelated profiles can differ in a million
+    // paths, whose names are not worth holding).
     struct Removed {
-        std::string track;
-        std::vector<std::string> labels; // root first, as shown
+        std::uint32_t run = 0; // index into the bases
+        std::uint32_t node = 0; // in that run's call tree
         double baseSelf = 0; // medians over the base runs
         double baseTotal = 0;
         std::uint32_t baseRuns = 0;
@@ -50,10 +53,15 @@ public:
     bool isNew(std::uint32_t node) const { return m_paths[node].baseRuns == 0; }
     // Largest base total first.
     const std::vector<Removed>& removed() const { return m_removed; }
+    // A removed path's track name and labels, root first, as shown.
+    std::string trackOf(const Removed& removed) const;
+    std::vector<std::string> labelsOf(const Removed& removed) const;
 
 private:
     std::vector<Path> m_paths;
     std::vector<Removed> m_removed;
+    std::vector<Base> m_bases; // what removed paths refer to
+    std::vector<std::vector<std::string>> m_baseTrackNames;
     std::size_t m_baseRuns = 0;
 };
 

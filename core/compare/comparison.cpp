@@ -44,6 +44,34 @@ double relative(double delta, double base)
     return delta == 0 ? 0 : std::copysign(std::numeric_limits<double>::infinity(), delta);
 }
 
+// Which of a label's per-call values a metric is tested on when each side
+// is one run: exec (exec and the per-call figures p50 … max), total, wall,
+// wait; -1: none (calls).
+int callKind(CompareMetric metric)
+{
+    switch (metric) {
+    case CompareMetric::Total:
+        return 1;
+    case CompareMetric::Wall:
+        return 2;
+    case CompareMetric::Wait:
+        return 3;
+    case CompareMetric::Calls:
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+// The metric whose seed a kind of per-call values is resampled with: the
+// same interval whichever metrics are asked for, and in whatever order.
+CompareMetric kindMetric(int kind)
+{
+    static constexpr CompareMetric metrics[] = {CompareMetric::Exec, CompareMetric::Total, CompareMetric::Wall,
+                                                CompareMetric::Wait};
+    return metrics[kind];
+}
+
 // The per-call values a metric is tested on when each side is one run.
 std::vector<double> callValues(const RunSet::Label& label, CompareMetric metric)
 {
@@ -156,8 +184,8 @@ std::vector<double> Comparison::normalised(const RunSet& set, const RunSet::Labe
 }
 
 Comparison::MetricResult Comparison::compareMetric(const RunSet& base, const RunSet::Label* b, const RunSet& next,
-                                                   const RunSet::Label* n, CompareMetric metric,
-                                                   std::uint64_t seed) const
+                                                   const RunSet::Label* n, CompareMetric metric, std::uint64_t seed,
+                                                   CallTests& tests) const
 {
     MetricResult r;
     r.metric = metric;
@@ -168,17 +196,37 @@ Comparison::MetricResult Comparison::compareMetric(const RunSet& base, const Run
     r.delta = r.next.median - r.base.median;
     r.deltaPct = relative(r.delta, r.base.median);
 
-    const std::vector<double> bc = m_test == Test::Calls ? callValues(*b, metric) : std::vector<double>();
-    const std::vector<double> nc = m_test == Test::Calls ? callValues(*n, metric) : std::vector<double>();
-    const bool perCall = !bc.empty() && !nc.empty();
-    const std::vector<double>& ta = perCall ? bc : bv;
-    const std::vector<double>& tb = perCall ? nc : nv;
+    const int kind = m_test == Test::Calls ? callKind(metric) : -1;
+    CallTest* cached = kind >= 0 && tests[std::size_t(kind)].done ? &tests[std::size_t(kind)] : nullptr;
+    const std::vector<double> bc = kind >= 0 && !cached ? callValues(*b, metric) : std::vector<double>();
+    const std::vector<double> nc = kind >= 0 && !cached ? callValues(*n, metric) : std::vector<double>();
+    const bool perCall = cached ? cached->perCall : !bc.empty() && !nc.empty();
     r.test = perCall ? Test::Calls : Test::Runs;
-    const Statistics::MannWhitney mw = Statistics::mannWhitney(ta, tb);
-    r.p = mw.p;
-    r.exact = mw.exact;
-    r.ci = Statistics::bootstrapMedianDelta(ta, tb, seed, m_options.resamples);
-    const double ciBase = perCall ? Statistics::median(bc) : r.base.median;
+    double ciBase = r.base.median;
+    if (perCall) {
+        // exec, p50, p90, p99 and max test the same per-call values: the
+        // test and the interval are computed once per label.
+        CallTest& test = tests[std::size_t(kind)];
+        if (!test.done) {
+            test.mw = Statistics::mannWhitney(bc, nc);
+            test.ci = Statistics::bootstrapMedianDelta(bc, nc, kindSeed(n->key, kind), m_options.resamples);
+            test.baseMedian = Statistics::median(bc);
+            test.perCall = test.done = true;
+        }
+        r.p = test.mw.p;
+        r.exact = test.mw.exact;
+        r.ci = test.ci;
+        ciBase = test.baseMedian;
+    } else {
+        if (kind >= 0) {
+            tests[std::size_t(kind)].done = true; // a side without calls: over the runs
+            tests[std::size_t(kind)].perCall = false;
+        }
+        const Statistics::MannWhitney mw = Statistics::mannWhitney(bv, nv);
+        r.p = mw.p;
+        r.exact = mw.exact;
+        r.ci = Statistics::bootstrapMedianDelta(bv, nv, seed, m_options.resamples);
+    }
     r.ciPct = {relative(r.ci.low, ciBase), relative(r.ci.high, ciBase)};
 
     // The floor is on the run's own figures (not normalised): a function
@@ -271,8 +319,9 @@ Comparison Comparison::compute(const RunSet& base, const RunSet& next, const Com
         result.baseKey = b->key;
         result.movedMatch = !(b->key == n->key);
         result.async = b->async || n->async;
+        CallTests tests;
         for (const CompareMetric metric : options.metrics) {
-            result.metrics.push_back(c.compareMetric(base, b, next, n, metric, seedFor(options.seed, n->key, metric)));
+            result.metrics.push_back(c.compareMetric(base, b, next, n, metric, seedFor(options.seed, n->key, metric), tests));
             if (severity(result.metrics.back().verdict) > severity(result.verdict))
                 result.verdict = result.metrics.back().verdict;
         }
@@ -313,6 +362,11 @@ Comparison Comparison::compute(const RunSet& base, const RunSet& next, const Com
     if (tracks.size() > 1)
         c.m_warnings.push_back("the runs have different tracks (threads, loops)");
     return c;
+}
+
+std::uint64_t Comparison::kindSeed(const LabelKey& key, int kind) const
+{
+    return seedFor(m_options.seed, key, kindMetric(kind));
 }
 
 void Comparison::sortLabels()

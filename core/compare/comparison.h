@@ -3,6 +3,7 @@
 #include "runset.h"
 #include "statistics.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,9 +94,21 @@ public:
     static std::string_view name(CompareOptions::Per per);
 
 private:
+    // One label's per-call tests (one run per side), by the values tested:
+    // exec (also p50 … max), total, wall, wait.
+    struct CallTest {
+        bool done = false;
+        bool perCall = false;
+        Statistics::MannWhitney mw;
+        Statistics::Interval ci;
+        double baseMedian = 0;
+    };
+    using CallTests = std::array<CallTest, 4>;
+
     void sortLabels();
+    std::uint64_t kindSeed(const LabelKey& key, int kind) const;
     MetricResult compareMetric(const RunSet& base, const RunSet::Label* b, const RunSet& next,
-                               const RunSet::Label* n, CompareMetric metric, std::uint64_t seed) const;
+                               const RunSet::Label* n, CompareMetric metric, std::uint64_t seed, CallTests& tests) const;
     std::vector<double> normalised(const RunSet& set, const RunSet::Label& label, CompareMetric metric) const;
 
     CompareOptions m_options;

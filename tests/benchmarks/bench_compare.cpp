@@ -10,7 +10,8 @@
 //    Runlane's rule and with the plain "p < alpha and |Δ%| >= 5 %" rule.
 // 2. Speed: K + K Chrome traces of N events each (runlane-gentrace's
 //    generator): loading the 2K files alone, the whole comparison (loads
-//    included), and the comparison step after loading.
+//    included), and the comparison step after loading; then one of them
+//    against one (each call's values), exec and all nine metrics.
 #include "comparison.h"
 #include "compareformatter.h"
 #include "core/compare/runsgenerator.h"
@@ -130,5 +131,24 @@ int main(int argc, char** argv)
     std::printf("  compare, loads included:           %7.2f s (%.2f x the loads)\n", loadAndReduce + step / 1000,
                 (loadAndReduce + step / 1000) / loadOnly);
     std::printf("  compare step after loading:        %7.1f ms (statistics, verdicts, table)\n", step);
+
+    // One run against one, as the viewer and `compare A B` do: tested over
+    // each call's values, every metric (the viewer computes them all).
+    RunSet one;
+    RunSet other;
+    timer.restart();
+    one.add(*ProfileLoader::load(QString::fromStdString(base.front())).profile, base.front(), true);
+    other.add(*ProfileLoader::load(QString::fromStdString(next.front())).profile, next.front(), true);
+    const double loadOne = double(timer.nsecsElapsed()) / 1e9;
+    for (const bool all : {false, true}) {
+        CompareOptions perCall;
+        if (all)
+            perCall.metrics.assign(CompareMetrics::all().begin(), CompareMetrics::all().end());
+        timer.restart();
+        const Comparison single = Comparison::compute(one, other, perCall);
+        const double singleStep = double(timer.nsecsElapsed()) / 1e6;
+        std::printf("1 + 1 (each call's values), %s: compare step %7.1f ms after %.2f s of loading and reducing\n",
+                    all ? "all 9 metrics" : "exec", singleStep, loadOne);
+    }
     return 0;
 }

@@ -11,10 +11,20 @@
 // XDamage under X. Run under Xvfb (DISPLAY set) for the real backing
 // store, or offscreen.
 //
-//   bench_input [--events 1000000] [--file trace.json] [--inputs 12] [--size 1400x900]
+//   bench_input [--events 1000000] [--file trace.json] [--inputs 12] [--size 1400x900] [--compare 1]
+//
+// With --compare 1 it then compares the open trace with a base of as many
+// events (another seed): the time from File ▸ Compare with… to the compare
+// rank shown and, in the aggregated view, to the differential flame graph
+// shown, then the same inputs on the differential flame graph.
 
+#include "comparecontroller.h"
+#include "comparemodel.h"
+#include "comparesession.h"
+#include "icicleview.h"
 #include "mainwindow.h"
 #include "mainwindowdriver.h"
+#include "rankpanel.h"
 #include "timeaxis.h"
 #include "tracegenerator.h"
 
@@ -30,6 +40,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -147,6 +158,7 @@ int main(int argc, char** argv)
     std::string file;
     int inputs = 12;
     int width = 1400, height = 900;
+    bool compare = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--events"))
             events = std::strtoull(argv[i + 1], nullptr, 10);
@@ -156,6 +168,8 @@ int main(int argc, char** argv)
             inputs = std::max(1, std::atoi(argv[i + 1]));
         else if (!std::strcmp(argv[i], "--size"))
             std::sscanf(argv[i + 1], "%dx%d", &width, &height);
+        else if (!std::strcmp(argv[i], "--compare"))
+            compare = std::atoi(argv[i + 1]) != 0;
     }
     TimingApplication app(argc, argv);
     QTemporaryDir dir;
@@ -218,6 +232,62 @@ int main(int argc, char** argv)
     std::printf("paint time per input, by widget:");
     for (const auto& [name, ms] : app.paintMs)
         std::printf(" %s %.1f ms;", name.c_str(), ms / double(7 * inputs));
+    std::printf("\n");
+    if (!compare)
+        return 0;
+
+    // Compare mode, as a user enters it: a base of as many events.
+    const std::string baseFile = QDir(dir.path()).filePath(QStringLiteral("base.json")).toStdString();
+    bench::TraceGenerator::Options options;
+    options.events = events;
+    options.seed = 2;
+    std::FILE* baseOut = std::fopen(baseFile.c_str(), "wb");
+    if (!baseOut || (bench::TraceGenerator(options).write(baseOut), std::fclose(baseOut) != 0)) {
+        std::fprintf(stderr, "cannot write %s\n", baseFile.c_str());
+        return 1;
+    }
+    CompareSession* session = window.document()->compare();
+    axis.zoomToAll();
+    QTest::qWait(300);
+    const auto waitFor = [](const std::function<bool()>& done) {
+        const auto start = Clock::now();
+        while (!done() && Clock::now() - start < std::chrono::seconds(600))
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    };
+    const auto started = Clock::now();
+    window.compareController()->compareWith({QString::fromStdString(baseFile)});
+    const double toBase = waitFor([&] { return session->isActive(); });
+    const double toRank = waitFor([&] { return window.rank()->compareModel()->shown() != nullptr; });
+    const double total = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    if (!window.rank()->compareModel()->shown()) {
+        std::fprintf(stderr, "the comparison did not arrive\n");
+        return 1;
+    }
+    std::printf("compare with a base of %llu events: base loaded (with its call tree) %.0f ms, compare rank shown "
+                "%.0f ms later, %.0f ms in all; %d compare rows\n",
+                static_cast<unsigned long long>(events), toBase, toRank, total, window.rank()->compareModel()->rowCount());
+    const auto aggregated = Clock::now();
+    window.document()->setAggregated(true);
+    const double toTree = waitFor([&] { return window.document()->callTree() != nullptr; });
+    const double toDiff = waitFor([&] { return window.icicle()->isDifferential(); });
+    std::printf("aggregated view on: call tree after %.0f ms, differential flame graph %.0f ms later (%zu paths, %zu "
+                "removed), %.0f ms in all\n",
+                toTree, toDiff, session->diff() ? session->diff()->pathCount() : std::size_t(0),
+                session->diff() ? session->diff()->removed().size() : std::size_t(0),
+                std::chrono::duration<double, std::milli>(Clock::now() - aggregated).count());
+    QTest::qWait(500);
+    app.paintMs.clear();
+    std::vector<Measure> diffIn, diffOut;
+    for (int i = 0; i < inputs; ++i) {
+        diffIn.push_back(measure(app, icicle, wheel(120)));
+        diffOut.push_back(measure(app, icicle, wheel(-120)));
+    }
+    report("diff: wheel notch in", diffIn);
+    report("diff: wheel notch out", diffOut);
+    std::printf("paint time per input, by widget:");
+    for (const auto& [name, ms] : app.paintMs)
+        std::printf(" %s %.1f ms;", name.c_str(), ms / double(2 * inputs));
     std::printf("\n");
     return 0;
 }

@@ -194,18 +194,30 @@ void CompareSession::recompute()
 {
     if (!m_base || !m_document->hasProfile())
         return;
+    // First the rank's metric (and calls, which cost nothing); the side
+    // columns' exec and wait come with the second pass.
+    std::vector<CompareMetric> first{m_preferred};
+    if (m_preferred != CompareMetric::Calls)
+        first.push_back(CompareMetric::Calls);
+    startComparison(first, true);
+    maybeStartDiff();
+}
+
+void CompareSession::startComparison(std::vector<CompareMetric> metrics, bool firstPass)
+{
     const std::shared_ptr<const RunSet> runs = m_base->runs;
-    const CompareOptions options = m_options;
+    CompareOptions options = m_options;
+    options.metrics = std::move(metrics);
     const RunSet::Match match = m_match;
     const bool keepCalls = runs->runs().size() == 1;
     const std::string source = QFileInfo(m_document->loaded().path).fileName().toStdString();
     m_compareGeneration = m_base->generation;
+    m_firstPass = firstPass;
     m_compareJob.start(m_document->sharedProfile(), [runs, options, match, keepCalls, source](const Profile& profile) {
         RunSet next(match);
         next.add(profile, source, keepCalls);
         return std::make_shared<const Comparison>(Comparison::compute(*runs, next, options));
     });
-    maybeStartDiff();
 }
 
 void CompareSession::maybeStartDiff()
@@ -232,6 +244,9 @@ void CompareSession::compared(ProfileResult<Comparison> result)
     if (!result.value || !m_document->isCurrent(result.profile) || !m_base || m_compareGeneration != m_base->generation)
         return;
     m_comparison = std::move(result.value);
+    // The rest of the metrics, while the rank already shows the first.
+    if (m_firstPass)
+        startComparison(m_options.metrics, false);
     Q_EMIT comparisonChanged();
 }
 
@@ -251,7 +266,9 @@ void CompareSession::finishPendingWork()
         m_watcher.waitForFinished();
         loadFinished();
     }
-    m_compareJob.finish();
+    // The first pass starts the second when it is delivered.
+    for (int pass = 0; pass < 2; ++pass)
+        m_compareJob.finish();
     m_diffJob.finish();
 }
 

@@ -5,6 +5,7 @@
 
 #include <QBrush>
 
+#include <algorithm>
 #include <cmath>
 
 namespace runlane {
@@ -60,6 +61,10 @@ void CompareModel::rebuild()
     m_fullRows.clear();
     m_labels.clear();
     if (!m_full || !m_profile)
+        return;
+    // A metric not computed yet (the session's second pass): no rows until it is.
+    const auto& computed = m_full->options().metrics;
+    if (std::find(computed.begin(), computed.end(), m_metric) == computed.end())
         return;
     m_shown = std::make_shared<const Comparison>(m_full->only(m_metric));
     std::map<LabelKey, const Comparison::LabelResult*> byKey;

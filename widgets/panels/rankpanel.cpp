@@ -142,7 +142,9 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     connect(m_document->compare(), &CompareSession::baseChanged, this, &RankPanel::comparisonChanged);
     connect(m_metricBox, &QComboBox::currentIndexChanged, this, [this] {
         m_syncing = true;
-        m_compareModel->setMetric(CompareMetric(m_metricBox->currentData().toInt()));
+        const auto metric = CompareMetric(m_metricBox->currentData().toInt());
+        m_document->compare()->setPreferredMetric(metric); // first, when the next comparison starts
+        m_compareModel->setMetric(metric);
         m_syncing = false;
         focusChanged();
         updateBanner();
@@ -337,7 +339,12 @@ void RankPanel::updateBanner()
                               .arg(shown->count(V::Improved))
                               .arg(shown->count(V::Inconclusive))
                               .arg(shown->count(V::Added))
-                              .arg(shown->count(V::Removed)));
+                              .arg(shown->count(V::Removed))
+                          // The first warning where it is seen: with one new run
+                          // against several, no label can be more than inconclusive.
+                          + (shown->warnings().empty()
+                                 ? QString()
+                                 : QStringLiteral(" · ⚠ ") + QString::fromStdString(shown->warnings().front()).toHtmlEscaped()));
         QString tip = QString::fromStdString(CompareFormatter::header(*shown));
         for (const std::string& warning : shown->warnings())
             tip += QStringLiteral("\n⚠ ") + QString::fromStdString(warning);

@@ -10,6 +10,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace runlane {
@@ -72,11 +73,15 @@ void RemovedPathsPanel::refresh()
     const ValueUnit unit = m_document->profile()->unit();
     const auto time = [unit](double v) { return QString::fromStdString(ValueFormat::text(Time(std::llround(v)), unit)); };
     QList<QTreeWidgetItem*> items;
-    for (const CallTreeDiff::Removed& removed : diff->removed()) {
+    // Two unrelated profiles can differ in a million paths: the largest
+    // are listed, and the count says how many there are.
+    const std::size_t shown = std::min(diff->removed().size(), kMaxListed);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const CallTreeDiff::Removed& removed = diff->removed()[i];
         QStringList path;
-        for (const std::string& label : removed.labels)
+        for (const std::string& label : diff->labelsOf(removed))
             path << QString::fromStdString(label);
-        auto* item = new QTreeWidgetItem({QString::fromStdString(removed.track) + QStringLiteral(": ") + path.join(QStringLiteral(" ▸ ")),
+        auto* item = new QTreeWidgetItem({QString::fromStdString(diff->trackOf(removed)) + QStringLiteral(": ") + path.join(QStringLiteral(" ▸ ")),
                                           time(removed.baseSelf), time(removed.baseTotal),
                                           QStringLiteral("%1 of %2").arg(removed.baseRuns).arg(diff->baseRunCount())});
         item->setToolTip(0, path.join(QStringLiteral("\n")));
@@ -87,6 +92,8 @@ void RemovedPathsPanel::refresh()
             item->setForeground(0, DiffColors::verdictText(Comparison::Verdict::Unchanged));
         items << item;
     }
+    if (diff->removed().size() > shown)
+        items << new QTreeWidgetItem({tr("… and %1 smaller ones").arg(diff->removed().size() - shown)});
     m_list->addTopLevelItems(items);
 }
 

@@ -17,6 +17,8 @@ class RemovedPathsPanel : public QWidget
     Q_OBJECT
 
 public:
+    static constexpr std::size_t kMaxListed = 1000;
+
     explicit RemovedPathsPanel(ProfileDocument* document, QWidget* parent = nullptr);
 
     QTreeWidget* list() const { return m_list; }

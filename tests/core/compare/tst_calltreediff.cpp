@@ -127,20 +127,21 @@ private Q_SLOTS:
         const CallTreeDiff diff = CallTreeDiff::compute(*next, tree, bases);
         QCOMPARE(diff.removed().size(), std::size_t(3));
         const auto& old = diff.removed()[0];
-        QCOMPARE(old.labels, (std::vector<std::string>{"main", "old"}));
+        QCOMPARE(diff.labelsOf(old), (std::vector<std::string>{"main", "old"}));
         QCOMPARE(old.baseSelf, 500 * kTick); // median of 0, 500, 700
         QCOMPARE(old.baseRuns, 2u);
         QVERIFY(!old.parentRemoved);
         const auto& gone = diff.removed()[1];
-        QCOMPARE(gone.labels, (std::vector<std::string>{"main", "gone"}));
+        QCOMPARE(diff.labelsOf(gone), (std::vector<std::string>{"main", "gone"}));
         QCOMPARE(gone.baseTotal, 30 * kTick);
         QCOMPARE(gone.baseSelf, 0.0);
         QVERIFY(!gone.parentRemoved);
         const auto& deep = diff.removed()[2];
-        QCOMPARE(deep.labels, (std::vector<std::string>{"main", "gone", "deep"}));
+        QCOMPARE(diff.labelsOf(deep), (std::vector<std::string>{"main", "gone", "deep"}));
         QCOMPARE(deep.baseSelf, 30 * kTick);
         QCOMPARE(deep.baseRuns, 3u);
         QVERIFY(deep.parentRemoved);
+        QCOMPARE(diff.trackOf(deep), std::string(bases[0].profile->string(bases[0].profile->track(0).name)));
     }
 
     void sameNameElsewhereIsAnotherPath()

@@ -99,6 +99,35 @@ private Q_SLOTS:
 
     // One profile per side: every call of f3 30 % slower is found by the
     // test over each call's values.
+    void perCallTestsAreSharedAndOrderFree()
+    {
+        // One run per side: exec and the per-call figures (p50 … max) test
+        // the same values, so they get the same p and interval, and a
+        // metric's figures do not depend on which others are asked for.
+        const RunSet base = runsOf(7, 1, {}, true);
+        const RunSet next = runsOf(8, 1, {{"f3", 1.3}}, true);
+        CompareOptions alone;
+        CompareOptions several;
+        several.metrics = {CompareMetric::P90, CompareMetric::Wall, CompareMetric::Exec, CompareMetric::P50};
+        const Comparison a = Comparison::compute(base, next, alone);
+        const Comparison b = Comparison::compute(base, next, several);
+        QCOMPARE(a.labels().size(), b.labels().size());
+        for (const Comparison::LabelResult& label : a.labels()) {
+            const Comparison::LabelResult* other = find(b, label.key.name);
+            QVERIFY(other);
+            const auto* exec = label.metric(CompareMetric::Exec);
+            for (const CompareMetric m : {CompareMetric::Exec, CompareMetric::P50, CompareMetric::P90}) {
+                const auto* r = other->metric(m);
+                QVERIFY(exec && r);
+                QCOMPARE(r->test, Comparison::Test::Calls);
+                QCOMPARE(r->p, exec->p);
+                QCOMPARE(r->ci.low, exec->ci.low);
+                QCOMPARE(r->ci.high, exec->ci.high);
+            }
+            QCOMPARE(other->metric(CompareMetric::Exec)->verdict, exec->verdict);
+        }
+    }
+
     void oneRunPerSideTestsCalls()
     {
         const RunSet base = runsOf(7, 1, {}, true);

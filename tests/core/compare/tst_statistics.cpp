@@ -157,6 +157,52 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("exact [%1, %2], resampled [%3, %4]").arg(exact.low).arg(exact.high).arg(low).arg(high)));
     }
 
+    // More values than the exact law takes (each call of a label, one run
+    // against one): resamples drawn through the middle order statistics'
+    // Beta law must give the quantiles of drawing every value (200,000
+    // resamples each, a plain reimplementation).
+    void resampledBootstrapMatchesDrawingEveryValue_data()
+    {
+        QTest::addColumn<std::vector<double>>("a");
+        QTest::addColumn<std::vector<double>>("b");
+        const auto sample = [](int n, int mod, int step, double base) {
+            std::vector<double> v;
+            for (int i = 0; i < n; ++i)
+                v.push_back(base + double((i * step) % mod) + (i % 3) * 0.25);
+            return v;
+        };
+        QTest::newRow("13 vs 13, odd") << sample(13, 11, 7, 100) << sample(13, 13, 5, 104);
+        QTest::newRow("20 vs 20, even") << sample(20, 11, 37, 100) << sample(20, 13, 53, 110);
+        QTest::newRow("3 vs 40, ties") << std::vector<double>{5, 9, 7} << sample(40, 6, 5, 4);
+        QTest::newRow("150 vs 101") << sample(150, 97, 31, 1000) << sample(101, 89, 17, 1030);
+        QTest::newRow("200 vs 199") << sample(200, 50, 7, 0) << sample(199, 50, 11, 2);
+    }
+
+    void resampledBootstrapMatchesDrawingEveryValue()
+    {
+        QFETCH(std::vector<double>, a);
+        QFETCH(std::vector<double>, b);
+        QVERIFY(a.size() > Statistics::kExactBootstrapValues || b.size() > Statistics::kExactBootstrapValues);
+        QVERIFY(a.size() + b.size() <= Statistics::kBootstrapMaxValues);
+        const Statistics::Interval fast = Statistics::bootstrapMedianDelta(a, b, 3, 200000);
+        std::mt19937_64 random(11);
+        const auto draw = [&random](const std::vector<double>& x) {
+            std::vector<double> r(x.size());
+            for (double& v : r)
+                v = x[std::uniform_int_distribution<std::size_t>(0, x.size() - 1)(random)];
+            return Statistics::median(r);
+        };
+        std::vector<double> deltas(200000);
+        for (double& d : deltas)
+            d = draw(b) - draw(a);
+        std::sort(deltas.begin(), deltas.end());
+        const double low = deltas[std::size_t(0.025 * double(deltas.size() - 1) + 0.5)];
+        const double high = deltas[std::size_t(0.975 * double(deltas.size() - 1) + 0.5)];
+        const double tolerance = 0.02 * (high - low) + 1e-9;
+        QVERIFY2(std::fabs(fast.low - low) <= tolerance && std::fabs(fast.high - high) <= tolerance,
+                 qPrintable(QStringLiteral("fast [%1, %2], every value drawn [%3, %4]").arg(fast.low).arg(fast.high).arg(low).arg(high)));
+    }
+
     void normalTail()
     {
         QVERIFY(std::fabs(Statistics::normalUpperTail(1.959963984540054) - 0.025) < 1e-12);
