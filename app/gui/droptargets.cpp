@@ -40,8 +40,8 @@ void DropTargets::begin(const QStringList& files, const QRect& area, bool canCom
         m_open->setText(files.size() > 1 ? tr("Drop to open %1\n(the first of %2 files)").arg(first).arg(files.size())
                                          : tr("Drop to open %1").arg(first));
         m_compare->setText(files.size() > 1
-                               ? tr("Drop here to compare %1 (new)\nwith these %2 files as the base runs").arg(openName).arg(files.size())
-                               : tr("Drop here to compare %1 (new)\nwith %2 as the base\n(or hold Shift)").arg(openName, first));
+                               ? tr("Drop here to compare\n%1 (new)\nwith these %2 files\nas the base runs").arg(openName).arg(files.size())
+                               : tr("Drop here to compare\n%1 (new)\nwith %2 (base)\n\nor hold Shift anywhere").arg(openName, first));
     }
     layout();
     m_open->show();
@@ -105,13 +105,15 @@ void DropTargets::style(QLabel* label, bool ok, bool active) const
     // would hit is the stronger one.
     const QColor color = !ok ? QColor(190, 50, 40) : label == m_compare ? QColor(130, 60, 190) : QColor(40, 100, 210);
     const QColor ink = ColorScheme::isDark() ? color.lighter(170) : color.darker(140); // readable on the window
+    // The compare target is a quarter of the width: smaller type.
     label->setStyleSheet(QStringLiteral("QLabel { background: rgba(%1, %2, %3, %4); border: 3px %5 %6; color: %7;"
-                                        " font-size: 22px; font-weight: bold; }")
+                                        " font-size: %8px; font-weight: bold; }")
                              .arg(color.red())
                              .arg(color.green())
                              .arg(color.blue())
                              .arg(active ? 60 : 18)
-                             .arg(active ? QStringLiteral("solid") : QStringLiteral("dashed"), color.name(), ink.name()));
+                             .arg(active ? QStringLiteral("solid") : QStringLiteral("dashed"), color.name(), ink.name())
+                             .arg(label == m_compare ? 17 : 22));
 }
 
 } // namespace runlane

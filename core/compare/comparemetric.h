@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace runlane {
 
@@ -21,6 +22,14 @@ public:
     {
         return {CompareMetric::Calls, CompareMetric::Exec, CompareMetric::Total, CompareMetric::Wall, CompareMetric::P50,
                 CompareMetric::P90,   CompareMetric::P99,  CompareMetric::Max,   CompareMetric::Wait};
+    }
+    // all() as a vector: the metrics a comparison of every metric asks for.
+    // (all() returns an array by value: all().begin() and all().end() are
+    // of two different arrays.)
+    static std::vector<CompareMetric> list()
+    {
+        constexpr auto metrics = all();
+        return {metrics.begin(), metrics.end()};
     }
     static std::string_view name(CompareMetric metric);
     static bool parse(std::string_view text, CompareMetric& metric);

@@ -143,7 +143,7 @@ int main(int argc, char** argv)
     for (const bool all : {false, true}) {
         CompareOptions perCall;
         if (all)
-            perCall.metrics.assign(CompareMetrics::all().begin(), CompareMetrics::all().end());
+            perCall.metrics = CompareMetrics::list();
         timer.restart();
         const Comparison single = Comparison::compute(one, other, perCall);
         const double singleStep = double(timer.nsecsElapsed()) / 1e6;

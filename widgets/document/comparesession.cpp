@@ -16,7 +16,7 @@ CompareSession::CompareSession(ProfileDocument* document)
       m_compareJob(this, [this](ProfileResult<Comparison> result) { compared(std::move(result)); }),
       m_diffJob(this, [this](ProfileResult<CallTreeDiff> result) { diffed(std::move(result)); })
 {
-    m_options.metrics.assign(CompareMetrics::all().begin(), CompareMetrics::all().end());
+    m_options.metrics = CompareMetrics::list();
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &CompareSession::loadFinished);
     // Connected before any view (the document makes this object first), so
     // the results of the old profile are gone before a view rebuilds.
@@ -167,7 +167,7 @@ void CompareSession::stop()
 void CompareSession::setOptions(const CompareOptions& options, RunSet::Match match)
 {
     m_options = options;
-    m_options.metrics.assign(CompareMetrics::all().begin(), CompareMetrics::all().end());
+    m_options.metrics = CompareMetrics::list();
     const bool rematch = match != m_match;
     m_match = match;
     if (rematch && m_base && !m_base->paths.isEmpty()) {

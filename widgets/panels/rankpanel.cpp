@@ -114,14 +114,19 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     m_filter->setMaximumWidth(360);
     m_banner->setTextFormat(Qt::RichText);
     m_banner->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+    // A long banner (a base's name, a warning) is cut at the panel's edge
+    // rather than widening the panel, and with it the window.
+    m_banner->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_banner->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_banner->setMinimumWidth(120);
     auto* top = new QHBoxLayout;
     top->setContentsMargins(4, 4, 4, 2);
     top->addWidget(m_filter);
     top->addWidget(m_metricBox);
     top->addWidget(m_verdictBox);
     top->addWidget(m_count);
-    top->addStretch(1);
-    top->addWidget(m_banner);
+    top->addSpacing(12);
+    top->addWidget(m_banner, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
