@@ -150,6 +150,14 @@ void report(const char* what, std::vector<Measure> ms)
                 what, at(first, 0.5), at(last, 0.5), at(last, 1.0), double(paints) / double(ms.size()));
 }
 
+void paintTimes(const TimingApplication& app, int inputs)
+{
+    std::printf("paint time per input, by widget:");
+    for (const auto& [name, ms] : app.paintMs)
+        std::printf(" %s %.1f ms;", name.c_str(), ms / double(inputs));
+    std::printf("\n");
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -229,10 +237,7 @@ int main(int argc, char** argv)
     report("wheel notch out", out);
     report("key D (pan)", pan);
     report("key W (zoom in)", zoomKey);
-    std::printf("paint time per input, by widget:");
-    for (const auto& [name, ms] : app.paintMs)
-        std::printf(" %s %.1f ms;", name.c_str(), ms / double(7 * inputs));
-    std::printf("\n");
+    paintTimes(app, 7 * inputs);
     if (!compare)
         return 0;
 
@@ -285,9 +290,6 @@ int main(int argc, char** argv)
     }
     report("diff: wheel notch in", diffIn);
     report("diff: wheel notch out", diffOut);
-    std::printf("paint time per input, by widget:");
-    for (const auto& [name, ms] : app.paintMs)
-        std::printf(" %s %.1f ms;", name.c_str(), ms / double(2 * inputs));
-    std::printf("\n");
+    paintTimes(app, 2 * inputs);
     return 0;
 }

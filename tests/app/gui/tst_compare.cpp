@@ -105,10 +105,7 @@ private Q_SLOTS:
     void compareWithFromTheMenu()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(path("new.json"));
-        QVERIFY(settle(window));
+        QVERIFY(openNew(window));
         QCOMPARE(window.windowTitle(), QStringLiteral("new.json — Runlane"));
         window.compareController()->setOpenFilesChooser([this] { return QStringList{path("base.json")}; });
         window.action(QStringLiteral("compareWith"))->trigger();
@@ -269,10 +266,7 @@ private Q_SLOTS:
     void dropsCompareOrOpen()
     {
         MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        window.openFile(path("new.json"));
-        QVERIFY(settle(window));
+        QVERIFY(openNew(window));
         CompareSession* session = window.document()->compare();
         const QRect area = window.centralWidget()->geometry();
         // Shift held: anywhere compares.
@@ -315,9 +309,7 @@ private Q_SLOTS:
     void unreadableBaseKeepsTheComparison()
     {
         MainWindow window;
-        window.show();
-        window.openFile(path("new.json"));
-        QVERIFY(settle(window));
+        QVERIFY(openNew(window));
         window.compareController()->compareWith({path("base.json")});
         settleCompare(window);
         const auto before = window.document()->compare()->sharedComparison();
@@ -334,6 +326,14 @@ private Q_SLOTS:
 
 private:
     QString path(const QString& name) const { return m_files.filePath(name); }
+    // The window a user compares in: new.json open.
+    bool openNew(MainWindow& window) const
+    {
+        window.resize(1400, 900);
+        window.show();
+        window.openFile(path("new.json"));
+        return settle(window) && window.document()->hasProfile();
+    }
 
     QTemporaryDir m_settings;
     QTemporaryDir m_files;
