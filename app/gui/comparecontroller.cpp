@@ -118,14 +118,17 @@ void CompareController::compareWith(const QStringList& paths)
     m_progress->setValue(0);
     m_progress->show();
     m_cancel->show();
-    Q_EMIT status(tr("Loading the base: %1…").arg(fileName(paths.first())));
     m_document->compare()->loadBase(paths);
+    update();
+    Q_EMIT status(tr("Loading the base: %1…").arg(fileName(paths.first())));
 }
 
 void CompareController::baseFailed(const LoadError& error)
 {
     m_progress->hide();
     m_cancel->hide();
+    if (m_stopAction)
+        m_stopAction->setEnabled(m_document->compare()->isActive());
     const QString what = fileName(QString::fromStdString(error.file));
     const QString still = m_document->compare()->isActive() ? tr("The comparison with %1 is as it was.").arg(m_document->compare()->baseName())
                                                             : QString();
@@ -164,8 +167,8 @@ QString CompareController::summary() const
 void CompareController::update()
 {
     const CompareSession* session = m_document->compare();
-    if (m_stopAction)
-        m_stopAction->setEnabled(session->isActive());
+    if (m_stopAction) // also while the base loads: it cancels that load
+        m_stopAction->setEnabled(session->isActive() || session->isLoading());
     if (m_markdownAction)
         m_markdownAction->setEnabled(session->comparison() != nullptr);
     if (session->isActive())

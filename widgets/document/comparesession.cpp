@@ -46,18 +46,21 @@ void CompareSession::loadBase(const QStringList& paths)
         m_watcher.waitForFinished(); // its result is dropped: the request moved on
     }
     m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_loadingPath = paths.first();
     const auto cancel = m_cancel;
     const quint64 request = ++m_loadRequest;
     const RunSet::Match match = m_match;
     QPointer<CompareSession> self(this);
     m_watcher.setFuture(QtConcurrent::run([paths, match, cancel, self, request]() {
-        return loadRuns(paths, match, cancel.get(), [self, request](qint64 done, qint64 total) {
+        Outcome outcome = loadRuns(paths, match, cancel.get(), [self, request](qint64 done, qint64 total) {
             if (self)
                 QMetaObject::invokeMethod(self, [self, request, done, total] {
                     if (self && self->m_loadRequest == request)
                         Q_EMIT self->loadProgress(done, total);
                 }, Qt::QueuedConnection);
         });
+        outcome.request = request;
+        return outcome;
     }));
 }
 
@@ -136,6 +139,9 @@ void CompareSession::loadFinished()
         return;
     Outcome outcome = future.result();
     m_watcher.setFuture(QFuture<Outcome>()); // taken once
+    // Stopped, closed or replaced while it loaded: the user moved on.
+    if (outcome.request != m_loadRequest)
+        return;
     if (!outcome.base) {
         Q_EMIT baseFailed(outcome.error);
         return;
@@ -153,6 +159,15 @@ void CompareSession::loadFinished()
 void CompareSession::stop()
 {
     cancelLoad();
+    ++m_loadRequest; // a load under way is not applied
+    if (isLoading()) {
+        // Said at once: its own end will not be.
+        LoadError cancelled;
+        cancelled.file = m_loadingPath.toStdString();
+        cancelled.cancelled = true;
+        cancelled.message = "loading was cancelled";
+        Q_EMIT baseFailed(cancelled);
+    }
     const bool was = isActive();
     dropResults();
     m_base.reset();

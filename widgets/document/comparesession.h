@@ -102,6 +102,7 @@ private:
     struct Outcome {
         std::shared_ptr<Base> base;
         LoadError error;
+        quint64 request = 0; // dropped unless it is still the current one
     };
     static Outcome loadRuns(const QStringList& paths, RunSet::Match match, const std::atomic<bool>* cancel,
                             const std::function<void(qint64, qint64)>& progress);
@@ -121,6 +122,7 @@ private:
     QFutureWatcher<Outcome> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     quint64 m_loadRequest = 0;
+    QString m_loadingPath; // the first file of the load under way
     std::shared_ptr<const Comparison> m_comparison;
     ProfileJob<Comparison> m_compareJob;
     quint64 m_compareGeneration = 0; // the base the job under way compares against

@@ -58,6 +58,8 @@ IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::emphasisChanged, this, qOverload<>(&QWidget::update));
     connect(m_document->compare(), &CompareSession::diffChanged, this, &IcicleView::applyDiff);
+    // The floor (grey below it) comes with the comparison.
+    connect(m_document->compare(), &CompareSession::comparisonChanged, this, &IcicleView::applyDiff);
     rebuild();
 }
 

@@ -4,6 +4,7 @@
 // planted regression, the removed paths, the exports, a base that cannot
 // be read.
 
+#include "baselinereport.h"
 #include "comparecontroller.h"
 #include "comparefiltermodel.h"
 #include "comparemodel.h"
@@ -16,6 +17,7 @@
 #include "mainwindow.h"
 #include "mainwindowdriver.h"
 #include "profiledocument.h"
+#include "profileloader.h"
 #include "rankpanel.h"
 #include "removedpathspanel.h"
 
@@ -304,6 +306,49 @@ private Q_SLOTS:
         window.action(QStringLiteral("close"))->trigger();
         QVERIFY(!session->isActive());
         QCOMPARE(staleState(window), QString());
+    }
+
+    void baselineReportAsTheBase()
+    {
+        // A baseline report stands where base runs do: the compare rank,
+        // no call paths (the differential flame graph says why).
+        RunSet runs;
+        const auto base = ProfileLoader::load(path("base.json"));
+        QVERIFY(base.ok());
+        runs.add(*base.profile, "base.json", true);
+        QVERIFY(writeFile(path("baseline.json"), QByteArray::fromStdString(BaselineReport::write(runs, "test"))));
+        MainWindow window;
+        QVERIFY(openNew(window));
+        window.compareController()->compareWith({path("baseline.json")});
+        settleCompare(window);
+        CompareSession* session = window.document()->compare();
+        QVERIFY(session->isActive());
+        QVERIFY(session->base()->profiles.empty());
+        CompareModel* model = window.rank()->compareModel();
+        QCOMPARE(model->rowCount(), 21);
+        const int f7 = rowNamed(*model, QStringLiteral("f7"));
+        QCOMPARE(Verdict(model->index(f7, CompareModel::Verdict).data(CompareModel::VerdictRole).toInt()), Verdict::Regressed);
+        window.action(QStringLiteral("aggregated"))->trigger();
+        settleCompare(window);
+        QVERIFY(!window.icicle()->isDifferential());
+        QVERIFY(window.compareController()->removedPaths()->legend()->text().contains(QStringLiteral("baseline report")));
+    }
+
+    void stopWhileTheBaseLoads()
+    {
+        // Stop comparing (or close) while the base loads: it is not applied
+        // later, and the status bar says it was cancelled.
+        MainWindow window;
+        QVERIFY(openNew(window));
+        CompareSession* session = window.document()->compare();
+        window.compareController()->compareWith({path("base.json")});
+        QVERIFY(session->isLoading());
+        window.action(QStringLiteral("stopComparing"))->trigger();
+        settleCompare(window);
+        QVERIFY(!session->isActive());
+        QVERIFY2(window.statusText().startsWith(QStringLiteral("Loading the base base.json cancelled")),
+                 qPrintable(window.statusText()));
+        QCOMPARE(window.windowTitle(), QStringLiteral("new.json — Runlane"));
     }
 
     void unreadableBaseKeepsTheComparison()
