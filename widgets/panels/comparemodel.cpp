@@ -32,6 +32,14 @@ double finiteOrLarge(double v)
     return std::isfinite(v) ? v : std::copysign(1e300, v);
 }
 
+// The metric of a side column.
+CompareMetric sideMetric(int column)
+{
+    return column == CompareModel::DeltaExec ? CompareMetric::Exec
+        : column == CompareModel::DeltaWall  ? CompareMetric::Wall
+                                             : CompareMetric::Wait;
+}
+
 } // namespace
 
 CompareModel::CompareModel(QObject* parent) : QAbstractTableModel(parent) { }
@@ -158,8 +166,9 @@ QString CompareModel::text(int row, int column) const
     case Interval:
         return m ? QStringLiteral("%1 … %2").arg(percentText(m->ciPct.low), percentText(m->ciPct.high)) : QString();
     case DeltaExec:
+    case DeltaWall:
     case DeltaWait: {
-        const auto* o = other(row, column == DeltaExec ? CompareMetric::Exec : CompareMetric::Wait);
+        const auto* o = other(row, sideMetric(column));
         // Waiting is what async tasks do between their runs; a plain call
         // has none.
         if (!o || (column == DeltaWait && !label.async))
@@ -170,8 +179,9 @@ QString CompareModel::text(int row, int column) const
         const auto* o = other(row, CompareMetric::Calls);
         if (!o)
             return {};
-        return QStringLiteral("%1 → %2").arg(value(CompareMetric::Calls, o->base.median, false),
-                                             value(CompareMetric::Calls, o->next.median, false));
+        const QString counts = QStringLiteral("%1 → %2").arg(value(CompareMetric::Calls, o->base.median, false),
+                                                             value(CompareMetric::Calls, o->next.median, false));
+        return o->delta == 0 ? counts : counts + QStringLiteral(" (%1)").arg(value(CompareMetric::Calls, o->delta, true));
     }
     default:
         return {};
@@ -204,8 +214,9 @@ QVariant CompareModel::sortValue(int row, int column) const
     case Interval:
         return m ? finiteOrLarge(m->ciPct.low) : 0.0;
     case DeltaExec:
+    case DeltaWall:
     case DeltaWait: {
-        const auto* o = other(row, column == DeltaExec ? CompareMetric::Exec : CompareMetric::Wait);
+        const auto* o = other(row, sideMetric(column));
         return o ? o->delta : 0.0;
     }
     case Calls: {
@@ -263,7 +274,7 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
         return {};
     if (role == Qt::DisplayRole) {
         static const char* const names[] = {"Name", "Location", "Verdict", "Base", "New", "Δ", "Δ%", "p",
-                                            "95 % CI of Δ%", "Δ exec", "Δ wait", "Calls"};
+                                            "95 % CI of Δ%", "Δ exec", "Δ wall", "Δ wait", "Calls"};
         return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
     }
     if (role == Qt::ToolTipRole) {
@@ -278,10 +289,12 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Two-sided Mann–Whitney U test");
         case DeltaExec:
             return tr("Δ of the time it ran (exec), whatever metric is chosen: working");
+        case DeltaWall:
+            return tr("Δ of wall time (creation to end), whatever metric is chosen");
         case DeltaWait:
             return tr("Δ of the time async tasks waited (wall − exec): waiting");
         case Calls:
-            return tr("Calls (tasks, for async labels): base median → new");
+            return tr("Calls (tasks, for async labels): base median → new (Δ)");
         default:
             return {};
         }

@@ -13,8 +13,8 @@ namespace runlane {
 // The rank in compare mode: one row per label of a Comparison for one
 // metric (the metric selector's), with base and new medians, Δ, Δ%, the
 // test's p, the interval of Δ%, and, side by side for every label and
-// most telling for async ones, the Δ of exec and of waiting (wall - exec)
-// and the calls (tasks) on each side. Rows are coloured by verdict
+// most telling for async ones, the Δ of exec (working), of wall and of
+// waiting (wall - exec), and the calls (tasks) on each side with their Δ. Rows are coloured by verdict
 // (DiffColors). SortRole gives numbers; the Δ column sorts by |Δ|, the
 // size of a change either way, which is the panel's default order.
 class CompareModel : public QAbstractTableModel
@@ -22,7 +22,22 @@ class CompareModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { Name, Location, Verdict, Base, New, Delta, DeltaPct, PValue, Interval, DeltaExec, DeltaWait, Calls, ColumnCount };
+    enum Column {
+        Name,
+        Location,
+        Verdict,
+        Base,
+        New,
+        Delta,
+        DeltaPct,
+        PValue,
+        Interval,
+        DeltaExec,
+        DeltaWall,
+        DeltaWait,
+        Calls,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole + 1,
         LabelRole, // the row's LabelId in the new profile (kNone: removed)

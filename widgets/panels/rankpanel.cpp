@@ -87,7 +87,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     m_compareView->setColumnWidth(CompareModel::Interval, 150);
     for (int c = CompareModel::Verdict; c < CompareModel::ColumnCount; ++c) {
         if (c != CompareModel::Interval)
-            m_compareView->setColumnWidth(c, c == CompareModel::Calls ? 110 : 86);
+            m_compareView->setColumnWidth(c, c == CompareModel::Calls ? 140 : 86);
     }
     m_stack->addWidget(m_view);
     m_stack->addWidget(m_compareView);

@@ -154,9 +154,9 @@ private Q_SLOTS:
         // The rows' pixels: a regressed row's tint behind its cells.
         QApplication::processEvents();
         const QImage grabbed = rank->compareView()->viewport()->grab().toImage();
-        const QRect cell = rank->compareView()->visualRect(shown->index(0, CompareModel::Calls));
+        const QRect cell = rank->compareView()->visualRect(shown->index(0, CompareModel::Verdict));
         QCOMPARE(QColor(grabbed.pixel(cell.right() - 2, cell.center().y())), DiffColors::verdictBackground(Verdict::Regressed));
-        const QRect cell2 = rank->compareView()->visualRect(shown->index(1, CompareModel::Calls));
+        const QRect cell2 = rank->compareView()->visualRect(shown->index(1, CompareModel::Verdict));
         QCOMPARE(QColor(grabbed.pixel(cell2.right() - 2, cell2.center().y())), DiffColors::verdictBackground(Verdict::Improved));
 
         // Filter by verdict.
@@ -170,8 +170,15 @@ private Q_SLOTS:
         rank->metricBox()->setCurrentIndex(rank->metricBox()->findText(QStringLiteral("calls")));
         const int f7 = rowNamed(*model, QStringLiteral("f7"));
         QCOMPARE(model->index(f7, CompareModel::Base).data().toString(), QStringLiteral("20"));
+        QCOMPARE(model->index(f7, CompareModel::Calls).data().toString(), QStringLiteral("20 → 20"));
         QCOMPARE(model->index(f7, CompareModel::New).data().toString(), QStringLiteral("20"));
         QCOMPARE(Verdict(model->index(f7, CompareModel::Verdict).data(CompareModel::VerdictRole).toInt()), Verdict::Unchanged);
+        // Working vs waiting: f7's futures run from creation to end, so its
+        // Δ wall is its Δ exec and it waited no longer.
+        QCOMPARE(model->index(f7, CompareModel::DeltaWall).data().toString(),
+                 model->index(f7, CompareModel::DeltaExec).data().toString());
+        QVERIFY(model->index(f7, CompareModel::DeltaExec).data().toString().startsWith(QStringLiteral("+2.")));
+        QCOMPARE(model->index(f7, CompareModel::DeltaWait).data().toString(), QStringLiteral("0 ns"));
         rank->metricBox()->setCurrentIndex(rank->metricBox()->findText(QStringLiteral("exec")));
 
         // Selecting a row focuses its label in every view.
