@@ -98,13 +98,20 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     m_metricBox->setCurrentIndex(m_metricBox->findData(int(CompareMetric::Exec)));
     m_verdictBox->setObjectName(QStringLiteral("compareVerdicts"));
     m_verdictBox->addItem(tr("All verdicts"));
-    m_verdictBox->addItem(tr("Changed (regressed or improved)"));
+    m_verdictBox->addItem(tr("Changed"));
+    m_verdictBox->setItemData(1, tr("Regressed or improved"), Qt::ToolTipRole);
     m_verdictBox->addItem(tr("Regressed"));
     m_verdictBox->addItem(tr("Improved"));
     m_verdictBox->addItem(tr("Inconclusive"));
     m_verdictBox->addItem(tr("Unchanged"));
     m_verdictBox->addItem(tr("Added"));
     m_verdictBox->addItem(tr("Removed"));
+    // As narrow as their shortest entries allow: the compare rank's bar
+    // must fit where the rank's does.
+    for (QComboBox* box : {m_metricBox, m_verdictBox}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(box == m_metricBox ? 5 : 11);
+    }
     m_metricBox->hide();
     m_verdictBox->hide();
 
@@ -118,7 +125,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     // rather than widening the panel, and with it the window.
     m_banner->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_banner->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    m_banner->setMinimumWidth(120);
+    m_banner->setMinimumWidth(40);
     auto* top = new QHBoxLayout;
     top->setContentsMargins(4, 4, 4, 2);
     top->addWidget(m_filter);

@@ -489,6 +489,13 @@ private Q_SLOTS:
                                                << QSize(800, 500);
         QTest::newRow("158 years, usage") << centuries << QStringList{"--view", "usage", "--size", "600x200"}
                                           << QSize(600, 200);
+        // Compare mode: the compare rank, the differential flame graph.
+        QTest::newRow("compare rank") << fgh << QStringList{"--base", fgh, "--view", "rank", "--size", "900x300"}
+                                      << QSize(900, 300);
+        const QString folded = dataPath(QStringLiteral("samples/folded/simple.txt"));
+        QTest::newRow("differential flame graph") << folded << QStringList{"--view", "icicle", "--base", folded}
+                                                  << QSize(1600, 1000);
+        QTest::newRow("compare window") << fgh << QStringList{"--base", fgh, fgh, "--size", "800x500"} << QSize(800, 500);
         // One call of no length: a 1 ns axis; the rank view focuses it.
         QTest::newRow("zero-length call, rank view")
             << dataPath(QStringLiteral("profiles/chrome-zero-length.json")) << QStringList{"--view", "rank", "--size", "800x500"}
@@ -516,6 +523,18 @@ private Q_SLOTS:
         QVERIFY2(colors.size() >= 8, qPrintable(QString::number(colors.size())));
     }
 
+    void renderBaseThenNew()
+    {
+        // "render --base A.json B.json": the last file is the new run.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("compare.png"));
+        const QString demo = QStringLiteral(RUNLANE_DEMO_PROFILE);
+        const Run run = cli({"render", "--base", fgh, demo, "-o", out, "--view", "rank", "--size", "700x300"});
+        QCOMPARE(run.err, QString());
+        QCOMPARE(run.code, 0);
+        QCOMPARE(QImage(out).size(), QSize(700, 300));
+    }
+
     void renderErrors_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -539,6 +558,10 @@ private Q_SLOTS:
                                        << "/nonexistent/trace.json";
         QTest::newRow("unwritable output") << QStringList{"render", fgh, "-o", "/nonexistent/dir/x.png"} << 1
                                            << "cannot write /nonexistent/dir/x.png";
+        QTest::newRow("unreadable base") << QStringList{"render", fgh, "-o", "x.png", "--base", "/nonexistent/base.json"} << 3
+                                         << "/nonexistent/base.json";
+        QTest::newRow("a base and nothing to compare") << QStringList{"render", "--base", fgh, "-o", "x.png"} << 2
+                                                       << "render needs a profile FILE";
     }
     void renderErrors()
     {
