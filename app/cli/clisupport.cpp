@@ -7,7 +7,6 @@
 #include "ranktable.h"
 #include "timeformat.h"
 
-#include <QFile>
 #include <QString>
 
 #include <algorithm>
@@ -53,17 +52,15 @@ int CliSupport::loadRuns(const std::vector<std::string>& files, const InputForma
                          RunSet& runs, std::ostream& err)
 {
     for (const std::string& path : files) {
-        const QString name = QString::fromLocal8Bit(path.c_str());
-        QFile file(name);
-        if (file.open(QIODevice::ReadOnly) && BaselineReport::isReport(file.peek(256).toStdString())) {
-            const QByteArray text = file.readAll();
-            std::string error;
-            if (!BaselineReport::read(std::string_view(text.constData(), std::size_t(text.size())), runs, error)) {
-                err << "runlane-cli: " << path << ": " << error << "\n";
-                return CliCommands::InputError;
-            }
-            continue;
+        bool report = false;
+        std::string error;
+        if (!BaselineReport::readIfReport(path, runs, report, error)) {
+            err << "runlane-cli: " << path << ": " << error << "\n";
+            return CliCommands::InputError;
         }
+        if (report)
+            continue;
+        const QString name = QString::fromLocal8Bit(path.c_str());
         // One profile in memory at a time: each is reduced to its rank.
         const LoadResult loaded = ProfileLoader::load(name, {}, format);
         if (!loaded.ok()) {

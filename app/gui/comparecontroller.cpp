@@ -5,6 +5,7 @@
 #include "comparesession.h"
 #include "compareformatter.h"
 #include "formatregistry.h"
+#include "mainwindow.h"
 #include "profiledocument.h"
 #include "rankpanel.h"
 #include "removedpathspanel.h"
@@ -22,15 +23,6 @@
 #include <QStatusBar>
 
 namespace runlane {
-
-namespace {
-
-QString fileName(const QString& path)
-{
-    return path.startsWith(QLatin1Char(':')) ? QObject::tr("demo profile") : QFileInfo(path).fileName();
-}
-
-} // namespace
 
 CompareController::CompareController(QMainWindow* window, ProfileDocument* document, RankPanel* rank)
     : QObject(window), m_window(window), m_document(document), m_rank(rank), m_removed(new RemovedPathsPanel(document, window)),
@@ -120,7 +112,7 @@ void CompareController::compareWith(const QStringList& paths)
     m_cancel->show();
     m_document->compare()->loadBase(paths);
     update();
-    Q_EMIT status(tr("Loading the base: %1…").arg(fileName(paths.first())));
+    Q_EMIT status(tr("Loading the base: %1…").arg(MainWindow::displayName(paths.first())));
 }
 
 void CompareController::baseFailed(const LoadError& error)
@@ -129,7 +121,7 @@ void CompareController::baseFailed(const LoadError& error)
     m_cancel->hide();
     if (m_stopAction)
         m_stopAction->setEnabled(m_document->compare()->isActive());
-    const QString what = fileName(QString::fromStdString(error.file));
+    const QString what = MainWindow::displayName(QString::fromStdString(error.file));
     const QString still = m_document->compare()->isActive() ? tr("The comparison with %1 is as it was.").arg(m_document->compare()->baseName())
                                                             : QString();
     if (error.cancelled) {
@@ -152,16 +144,16 @@ QString CompareController::summary() const
     if (!c)
         return tr("Comparing with the base %1…").arg(session->baseName());
     // The verdicts of the rank's default metric, exec.
-    const Comparison exec = c->only(CompareMetric::Exec);
     using V = Comparison::Verdict;
+    const auto exec = [c](V verdict) { return c->count(verdict, CompareMetric::Exec); };
     return tr("New: %1 · base: %2 · exec: %3 regressed, %4 improved, %5 inconclusive, %6 unchanged, %7 added, %8 removed")
-        .arg(fileName(m_document->loaded().path), session->baseName())
-        .arg(exec.count(V::Regressed))
-        .arg(exec.count(V::Improved))
-        .arg(exec.count(V::Inconclusive))
-        .arg(exec.count(V::Unchanged))
-        .arg(exec.count(V::Added))
-        .arg(exec.count(V::Removed));
+        .arg(MainWindow::displayName(m_document->loaded().path), session->baseName())
+        .arg(exec(V::Regressed))
+        .arg(exec(V::Improved))
+        .arg(exec(V::Inconclusive))
+        .arg(exec(V::Unchanged))
+        .arg(exec(V::Added))
+        .arg(exec(V::Removed));
 }
 
 void CompareController::update()

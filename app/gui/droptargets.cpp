@@ -1,21 +1,12 @@
 #include "droptargets.h"
 
 #include "colorscheme.h"
+#include "mainwindow.h"
 
-#include <QFileInfo>
 #include <QLabel>
 #include <QWidget>
 
 namespace runlane {
-
-namespace {
-
-QString shortName(const QString& path)
-{
-    return path.startsWith(QLatin1Char(':')) ? QObject::tr("the demo profile") : QFileInfo(path).fileName();
-}
-
-} // namespace
 
 DropTargets::DropTargets(QWidget* window) : QObject(window), m_open(new QLabel(window)), m_compare(new QLabel(window))
 {
@@ -36,7 +27,7 @@ void DropTargets::begin(const QStringList& files, const QRect& area, bool canCom
     if (!m_ok) {
         m_open->setText(tr("Only profile files on this computer can be opened"));
     } else {
-        const QString first = shortName(files.first());
+        const QString first = MainWindow::displayName(files.first());
         m_open->setText(files.size() > 1 ? tr("Drop to open %1\n(the first of %2 files)").arg(first).arg(files.size())
                                          : tr("Drop to open %1").arg(first));
         m_compare->setText(files.size() > 1

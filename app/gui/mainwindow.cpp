@@ -68,11 +68,12 @@ QAction* addItem(QMenu* menu, const char* name, const QString& text, const QKeyS
     return action;
 }
 
-QString displayName(const QString& path)
+} // namespace
+
+QString MainWindow::displayName(const QString& path)
 {
     return path.startsWith(QLatin1Char(':')) ? QObject::tr("demo profile") : QFileInfo(path).fileName();
 }
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_axis(new TimeAxis(this)), m_document(new ProfileDocument(m_axis, this)),
@@ -650,7 +651,7 @@ void MainWindow::showShortcuts()
                             "<tr><td>Ctrl+F, F3 / Shift+F3</td><td>find labels, next / previous occurrence</td></tr>"
                             "<tr><td>Click a rank row or a usage band</td><td>focus that label everywhere</td></tr>"
                             "<tr><td>Ctrl+O, F5, drop a file</td><td>open, reload</td></tr>"
-                            "<tr><td>Ctrl+Shift+O, drop on the right half or with Shift</td><td>compare with base runs</td></tr>");
+                            "<tr><td>Ctrl+Shift+O, drop on the right edge or with Shift</td><td>compare with base runs</td></tr>");
     QMessageBox::information(this, tr("Keyboard shortcuts"), QStringLiteral("<table cellspacing='6'>") + rows + QStringLiteral("</table>"));
 }
 

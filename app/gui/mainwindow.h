@@ -46,6 +46,8 @@ class MainWindow : public QMainWindow
 
 public:
     static QString demoPath() { return QStringLiteral(":/demo/chronos-demo.json"); }
+    // A file as the window names it: its name ("demo profile" for the demo).
+    static QString displayName(const QString& path);
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;

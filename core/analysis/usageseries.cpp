@@ -16,7 +16,7 @@ Time UsageSeries::defaultBinWidth(Time span)
 
 template<typename ForEachSpan>
 UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange r,
-                                   ForEachSpan&& forEachSpan)
+                                   const std::vector<LabelId>* chosen, ForEachSpan&& forEachSpan)
 {
     if (binWidth <= 0)
         throw std::invalid_argument("the bin width must be positive");
@@ -43,16 +43,20 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
     };
 
     // Pass 1: exec per label inside the range picks the top k.
-    std::vector<double> perLabel(profile.labelCount(), 0.0);
-    forEachSpan([&](const Span& span) { perLabel[span.label] += part(span, r.from, r.to); });
     std::vector<LabelId> order;
-    for (LabelId l = 0; l < perLabel.size(); ++l) {
-        if (perLabel[l] > 0)
-            order.push_back(l);
+    if (chosen) {
+        order = *chosen;
+    } else {
+        std::vector<double> perLabel(profile.labelCount(), 0.0);
+        forEachSpan([&](const Span& span) { perLabel[span.label] += part(span, r.from, r.to); });
+        for (LabelId l = 0; l < perLabel.size(); ++l) {
+            if (perLabel[l] > 0)
+                order.push_back(l);
+        }
+        std::stable_sort(order.begin(), order.end(), [&](LabelId a, LabelId b) { return perLabel[a] > perLabel[b]; });
+        if (order.size() > topK)
+            order.resize(topK);
     }
-    std::stable_sort(order.begin(), order.end(), [&](LabelId a, LabelId b) { return perLabel[a] > perLabel[b]; });
-    if (order.size() > topK)
-        order.resize(topK);
     series.m_labels = order;
     std::vector<std::uint32_t> seriesOf(profile.labelCount(), std::uint32_t(order.size()));
     for (std::uint32_t k = 0; k < order.size(); ++k)
@@ -86,10 +90,8 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
     return series;
 }
 
-UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time binWidth, std::size_t topK,
-                                 std::optional<TimeRange> range)
+std::vector<UsageSeries::Span> UsageSeries::spansOf(const Profile& profile, TrackId track, TimeRange r)
 {
-    const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
     std::vector<Span> spans;
     if (profile.measurementCount() == 0 && profile.snapshotsAreTimed()) {
         // De-accumulation (semantics.md §6): between a proc's consecutive
@@ -110,10 +112,50 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
             spans.push_back(Span{profile.measurement(m).label, s, e, double(e - s)});
         });
     }
-    return fromSpans(profile, track, binWidth, topK, r, [&spans](auto&& fn) {
+    return spans;
+}
+
+UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time binWidth, std::size_t topK,
+                                 std::optional<TimeRange> range)
+{
+    const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
+    const std::vector<Span> spans = spansOf(profile, track, r);
+    return fromSpans(profile, track, binWidth, topK, r, nullptr, [&spans](auto&& fn) {
         for (const Span& span : spans)
             fn(span);
     });
+}
+
+UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time binWidth, const std::vector<LabelId>& labels,
+                                 std::optional<TimeRange> range)
+{
+    const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
+    const std::vector<Span> spans = spansOf(profile, track, r);
+    return fromSpans(profile, track, binWidth, labels.size(), r, &labels, [&spans](auto&& fn) {
+        for (const Span& span : spans)
+            fn(span);
+    });
+}
+
+TrackId UsageSeries::busiestTrack(const Profile& profile, const std::vector<LabelId>& labels)
+{
+    std::vector<bool> counted(profile.labelCount(), false);
+    for (const LabelId l : labels)
+        counted[l] = true;
+    TrackId best = kNone;
+    Time bestExec = 0;
+    for (TrackId t = 0; t < profile.trackCount(); ++t) {
+        Time exec = 0;
+        ExecSegments::forEach(profile, t, profile.startTime(), kTimeMax, [&](MeasurementId m, IntervalId, Time s, Time e) {
+            if (counted[profile.measurement(m).label])
+                exec = addClamped(exec, e - s);
+        });
+        if (exec > bestExec) {
+            bestExec = exec;
+            best = t;
+        }
+    }
+    return best;
 }
 
 UsageSeries UsageSeries::compute(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
@@ -122,7 +164,7 @@ UsageSeries UsageSeries::compute(const Profile& profile, const TrackExecIndex& i
     if (profile.measurementCount() == 0 && profile.snapshotsAreTimed())
         return compute(profile, index.track(), binWidth, topK, range); // snapshots have no segments
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
-    return fromSpans(profile, index.track(), binWidth, topK, r, [&index, r](auto&& fn) {
+    return fromSpans(profile, index.track(), binWidth, topK, r, nullptr, [&index, r](auto&& fn) {
         index.forEach(r.from, r.to, [&fn](LabelId label, Time s, Time e) { fn(Span{label, s, e, double(e - s)}); });
     });
 }

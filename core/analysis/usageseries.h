@@ -33,6 +33,14 @@ public:
     // equal to the above for the index's track.
     static UsageSeries compute(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
                                std::optional<TimeRange> range = std::nullopt);
+    // The same with `labels` as the series, in this order, instead of the
+    // top k (compare mode draws one label of a comparison, which may be
+    // several ids of a profile).
+    static UsageSeries compute(const Profile& profile, TrackId track, Time binWidth, const std::vector<LabelId>& labels,
+                               std::optional<TimeRange> range = std::nullopt);
+    // The track on which `labels` executed the longest; kNone if they never
+    // executed on any (or the profile has no timeline).
+    static TrackId busiestTrack(const Profile& profile, const std::vector<LabelId>& labels);
     // The default bin width: span / 200, at least 1 ns.
     static Time defaultBinWidth(Time span);
 
@@ -56,10 +64,13 @@ private:
         Time to;
         double exec;
     };
-    // Passes 1 (top k) and 2 (bins) over the spans forEachSpan(fn) gives.
+    // Passes 1 (top k, unless `chosen` gives the series) and 2 (bins) over
+    // the spans forEachSpan(fn) gives.
     template<typename ForEachSpan>
     static UsageSeries fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange range,
-                                 ForEachSpan&& forEachSpan);
+                                 const std::vector<LabelId>* chosen, ForEachSpan&& forEachSpan);
+    // The exec spans of a track (or a Chroprof profile's snapshots) in `range`.
+    static std::vector<Span> spansOf(const Profile& profile, TrackId track, TimeRange range);
 
     TrackId m_track = 0;
     Time m_start = 0;

@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <cstdint>
 #include <limits>
 
@@ -113,6 +115,26 @@ std::string BaselineReport::write(const RunSet& set, std::string_view toolVersio
     report["labels"] = labels;
     // Names are bytes from the profile: invalid UTF-8 is replaced, not an error.
     return report.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+bool BaselineReport::readIfReport(const std::string& path, RunSet& into, bool& wasReport, std::string& error)
+{
+    wasReport = false;
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        return true; // not readable here: the profile loader says why
+    std::string text(4096, '\0');
+    file.read(text.data(), std::streamsize(text.size()));
+    text.resize(std::size_t(file.gcount()));
+    if (!isReport(text))
+        return true;
+    wasReport = true;
+    text.append(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    if (file.bad()) {
+        error = "cannot read the report";
+        return false;
+    }
+    return read(text, into, error);
 }
 
 bool BaselineReport::isReport(std::string_view prefix)

@@ -25,6 +25,11 @@ public:
     static bool read(std::string_view text, RunSet& into, std::string& error);
     // Whether a file's first bytes are those of a report.
     static bool isReport(std::string_view prefix);
+    // Where a report stands for runs (compare's base, the viewer's Compare
+    // with…): if the file at `path` is a report, reads it into `into` and
+    // sets `wasReport`; false with `error` set if it is a broken report or
+    // cannot be read. Not a report: true, `wasReport` false, nothing read.
+    static bool readIfReport(const std::string& path, RunSet& into, bool& wasReport, std::string& error);
 };
 
 } // namespace runlane

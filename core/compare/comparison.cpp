@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <map>
 #include <set>
 
@@ -45,37 +46,27 @@ double relative(double delta, double base)
 }
 
 // Which of a label's per-call values a metric is tested on when each side
-// is one run: exec (exec and the per-call figures p50 … max), total, wall,
-// wait; -1: none (calls).
-int callKind(CompareMetric metric)
+// is one run, named by the metric whose seed resamples them: exec (for
+// exec and the per-call figures p50 … max, which test the same values),
+// total, wall or wait; calls has none (one count per run).
+std::optional<CompareMetric> callValuesOf(CompareMetric metric)
 {
     switch (metric) {
     case CompareMetric::Total:
-        return 1;
     case CompareMetric::Wall:
-        return 2;
     case CompareMetric::Wait:
-        return 3;
+        return metric;
     case CompareMetric::Calls:
-        return -1;
+        return std::nullopt;
     default:
-        return 0;
+        return CompareMetric::Exec;
     }
 }
 
-// The metric whose seed a kind of per-call values is resampled with: the
-// same interval whichever metrics are asked for, and in whatever order.
-CompareMetric kindMetric(int kind)
+// The per-call values of a kind callValuesOf() names.
+std::vector<double> callValues(const RunSet::Label& label, CompareMetric kind)
 {
-    static constexpr CompareMetric metrics[] = {CompareMetric::Exec, CompareMetric::Total, CompareMetric::Wall,
-                                                CompareMetric::Wait};
-    return metrics[kind];
-}
-
-// The per-call values a metric is tested on when each side is one run.
-std::vector<double> callValues(const RunSet::Label& label, CompareMetric metric)
-{
-    switch (metric) {
+    switch (kind) {
     case CompareMetric::Total:
         return label.callTotal;
     case CompareMetric::Wall:
@@ -86,8 +77,6 @@ std::vector<double> callValues(const RunSet::Label& label, CompareMetric metric)
             wait[i] = std::max(0.0, label.callWall[i] - label.callExec[i]);
         return wait;
     }
-    case CompareMetric::Calls:
-        return {}; // one count per run: nothing to test per call
     default:
         return label.callExec;
     }
@@ -196,32 +185,18 @@ Comparison::MetricResult Comparison::compareMetric(const RunSet& base, const Run
     r.delta = r.next.median - r.base.median;
     r.deltaPct = relative(r.delta, r.base.median);
 
-    const int kind = m_test == Test::Calls ? callKind(metric) : -1;
-    CallTest* cached = kind >= 0 && tests[std::size_t(kind)].done ? &tests[std::size_t(kind)] : nullptr;
-    const std::vector<double> bc = kind >= 0 && !cached ? callValues(*b, metric) : std::vector<double>();
-    const std::vector<double> nc = kind >= 0 && !cached ? callValues(*n, metric) : std::vector<double>();
-    const bool perCall = cached ? cached->perCall : !bc.empty() && !nc.empty();
+    const std::optional<CompareMetric> kind = m_test == Test::Calls ? callValuesOf(metric) : std::nullopt;
+    const CallTest* perCall = kind ? &callTest(*b, *n, *kind, tests) : nullptr;
+    if (perCall && !perCall->usable)
+        perCall = nullptr; // a side without finished calls: over the runs
     r.test = perCall ? Test::Calls : Test::Runs;
     double ciBase = r.base.median;
     if (perCall) {
-        // exec, p50, p90, p99 and max test the same per-call values: the
-        // test and the interval are computed once per label.
-        CallTest& test = tests[std::size_t(kind)];
-        if (!test.done) {
-            test.mw = Statistics::mannWhitney(bc, nc);
-            test.ci = Statistics::bootstrapMedianDelta(bc, nc, kindSeed(n->key, kind), m_options.resamples);
-            test.baseMedian = Statistics::median(bc);
-            test.perCall = test.done = true;
-        }
-        r.p = test.mw.p;
-        r.exact = test.mw.exact;
-        r.ci = test.ci;
-        ciBase = test.baseMedian;
+        r.p = perCall->mw.p;
+        r.exact = perCall->mw.exact;
+        r.ci = perCall->ci;
+        ciBase = perCall->baseMedian;
     } else {
-        if (kind >= 0) {
-            tests[std::size_t(kind)].done = true; // a side without calls: over the runs
-            tests[std::size_t(kind)].perCall = false;
-        }
         const Statistics::MannWhitney mw = Statistics::mannWhitney(bv, nv);
         r.p = mw.p;
         r.exact = mw.exact;
@@ -256,7 +231,7 @@ Comparison Comparison::compute(const RunSet& base, const RunSet& next, const Com
     c.m_baseRuns = base.runs().size();
     c.m_newRuns = next.runs().size();
     c.m_test = c.m_baseRuns == 1 && c.m_newRuns == 1 ? Test::Calls : Test::Runs;
-    c.m_floor = options.floor ? *options.floor : 0.001 * medianBusy(base);
+    c.m_floor = options.floor ? *options.floor : defaultFloor(base);
     if (!base.runs().empty())
         c.m_unit = base.runs().front().unit;
 
@@ -364,9 +339,70 @@ Comparison Comparison::compute(const RunSet& base, const RunSet& next, const Com
     return c;
 }
 
-std::uint64_t Comparison::kindSeed(const LabelKey& key, int kind) const
+const Comparison::CallTest& Comparison::callTest(const RunSet::Label& b, const RunSet::Label& n, CompareMetric kind,
+                                                 CallTests& tests) const
 {
-    return seedFor(m_options.seed, key, kindMetric(kind));
+    // exec, p50, p90, p99 and max test the same per-call values: the test
+    // and the interval are computed once per label, seeded by the kind, so
+    // a metric's figures do not depend on which others are asked for.
+    CallTest& test = tests[std::size_t(kind)];
+    if (test.done)
+        return test;
+    test.done = true;
+    const std::vector<double> bc = callValues(b, kind);
+    const std::vector<double> nc = callValues(n, kind);
+    test.usable = !bc.empty() && !nc.empty();
+    if (test.usable) {
+        test.mw = Statistics::mannWhitney(bc, nc);
+        test.ci = Statistics::bootstrapMedianDelta(bc, nc, seedFor(m_options.seed, n.key, kind), m_options.resamples);
+        test.baseMedian = Statistics::median(bc);
+    }
+    return test;
+}
+
+double Comparison::defaultFloor(const RunSet& base)
+{
+    return 0.001 * medianBusy(base);
+}
+
+std::size_t Comparison::count(Verdict verdict, CompareMetric metric) const
+{
+    std::size_t n = 0;
+    for (const LabelResult& label : m_labels) {
+        if (label.metrics.empty()) // added or removed
+            n += label.verdict == verdict ? 1 : 0;
+        else if (const MetricResult* m = label.metric(metric))
+            n += m->verdict == verdict ? 1 : 0;
+    }
+    return n;
+}
+
+Comparison Comparison::with(const Comparison& more) const
+{
+    Comparison c = *this;
+    for (const CompareMetric m : more.m_options.metrics) {
+        if (std::find(c.m_options.metrics.begin(), c.m_options.metrics.end(), m) == c.m_options.metrics.end())
+            c.m_options.metrics.push_back(m);
+    }
+    // The same runs match the same labels: a matched label has the same
+    // key on both sides (added and removed ones have no metrics to add).
+    std::map<LabelKey, const LabelResult*> byKey;
+    for (const LabelResult& label : more.m_labels)
+        byKey.emplace(label.key, &label);
+    for (LabelResult& label : c.m_labels) {
+        const auto it = byKey.find(label.key);
+        if (label.metrics.empty() || it == byKey.end())
+            continue;
+        for (const MetricResult& m : it->second->metrics) {
+            if (label.metric(m.metric))
+                continue;
+            label.metrics.push_back(m);
+            if (severity(m.verdict) > severity(label.verdict))
+                label.verdict = m.verdict;
+        }
+    }
+    c.sortLabels();
+    return c;
 }
 
 void Comparison::sortLabels()

@@ -76,6 +76,11 @@ public:
     // label's verdict is that metric's, in that order of severity. The
     // viewer computes every metric once and shows one at a time.
     Comparison only(CompareMetric metric) const;
+    // This comparison with the metrics of `more` (of the same runs) added:
+    // the viewer computes the rank's metric first and the rest after.
+    Comparison with(const Comparison& more) const;
+    // The floor of |Δ| when none is given: 0.1 % of the base's busy time.
+    static double defaultFloor(const RunSet& base);
 
     const std::vector<LabelResult>& labels() const { return m_labels; }
     const CompareOptions& options() const { return m_options; }
@@ -87,6 +92,9 @@ public:
     ValueUnit unit() const { return m_unit; }
     const std::vector<std::string>& warnings() const { return m_warnings; }
     std::size_t count(Verdict verdict) const;
+    // Labels of this verdict on one metric (added and removed ones count
+    // on every metric).
+    std::size_t count(Verdict verdict, CompareMetric metric) const;
     bool anyRegressed() const { return count(Verdict::Regressed) > 0; }
 
     static std::string_view name(Verdict verdict);
@@ -94,19 +102,20 @@ public:
     static std::string_view name(CompareOptions::Per per);
 
 private:
-    // One label's per-call tests (one run per side), by the values tested:
-    // exec (also p50 … max), total, wall, wait.
+    // One label's per-call test (one run per side) of one kind of values,
+    // computed the first time a metric asks for it.
     struct CallTest {
         bool done = false;
-        bool perCall = false;
+        bool usable = false; // both sides have finished calls
         Statistics::MannWhitney mw;
         Statistics::Interval ci;
         double baseMedian = 0;
     };
-    using CallTests = std::array<CallTest, 4>;
+    // By the kind's metric (exec, total, wall, wait), indexed by its value.
+    using CallTests = std::array<CallTest, CompareMetrics::kCount>;
 
     void sortLabels();
-    std::uint64_t kindSeed(const LabelKey& key, int kind) const;
+    const CallTest& callTest(const RunSet::Label& b, const RunSet::Label& n, CompareMetric kind, CallTests& tests) const;
     MetricResult compareMetric(const RunSet& base, const RunSet::Label* b, const RunSet& next,
                                const RunSet::Label* n, CompareMetric metric, std::uint64_t seed, CallTests& tests) const;
     std::vector<double> normalised(const RunSet& set, const RunSet::Label& label, CompareMetric metric) const;

@@ -32,6 +32,28 @@ CompareMetrics::Values valuesOf(const RankRow& row)
 
 } // namespace
 
+LabelKey RunSet::keyOf(const Profile& profile, LabelId id, Match match)
+{
+    if (match == Match::Name)
+        return LabelKey{std::string(profile.labelName(id)), std::string(), 0};
+    const runlane::Label& l = profile.label(id);
+    return LabelKey{std::string(profile.labelName(id)), std::string(profile.string(l.file)), l.line};
+}
+
+std::vector<LabelId> RunSet::labelsOf(const Profile& profile, const LabelKey& key, Match match)
+{
+    std::vector<LabelId> exact;
+    std::vector<LabelId> named;
+    for (LabelId id = 0; id < profile.labelCount(); ++id) {
+        if (profile.labelName(id) != key.name)
+            continue;
+        named.push_back(id);
+        if (keyOf(profile, id, match) == key)
+            exact.push_back(id);
+    }
+    return exact.empty() ? named : exact;
+}
+
 RunSet::Label& RunSet::labelFor(const LabelKey& key, bool async)
 {
     const auto [it, added] = m_index.emplace(key, m_labels.size());
@@ -85,12 +107,7 @@ void RunSet::add(const Profile& profile, const std::string& source, bool keepCal
     constexpr std::size_t kAbsent = std::size_t(-1);
     std::vector<std::size_t> byLabel(profile.labelCount(), kAbsent);
     for (const RankRow& row : table.rows()) {
-        const runlane::Label& l = profile.label(row.label);
-        LabelKey key{std::string(profile.labelName(row.label)), std::string(profile.string(l.file)), l.line};
-        if (m_match == Match::Name) {
-            key.file.clear();
-            key.line = 0;
-        }
+        const LabelKey key = keyOf(profile, row.label, m_match);
         Label& label = labelFor(key, async[row.label] != 0);
         merge(label.runs.back(), valuesOf(row));
         byLabel[row.label] = m_index.at(key);

@@ -65,6 +65,13 @@ public:
     // One run from its per-label values (a baseline report).
     void add(const Run& run, const std::vector<std::pair<Label, CompareMetrics::Values>>& values);
 
+    // How a profile's label is told apart from others (file and line only
+    // with Match::NameFileLine).
+    static LabelKey keyOf(const Profile& profile, LabelId id, Match match);
+    // The ids of `profile` that are the label `key`; where none is, those
+    // of its name (the code moved).
+    static std::vector<LabelId> labelsOf(const Profile& profile, const LabelKey& key, Match match);
+
     const std::vector<Run>& runs() const { return m_runs; }
     const std::vector<Label>& labels() const { return m_labels; }
     Match match() const { return m_match; }

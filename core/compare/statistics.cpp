@@ -23,9 +23,6 @@ public:
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         return z ^ (z >> 31);
     }
-    // In [0, n) for n < 2^32, by multiply-shift (a division would cost
-    // more than the rest of a resample); the bias is below n / 2^32.
-    std::size_t below(std::size_t n) { return std::size_t(((next() >> 32) * std::uint64_t(n)) >> 32); }
     // In (0, 1): 53 random bits, never 0 (a logarithm is taken of it).
     double uniform() { return (double(next() >> 11) + 0.5) * 0x1.0p-53; }
     double normal()

@@ -172,16 +172,27 @@ std::string CompareFormatter::table(const Comparison& c, std::size_t limit)
 
 namespace {
 
-const char* const kCsvHeader = "name,file,line,metric,verdict,base_median_ns,new_median_ns,delta_ns,delta_pct,p_value,"
-                               "ci_low_ns,ci_high_ns,base_mean_ns,base_stddev_ns,new_mean_ns,new_stddev_ns,base_runs,"
-                               "new_runs,test\n";
+const char* const kCsvFields[] = {"name",          "file",         "line",         "metric",         "verdict",
+                                  "base_median_ns", "new_median_ns", "delta_ns",   "delta_pct",      "p_value",
+                                  "ci_low_ns",     "ci_high_ns",    "base_mean_ns", "base_stddev_ns", "new_mean_ns",
+                                  "new_stddev_ns", "base_runs",     "new_runs",     "test"};
+
+std::string csvHeader(char separator)
+{
+    std::string header;
+    for (const char* field : kCsvFields)
+        header += (header.empty() ? "" : std::string(1, separator)) + field;
+    return header + "\n";
+}
 
 // One CSV row per metric of a label (one row for an added or removed one),
 // at most `room` of them; returns how many were written.
-std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, std::size_t room, std::string& out)
+std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, std::size_t room, std::string& out,
+                     char separator = ',')
 {
-    const auto quoted = [](const std::string& text) {
-        if (text.find_first_of(",\"\n") == std::string::npos)
+    const std::string sep(1, separator);
+    const auto quoted = [separator](const std::string& text) {
+        if (text.find_first_of(std::string("\"\n") + separator) == std::string::npos)
             return text;
         std::string q = "\"";
         for (const char ch : text)
@@ -189,12 +200,14 @@ std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, 
         return q + "\"";
     };
     const auto num = [](double v) { return numberOrNull(v).dump() == "null" ? std::string() : numberOrNull(v).dump(); };
-    const std::string key = quoted(label.key.name) + "," + quoted(label.key.file) + "," + std::to_string(label.key.line);
+    const std::string key = quoted(label.key.name) + sep + quoted(label.key.file) + sep + std::to_string(label.key.line);
+    const std::string runs = std::to_string(c.baseRuns()) + sep + std::to_string(c.newRuns());
     if (label.metrics.empty()) {
         if (room == 0)
             return 0;
-        out += key + ",," + std::string(Comparison::name(label.verdict)) + ",,,,,,,,,,,," + std::to_string(c.baseRuns())
-            + "," + std::to_string(c.newRuns()) + ",\n";
+        // No metric, no figures: their fields are empty.
+        out += key + sep + sep + std::string(Comparison::name(label.verdict)) + std::string(11, separator) + sep + runs + sep
+            + "\n";
         return 1;
     }
     std::size_t rows = 0;
@@ -202,11 +215,15 @@ std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, 
         if (rows >= room)
             break;
         ++rows;
-        out += key + "," + std::string(CompareMetrics::name(m.metric)) + "," + std::string(Comparison::name(m.verdict)) + ","
-            + num(m.base.median) + "," + num(m.next.median) + "," + num(m.delta) + "," + num(m.deltaPct * 100) + ","
-            + nlohmann::json(m.p).dump() + "," + num(m.ci.low) + "," + num(m.ci.high) + "," + num(m.base.mean) + ","
-            + num(m.base.stddev) + "," + num(m.next.mean) + "," + num(m.next.stddev) + "," + std::to_string(c.baseRuns())
-            + "," + std::to_string(c.newRuns()) + "," + std::string(Comparison::name(m.test)) + "\n";
+        const std::string fields[] = {std::string(CompareMetrics::name(m.metric)), std::string(Comparison::name(m.verdict)),
+                                      num(m.base.median), num(m.next.median), num(m.delta), num(m.deltaPct * 100),
+                                      nlohmann::json(m.p).dump(), num(m.ci.low), num(m.ci.high), num(m.base.mean),
+                                      num(m.base.stddev), num(m.next.mean), num(m.next.stddev), runs,
+                                      std::string(Comparison::name(m.test))};
+        out += key;
+        for (const std::string& field : fields)
+            out += sep + field;
+        out += "\n";
     }
     return rows;
 }
@@ -215,7 +232,7 @@ std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, 
 
 std::string CompareFormatter::csv(const Comparison& c, std::size_t limit)
 {
-    std::string out = kCsvHeader;
+    std::string out = csvHeader(',');
     std::size_t rows = 0;
     for (const Comparison::LabelResult& label : c.labels()) {
         if (rows >= limit)
@@ -225,12 +242,12 @@ std::string CompareFormatter::csv(const Comparison& c, std::size_t limit)
     return out;
 }
 
-std::string CompareFormatter::csvRows(const Comparison& c, const std::vector<std::size_t>& labels)
+std::string CompareFormatter::csvRows(const Comparison& c, const std::vector<std::size_t>& labels, char separator)
 {
-    std::string out = kCsvHeader;
+    std::string out = csvHeader(separator);
     for (const std::size_t i : labels) {
         if (i < c.labels().size())
-            csvLabel(c, c.labels()[i], kAllRows, out);
+            csvLabel(c, c.labels()[i], kAllRows, out, separator);
     }
     return out;
 }

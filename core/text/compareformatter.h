@@ -19,8 +19,8 @@ public:
     static std::string table(const Comparison& comparison, std::size_t limit = kAllRows);
     static std::string csv(const Comparison& comparison, std::size_t limit = kAllRows);
     // The labels at these indices of comparison.labels(), in this order
-    // (the viewer's rows as shown).
-    static std::string csvRows(const Comparison& comparison, const std::vector<std::size_t>& labels);
+    // (the viewer's rows as shown); tab-separated for the clipboard.
+    static std::string csvRows(const Comparison& comparison, const std::vector<std::size_t>& labels, char separator = ',');
     static std::string json(const Comparison& comparison, std::size_t limit = kAllRows);
     static std::string markdown(const Comparison& comparison, std::size_t limit = kAllRows);
     // "5 base runs, 5 new runs; exec per run total; ...": the header line.

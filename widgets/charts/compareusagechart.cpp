@@ -2,9 +2,9 @@
 
 #include "comparesession.h"
 #include "diffcolors.h"
-#include "labelusage.h"
-#include "profiledocument.h"
 #include "colorscheme.h"
+#include "profiledocument.h"
+#include "usageseries.h"
 
 #include <QChart>
 #include <QChartView>
@@ -21,32 +21,24 @@ namespace runlane {
 
 namespace {
 
-// The ids of `profile` that are the label `key` of the comparison: the
-// same name, file and line, or the same name where nothing matches all
-// three (the code moved), every id of the name when matching by name.
-std::vector<bool> idsOf(const Profile& profile, const LabelKey& key, RunSet::Match match)
+// The share of each bin that the comparison's label `key` took on the
+// track where it ran the longest (semantics.md §6), its ids' series added.
+std::vector<double> usageOf(const Profile& profile, const LabelKey& key, RunSet::Match match, Time binWidth)
 {
-    std::vector<bool> exact(profile.labelCount(), false);
-    std::vector<bool> named(profile.labelCount(), false);
-    bool anyExact = false;
-    for (LabelId id = 0; id < profile.labelCount(); ++id) {
-        if (profile.labelName(id) != key.name)
-            continue;
-        named[id] = true;
-        const Label& l = profile.label(id);
-        if (profile.string(l.file) == key.file && l.line == key.line)
-            exact[id] = anyExact = true;
-    }
-    return match == RunSet::Match::NameFileLine && anyExact ? exact : named;
-}
-
-std::vector<double> usageOf(const Profile& profile, const std::vector<bool>& labels, Time binWidth)
-{
-    const TrackId track = LabelUsage::busiestTrack(profile, labels);
-    const auto bins = std::size_t(std::max<Time>(1, (profile.duration() + binWidth - 1) / binWidth));
+    const std::vector<LabelId> labels = RunSet::labelsOf(profile, key, match);
+    TrackId track = UsageSeries::busiestTrack(profile, labels);
+    // Chroprof snapshots have no timeline: their usage is of no track.
+    if (track == kNone && profile.measurementCount() == 0 && profile.snapshotsAreTimed())
+        track = 0;
     if (track == kNone)
-        return std::vector<double>(bins, 0.0);
-    return LabelUsage::compute(profile, track, labels, binWidth, bins);
+        return {};
+    const UsageSeries series = UsageSeries::compute(profile, track, binWidth, labels);
+    std::vector<double> shares(series.binCount(), 0.0);
+    for (std::size_t b = 0; b < series.binCount(); ++b) {
+        for (std::size_t k = 0; k < labels.size(); ++k)
+            shares[b] += series.share(b, k);
+    }
+    return shares;
 }
 
 } // namespace
@@ -76,7 +68,6 @@ CompareUsageChart::CompareUsageChart(ProfileDocument* document, QWidget* parent)
     layout->addWidget(m_view, 1);
     connect(document, &ProfileDocument::profileAboutToChange, this, &CompareUsageChart::drop);
     connect(document, &ProfileDocument::emphasisChanged, this, &CompareUsageChart::recompute);
-    connect(document->compare(), &CompareSession::comparisonChanged, this, &CompareUsageChart::recompute);
     connect(document->compare(), &CompareSession::baseChanged, this, &CompareUsageChart::recompute);
     recompute();
 }
@@ -85,6 +76,7 @@ CompareUsageChart::~CompareUsageChart() = default;
 
 void CompareUsageChart::drop()
 {
+    m_asked = {};
     m_job.drop();
     m_shown = {};
     m_baseLine->clear();
@@ -105,10 +97,16 @@ void CompareUsageChart::recompute()
                                                           "base and in the new profile."));
         return;
     }
+    // A search changes the emphasis too: the same label of the same runs
+    // is not computed again.
+    const Asked asked{focus, base->generation};
+    if (asked == m_asked)
+        return;
+    m_asked = asked;
     const Profile& p = *m_document->profile();
-    const LabelKey key{std::string(p.labelName(focus)), std::string(p.string(p.label(focus).file)), p.label(focus).line};
-    const std::shared_ptr<const Profile> baseProfile = base->profiles.front().profile;
     const RunSet::Match match = compare->match();
+    const LabelKey key = RunSet::keyOf(p, focus, match);
+    const std::shared_ptr<const Profile> baseProfile = base->profiles.front().profile;
     const QString label = QString::fromStdString(p.labelText(focus));
     m_note->setText(tr("%1: share of the event loop, base %2 and new, each from its own start%3")
                         .arg(label.toHtmlEscaped(), QFileInfo(base->paths.value(0)).fileName(),
@@ -120,8 +118,8 @@ void CompareUsageChart::recompute()
         series->binWidth = std::max<Time>(1, (span + Time(kBins) - 1) / Time(kBins));
         series->unit = next.unit();
         series->label = label;
-        series->base = usageOf(*baseProfile, idsOf(*baseProfile, key, match), series->binWidth);
-        series->next = usageOf(next, idsOf(next, key, match), series->binWidth);
+        series->base = usageOf(*baseProfile, key, match, series->binWidth);
+        series->next = usageOf(next, key, match, series->binWidth);
         return std::shared_ptr<const Series>(std::move(series));
     });
 }

@@ -60,6 +60,13 @@ private:
     QValueAxis* m_xAxis;
     QValueAxis* m_yAxis;
     QLabel* m_note;
+    // What the series shown or under way is of (the profile: until drop()).
+    struct Asked {
+        LabelId focus = kNone;
+        quint64 generation = 0;
+        bool operator==(const Asked&) const = default;
+    };
+    Asked m_asked;
     ProfileJob<Series> m_job;
     ProfileResult<Series> m_shown;
 };

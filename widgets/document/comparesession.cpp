@@ -4,16 +4,17 @@
 #include "profiledocument.h"
 #include "profileloader.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 namespace runlane {
 
 CompareSession::CompareSession(ProfileDocument* document)
     : QObject(document), m_document(document),
-      m_compareJob(this, [this](ProfileResult<Comparison> result) { compared(std::move(result)); }),
+      m_compareJob(this, [this](ProfileResult<Compared> result) { compared(std::move(result)); }),
       m_diffJob(this, [this](ProfileResult<CallTreeDiff> result) { diffed(std::move(result)); })
 {
     m_options.metrics = CompareMetrics::list();
@@ -74,24 +75,23 @@ CompareSession::Outcome CompareSession::loadRuns(const QStringList& paths, RunSe
     auto runs = std::make_shared<RunSet>(match);
     // Each call's values matter only for one run against the one open.
     const bool keepCalls = paths.size() == 1;
+    std::vector<qint64> sizes;
     qint64 total = 0;
     for (const QString& path : paths)
-        total += std::max<qint64>(1, QFileInfo(path).size());
+        total += sizes.emplace_back(std::max<qint64>(1, QFileInfo(path).size()));
     qint64 before = 0;
     try {
-        for (const QString& path : paths) {
-            QFile file(path);
-            if (file.open(QIODevice::ReadOnly) && BaselineReport::isReport(file.peek(4096).toStdString())) {
-                // A report holds a whole set of runs' values, no profiles.
-                const QByteArray text = file.readAll();
-                std::string error;
-                if (!BaselineReport::read(std::string_view(text.constData(), std::size_t(text.size())), *runs, error)) {
-                    outcome.error.file = path.toStdString();
-                    outcome.error.message = error;
-                    return outcome;
-                }
-            } else {
-                file.close();
+        for (qsizetype i = 0; i < paths.size(); ++i) {
+            const QString& path = paths[i];
+            // A report holds a whole set of runs' values, no profiles.
+            bool report = false;
+            std::string error;
+            if (!BaselineReport::readIfReport(path.toStdString(), *runs, report, error)) {
+                outcome.error.file = path.toStdString();
+                outcome.error.message = error;
+                return outcome;
+            }
+            if (!report) {
                 LoadControl control;
                 control.cancel = cancel;
                 control.progress = [&](std::int64_t done, std::int64_t) { progress(before + done, total); };
@@ -104,7 +104,7 @@ CompareSession::Outcome CompareSession::loadRuns(const QStringList& paths, RunSe
                 auto tree = std::make_shared<const CallTree>(*result.profile);
                 base->profiles.push_back(CallTreeDiff::Base{std::move(result.profile), std::move(tree)});
             }
-            before += std::max<qint64>(1, QFileInfo(path).size());
+            before += sizes[std::size_t(i)];
             progress(before, total);
             if (cancel->load())
                 throw LoadCancelled();
@@ -199,7 +199,7 @@ void CompareSession::dropResults()
 {
     m_compareJob.drop();
     m_diffJob.drop();
-    m_comparison.reset();
+    m_compared.reset();
     m_diff.reset();
     m_diffTree.reset();
     m_diffTreeAsked.reset();
@@ -209,30 +209,54 @@ void CompareSession::recompute()
 {
     if (!m_base || !m_document->hasProfile())
         return;
-    // First the rank's metric (and calls, which cost nothing); the side
-    // columns' exec and wait come with the second pass.
-    std::vector<CompareMetric> first{m_preferred};
-    if (m_preferred != CompareMetric::Calls)
-        first.push_back(CompareMetric::Calls);
-    startComparison(first, true);
-    maybeStartDiff();
-}
-
-void CompareSession::startComparison(std::vector<CompareMetric> metrics, bool firstPass)
-{
-    const std::shared_ptr<const RunSet> runs = m_base->runs;
+    // First the rank's metric (and calls, which cost nothing); the others,
+    // the side columns' exec, wall and wait among them, in the second pass.
     CompareOptions options = m_options;
-    options.metrics = std::move(metrics);
+    options.metrics = {m_preferred};
+    if (m_preferred != CompareMetric::Calls)
+        options.metrics.push_back(CompareMetric::Calls);
+    const std::shared_ptr<const RunSet> runs = m_base->runs;
     const RunSet::Match match = m_match;
     const bool keepCalls = runs->runs().size() == 1;
     const std::string source = QFileInfo(m_document->loaded().path).fileName().toStdString();
     m_compareGeneration = m_base->generation;
-    m_firstPass = firstPass;
+    m_firstPass = true;
     m_compareJob.start(m_document->sharedProfile(), [runs, options, match, keepCalls, source](const Profile& profile) {
-        RunSet next(match);
-        next.add(profile, source, keepCalls);
-        return std::make_shared<const Comparison>(Comparison::compute(*runs, next, options));
+        auto next = std::make_shared<RunSet>(match);
+        next->add(profile, source, keepCalls);
+        Comparison comparison = Comparison::compute(*runs, *next, options);
+        return std::make_shared<const Compared>(Compared{std::move(next), std::move(comparison)});
     });
+    maybeStartDiff();
+}
+
+void CompareSession::startSecondPass()
+{
+    // The metrics the first pass left, over the same reduced runs, added to
+    // its comparison: no metric is computed twice.
+    const std::shared_ptr<const Compared> first = m_compared;
+    CompareOptions options = m_options;
+    options.metrics.clear();
+    const auto& done = first->comparison.options().metrics;
+    for (const CompareMetric m : m_options.metrics) {
+        if (std::find(done.begin(), done.end(), m) == done.end())
+            options.metrics.push_back(m);
+    }
+    m_firstPass = false;
+    if (options.metrics.empty())
+        return;
+    const std::shared_ptr<const RunSet> runs = m_base->runs;
+    m_compareJob.start(m_document->sharedProfile(), [runs, first, options](const Profile&) {
+        const Comparison rest = Comparison::compute(*runs, *first->next, options);
+        return std::make_shared<const Compared>(Compared{first->next, first->comparison.with(rest)});
+    });
+}
+
+double CompareSession::floor() const
+{
+    if (!m_base)
+        return 0;
+    return m_options.floor ? *m_options.floor : Comparison::defaultFloor(*m_base->runs);
 }
 
 void CompareSession::maybeStartDiff()
@@ -253,15 +277,15 @@ void CompareSession::maybeStartDiff()
     });
 }
 
-void CompareSession::compared(ProfileResult<Comparison> result)
+void CompareSession::compared(ProfileResult<Compared> result)
 {
     // Cancelled or failed (null), of another profile, or of another base.
     if (!result.value || !m_document->isCurrent(result.profile) || !m_base || m_compareGeneration != m_base->generation)
         return;
-    m_comparison = std::move(result.value);
+    m_compared = std::move(result.value);
     // The rest of the metrics, while the rank already shows the first.
     if (m_firstPass)
-        startComparison(m_options.metrics, false);
+        startSecondPass();
     Q_EMIT comparisonChanged();
 }
 
@@ -284,6 +308,8 @@ void CompareSession::finishPendingWork()
     // The first pass starts the second when it is delivered.
     for (int pass = 0; pass < 2; ++pass)
         m_compareJob.finish();
+    // The diff waits for the document's call tree, which starts it.
+    m_document->finishPendingWork();
     m_diffJob.finish();
 }
 

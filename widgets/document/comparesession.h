@@ -61,6 +61,9 @@ public:
     // Threshold, α, floor and matching of the verdicts (CompareOptions's
     // defaults: those of runlane-cli compare). Recomputes.
     const CompareOptions& options() const { return m_options; }
+    // The smallest |Δ| that counts: the options' floor, or 0.1 % of the
+    // base's busy time (what the comparison uses); 0 outside compare mode.
+    double floor() const;
     void setOptions(const CompareOptions& options, RunSet::Match match = RunSet::Match::NameFileLine);
     RunSet::Match match() const { return m_match; }
 
@@ -72,8 +75,11 @@ public:
     // Every metric of every label once the second pass is done (the first
     // pass's metrics before); null until computed. Its label keys read
     // against the open profile (the new side).
-    const Comparison* comparison() const { return m_comparison.get(); }
-    const std::shared_ptr<const Comparison>& sharedComparison() const { return m_comparison; }
+    const Comparison* comparison() const { return m_compared ? &m_compared->comparison : nullptr; }
+    std::shared_ptr<const Comparison> sharedComparison() const
+    {
+        return m_compared ? std::shared_ptr<const Comparison>(m_compared, &m_compared->comparison) : nullptr;
+    }
     // The diff of the document's call tree against the base runs' trees;
     // null until the document has its call tree (the aggregated view) and
     // the diff is computed, and for a baseline report (it has no paths).
@@ -82,7 +88,8 @@ public:
     // The call tree the diff's node ids read against.
     const std::shared_ptr<const CallTree>& diffTree() const { return m_diffTree; }
     bool isComputing() const { return m_compareJob.isRunning() || m_diffJob.isRunning(); }
-    // Waits for the load and the computations under way (scripts, tests).
+    // Waits for the load, both passes of the comparison, the document's
+    // call tree if it is being built, and the diff (scripts, tests).
     void finishPendingWork();
 
     // "base.json", or "a.json and 4 more runs"; "" outside compare mode.
@@ -109,9 +116,15 @@ private:
     void loadFinished();
     void dropResults();
     void recompute();
-    void startComparison(std::vector<CompareMetric> metrics, bool firstPass);
+    // A pass of the comparison and the new run it reduced the open profile
+    // to, which the second pass reuses.
+    struct Compared {
+        std::shared_ptr<const RunSet> next;
+        Comparison comparison;
+    };
+    void startSecondPass();
     void maybeStartDiff();
-    void compared(ProfileResult<Comparison> result);
+    void compared(ProfileResult<Compared> result);
     void diffed(ProfileResult<CallTreeDiff> result);
 
     ProfileDocument* m_document;
@@ -123,8 +136,8 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     quint64 m_loadRequest = 0;
     QString m_loadingPath; // the first file of the load under way
-    std::shared_ptr<const Comparison> m_comparison;
-    ProfileJob<Comparison> m_compareJob;
+    std::shared_ptr<const Compared> m_compared;
+    ProfileJob<Compared> m_compareJob;
     quint64 m_compareGeneration = 0; // the base the job under way compares against
     CompareMetric m_preferred = CompareMetric::Exec;
     bool m_firstPass = false; // the job under way computes the first pass

@@ -44,11 +44,13 @@ CompareMetric sideMetric(int column)
 
 CompareModel::CompareModel(QObject* parent) : QAbstractTableModel(parent) { }
 
-void CompareModel::setComparison(std::shared_ptr<const Comparison> comparison, std::shared_ptr<const Profile> profile)
+void CompareModel::setComparison(std::shared_ptr<const Comparison> comparison, std::shared_ptr<const Profile> profile,
+                                 RunSet::Match match)
 {
     beginResetModel();
     m_full = std::move(comparison);
     m_profile = m_full ? std::move(profile) : nullptr;
+    m_match = match;
     rebuild();
     endResetModel();
 }
@@ -78,26 +80,16 @@ void CompareModel::rebuild()
     std::map<LabelKey, const Comparison::LabelResult*> byKey;
     for (const Comparison::LabelResult& label : m_full->labels())
         byKey.emplace(label.key, &label);
-    // The new profile's label of each row; the comparison's keys are names
-    // as shown, with file and line unless labels were matched by name.
+    // The new profile's label of each row: the comparison's keys of the
+    // new side are the profile's own (RunSet::keyOf), moved labels too.
     const Profile& p = *m_profile;
     std::map<LabelKey, LabelId> ids;
-    std::map<std::string, LabelId, std::less<>> byName;
-    for (LabelId id = 0; id < p.labelCount(); ++id) {
-        const std::string name(p.labelName(id));
-        ids.emplace(LabelKey{name, std::string(p.string(p.label(id).file)), p.label(id).line}, id);
-        byName.emplace(name, id);
-    }
+    for (LabelId id = 0; id < p.labelCount(); ++id)
+        ids.emplace(RunSet::keyOf(p, id, m_match), id);
     for (const Comparison::LabelResult& label : m_shown->labels()) {
         m_fullRows.push_back(byKey.at(label.key));
-        LabelId id = kNone;
-        if (label.verdict != Verdict::Removed) {
-            if (const auto it = ids.find(label.key); it != ids.end())
-                id = it->second;
-            else if (const auto n = byName.find(label.key.name); n != byName.end())
-                id = n->second;
-        }
-        m_labels.push_back(id);
+        const auto it = label.verdict == Verdict::Removed ? ids.end() : ids.find(label.key);
+        m_labels.push_back(it == ids.end() ? kNone : it->second);
     }
 }
 

@@ -46,9 +46,10 @@ public:
 
     explicit CompareModel(QObject* parent = nullptr);
 
-    // Every metric's comparison, and the new profile its keys read against
-    // (null: empty).
-    void setComparison(std::shared_ptr<const Comparison> comparison, std::shared_ptr<const Profile> profile);
+    // Every metric's comparison, and the new profile its keys read against,
+    // matched as `match` (null: empty).
+    void setComparison(std::shared_ptr<const Comparison> comparison, std::shared_ptr<const Profile> profile,
+                       RunSet::Match match = RunSet::Match::NameFileLine);
     void setMetric(CompareMetric metric);
     CompareMetric metric() const { return m_metric; }
     // The comparison of the chosen metric only: what the rows show, and
@@ -74,6 +75,7 @@ private:
     std::shared_ptr<const Profile> m_profile;
     std::shared_ptr<const Comparison> m_shown;
     CompareMetric m_metric = CompareMetric::Exec;
+    RunSet::Match m_match = RunSet::Match::NameFileLine;
     std::vector<const Comparison::LabelResult*> m_fullRows; // per shown row
     std::vector<LabelId> m_labels; // per shown row
 };

@@ -51,17 +51,8 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
 
-    m_view->setHorizontalHeader(new RankHeader(m_view));
-    m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(RankModel::Exec, Qt::DescendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    setUpTable(m_view, m_proxy, RankModel::Exec);
     m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setHighlightSections(false);
     m_view->setItemDelegateForColumn(RankModel::Exec, new ShareBarDelegate(RankModel::ShareRole, this));
     m_view->setColumnWidth(RankModel::Name, 240);
     m_view->setColumnWidth(RankModel::Location, 170);
@@ -72,16 +63,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     // widths and selection.
     m_compareProxy->setSourceModel(m_compareModel);
     m_compareView->setObjectName(QStringLiteral("compareView"));
-    m_compareView->setHorizontalHeader(new RankHeader(m_compareView));
-    m_compareView->setModel(m_compareProxy);
-    m_compareView->setSortingEnabled(true);
-    m_compareView->sortByColumn(CompareModel::Delta, Qt::DescendingOrder);
-    m_compareView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_compareView->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_compareView->setWordWrap(false);
-    m_compareView->verticalHeader()->hide();
-    m_compareView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    m_compareView->horizontalHeader()->setHighlightSections(false);
+    setUpTable(m_compareView, m_compareProxy, CompareModel::Delta); // |Δ| first
     m_compareView->setColumnWidth(CompareModel::Name, 240);
     m_compareView->setColumnWidth(CompareModel::Location, 150);
     m_compareView->setColumnWidth(CompareModel::Interval, 150);
@@ -179,6 +161,20 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     recompute();
     if (m_document->compare()->isActive())
         comparisonChanged();
+}
+
+void RankPanel::setUpTable(QTableView* view, QAbstractItemModel* model, int sortColumn)
+{
+    view->setHorizontalHeader(new RankHeader(view));
+    view->setModel(model);
+    view->setSortingEnabled(true);
+    view->sortByColumn(sortColumn, Qt::DescendingOrder);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    view->horizontalHeader()->setHighlightSections(false);
 }
 
 RankPanel::~RankPanel()
@@ -430,7 +426,7 @@ void RankPanel::comparisonChanged()
     m_verdictBox->setVisible(comparing);
     m_syncing = true; // a reset must not move the focus
     if (session->sharedComparison() && m_document->hasProfile())
-        m_compareModel->setComparison(session->sharedComparison(), m_document->sharedProfile());
+        m_compareModel->setComparison(session->sharedComparison(), m_document->sharedProfile(), session->match());
     else
         m_compareModel->setComparison(nullptr, nullptr);
     m_syncing = false;
@@ -454,9 +450,7 @@ QString RankPanel::selectedRowsText() const
     if (isComparing()) {
         if (!m_compareModel->shown())
             return {};
-        std::string csv = CompareFormatter::csvRows(*m_compareModel->shown(), shownRows(true));
-        std::replace(csv.begin(), csv.end(), ',', '\t');
-        return QString::fromStdString(csv);
+        return QString::fromStdString(CompareFormatter::csvRows(*m_compareModel->shown(), shownRows(true), '\t'));
     }
     if (!m_model->table())
         return {};

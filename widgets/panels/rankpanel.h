@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 
+class QAbstractItemModel;
 class QAction;
 class QComboBox;
 class QLabel;
@@ -77,6 +78,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The rank's and the compare rank's tables alike: rows selected whole,
+    // sorted descending by `sortColumn`.
+    void setUpTable(QTableView* view, QAbstractItemModel* model, int sortColumn);
     void dropProfile();
     void recompute();
     void computed(ProfileResult<RankTable> result);

@@ -58,8 +58,6 @@ IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::emphasisChanged, this, qOverload<>(&QWidget::update));
     connect(m_document->compare(), &CompareSession::diffChanged, this, &IcicleView::applyDiff);
-    // The floor (grey below it) comes with the comparison.
-    connect(m_document->compare(), &CompareSession::comparisonChanged, this, &IcicleView::applyDiff);
     rebuild();
 }
 
@@ -110,9 +108,8 @@ std::unique_ptr<IcicleSource> IcicleView::aggregatedSource() const
     // this very call tree (its node ids are this tree's).
     const CompareSession* compare = m_document->compare();
     if (compare->diff() && compare->diffTree() == m_builtTree) {
-        const double floor = compare->comparison() ? compare->comparison()->floor() : 0.0;
         return std::make_unique<DifferentialSource>(*m_built.profile, *m_builtTree, compare->sharedDiff(),
-                                                    compare->options().threshold, floor);
+                                                    compare->options().threshold, compare->floor());
     }
     return std::make_unique<AggregatedSource>(*m_built.profile, *m_builtTree);
 }

@@ -56,6 +56,25 @@ private Q_SLOTS:
             QCOMPARE(s.busy(b), 1.0);
     }
 
+    // Chosen labels instead of the top k (compare mode's overlay): in the
+    // order given, the rest as "other".
+    void chosenLabels()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        const LabelId f = p.measurement(test::byName(p, "f")).label;
+        const LabelId h = p.measurement(test::byName(p, "h")).label;
+        const UsageSeries s = UsageSeries::compute(p, 0, 40 * us, std::vector<LabelId>{h, f});
+        QCOMPARE(seriesNames(p, s), (QStringList{"h", "f"}));
+        QCOMPARE(bin(s, 0), (QList<double>{0.25, 0.25, 0.5}));
+        QCOMPARE(bin(s, 1), (QList<double>{0.5, 0, 0.5}));
+        QCOMPARE(bin(s, 2), (QList<double>{0, 0.5, 0.5}));
+        QCOMPARE(bin(s, 3), (QList<double>{0, 1, 0}));
+        QCOMPARE(UsageSeries::busiestTrack(p, {h}), TrackId(0));
+        QCOMPARE(UsageSeries::busiestTrack(p, {}), kNone);
+    }
+
     void topKAndOther()
     {
         const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));

@@ -99,6 +99,76 @@ private Q_SLOTS:
 
     // One profile per side: every call of f3 30 % slower is found by the
     // test over each call's values.
+    void passesMergeToTheWholeComparison_data()
+    {
+        QTest::addColumn<int>("runs");
+        QTest::newRow("one run a side (each call's values)") << 1;
+        QTest::newRow("five runs a side") << 5;
+    }
+    void passesMergeToTheWholeComparison()
+    {
+        // The viewer computes the rank's metric first and the rest after:
+        // added together they are the comparison of every metric at once.
+        QFETCH(int, runs);
+        const RunSet base = runsOf(7, runs, {}, runs == 1);
+        const RunSet next = runsOf(8, runs, {{"f3", 1.3}, {"f5", 0.7}}, runs == 1);
+        CompareOptions all;
+        all.metrics = CompareMetrics::list();
+        CompareOptions first;
+        first.metrics = {CompareMetric::Wall, CompareMetric::Calls};
+        CompareOptions rest;
+        for (const CompareMetric m : all.metrics) {
+            if (m != CompareMetric::Wall && m != CompareMetric::Calls)
+                rest.metrics.push_back(m);
+        }
+        const Comparison whole = Comparison::compute(base, next, all);
+        const Comparison merged = Comparison::compute(base, next, first).with(Comparison::compute(base, next, rest));
+        QCOMPARE(merged.options().metrics.size(), all.metrics.size());
+        QCOMPARE(merged.labels().size(), whole.labels().size());
+        // Labels in the order of their first metric's change; by key here.
+        for (const Comparison::LabelResult& w : whole.labels()) {
+            const Comparison::LabelResult* found = find(merged, w.key.name);
+            QVERIFY(found);
+            const Comparison::LabelResult& m = *found;
+            QCOMPARE(m.key, w.key);
+            QCOMPARE(m.verdict, w.verdict);
+            QCOMPARE(m.metrics.size(), w.metrics.size());
+            for (const Comparison::MetricResult& r : w.metrics) {
+                const Comparison::MetricResult* o = m.metric(r.metric);
+                QVERIFY(o);
+                QCOMPARE(o->p, r.p);
+                QCOMPARE(o->ci.low, r.ci.low);
+                QCOMPARE(o->ci.high, r.ci.high);
+                QCOMPARE(o->verdict, r.verdict);
+            }
+        }
+        // Per metric counts, as a comparison of that metric alone counts.
+        for (const Verdict v : {Verdict::Regressed, Verdict::Improved, Verdict::Inconclusive, Verdict::Unchanged}) {
+            for (const CompareMetric metric : all.metrics)
+                QCOMPARE(merged.count(v, metric), merged.only(metric).count(v));
+        }
+        QCOMPARE(merged.count(Verdict::Regressed, CompareMetric::Calls), std::size_t(0)); // 20 calls each
+        if (runs == 5) { // f3 regressed, f5 improved, and nothing else
+            QCOMPARE(merged.count(Verdict::Regressed, CompareMetric::Exec), std::size_t(1));
+            QCOMPARE(merged.count(Verdict::Improved, CompareMetric::Exec), std::size_t(1));
+        }
+    }
+
+    void labelKeysOfAProfile()
+    {
+        test::RunsGenerator generator(3);
+        const auto profile = generator.profile();
+        QVERIFY(profile);
+        const LabelId f3 = RunSet::labelsOf(*profile, LabelKey{"f3", "work.nim", 13}, RunSet::Match::NameFileLine).at(0);
+        QCOMPARE(RunSet::keyOf(*profile, f3, RunSet::Match::NameFileLine), (LabelKey{"f3", "work.nim", 13}));
+        QCOMPARE(RunSet::keyOf(*profile, f3, RunSet::Match::Name), (LabelKey{"f3", "", 0}));
+        // The code moved: the name finds it.
+        QCOMPARE(RunSet::labelsOf(*profile, LabelKey{"f3", "moved.nim", 99}, RunSet::Match::NameFileLine),
+                 std::vector<LabelId>{f3});
+        QCOMPARE(RunSet::labelsOf(*profile, LabelKey{"f3", "", 0}, RunSet::Match::Name), std::vector<LabelId>{f3});
+        QVERIFY(RunSet::labelsOf(*profile, LabelKey{"nope", "work.nim", 13}, RunSet::Match::NameFileLine).empty());
+    }
+
     void perCallTestsAreSharedAndOrderFree()
     {
         // One run per side: exec and the per-call figures (p50 … max) test
