@@ -39,10 +39,7 @@ inline bool settle(MainWindow& window, int timeoutMs = 60000)
     QCoreApplication::processEvents();
     const bool loaded = !window.loader()->isLoading();
     window.document()->finishPendingWork();
-    // Compare mode: the base's load, the comparison, then the call-path
-    // diff (which waits for the document's call tree).
-    window.document()->compare()->finishPendingWork();
-    window.document()->finishPendingWork();
+    // Compare mode: the base's load, the comparison, the call-path diff.
     window.document()->compare()->finishPendingWork();
     window.rank()->finishPendingWork();
     window.usage()->finishPendingWork();

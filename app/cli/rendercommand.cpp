@@ -205,8 +205,6 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         QObject::connect(session, &CompareSession::baseFailed, [&failure](const LoadError& error) { failure = error; });
         session->loadBase(request.base);
         session->finishPendingWork();
-        window.document()->finishPendingWork();
-        session->finishPendingWork();
         if (!session->isActive()) {
             err << "runlane-cli: " << failure.toString() << "\n";
             return CliCommands::InputError;

@@ -34,7 +34,6 @@ RemovedPathsPanel::RemovedPathsPanel(ProfileDocument* document, QWidget* parent)
     CompareSession* compare = document->compare();
     connect(compare, &CompareSession::diffChanged, this, &RemovedPathsPanel::refresh);
     connect(compare, &CompareSession::baseChanged, this, &RemovedPathsPanel::refresh);
-    connect(compare, &CompareSession::comparisonChanged, this, &RemovedPathsPanel::refresh);
     connect(document, &ProfileDocument::viewModeChanged, this, &RemovedPathsPanel::refresh);
     refresh();
 }

@@ -44,18 +44,6 @@ bool writeFile(const QString& path, const QByteArray& text)
     return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
 }
 
-// Waits for the open profile, the base and everything computed from them.
-void settleCompare(MainWindow& window)
-{
-    settle(window);
-    CompareSession* session = window.document()->compare();
-    for (int i = 0; i < 3; ++i) {
-        session->finishPendingWork();
-        window.document()->finishPendingWork();
-        QCoreApplication::processEvents();
-    }
-}
-
 int rowNamed(const QAbstractItemModel& model, const QString& name)
 {
     for (int r = 0; r < model.rowCount(); ++r) {
@@ -111,7 +99,7 @@ private Q_SLOTS:
         QCOMPARE(window.windowTitle(), QStringLiteral("new.json — Runlane"));
         window.compareController()->setOpenFilesChooser([this] { return QStringList{path("base.json")}; });
         window.action(QStringLiteral("compareWith"))->trigger();
-        settleCompare(window);
+        settle(window);
         CompareSession* session = window.document()->compare();
         QVERIFY(session->isActive());
         QVERIFY(session->comparison());
@@ -235,7 +223,7 @@ private Q_SLOTS:
 
         // The differential flame graph.
         window.action(QStringLiteral("aggregated"))->trigger();
-        settleCompare(window);
+        settle(window);
         IcicleView* icicle = window.icicle();
         QVERIFY(icicle->isDifferential());
         QApplication::processEvents();
@@ -280,7 +268,7 @@ private Q_SLOTS:
         const QRect area = window.centralWidget()->geometry();
         // Shift held: anywhere compares.
         drop(window, path("base.json"), area.center(), Qt::ShiftModifier);
-        settleCompare(window);
+        settle(window);
         QVERIFY(session->isActive());
         QCOMPARE(session->basePaths(), QStringList{path("base.json")});
         QCOMPARE(window.currentPath(), path("new.json"));
@@ -298,11 +286,11 @@ private Q_SLOTS:
         QApplication::sendEvent(&window, &leave);
         QVERIFY(!target->isVisible());
         drop(window, path("base.json"), right, Qt::NoModifier);
-        settleCompare(window);
+        settle(window);
         QVERIFY(session->isActive());
         // Elsewhere: opens, and the new file is compared with the same base.
         drop(window, path("base.json"), area.center(), Qt::NoModifier);
-        settleCompare(window);
+        settle(window);
         QCOMPARE(window.currentPath(), path("base.json"));
         QVERIFY(session->isActive());
         QVERIFY(session->comparison());
@@ -327,7 +315,7 @@ private Q_SLOTS:
         MainWindow window;
         QVERIFY(openNew(window));
         window.compareController()->compareWith({path("baseline.json")});
-        settleCompare(window);
+        settle(window);
         CompareSession* session = window.document()->compare();
         QVERIFY(session->isActive());
         QVERIFY(session->base()->profiles.empty());
@@ -336,7 +324,7 @@ private Q_SLOTS:
         const int f7 = rowNamed(*model, QStringLiteral("f7"));
         QCOMPARE(Verdict(model->index(f7, CompareModel::Verdict).data(CompareModel::VerdictRole).toInt()), Verdict::Regressed);
         window.action(QStringLiteral("aggregated"))->trigger();
-        settleCompare(window);
+        settle(window);
         QVERIFY(!window.icicle()->isDifferential());
         QVERIFY(window.compareController()->removedPaths()->legend()->text().contains(QStringLiteral("baseline report")));
     }
@@ -351,7 +339,7 @@ private Q_SLOTS:
         window.compareController()->compareWith({path("base.json")});
         QVERIFY(session->isLoading());
         window.action(QStringLiteral("stopComparing"))->trigger();
-        settleCompare(window);
+        settle(window);
         QVERIFY(!session->isActive());
         QVERIFY2(window.statusText().startsWith(QStringLiteral("Loading the base base.json cancelled")),
                  qPrintable(window.statusText()));
@@ -363,11 +351,11 @@ private Q_SLOTS:
         MainWindow window;
         QVERIFY(openNew(window));
         window.compareController()->compareWith({path("base.json")});
-        settleCompare(window);
+        settle(window);
         const auto before = window.document()->compare()->sharedComparison();
         QVERIFY(before);
         window.compareController()->compareWith({path("broken.json")});
-        settleCompare(window);
+        settle(window);
         closeMessageBoxes(window);
         QVERIFY(window.compareController()->lastError().contains(QStringLiteral("broken.json")));
         QVERIFY(window.document()->compare()->isActive());
