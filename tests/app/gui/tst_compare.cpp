@@ -174,6 +174,12 @@ private Q_SLOTS:
         rank->compareView()->selectionModel()->setCurrentIndex(f7Shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         const Profile& p = *window.document()->profile();
         QCOMPARE(QString::fromUtf8(p.labelName(window.document()->focusLabel()).data(), 2), QStringLiteral("f7"));
+        // Ctrl+C: the selected compare row, tab-separated.
+        const QStringList copied = rank->selectedRowsText().split(QLatin1Char('\n'));
+        QCOMPARE(copied.size(), 3); // header, f7, the last newline
+        QVERIFY(copied[0].startsWith(QStringLiteral("name\tfile\tline\tmetric\tverdict\tbase_median_ns\t")));
+        QVERIFY2(copied[1].startsWith(QStringLiteral("f7\twork.nim\t17\texec\tregressed\t")), qPrintable(copied[1]));
+        QVERIFY(!copied[1].contains(QLatin1Char(',')));
         // The usage overlay: f7's share of the loop in base and new, bins
         // of one width from each start, adding up to its exec on each side.
         CompareUsageChart* overlay = window.compareController()->usageChart();
