@@ -92,9 +92,12 @@ std::string BaselineReport::write(const RunSet& set, std::string_view toolVersio
     report["tool"] = std::string(toolVersion);
     report["match"] = set.match() == RunSet::Match::Name ? "name" : "name-file-line";
     Json runs = Json::array();
-    for (const RunSet::Run& run : set.runs())
+    for (const RunSet::Run& run : set.runs()) {
         runs.push_back({{"source", run.source}, {"format", run.format}, {"unit", unitKey(run.unit)},
                         {"busy", number(run.busy)}, {"tracks", run.tracks}});
+        if (!run.cut.empty())
+            runs.back()["cut"] = run.cut;
+    }
     report["runs"] = runs;
     Json labels = Json::array();
     for (const RunSet::Label& label : set.labels()) {
@@ -178,6 +181,7 @@ bool BaselineReport::read(std::string_view text, RunSet& into, std::string& erro
             meta.busy = run.value("busy", 0.0);
             meta.unit = unitOf(run.value("unit", "ns"));
             meta.tracks = run.value("tracks", std::vector<std::string>());
+            meta.cut = run.value("cut", "");
             std::vector<std::pair<RunSet::Label, CompareMetrics::Values>> values;
             for (const Json& l : labels) {
                 RunSet::Label label;

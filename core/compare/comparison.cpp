@@ -305,6 +305,14 @@ Comparison Comparison::compute(const RunSet& base, const RunSet& next, const Com
         c.m_labels.push_back(std::move(result));
     c.sortLabels();
 
+    // A run cut short compares only what came before the cut: said first.
+    for (const auto& [side, set] : {std::pair("base", &base), std::pair("new", &next)}) {
+        for (const RunSet::Run& run : set->runs()) {
+            if (!run.cut.empty())
+                c.m_warnings.push_back(std::string(side) + " run " + run.source + " is cut short (" + run.cut
+                                       + "): only what came before the cut is compared");
+        }
+    }
     const std::size_t fewest = std::min(c.m_baseRuns, c.m_newRuns);
     if (c.m_test == Test::Calls)
         c.m_warnings.push_back("one run per side: tested over each call's values, not over runs");

@@ -96,6 +96,7 @@ void RunSet::add(const Profile& profile, const std::string& source, bool keepCal
     run.format = profile.formatName();
     run.busy = double(table.busyTime());
     run.unit = profile.unit();
+    run.cut = profile.diagnostics().firstMessage("truncated file");
     for (const Track& track : profile.tracks())
         run.tracks.emplace_back(profile.string(track.name));
     std::sort(run.tracks.begin(), run.tracks.end());

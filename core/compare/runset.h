@@ -39,6 +39,9 @@ public:
         double busy = 0; // Σ exec of the run: its busy time
         std::vector<std::string> tracks; // names, sorted
         ValueUnit unit = ValueUnit::Nanoseconds;
+        // Where the file was cut short ("" if it was whole): its values
+        // are of what came before the cut.
+        std::string cut = {};
     };
     struct Label {
         LabelKey key;

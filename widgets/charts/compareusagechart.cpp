@@ -152,6 +152,7 @@ void CompareUsageChart::computed(ProfileResult<Series> result)
     m_newLine->setPen(QPen(ColorScheme::isDark() ? QColor(240, 190, 90) : QColor(200, 110, 0), 2));
     const std::size_t bins = std::max(s.base.size(), s.next.size());
     m_xAxis->setRange(0, double(bins) * double(s.binWidth) * scale);
+    m_xAxis->applyNiceNumbers(); // ticks at round times
     m_xAxis->setTitleText(s.unit == ValueUnit::Nanoseconds ? tr("ms from the profile's start") : tr("from the profile's start"));
     m_yAxis->setRange(0, std::ceil(top * 10) * 10);
 }

@@ -101,6 +101,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     m_filter->setClearButtonEnabled(true);
     m_filter->setMinimumWidth(260);
     m_filter->setMaximumWidth(360);
+    m_banner->setObjectName(QStringLiteral("rankBanner"));
     m_banner->setTextFormat(Qt::RichText);
     m_banner->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
     // A long banner (a base's name, a warning) is cut at the panel's edge

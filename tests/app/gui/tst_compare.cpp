@@ -90,6 +90,10 @@ private Q_SLOTS:
         text.replace("\"proc\":\"f19\"", "\"proc\":\"fresh\"");
         QVERIFY(writeFile(path("new.json"), text));
         QVERIFY(writeFile(path("broken.json"), "{\"chronosFutureEvents\": 1, \"events\": [{\"t\": }"));
+        // Cut in the middle of an event: loads what came before, with a warning.
+        QByteArray cut = base.chronosLog();
+        cut.truncate(cut.size() / 2);
+        QVERIFY(writeFile(path("cut.json"), cut));
     }
 
     void compareWithFromTheMenu()
@@ -350,6 +354,20 @@ private Q_SLOTS:
         QVERIFY2(window.statusText().startsWith(QStringLiteral("Loading the base base.json cancelled")),
                  qPrintable(window.statusText()));
         QCOMPARE(window.windowTitle(), QStringLiteral("new.json — Runlane"));
+    }
+
+    void baseCutShortIsSaid()
+    {
+        // A base file cut short is compared for what came before the cut,
+        // and the compare rank's banner says so first.
+        MainWindow window;
+        QVERIFY(openNew(window));
+        window.compareController()->compareWith({path("cut.json")});
+        settle(window);
+        QVERIFY(window.document()->compare()->isActive());
+        const auto* banner = window.findChild<QLabel*>(QStringLiteral("rankBanner"));
+        QVERIFY(banner);
+        QVERIFY2(banner->text().contains(QStringLiteral("⚠ base run cut.json is cut short (")), qPrintable(banner->text()));
     }
 
     void unreadableBaseKeepsTheComparison()

@@ -1,8 +1,11 @@
 #include "baselinereport.h"
 #include "compareformatter.h"
 #include "comparison.h"
+#include "profileloader.h"
 #include "runsgenerator.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace runlane;
@@ -152,6 +155,35 @@ private Q_SLOTS:
             QCOMPARE(merged.count(Verdict::Regressed, CompareMetric::Exec), std::size_t(1));
             QCOMPARE(merged.count(Verdict::Improved, CompareMetric::Exec), std::size_t(1));
         }
+    }
+
+    void runCutShortIsSaidFirst()
+    {
+        // A base run whose file was cut short: compared for what came
+        // before the cut, and the first warning says so; a report keeps it.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cut.json"));
+        QByteArray text = test::RunsGenerator(5).chronosLog();
+        text.truncate(text.size() / 2);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(text) == text.size());
+        file.close();
+        const LoadResult cut = ProfileLoader::load(path);
+        QVERIFY(cut.ok());
+        RunSet base;
+        base.add(*cut.profile, "cut.json", false);
+        const std::string where = base.runs().front().cut;
+        QCOMPARE(where, cut.profile->diagnostics().firstMessage("truncated file"));
+        QVERIFY(!where.empty());
+        const RunSet next = runsOf(6, 1);
+        const Comparison c = Comparison::compute(base, next, CompareOptions{});
+        QVERIFY(!c.warnings().empty());
+        QCOMPARE(c.warnings().front(), "base run cut.json is cut short (" + where + "): only what came before the cut is compared");
+        RunSet again;
+        std::string error;
+        QVERIFY(BaselineReport::read(BaselineReport::write(base, "test"), again, error));
+        QCOMPARE(again.runs().front().cut, base.runs().front().cut);
+        QVERIFY(runsOf(6, 1).runs().front().cut.empty());
     }
 
     void labelKeysOfAProfile()
