@@ -68,7 +68,9 @@ int DropTargets::splitX() const
 
 bool DropTargets::comparesAt(QPoint pos, bool shift) const
 {
-    return m_canCompare && (shift || pos.x() >= splitX());
+    // On the target itself: a drop on the docks or the status bar beside
+    // it opens the file, as any drop did before compare mode.
+    return m_canCompare && (shift || m_compare->geometry().contains(pos));
 }
 
 bool DropTargets::hover(QPoint pos, bool shift)

@@ -298,6 +298,18 @@ private Q_SLOTS:
         drop(window, path("base.json"), right, Qt::NoModifier);
         settle(window);
         QVERIFY(session->isActive());
+        // Right of the target, on the details dock: opens, as before compare
+        // mode (base.json vs base.json: nothing changed).
+        window.action(QStringLiteral("stopComparing"))->trigger();
+        drop(window, path("base.json"), QPoint(area.right() + 40, area.center().y()), Qt::NoModifier);
+        settle(window);
+        QVERIFY(!session->isActive());
+        QCOMPARE(window.currentPath(), path("base.json"));
+        window.openFile(path("new.json"));
+        settle(window);
+        drop(window, path("base.json"), right, Qt::NoModifier);
+        settle(window);
+        QVERIFY(session->isActive());
         // Elsewhere: opens, and the new file is compared with the same base.
         drop(window, path("base.json"), area.center(), Qt::NoModifier);
         settle(window);
