@@ -25,6 +25,11 @@ struct LoadControl {
     int pipeWaitMs = 30'000;
     // Set by ProfileLoader: checked once per chunk read.
     const MemoryGuard* memory = nullptr;
+    // Which of the file's variants to load (a pprof sample type, a perf
+    // event), by name; empty: the format's default. A format that has
+    // variants lists them in Profile::variants(); one that has none
+    // ignores this.
+    std::string variant;
 };
 
 // Streams a file in fixed-size chunks so that a loader never holds more than
@@ -65,6 +70,8 @@ public:
     // Bytes consumed so far, i.e. the offset of the next byte.
     std::int64_t offset() const { return m_consumedBefore + std::int64_t(m_pos); }
     std::int64_t size() const { return m_size; }
+    // The load's options (LoadControl::variant) for the format's reader.
+    const LoadControl& control() const { return m_control; }
     // True if a read error (rather than the end) stopped the stream.
     bool failed() const { return m_failed; }
     std::string errorString() const;

@@ -132,6 +132,12 @@ public:
     // Sampled profiles and folded stacks read best as a flame graph.
     bool prefersAggregatedView() const { return m_prefersAggregated; }
 
+    // The variants the file holds (pprof sample types, perf events), of
+    // which variant() was loaded; empty when the format has none. Another
+    // one is loaded by naming it in LoadControl::variant.
+    const std::vector<std::string>& variants() const { return m_variants; }
+    std::size_t variant() const { return m_variant; }
+
     const std::vector<Mark>& marks() const { return m_marks; }
     const std::vector<CounterSeries>& counters() const { return m_counters; }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
@@ -162,6 +168,8 @@ private:
     std::vector<Snapshot> m_snapshots;
     bool m_snapshotsTimed = false;
     bool m_prefersAggregated = false;
+    std::vector<std::string> m_variants;
+    std::size_t m_variant = 0;
     Diagnostics m_diagnostics;
 };
 

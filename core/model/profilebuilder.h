@@ -78,6 +78,12 @@ public:
 
     void setUnit(ValueUnit unit) { m_profile->m_unit = unit; }
     void setPrefersAggregatedView(bool prefer) { m_profile->m_prefersAggregated = prefer; }
+    // The file's variants and the one loaded (see Profile::variants).
+    void setVariants(std::vector<std::string> names, std::size_t chosen)
+    {
+        m_profile->m_variants = std::move(names);
+        m_profile->m_variant = chosen;
+    }
     // Snapshots of pre-aggregated metrics, in time order (see Profile).
     void addSnapshot(Snapshot snapshot) { m_profile->m_snapshots.push_back(std::move(snapshot)); }
     void setSnapshotsTimed(bool timed) { m_profile->m_snapshotsTimed = timed; }
