@@ -22,6 +22,7 @@ packages=(
                                      # Recommends of qt6-base-dev, which we do not install
     nlohmann-json3-dev               # JSON
     libsimdjson-dev                  # fast path for large event arrays
+    zlib1g-dev                       # gzip-compressed profiles, streamed
     fonts-dejavu-core                # text in offscreen renders and tests
 )
 # Only for `test`: the sanitizer build and the fuzz targets.

@@ -11,6 +11,8 @@ std::string LoadError::toString() const
             + std::to_string(byteOffset) + ")";
     else if (byteOffset >= 0)
         where += "byte " + std::to_string(byteOffset);
+    if (byteOffset >= 0 && compressed)
+        where += " of the decompressed text";
     if (eventIndex >= 0) {
         if (!where.empty())
             where += ", ";

@@ -15,6 +15,9 @@ struct LoadError {
     std::int64_t eventIndex = -1; // 0-based index in the event array, -1 = n/a
     std::string message; // what was expected or what went wrong
     bool cancelled = false;
+    // The file is gzip-compressed: offsets, lines and columns are those of
+    // the decompressed text.
+    bool compressed = false;
 
     // "trace.json: line 3, column 7 (byte 1234), event #56: expected ..."
     std::string toString() const;

@@ -1,5 +1,6 @@
 #include "chunkedfilereader.h"
 
+#include "gzipdevice.h"
 #include "memoryguard.h"
 
 #include "loaderror.h"
@@ -14,7 +15,7 @@ namespace {
 // A chunk, or less for a small file: zeroing and faulting in a MiB costs
 // more than reading a small profile (and thousands of them in a test run or
 // a fuzzing session).
-std::size_t bufferSize(const QFile& file, std::size_t alreadyRead)
+std::size_t bufferSize(const QIODevice& file, std::size_t alreadyRead)
 {
     std::size_t size = ChunkedFileReader::kChunkSize;
     if (!file.isSequential())
@@ -24,7 +25,7 @@ std::size_t bufferSize(const QFile& file, std::size_t alreadyRead)
 
 } // namespace
 
-ChunkedFileReader::ChunkedFileReader(QFile& file, const LoadControl& control, const QByteArray& alreadyRead)
+ChunkedFileReader::ChunkedFileReader(QIODevice& file, const LoadControl& control, const QByteArray& alreadyRead)
     : m_file(file), m_control(control), m_buffer(bufferSize(file, std::size_t(alreadyRead.size())))
 {
     m_size = file.isSequential() ? 0 : file.size();
@@ -58,8 +59,10 @@ bool ChunkedFileReader::refill()
         scanStrings(0);
     if (m_control.memory)
         m_control.memory->checkWhileReading(m_consumedBefore + got);
-    if (m_control.progress)
-        m_control.progress(m_consumedBefore + got, std::max<std::int64_t>(m_size, m_consumedBefore + got));
+    if (m_control.progress) {
+        const auto [done, total] = GzipDevice::progress(m_file, m_consumedBefore + got);
+        m_control.progress(done, total);
+    }
     return true;
 }
 

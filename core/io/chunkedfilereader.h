@@ -1,7 +1,7 @@
 #pragma once
 
 #include <QByteArray>
-#include <QFile>
+#include <QIODevice>
 #include <QString>
 
 #include <atomic>
@@ -42,7 +42,7 @@ public:
 
     // `alreadyRead` are the file's first bytes, read before (to detect the
     // format); they are served first, so pipes work without seeking back.
-    ChunkedFileReader(QFile& file, const LoadControl& control, const QByteArray& alreadyRead = {});
+    ChunkedFileReader(QIODevice& file, const LoadControl& control, const QByteArray& alreadyRead = {});
 
     // Next byte, or -1 at the end of the file.
     int get()
@@ -67,7 +67,8 @@ public:
     static constexpr std::size_t kMaxJsonString = std::size_t(64) << 20;
     void limitJsonStrings();
 
-    // Bytes consumed so far, i.e. the offset of the next byte.
+    // Bytes consumed so far, i.e. the offset of the next byte (of the
+    // decompressed text, for a compressed file).
     std::int64_t offset() const { return m_consumedBefore + std::int64_t(m_pos); }
     std::int64_t size() const { return m_size; }
     // The load's options (LoadControl::variant) for the format's reader.
@@ -109,7 +110,7 @@ private:
     bool refill();
     void scanStrings(std::size_t from);
 
-    QFile& m_file;
+    QIODevice& m_file;
     LoadControl m_control;
     std::vector<char> m_buffer;
     std::size_t m_pos = 0;

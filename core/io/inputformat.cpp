@@ -2,7 +2,7 @@
 
 namespace runlane {
 
-bool InputFormat::readFile(QFile&, const LoadControl&, ProfileBuilder&, std::int64_t&) const
+bool InputFormat::readFile(QIODevice&, const LoadControl&, ProfileBuilder&, std::int64_t&) const
 {
     return false;
 }

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-class QFile;
+class QIODevice;
 
 namespace runlane {
 
@@ -77,11 +77,12 @@ public:
     // Whether its reader decodes UTF-16 (with a byte order mark) itself.
     virtual bool readsUtf16() const { return false; }
 
-    // A faster reader of a whole regular file, tried before read(): false
-    // if read() must do it (the loader then rewinds and starts a fresh
-    // builder). The default has none.
+    // A faster reader of a whole file, tried before read() when the file
+    // can be read again from its start: false if read() must do it (the
+    // loader then reads the file again into a fresh builder). `file` is at
+    // the start of the (decompressed) text. The default has none.
     virtual bool hasFileReader() const { return false; }
-    virtual bool readFile(QFile& file, const LoadControl& control, ProfileBuilder& builder,
+    virtual bool readFile(QIODevice& file, const LoadControl& control, ProfileBuilder& builder,
                           std::int64_t& bytesRead) const;
     // Streams the input into the builder. Throws FormatError for input
     // it cannot take (with the byte offset when it knows it).

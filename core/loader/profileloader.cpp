@@ -1,6 +1,7 @@
 #include "profileloader.h"
 
 #include "formatregistry.h"
+#include "gzipdevice.h"
 #include "memoryguard.h"
 #include "profilebuilder.h"
 
@@ -13,24 +14,27 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <new>
+#include <optional>
 
 namespace runlane {
 
 namespace {
 
 // Line and column of a byte offset, for messages people check in an editor.
-// Only on the error path, so reading the file up to there again is fine.
-void locate(QFile& file, LoadError& error)
+// Only on the error path, so reading the text up to there again is fine.
+// `text` is at its start: the file, or its decompression.
+void locate(QIODevice& text, LoadError& error)
 {
-    if (error.byteOffset < 0 || file.isSequential() || !file.seek(0))
+    if (error.byteOffset < 0)
         return;
     std::int64_t line = 1;
     std::int64_t lineStart = 0;
     std::int64_t pos = 0;
     QByteArray chunk;
     while (pos < error.byteOffset) {
-        chunk = file.read(std::min<qint64>(1 << 20, error.byteOffset - pos));
+        chunk = text.read(std::min<qint64>(1 << 20, error.byteOffset - pos));
         if (chunk.isEmpty())
             break;
         for (qsizetype i = 0; i < chunk.size(); ++i) {
@@ -44,6 +48,56 @@ void locate(QFile& file, LoadError& error)
     error.line = line;
     error.column = error.byteOffset - lineStart + 1;
 }
+
+// Up to `size` bytes, fewer only at the end: a decompressing device returns
+// what one step of inflating gave. Null on a read error.
+std::optional<QByteArray> readUpTo(QIODevice& device, qint64 size)
+{
+    QByteArray bytes(size, Qt::Uninitialized);
+    qint64 got = 0;
+    while (got < size) {
+        const qint64 n = device.read(bytes.data() + got, size - got);
+        if (n < 0)
+            return std::nullopt;
+        if (n == 0)
+            break;
+        got += n;
+    }
+    bytes.truncate(got);
+    return bytes;
+}
+
+// The text of a file: the file itself, or what its gzip stream decompresses
+// to (formats.md (m): detected by the magic bytes, never by the name).
+// Readers see only the text; a regular file can be read again from the
+// start (the fast path's fallback, locating an error), a pipe cannot.
+class TextSource
+{
+public:
+    explicit TextSource(QFile& file) : m_file(file)
+    {
+        m_compressed = GzipDevice::isGzip(file.peek(2));
+        if (m_compressed)
+            m_gzip = std::make_unique<GzipDevice>(file);
+    }
+    bool compressed() const { return m_compressed; }
+    bool rewindable() const { return !m_file.isSequential(); }
+    QIODevice& text() { return m_gzip ? static_cast<QIODevice&>(*m_gzip) : m_file; }
+    // Back to the start of the text; false if the file cannot seek.
+    bool rewind()
+    {
+        if (!rewindable() || !m_file.seek(0))
+            return false;
+        if (m_compressed)
+            m_gzip = std::make_unique<GzipDevice>(m_file);
+        return true;
+    }
+
+private:
+    QFile& m_file;
+    bool m_compressed = false;
+    std::unique_ptr<GzipDevice> m_gzip;
+};
 
 // Anything but a regular file (a FIFO, a character device, /dev/fd/N of a
 // process substitution): opened without blocking, so that a FIFO nobody
@@ -116,10 +170,17 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         return result;
     }
 
+    TextSource source(file);
+    error.compressed = source.compressed();
     std::int64_t offset = -1;
     try {
-        const QByteArray prefix = file.read(qint64(FormatPrefix::kSize));
-        const bool complete = prefix.size() < qint64(FormatPrefix::kSize) && file.atEnd();
+        const std::optional<QByteArray> read = readUpTo(source.text(), qint64(FormatPrefix::kSize));
+        if (!read) {
+            error.message = "read error: " + source.text().errorString().toStdString();
+            return result;
+        }
+        const QByteArray& prefix = *read;
+        const bool complete = prefix.size() < qint64(FormatPrefix::kSize);
         std::string kind;
         if (!format) {
             FormatRegistry::Detection detected
@@ -127,7 +188,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             if (!detected.ok()) {
                 error.message = std::move(detected.problem);
                 error.byteOffset = detected.offset;
-                locate(file, error);
+                if (source.rewind())
+                    locate(source.text(), error);
                 return result;
             }
             format = detected.format;
@@ -137,29 +199,39 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         }
 
         memory.setPerByte(format->memoryPerInputByte());
-        if (info.isFile())
+        // A compressed file's text is larger by a ratio only reading finds
+        // out: the guard then watches the text as it is read.
+        if (info.isFile() && !source.compressed())
             memory.checkFileSize(info.size());
-        if (format->hasFileReader() && !file.isSequential()) {
+        bool fromStart = false;
+        if (format->hasFileReader() && source.rewind()) {
             ProfileBuilder fast(kind, error.file);
             std::int64_t bytesRead = 0;
-            if (format->readFile(file, control, fast, bytesRead)) {
+            if (format->readFile(source.text(), control, fast, bytesRead)) {
                 result.profile = fast.build(control.cancel);
-                if (control.progress)
-                    control.progress(bytesRead, bytesRead);
+                if (control.progress) {
+                    const std::int64_t total = GzipDevice::progress(source.text(), bytesRead).second;
+                    control.progress(total, total);
+                }
                 return result;
             }
-            if (!file.seek(prefix.size()))
+            if (!source.rewind())
                 throw std::runtime_error("cannot seek back in the file");
+            fromStart = true;
         }
         ProfileBuilder builder(kind, error.file);
-        ChunkedFileReader input(file, control, prefix);
+        ChunkedFileReader input(source.text(), control, fromStart ? QByteArray() : prefix);
         if (format->isJson())
             input.limitJsonStrings();
         try {
             format->read(input, builder);
         } catch (const FormatError& e) {
-            offset = e.byteOffset() >= 0 ? e.byteOffset() : input.offset();
-            throw;
+            // A text cut by a read error (a cut or corrupt gzip stream)
+            // fails to parse there; the read error is the cause.
+            if (!input.failed()) {
+                offset = e.byteOffset() >= 0 ? e.byteOffset() : input.offset();
+                throw;
+            }
         }
         if (input.failed()) {
             error.byteOffset = input.offset();
@@ -167,13 +239,16 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             return result;
         }
         result.profile = builder.build(control.cancel);
-        if (control.progress)
-            control.progress(input.offset(), input.offset());
+        if (control.progress) {
+            const std::int64_t total = GzipDevice::progress(source.text(), input.offset()).second;
+            control.progress(total, total);
+        }
     } catch (const FormatError& e) {
         error.byteOffset = offset;
         error.eventIndex = e.eventIndex();
         error.message = e.what();
-        locate(file, error);
+        if (source.rewind())
+            locate(source.text(), error);
     } catch (const LoadCancelled&) {
         error.cancelled = true;
         error.message = "loading was cancelled";

@@ -1,5 +1,6 @@
 #include "chromefastreader.h"
 
+#include "gzipdevice.h"
 #include "memoryguard.h"
 
 #include "chromebatchparser.h"
@@ -73,11 +74,13 @@ struct Item {
 class ChromeFastReader::Producer
 {
 public:
-    Producer(QFile& file, const LoadControl& control) : m_file(file), m_control(control), m_jobs(kJobs)
+    Producer(QIODevice& file, const LoadControl& control) : m_file(file), m_control(control), m_jobs(kJobs)
     {
-        m_size = file.size();
+        m_size = file.isSequential() ? 0 : file.size();
         // Blocks of a MiB, or the whole of a smaller file at once.
-        m_blockSize = std::size_t(std::clamp<qint64>(m_size - file.pos() + 1, 4096, qint64(kBlockSize)));
+        m_blockSize = file.isSequential()
+            ? kBlockSize
+            : std::size_t(std::clamp<qint64>(m_size - file.pos() + 1, 4096, qint64(kBlockSize)));
         m_buffer.resize(m_blockSize + simdjson::SIMDJSON_PADDING + 1);
     }
 
@@ -229,8 +232,10 @@ private:
         m_end += std::size_t(got);
         if (m_control.memory)
             m_control.memory->checkWhileReading(bytesRead());
-        if (m_control.progress)
-            m_control.progress(bytesRead(), std::max<std::int64_t>(m_size, bytesRead()));
+        if (m_control.progress) {
+            const auto [done, total] = GzipDevice::progress(m_file, bytesRead());
+            m_control.progress(done, total);
+        }
         return true;
     }
 
@@ -479,7 +484,7 @@ private:
         m_changed.notify_all();
     }
 
-    QFile& m_file;
+    QIODevice& m_file;
     const LoadControl& m_control;
     std::vector<char> m_buffer;
     std::size_t m_blockSize = kBlockSize;
@@ -502,7 +507,7 @@ private:
     std::atomic<bool> m_stopped{false};
 };
 
-ChromeFastReader::ChromeFastReader(QFile& file, const LoadControl& control, Diagnostics& diagnostics,
+ChromeFastReader::ChromeFastReader(QIODevice& file, const LoadControl& control, Diagnostics& diagnostics,
                                    ChromeJsonReader::Sink sink)
     : m_file(file), m_control(control), m_diagnostics(diagnostics), m_sink(std::move(sink))
 {
@@ -527,8 +532,6 @@ bool ChromeFastReader::enabled()
 
 ChromeFastReader::Outcome ChromeFastReader::read()
 {
-    if (!m_file.seek(0))
-        return Outcome::Unsupported;
     Producer producer(m_file, m_control);
     ChromeBatchParser parser; // this thread's, for the jobs it parses
     std::thread thread([&producer] { producer.run(); });

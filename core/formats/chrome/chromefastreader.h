@@ -3,7 +3,7 @@
 #include "chromejsonreader.h"
 #include "chunkedfilereader.h"
 
-#include <QFile>
+#include <QIODevice>
 
 #include <cstdint>
 
@@ -29,7 +29,7 @@ class ChromeFastReader
 public:
     enum class Outcome { Read, Unsupported };
 
-    ChromeFastReader(QFile& file, const LoadControl& control, Diagnostics& diagnostics, ChromeJsonReader::Sink sink);
+    ChromeFastReader(QIODevice& file, const LoadControl& control, Diagnostics& diagnostics, ChromeJsonReader::Sink sink);
     ~ChromeFastReader();
 
     // Reads the whole file from its start. Throws LoadCancelled, and what
@@ -49,7 +49,7 @@ public:
 private:
     class Producer;
 
-    QFile& m_file;
+    QIODevice& m_file;
     const LoadControl& m_control;
     Diagnostics& m_diagnostics;
     ChromeJsonReader::Sink m_sink;

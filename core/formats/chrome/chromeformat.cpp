@@ -6,7 +6,7 @@
 #include "loaderror.h"
 #include "profilebuilder.h"
 
-#include <QFile>
+#include <QIODevice>
 
 namespace runlane {
 
@@ -51,7 +51,7 @@ bool ChromeFormat::hasFileReader() const
 // The fast path: true if it read the file. False if the reference reader
 // must (it judges and words what the fast one does not take, such as
 // errors, so that either path gives the same profile or the same message).
-bool ChromeFormat::readFile(QFile& file, const LoadControl& control, ProfileBuilder& builder,
+bool ChromeFormat::readFile(QIODevice& file, const LoadControl& control, ProfileBuilder& builder,
                             std::int64_t& bytesRead) const
 {
     // An event takes at least ~60 bytes of JSON: room for that many, so that

@@ -17,7 +17,7 @@ public:
     double memoryPerInputByte() const override;
     void read(ChunkedFileReader& input, ProfileBuilder& builder) const override;
     bool hasFileReader() const override;
-    bool readFile(QFile& file, const LoadControl& control, ProfileBuilder& builder,
+    bool readFile(QIODevice& file, const LoadControl& control, ProfileBuilder& builder,
                   std::int64_t& bytesRead) const override;
 };
 

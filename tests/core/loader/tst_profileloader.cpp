@@ -1,3 +1,4 @@
+#include "gzipsupport.h"
 #include "testsupport.h"
 
 #include <QTemporaryDir>
@@ -27,9 +28,9 @@ QByteArray bigTrace(int count)
     return json;
 }
 
-QString writeTemp(QTemporaryDir& dir, const QByteArray& data)
+QString writeTemp(QTemporaryDir& dir, const QByteArray& data, const QString& name = QStringLiteral("trace.json"))
 {
-    const QString path = dir.filePath(QStringLiteral("trace.json"));
+    const QString path = dir.filePath(name);
     QFile file(path);
     if (file.open(QIODevice::WriteOnly))
         file.write(data);
@@ -159,6 +160,131 @@ private Q_SLOTS:
         QVERIFY(removed);
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(r.profile->intervalCount(), std::size_t(40000));
+    }
+
+    // A gzip-compressed file loads as its text does, whatever the format
+    // (detected from the decompressed bytes) and on either JSON path.
+    void gzipLoadsAsItsText_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("chrome") << "samples/chrome-trace/catapult/x_event_trace.json";
+        QTest::newRow("chrome, large") << "samples/chrome-trace/catapult/multiple_input_latency.json";
+        QTest::newRow("enso") << "profiles/enso-async.json";
+        QTest::newRow("chronos") << "profiles/chronos-states.json";
+        QTest::newRow("chroprof") << "profiles/chroprof-snapshots.json";
+        QTest::newRow("folded") << "samples/folded/perf-vertx-stacks-01-collapsed-all.txt";
+        QTest::newRow("speedscope") << "samples/speedscope/0.6.0_two-sampled.speedscope.json";
+    }
+    void gzipLoadsAsItsText()
+    {
+        QFETCH(QString, file);
+        QFile in(dataPath(file));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray text = in.readAll();
+        QTemporaryDir dir;
+        // The name says nothing: detection is by content.
+        const QString path = writeTemp(dir, runlane::test::gzip(text), QStringLiteral("profile.json"));
+        const LoadResult plain = ProfileLoader::load(dataPath(file));
+        const LoadResult compressed = ProfileLoader::load(path);
+        QVERIFY2(plain.ok(), plain.error.toString().c_str());
+        QVERIFY2(compressed.ok(), compressed.error.toString().c_str());
+        const Profile& a = *plain.profile;
+        const Profile& b = *compressed.profile;
+        QCOMPARE(b.formatName(), a.formatName());
+        QCOMPARE(b.startTime(), a.startTime());
+        QCOMPARE(b.endTime(), a.endTime());
+        QCOMPARE(b.trackCount(), a.trackCount());
+        QCOMPARE(b.labelCount(), a.labelCount());
+        QCOMPARE(b.measurementCount(), a.measurementCount());
+        QCOMPARE(b.intervalCount(), a.intervalCount());
+        for (IntervalId i = 0; i < a.intervalCount(); ++i) {
+            QCOMPARE(b.interval(i).start, a.interval(i).start);
+            QCOMPARE(b.interval(i).end, a.interval(i).end);
+        }
+        QCOMPARE(b.snapshots().size(), a.snapshots().size());
+        QCOMPARE(b.diagnostics().warningCount(), a.diagnostics().warningCount());
+    }
+
+    // Progress of a compressed file is by compressed bytes read, up to the
+    // file's size: the decompressed size is not known until the end.
+    void gzipProgressCountsCompressedBytes()
+    {
+        QTemporaryDir dir;
+        const QByteArray text = bigTrace(200000);
+        const QByteArray data = runlane::test::gzip(text);
+        const QString path = writeTemp(dir, data);
+        std::vector<std::pair<std::int64_t, std::int64_t>> calls;
+        LoadControl control;
+        control.progress = [&calls](std::int64_t done, std::int64_t total) { calls.emplace_back(done, total); };
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(200000));
+        QVERIFY(calls.size() >= 3);
+        for (std::size_t i = 0; i < calls.size(); ++i) {
+            QCOMPARE(calls[i].second, std::int64_t(data.size()));
+            QVERIFY(calls[i].first <= calls[i].second);
+            if (i > 0)
+                QVERIFY(calls[i].first >= calls[i - 1].first);
+        }
+        QCOMPARE(calls.back().first, std::int64_t(data.size()));
+    }
+
+    void gzipThroughAPipe()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("pipe"));
+        QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+        const QByteArray data = runlane::test::gzip(bigTrace(20000));
+        std::thread writer([&] {
+            QFile out(path);
+            if (out.open(QIODevice::WriteOnly))
+                out.write(data);
+        });
+        const LoadResult r = ProfileLoader::load(path);
+        writer.join();
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(20000));
+    }
+
+    // A cut or corrupt stream says so, not what the parser made of the
+    // text it cut; positions in the text are said to be in the text.
+    void gzipErrors_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::addColumn<QString>("message");
+        const QByteArray trace = bigTrace(20000);
+        const QByteArray whole = runlane::test::gzip(trace);
+        const qsizetype cut = whole.size() / 2;
+        QTest::newRow("cut") << whole.left(cut)
+                             << QStringLiteral("read error: the gzip stream is cut short: it ends after %1 compressed bytes, "
+                                               "in the middle of its data (an incomplete download or copy?)")
+                                    .arg(cut);
+        QTest::newRow("header only") << whole.left(12)
+                                     << QStringLiteral("read error: the gzip stream is cut short: it ends after 12 "
+                                                       "compressed bytes, in the middle of its data (an incomplete "
+                                                       "download or copy?)");
+        QByteArray crc = whole;
+        crc[crc.size() - 8] = char(crc[crc.size() - 8] ^ 0x55);
+        QTest::newRow("crc") << crc
+                             << QStringLiteral("read error: the gzip data is corrupt at compressed byte %1: incorrect data check")
+                                    .arg(crc.size() - 4);
+        QTest::newRow("syntax") << runlane::test::gzip("[{\"ph\":\"X\",\n \"ts\": x}]")
+                                << QStringLiteral("line 2, column 8 (byte 19) of the decompressed text, event #0: ");
+    }
+    void gzipErrors()
+    {
+        QFETCH(QByteArray, data);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, data);
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY(!r.ok());
+        QVERIFY(r.error.compressed);
+        const QString text = QString::fromStdString(r.error.toString());
+        if (message.endsWith(QStringLiteral(": ")))
+            QVERIFY2(text.startsWith(path + QStringLiteral(": ") + message), qPrintable(text));
+        else
+            QCOMPARE(QString::fromStdString(r.error.message), message);
     }
 
     void sourceFileIsNotModified()
