@@ -14,7 +14,15 @@ namespace {
 
 std::string kindName(TrackKind kind)
 {
-    return kind == TrackKind::Async ? "async" : "thread";
+    switch (kind) {
+    case TrackKind::Async:
+        return "async";
+    case TrackKind::Samples:
+        return "samples";
+    case TrackKind::Thread:
+        break;
+    }
+    return "thread";
 }
 
 constexpr const char* kSummaryHelp = R"HELP(Usage: runlane-cli summary FILE [--input-format ID]

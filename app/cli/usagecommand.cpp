@@ -72,7 +72,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         // Metric snapshots give the one loop they describe.
         const bool fromSnapshots = p.measurementCount() == 0 && p.snapshotsAreTimed();
         for (TrackId t = 0; t < p.trackCount(); ++t) {
-            if (p.track(t).kind == TrackKind::Thread && (metrics.busy(t) > 0 || fromSnapshots))
+            if (p.track(t).kind != TrackKind::Async && (metrics.busy(t) > 0 || fromSnapshots))
                 tracks.push_back(t);
         }
     }

@@ -12,23 +12,28 @@ namespace {
 // `exec` if given: each interval's length less the parts of it its children
 // cover. The children of one interval never overlap each other (they share
 // a depth), so subtracting each child's part inside its parent is exact.
+// A sampled thread's "(idle)" has exec but is not busy time.
 Time execOfTrack(const Profile& profile, TrackId t, std::vector<Time>* exec)
 {
     const auto intervals = profile.intervals();
     const Track& track = profile.track(t);
+    const bool idleLabels = profile.hasIdleLabels();
+    auto busyPart = [&](const Interval& iv) { return !idleLabels || !profile.isIdle(profile.measurement(iv.measurement).label); };
     Time busy = 0;
     for (IntervalId id = track.begin; id < track.end; ++id) {
         const Interval& iv = intervals[id];
         const Time length = iv.end - iv.start;
         if (exec)
             (*exec)[iv.measurement] = addClamped((*exec)[iv.measurement], length);
-        busy = addClamped(busy, length);
+        if (busyPart(iv))
+            busy = addClamped(busy, length);
         if (iv.parent != kNone) {
             const Interval& parent = intervals[iv.parent];
             const Time covered = std::max<Time>(0, std::min(iv.end, parent.end) - std::max(iv.start, parent.start));
             if (exec)
                 (*exec)[parent.measurement] = addClamped((*exec)[parent.measurement], -covered);
-            busy = addClamped(busy, -covered);
+            if (busyPart(parent))
+                busy = addClamped(busy, -covered);
         }
     }
     return busy;

@@ -356,11 +356,15 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
 
 void RankTable::finish(const Profile& profile)
 {
+    // A sampled thread's "(idle)" is not busy: no share, and not counted
+    // in the busy time the others share.
     m_busy = 0;
-    for (const RankRow& row : m_rows)
-        m_busy = addClamped(m_busy, row.exec);
+    for (const RankRow& row : m_rows) {
+        if (!profile.isIdle(row.label))
+            m_busy = addClamped(m_busy, row.exec);
+    }
     for (RankRow& row : m_rows)
-        row.busyShare = m_busy > 0 ? double(row.exec) / double(m_busy) : 0.0;
+        row.busyShare = m_busy > 0 && !profile.isIdle(row.label) ? double(row.exec) / double(m_busy) : 0.0;
     sort(profile, RankSortKey::Exec);
 }
 

@@ -108,8 +108,11 @@ std::vector<UsageSeries::Span> UsageSeries::spansOf(const Profile& profile, Trac
             }
         }
     } else if (r.to > r.from) {
+        // A sampled thread's "(idle)" is time it had nothing to do.
         ExecSegments::forEach(profile, track, r.from, r.to, [&](MeasurementId m, IntervalId, Time s, Time e) {
-            spans.push_back(Span{profile.measurement(m).label, s, e, double(e - s)});
+            const LabelId label = profile.measurement(m).label;
+            if (!profile.isIdle(label))
+                spans.push_back(Span{label, s, e, double(e - s)});
         });
     }
     return spans;

@@ -2,6 +2,7 @@
 
 #include "chromeformat.h"
 #include "chronosformat.h"
+#include "cpuprofileformat.h"
 #include "chroprofformat.h"
 #include "ensoformat.h"
 #include "foldedformat.h"
@@ -66,6 +67,7 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
         one<ChronosFormat>(),
         one<ChroprofFormat>(),
         one<SpeedscopeFormat>(),
+        one<CpuProfileFormat>(),
         one<FoldedFormat>(),
     };
     return formats;

@@ -100,6 +100,10 @@ public:
         const StringId name = m_labels[id].name;
         return name == kEmptyString ? kEmptyName : string(name);
     }
+    // A sampling profiler's pseudo-frame for a thread with nothing to do
+    // (V8's "(idle)"): shown, greyed, but not time the thread was busy.
+    bool isIdle(LabelId id) const { return id < m_idle.size() && m_idle[id]; }
+    bool hasIdleLabels() const { return !m_idle.empty(); }
     // "name (file:line)", or just the name when no position is known.
     std::string labelText(LabelId id) const;
 
@@ -157,6 +161,7 @@ private:
     Time m_end = 0;
     StringPool m_strings;
     std::vector<Label> m_labels;
+    std::vector<bool> m_idle; // by label; empty when no label is idle
     std::vector<Track> m_tracks;
     std::vector<Interval> m_intervals;
     std::vector<Measurement> m_measurements;

@@ -220,8 +220,12 @@ void ProfileBuilder::sortTracks()
     std::stable_sort(order.begin(), order.end(), [this](TrackId a, TrackId b) {
         const TrackInfo& x = m_tracks[a];
         const TrackInfo& y = m_tracks[b];
-        return std::tie(x.processSortIndex, x.pid, x.kind, x.threadSortIndex, x.tid)
-            < std::tie(y.processSortIndex, y.pid, y.kind, y.threadSortIndex, y.tid);
+        // A thread's sampled stacks right after its traced slices; the
+        // process's async tasks after all its threads.
+        const bool xAsync = x.kind == TrackKind::Async;
+        const bool yAsync = y.kind == TrackKind::Async;
+        return std::tie(x.processSortIndex, x.pid, xAsync, x.threadSortIndex, x.tid, x.kind)
+            < std::tie(y.processSortIndex, y.pid, yAsync, y.threadSortIndex, y.tid, y.kind);
     });
     std::vector<TrackId> newId(m_tracks.size());
     std::vector<TrackInfo> sorted;
@@ -700,6 +704,8 @@ void ProfileBuilder::finishTracks()
             name += string(track.threadName);
         else
             name += "tid " + std::to_string(track.tid);
+        if (track.kind == TrackKind::Samples)
+            name += " (samples)";
         track.name = intern(name);
     }
 }

@@ -40,6 +40,14 @@ public:
     LabelId label(StringId name, StringId file = kEmptyString, std::int32_t line = 0);
     LabelId label(std::string_view name, std::string_view file = {}, std::int32_t line = 0);
 
+    // See Profile::isIdle.
+    void markIdle(LabelId label)
+    {
+        if (m_profile->m_idle.size() <= label)
+            m_profile->m_idle.resize(label + 1, false);
+        m_profile->m_idle[label] = true;
+    }
+
     TrackId addTrack(const TrackInfo& info);
     TrackInfo& trackInfo(TrackId id) { return m_tracks[id]; }
     std::size_t trackCount() const { return m_tracks.size(); }

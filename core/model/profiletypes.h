@@ -55,6 +55,11 @@ enum class TrackKind : std::uint8_t {
     // Concurrent async slices (Chrome `b/e`): tasks overlap each other; each
     // task nests only within itself and tasks are packed into rows.
     Async,
+    // A sampling profiler's view of a thread (V8 CPU profile samples, perf,
+    // Firefox): one stack, nested by time like Thread, but derived from
+    // samples. Kept apart from the same thread's traced slices (Thread),
+    // never mixed into one row, and listed right after them.
+    Samples,
 };
 
 enum MeasurementFlag : std::uint8_t {

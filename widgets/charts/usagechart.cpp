@@ -169,7 +169,7 @@ void UsageChart::profileChanged()
             // Event loops and threads with intervals, busiest first.
             const auto& overview = m_document->loaded().overview;
             for (TrackId t = 0; t < p->trackCount(); ++t) {
-                if (p->track(t).kind == TrackKind::Thread && p->track(t).depthCount() > 0)
+                if (p->track(t).kind != TrackKind::Async && p->track(t).depthCount() > 0)
                     m_tracks.push_back(t);
             }
             auto busy = [&](TrackId t) { return std::accumulate(overview[t].begin(), overview[t].end(), 0.0); };

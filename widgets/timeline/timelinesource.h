@@ -28,7 +28,7 @@ public:
     int depthOf(std::uint32_t id) const override { return m_profile.depthOf(id); }
     TrackId trackOf(std::uint32_t id) const override { return m_profile.trackOf(id); }
     std::string describe(std::uint32_t id) const override;
-    bool nestsByTime(TrackId track) const override { return m_profile.track(track).kind == TrackKind::Thread; }
+    bool nestsByTime(TrackId track) const override { return m_profile.track(track).kind != TrackKind::Async; }
     std::string trackName(TrackId track) const override { return std::string(m_profile.string(m_profile.track(track).name)); }
 
 private:

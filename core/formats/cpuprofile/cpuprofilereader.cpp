@@ -1,0 +1,322 @@
+#include "cpuprofilereader.h"
+
+#include "jsonsaxsupport.h"
+#include "numberparse.h"
+#include "sampletree.h"
+#include "v8samples.h"
+
+#include <optional>
+#include <vector>
+
+namespace runlane {
+
+namespace {
+
+using jsonsax::Json;
+
+enum class Context : std::uint8_t { Other, Top, Nodes, Node, CallFrame, Children, Samples, Deltas, Timestamps };
+
+// A number as the file wrote it: an integer, or a decimal's text.
+struct Number {
+    bool ok = false;
+    bool integer = false;
+    std::int64_t value = 0;
+    Decimal decimal;
+};
+
+class Handler
+{
+public:
+    explicit Handler(ChunkedFileReader& input) : m_input(input), m_startOffset(input.offset()) { }
+
+    bool null() { return other("null"); }
+    bool boolean(bool v) { return other(v ? "true" : "false"); }
+    bool number_integer(Json::number_integer_t v) { return number(Number{true, true, v, {}}, std::to_string(v)); }
+    bool number_unsigned(Json::number_unsigned_t v)
+    {
+        if (v > std::uint64_t(INT64_MAX))
+            return number(Number{}, std::to_string(v));
+        return number(Number{true, true, std::int64_t(v), {}}, std::to_string(v));
+    }
+    bool number_float(Json::number_float_t, const std::string& text)
+    {
+        Number n;
+        n.ok = parseDecimal(text, n.decimal) == ParseStatus::Ok;
+        return number(n, text);
+    }
+    bool string(std::string& v)
+    {
+        const Context c = here();
+        // The legacy form has the call frame's fields in the node itself.
+        if (c == Context::CallFrame || (c == Context::Node && legacy)) {
+            if (m_key == "functionName")
+                node().function = v;
+            else if (m_key == "url")
+                node().url = v;
+            return true;
+        }
+        return expectNoScalar(c, "\"" + jsonsax::describeScalar(v) + "\"");
+    }
+    bool binary(Json::binary_t&) { return true; }
+
+    bool start_object(std::size_t)
+    {
+        const Context c = here();
+        Context next = Context::Other;
+        if (m_stack.empty())
+            next = Context::Top;
+        else if (c == Context::Nodes || (c == Context::Top && m_key == "head"))
+            next = startNode();
+        else if (c == Context::Children && !m_open.empty())
+            next = startNode(); // the legacy form: children are nodes
+        else if (c == Context::Node && m_key == "callFrame")
+            next = Context::CallFrame;
+        else if (c != Context::Other && c != Context::Node && c != Context::Top)
+            throw error("expected a number in '" + keyOf(c) + "', found an object");
+        m_stack.push_back(next);
+        return true;
+    }
+    bool start_array(std::size_t)
+    {
+        const Context c = here();
+        if (m_stack.empty())
+            throw error("expected a V8 CPU profile object {\"nodes\": [...], ...}, found an array");
+        Context next = Context::Other;
+        if (c == Context::Top && m_key == "nodes")
+            next = Context::Nodes;
+        else if (c == Context::Top && m_key == "samples")
+            next = Context::Samples;
+        else if (c == Context::Top && m_key == "timeDeltas")
+            next = Context::Deltas;
+        else if (c == Context::Top && m_key == "timestamps")
+            next = Context::Timestamps;
+        else if (c == Context::Node && m_key == "children")
+            next = Context::Children;
+        else if (c == Context::Nodes || c == Context::Samples || c == Context::Deltas || c == Context::Timestamps
+                 || c == Context::Children)
+            throw error("expected " + std::string(c == Context::Nodes ? "a node object" : "a number") + " in '" + keyOf(c)
+                        + "', found an array");
+        m_stack.push_back(next);
+        return true;
+    }
+    bool end_object()
+    {
+        if (here() == Context::Node)
+            endNode();
+        m_stack.pop_back();
+        return true;
+    }
+    bool end_array()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+    bool key(std::string& k)
+    {
+        if (m_stack.size() == 1 && k == "head")
+            legacy = true;
+        m_key = k;
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex)
+    {
+        m_error.record(m_startOffset, position, lastToken, ex, m_input);
+        return false;
+    }
+    const jsonsax::SyntaxError& syntaxError() const { return m_error; }
+
+    struct NodeRecord {
+        std::int64_t id = 0;
+        std::optional<std::int64_t> parent;
+        std::vector<std::int64_t> children;
+        std::string function;
+        std::string url;
+        std::int64_t line = -1;
+    };
+    std::vector<NodeRecord> nodes;
+    std::vector<std::int64_t> samples;
+    std::vector<Time> deltas;
+    std::vector<Time> timestamps; // the legacy form: each sample's time
+    bool legacy = false; // a `head` tree instead of `nodes`
+    std::optional<Time> startTime;
+    std::optional<Time> endTime;
+
+private:
+    Context here() const { return m_stack.empty() ? Context::Other : m_stack.back(); }
+
+    static std::string keyOf(Context c)
+    {
+        switch (c) {
+        case Context::Nodes:
+            return "nodes";
+        case Context::Children:
+            return "children";
+        case Context::Samples:
+            return "samples";
+        case Context::Deltas:
+            return "timeDeltas";
+        case Context::Timestamps:
+            return "timestamps";
+        default:
+            return "";
+        }
+    }
+
+    FormatError error(const std::string& what) const { return FormatError(what, -1, m_input.offset()); }
+
+    // Nodes nest only in the legacy form (`head`, children as objects):
+    // the open ones are a stack, and a node that ends is its parent's child.
+    Context startNode()
+    {
+        if (m_open.size() >= 10000)
+            throw error("the call tree nests more than 10000 nodes deep");
+        m_open.emplace_back();
+        m_hasId.push_back(false);
+        return Context::Node;
+    }
+    void endNode()
+    {
+        if (!m_hasId.back())
+            throw error("node #" + std::to_string(nodes.size()) + " has no 'id'");
+        const std::int64_t id = m_open.back().id;
+        nodes.push_back(std::move(m_open.back()));
+        m_open.pop_back();
+        m_hasId.pop_back();
+        if (!m_open.empty())
+            m_open.back().children.push_back(id);
+    }
+    NodeRecord& node() { return m_open.back(); }
+
+    // Microseconds as written, to nanoseconds exactly.
+    Time micros(const Number& n, const std::string& text) const
+    {
+        std::int64_t ns = 0;
+        const ParseStatus status = n.integer ? scaleInteger(n.value, 3, ns) : scaleDecimal(n.decimal, 3, ns);
+        if (!n.ok || status != ParseStatus::Ok)
+            throw error("'" + m_key + "': " + jsonsax::describeScalar(text) + " is not a time in microseconds this reader can hold");
+        return ns;
+    }
+    std::int64_t integer(const Number& n, const std::string& text, const std::string& where) const
+    {
+        if (!n.ok || !n.integer)
+            throw error("expected an integer in '" + where + "', found " + jsonsax::describeScalar(text));
+        return n.value;
+    }
+
+    bool number(const Number& n, const std::string& text)
+    {
+        switch (here()) {
+        case Context::Top:
+            // The legacy form gives these in seconds, and rounded: the
+            // samples' own timestamps are what counts there.
+            if (legacy && (m_key == "startTime" || m_key == "endTime"))
+                return true;
+            if (m_key == "startTime")
+                startTime = micros(n, text);
+            else if (m_key == "endTime")
+                endTime = micros(n, text);
+            return true;
+        case Context::Node:
+            if (m_key == "id") {
+                node().id = integer(n, text, "id");
+                m_hasId.back() = true;
+            } else if (m_key == "parent") {
+                node().parent = integer(n, text, "parent");
+            } else if (m_key == "lineNumber" && legacy) {
+                node().line = n.ok && n.integer ? n.value : -1;
+            }
+            return true;
+        case Context::CallFrame:
+            if (m_key == "lineNumber")
+                node().line = n.ok && n.integer ? n.value : -1;
+            return true;
+        case Context::Children:
+            node().children.push_back(integer(n, text, "children"));
+            return true;
+        case Context::Samples:
+            samples.push_back(integer(n, text, "samples"));
+            return true;
+        case Context::Deltas:
+            deltas.push_back(micros(n, text));
+            return true;
+        case Context::Timestamps:
+            timestamps.push_back(micros(n, text));
+            return true;
+        case Context::Nodes:
+            throw error("expected a node object in 'nodes', found " + jsonsax::describeScalar(text));
+        case Context::Other:
+            return true;
+        }
+        return true;
+    }
+    bool other(const char* text) { return expectNoScalar(here(), text); }
+    bool expectNoScalar(Context c, const std::string& text)
+    {
+        if (m_stack.empty())
+            throw error("expected a V8 CPU profile object {\"nodes\": [...], ...}, found " + text);
+        if (c == Context::Samples || c == Context::Deltas || c == Context::Timestamps || c == Context::Children)
+            throw error("expected a number in '" + keyOf(c) + "', found " + text);
+        if (c == Context::Nodes)
+            throw error("expected a node object in 'nodes', found " + text);
+        return true;
+    }
+
+    ChunkedFileReader& m_input;
+    std::int64_t m_startOffset;
+    std::vector<Context> m_stack;
+    std::string m_key;
+    std::vector<NodeRecord> m_open;
+    std::vector<bool> m_hasId;
+    jsonsax::SyntaxError m_error;
+};
+
+} // namespace
+
+CpuProfileReader::CpuProfileReader(ChunkedFileReader& input, ProfileBuilder& builder) : m_input(input), m_builder(builder) { }
+
+void CpuProfileReader::read()
+{
+    Handler handler(m_input);
+    if (!Json::sax_parse(m_input.begin(), m_input.end(), &handler, nlohmann::json::input_format_t::json, false)) {
+        const jsonsax::SyntaxError& e = handler.syntaxError();
+        throw FormatError(e.message, -1, e.offset);
+    }
+    if (handler.nodes.empty())
+        throw FormatError("a V8 CPU profile needs 'nodes', the call tree; this file has none");
+    TrackInfo info;
+    info.kind = TrackKind::Samples;
+    info.displayName = m_builder.intern("CPU profile (samples)");
+    const TrackId track = m_builder.addTrack(info);
+    SampleTree tree(m_builder, track);
+    for (const Handler::NodeRecord& node : handler.nodes) {
+        tree.addNode(node.id, v8samples::frameLabel(m_builder, node.function, node.url, node.line));
+        if (node.parent)
+            tree.setParent(node.id, *node.parent);
+        for (const std::int64_t child : node.children)
+            tree.setParent(child, node.id);
+    }
+    // Times: deltas from startTime, or (legacy) each sample's timestamp.
+    const bool absolute = handler.deltas.empty() && !handler.timestamps.empty();
+    const std::vector<Time>& times = absolute ? handler.timestamps : handler.deltas;
+    const std::size_t count = std::min(handler.samples.size(), times.size());
+    if (handler.samples.size() != times.size())
+        m_builder.diagnostics().warn("samples without times",
+                                     std::to_string(handler.samples.size()) + " samples but "
+                                         + std::to_string(times.size()) + (absolute ? " timestamps" : " timeDeltas")
+                                         + "; only the first " + std::to_string(count) + " of each are used");
+    const Time start = absolute ? (count > 0 ? times.front() : 0) : handler.startTime.value_or(0);
+    v8samples::SampleClock clock(m_builder.diagnostics(), start);
+    Time previous = start;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Time delta = absolute ? times[i] - previous : times[i];
+        previous = times[i];
+        tree.addSample(clock.next(delta), handler.samples[i]);
+    }
+    clock.finish();
+    m_builder.extendSpan(start);
+    if (handler.endTime)
+        m_builder.extendSpan(*handler.endTime);
+    tree.finish(handler.endTime.value_or(SampleTree::kNoEnd));
+}
+
+} // namespace runlane

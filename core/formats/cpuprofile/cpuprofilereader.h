@@ -1,0 +1,23 @@
+#pragma once
+
+#include "chunkedfilereader.h"
+#include "profilebuilder.h"
+
+namespace runlane {
+
+// Streams a `.cpuprofile` (nlohmann SAX, no document in memory) into one
+// Samples track: the call tree's nodes with their `children` (or `parent`)
+// links, then each sample at startTime + Σ timeDeltas, laid out by
+// SampleTree. The last sample lasts until endTime.
+class CpuProfileReader
+{
+public:
+    CpuProfileReader(ChunkedFileReader& input, ProfileBuilder& builder);
+    void read();
+
+private:
+    ChunkedFileReader& m_input;
+    ProfileBuilder& m_builder;
+};
+
+} // namespace runlane

@@ -1,0 +1,119 @@
+#include "sampletree.h"
+
+#include "loaderror.h"
+#include "samplestacklayout.h"
+
+#include <algorithm>
+
+namespace runlane {
+
+SampleTree::SampleTree(ProfileBuilder& builder, TrackId track) : m_builder(builder), m_track(track) { }
+
+void SampleTree::addNode(std::int64_t id, LabelId label)
+{
+    const auto [it, added] = m_index.emplace(id, std::uint32_t(m_nodes.size()));
+    if (!added)
+        throw FormatError("node id " + std::to_string(id) + " is given twice");
+    m_nodes.push_back(Node{label, kNoParent, kNone});
+}
+
+void SampleTree::setParent(std::int64_t id, std::int64_t parent)
+{
+    m_parentLinks.emplace_back(id, parent);
+}
+
+void SampleTree::addSample(Time time, std::int64_t node)
+{
+    m_samples.push_back(Sample{time, node});
+}
+
+void SampleTree::resolveParents()
+{
+    for (const auto& [child, parent] : m_parentLinks) {
+        const auto c = m_index.find(child);
+        const auto p = m_index.find(parent);
+        if (c == m_index.end() || p == m_index.end()) {
+            m_builder.diagnostics().warnWith("sample tree link to a missing node", [&] {
+                return "node " + std::to_string(child) + " links to parent " + std::to_string(parent)
+                    + ", and one of them is not in the profile; the link is ignored";
+            });
+            continue;
+        }
+        Node& node = m_nodes[c->second];
+        if (node.parent != kNone && node.parent != p->second)
+            throw FormatError("node " + std::to_string(child) + " has two parents, " + std::to_string(m_nodes[node.parent].parentId)
+                              + " and " + std::to_string(parent));
+        node.parent = p->second;
+        node.parentId = parent;
+    }
+    m_parentLinks.clear();
+    m_parentLinks.shrink_to_fit();
+    // A cycle would make a stack endless: each walk from a node to its root
+    // is bounded by the node count.
+    std::vector<std::uint8_t> state(m_nodes.size(), 0); // 0 unseen, 1 on the walk, 2 reaches a root
+    std::vector<std::uint32_t> walk;
+    for (std::uint32_t start = 0; start < m_nodes.size(); ++start) {
+        walk.clear();
+        std::uint32_t n = start;
+        while (n != kNone && state[n] == 0) {
+            state[n] = 1;
+            walk.push_back(n);
+            n = m_nodes[n].parent;
+        }
+        if (n != kNone && state[n] == 1)
+            throw FormatError("the parent links of the sample tree form a cycle through node "
+                              + std::to_string(std::find_if(m_index.begin(), m_index.end(), [n](const auto& e) {
+                                                   return e.second == n;
+                                               })->first));
+        for (const std::uint32_t w : walk)
+            state[w] = 2;
+    }
+}
+
+void SampleTree::stackOf(std::uint32_t index)
+{
+    m_stack.clear();
+    for (std::uint32_t n = index; n != kNone; n = m_nodes[n].parent) {
+        if (m_nodes[n].label != kTransparent)
+            m_stack.push_back(m_nodes[n].label);
+    }
+    std::reverse(m_stack.begin(), m_stack.end());
+}
+
+void SampleTree::finish(Time end)
+{
+    resolveParents();
+    if (m_samples.empty())
+        return;
+    // Samples come in time order from every producer we know; a file that
+    // is not is put in order rather than drawn backwards.
+    std::stable_sort(m_samples.begin(), m_samples.end(), [](const Sample& a, const Sample& b) { return a.time < b.time; });
+    SampleStackLayout layout(m_builder, m_track, m_samples.front().time);
+    std::int64_t lastNode = 0;
+    bool haveStack = false;
+    std::uint64_t unknown = 0;
+    for (std::size_t i = 0; i < m_samples.size(); ++i) {
+        const Sample& s = m_samples[i];
+        const Time next = i + 1 < m_samples.size() ? m_samples[i + 1].time : std::max(end, s.time);
+        const Time weight = end == kNoEnd && i + 1 == m_samples.size() ? 0 : next - s.time;
+        if (!haveStack || s.node != lastNode) {
+            const auto found = m_index.find(s.node);
+            if (found == m_index.end()) {
+                ++unknown;
+                m_stack.clear(); // shown as no stack for its time
+            } else {
+                stackOf(found->second);
+            }
+            lastNode = s.node;
+            haveStack = true;
+        }
+        layout.add(m_stack, weight);
+    }
+    layout.finish();
+    if (unknown > 0)
+        m_builder.diagnostics().warn("sample of a missing node",
+                                     std::to_string(unknown) + " samples name a node the profile does not have; "
+                                         "their time is shown with no stack");
+}
+
+} // namespace runlane

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "profilebuilder.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace runlane {
+
+// A sampling profiler's call tree and its timed samples, for one track:
+// nodes link to their parent (V8 CPU profiles, Firefox stack tables), each
+// sample names its leaf node and when it was taken. finish() lays the
+// samples out in time order (SampleStackLayout): consecutive samples that
+// share the frames from the root down to one form one interval of it, so
+// the track reads as a flame chart under the thread's traced slices.
+//
+// Weights: a sample lasts until the next sample of the track (speedscope's
+// and DevTools' choice); the last one until `end` when the file gives when
+// profiling ended, else it lasts 0 (it is still a call, of no time).
+class SampleTree
+{
+public:
+    // A node whose label is this is left out of every stack: V8's "(root)",
+    // a pseudo-frame above everything.
+    static constexpr LabelId kTransparent = kNone;
+    static constexpr std::int64_t kNoParent = INT64_MIN;
+    static constexpr Time kNoEnd = kTimeMin;
+
+    SampleTree(ProfileBuilder& builder, TrackId track);
+
+    // A node of the file's tree, by the file's id. A second node with the
+    // same id is an error (FormatError).
+    void addNode(std::int64_t id, LabelId label);
+    // Its parent, given by the node (`parent`) or by the parent's
+    // `children` list; either may come before the node itself.
+    void setParent(std::int64_t id, std::int64_t parent);
+    void addSample(Time time, std::int64_t node);
+
+    std::size_t sampleCount() const { return m_samples.size(); }
+    std::size_t nodeCount() const { return m_nodes.size(); }
+    TrackId track() const { return m_track; }
+
+    // Lays the samples out; throws FormatError for parent links that form
+    // a cycle. Samples of a node the tree lacks are skipped with a warning.
+    void finish(Time end);
+
+private:
+    struct Node {
+        LabelId label = kTransparent;
+        std::int64_t parentId = kNoParent;
+        std::uint32_t parent = kNone; // index, resolved by finish()
+    };
+    struct Sample {
+        Time time = 0;
+        std::int64_t node = 0;
+    };
+    void resolveParents();
+    // The stack of node `index`, root first, into m_stack.
+    void stackOf(std::uint32_t index);
+
+    ProfileBuilder& m_builder;
+    TrackId m_track;
+    std::vector<Node> m_nodes;
+    std::unordered_map<std::int64_t, std::uint32_t> m_index;
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_parentLinks; // (child, parent)
+    std::vector<Sample> m_samples;
+    std::vector<LabelId> m_stack;
+};
+
+} // namespace runlane
