@@ -142,7 +142,7 @@ private Q_SLOTS:
                                             << "--max-depth takes a whole number";
         QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
                                                   << "option -o needs a value";
-        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, folded");
+        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, pprof, folded");
         for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
             QTest::addRow("%s: unknown input format", command)
                 << QStringList{command, fgh, "--input-format", "json"}
@@ -193,6 +193,7 @@ private Q_SLOTS:
             "chronos     Chronos future event log    *.json                            1.5 x file\n"
             "chroprof    Chroprof metrics            *.json                            1.5 x file\n"
             "speedscope  speedscope                  *.json                            3 x file\n"
+            "pprof       pprof                       *.pb.gz *.pb *.pprof *.prof       16 x file\n"
             "folded      folded stacks               *.txt *.folded *.collapsed        16 x file\n"));
     }
 
