@@ -384,6 +384,35 @@ private Q_SLOTS:
         QCOMPARE(shallow.out.count(QLatin1Char('\n')), 3);
     }
 
+    // A pprof profile (protobuf, no timestamps): summary, rank and tree of
+    // its samples end to end, in call path order.
+    void pprof()
+    {
+        const QString file = dataPath(QStringLiteral("samples/pprof/speedscope-simple.prof.pb"));
+        const Run summary = cli({"summary", file});
+        QCOMPARE(summary.code, 0);
+        const QStringList lines = summary.out.split(QLatin1Char('\n'));
+        QCOMPARE(lines.mid(1, 6), (QStringList{"format:        pprof", "time span:     1.50 s (1500000000 ns)",
+                                               "view:          aggregated flame graph (sampled stacks)",
+                                               "tracks:        1", "measurements:  27 (0 async tasks, 0 unfinished)",
+                                               "intervals:     27 (max depth 12)"}));
+        const Run rank = cli({"rank", file, "--format", "csv", "--top", "2"});
+        QCOMPARE(rank.code, 0);
+        const QString simpleGo = QStringLiteral("/Users/jlfwong/code/speedscope/sample/programs/go/simple.go");
+        QCOMPARE(rank.out.split(QLatin1Char('\n')).mid(1),
+                 (QStringList{"main.alpha," + simpleGo + ",,2,0,0,0,0,0,480000000,480000000,480000000,260000000,240000000,"
+                                  "220000000,260000000,260000000,260000000,220000000,260000000,260000000,0.320000",
+                              "main.beta," + simpleGo + ",,2,0,0,0,0,0,390000000,390000000,390000000,250000000,195000000,"
+                                  "140000000,250000000,250000000,250000000,140000000,250000000,250000000,0.260000",
+                              ""}));
+        const Run tree = cli({"tree", file, "--max-depth", "1"});
+        QCOMPARE(tree.code, 0);
+        QCOMPARE(tree.out.section(QLatin1Char('\n'), 0, 2),
+                 "== speedscope-simple.prof.pb\n"
+                 "runtime.main (/usr/local/Cellar/go/1.10.1/libexec/src/runtime/proc.go)  created 0 ns  active [0 ns, 1.36 s)  completed\n"
+                 "  main.main (" + simpleGo + ")  created 0 ns  active [0 ns, 1.36 s)  completed");
+    }
+
     void usage()
     {
         const Run run = cli({"usage", fgh, "--bin", "80us", "--top", "2"});
