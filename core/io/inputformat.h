@@ -74,6 +74,9 @@ public:
     // JSON formats get the reader's cap on string length (a 1 GiB "name"
     // is an attack, not a profile); text formats do not.
     virtual bool isJson() const { return true; }
+    // Binary formats (pprof's protobuf) are neither JSON nor text: what
+    // detection says about text that no format takes does not offer them.
+    virtual bool isBinary() const { return false; }
     // Whether its reader decodes UTF-16 (with a byte order mark) itself.
     virtual bool readsUtf16() const { return false; }
 

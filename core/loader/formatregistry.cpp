@@ -6,6 +6,7 @@
 #include "chroprofformat.h"
 #include "ensoformat.h"
 #include "foldedformat.h"
+#include "pprofformat.h"
 #include "speedscopeformat.h"
 
 #include <algorithm>
@@ -68,6 +69,9 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
         one<ChroprofFormat>(),
         one<SpeedscopeFormat>(),
         one<CpuProfileFormat>(),
+        // Before folded stacks: its probe checks the protobuf's structure,
+        // where folded stacks' only counts lines that end in a number.
+        one<PprofFormat>(),
         one<FoldedFormat>(),
     };
     return formats;
@@ -153,7 +157,7 @@ FormatRegistry::Detection FormatRegistry::detect(std::string_view bytes, bool co
         return result;
     }
     result.problem = "not a profile: expected JSON ('[' or '{') or "
-        + namesOf([](const InputFormat& f) { return !f.isJson(); }) + ", found " + describeByte(bytes, start);
+        + namesOf([](const InputFormat& f) { return !f.isJson() && !f.isBinary(); }) + ", found " + describeByte(bytes, start);
     return result;
 }
 

@@ -96,6 +96,9 @@ public:
     void addSnapshot(Snapshot snapshot) { m_profile->m_snapshots.push_back(std::move(snapshot)); }
     void setSnapshotsTimed(bool timed) { m_profile->m_snapshotsTimed = timed; }
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
+    // The file being read ("" for none), for a format that names a track
+    // after it.
+    const std::string& sourcePath() const { return m_profile->m_sourcePath; }
 
     // Builds the profile; the builder is spent afterwards. Checks `cancel`
     // between phases and throws LoadCancelled when it is set.

@@ -142,7 +142,7 @@ private Q_SLOTS:
                                             << "--max-depth takes a whole number";
         QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
                                                   << "option -o needs a value";
-        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, folded");
+        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, pprof, folded");
         for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
             QTest::addRow("%s: unknown input format", command)
                 << QStringList{command, fgh, "--input-format", "json"}
@@ -193,6 +193,7 @@ private Q_SLOTS:
             "chronos     Chronos future event log    *.json                            1.5 x file\n"
             "chroprof    Chroprof metrics            *.json                            1.5 x file\n"
             "speedscope  speedscope                  *.json                            3 x file\n"
+            "pprof       pprof                       *.pb.gz *.pb *.pprof *.prof       16 x file\n"
             "folded      folded stacks               *.txt *.folded *.collapsed        16 x file\n"));
     }
 
@@ -381,6 +382,35 @@ private Q_SLOTS:
                                             "    h (app.rs:3)  created 30.0 µs  active [30.0 µs, 60.0 µs)  completed\n"));
         const Run shallow = cli({"tree", fgh, "--max-depth", "1"});
         QCOMPARE(shallow.out.count(QLatin1Char('\n')), 3);
+    }
+
+    // A pprof profile (protobuf, no timestamps): summary, rank and tree of
+    // its samples end to end, in call path order.
+    void pprof()
+    {
+        const QString file = dataPath(QStringLiteral("samples/pprof/speedscope-simple.prof.pb"));
+        const Run summary = cli({"summary", file});
+        QCOMPARE(summary.code, 0);
+        const QStringList lines = summary.out.split(QLatin1Char('\n'));
+        QCOMPARE(lines.mid(1, 6), (QStringList{"format:        pprof", "time span:     1.50 s (1500000000 ns)",
+                                               "view:          aggregated flame graph (sampled stacks)",
+                                               "tracks:        1", "measurements:  27 (0 async tasks, 0 unfinished)",
+                                               "intervals:     27 (max depth 12)"}));
+        const Run rank = cli({"rank", file, "--format", "csv", "--top", "2"});
+        QCOMPARE(rank.code, 0);
+        const QString simpleGo = QStringLiteral("/Users/jlfwong/code/speedscope/sample/programs/go/simple.go");
+        QCOMPARE(rank.out.split(QLatin1Char('\n')).mid(1),
+                 (QStringList{"main.alpha," + simpleGo + ",,2,0,0,0,0,0,480000000,480000000,480000000,260000000,240000000,"
+                                  "220000000,260000000,260000000,260000000,220000000,260000000,260000000,0.320000",
+                              "main.beta," + simpleGo + ",,2,0,0,0,0,0,390000000,390000000,390000000,250000000,195000000,"
+                                  "140000000,250000000,250000000,250000000,140000000,250000000,250000000,0.260000",
+                              ""}));
+        const Run tree = cli({"tree", file, "--max-depth", "1"});
+        QCOMPARE(tree.code, 0);
+        QCOMPARE(tree.out.section(QLatin1Char('\n'), 0, 2),
+                 "== speedscope-simple.prof.pb\n"
+                 "runtime.main (/usr/local/Cellar/go/1.10.1/libexec/src/runtime/proc.go)  created 0 ns  active [0 ns, 1.36 s)  completed\n"
+                 "  main.main (" + simpleGo + ")  created 0 ns  active [0 ns, 1.36 s)  completed");
     }
 
     void usage()

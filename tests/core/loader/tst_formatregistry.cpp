@@ -52,6 +52,12 @@ private Q_SLOTS:
                                           << QString("folded") << QString("folded stacks") << QString();
         QTest::newRow("not folded") << QByteArray("a;b;c twelve\n") << QString("") << QString("")
                                     << QString("not a profile: expected JSON ('[' or '{') or folded stacks, found 'a' at byte 0");
+        // sample_type {cpu, nanoseconds}, then the string table.
+        QTest::newRow("pprof") << QByteArray("\x0a\x04\x08\x01\x10\x02\x32\x00\x32\x03" "cpu" "\x32\x0b" "nanoseconds", 26)
+                               << QString("pprof") << QString("pprof") << QString();
+        QTest::newRow("pprof's string table must start with \"\"")
+            << QByteArray("\x0a\x04\x08\x01\x10\x02\x32\x03" "cpu", 11) << QString("") << QString("")
+            << QString("the file holds binary data (byte 0x04 at offset 1), not a JSON profile");
         QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0", 10) << QString("") << QString("")
                                 << QString("the file holds binary data (byte 0x89 at offset 0), not a JSON profile");
         QTest::newRow("chronos future version") << QByteArray("{\"chronosFutureEvents\": 2, \"events\": [")
@@ -102,7 +108,7 @@ private Q_SLOTS:
             QVERIFY(format->memoryPerInputByte() >= 1.0);
         }
         QCOMPARE(QString::fromStdString(FormatRegistry::fileNamePatterns()),
-                 QStringLiteral("*.json *.txt *.folded *.collapsed"));
+                 QStringLiteral("*.json *.pb.gz *.pb *.pprof *.prof *.txt *.folded *.collapsed"));
         QVERIFY(!FormatRegistry::find("nope"));
         QVERIFY(!FormatRegistry::find(""));
     }

@@ -153,6 +153,8 @@ private Q_SLOTS:
         QTest::newRow("speedscope evented") << "samples/speedscope/0.0.1_simple-no-pretty-print.speedscope.json" << 5 << false;
         QTest::newRow("speedscope sampled") << "samples/speedscope/0.1.2_simple-sampled.speedscope.json" << 5 << false;
         QTest::newRow("folded") << "samples/folded/recursion.txt" << 16 << true;
+        // Its string table comes last: no cut of it is a profile.
+        QTest::newRow("pprof") << "samples/pprof/speedscope-simple.prof.pb" << 27 << false;
     }
 
     void truncatedAtEveryOffset()

@@ -21,7 +21,7 @@ private Q_SLOTS:
     {
         // A sample added to the data without a row here must not go unnoticed.
         QStringList found;
-        QDirIterator it(dataPath("samples"), {"*.json", "*.txt"}, QDir::Files, QDirIterator::Subdirectories);
+        QDirIterator it(dataPath("samples"), {"*.json", "*.txt", "*.pb"}, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext())
             found << QDir(dataPath("samples")).relativeFilePath(it.next());
         found.sort();
@@ -110,6 +110,9 @@ private Q_SLOTS:
         row("folded/simple-with-invalids.txt", 1, 5, 5, 0, 1, 2);
         row("folded/simple.txt", 1, 5, 5, 0, 0, 0);
         row("folded/tall.txt", 1, 26, 26, 0, 0, 0);
+        // One interval per call path (pprof has no timestamps).
+        row("pprof/pprof-report-sample.cpu.pb", 1, 17, 17, 0, 0, 0);
+        row("pprof/speedscope-simple.prof.pb", 1, 27, 27, 0, 0, 0);
         row("speedscope/0.0.1_simple-no-pretty-print.speedscope.json", 1, 5, 5, 0, 0, 0);
         row("speedscope/0.0.1_simple.speedscope.json", 1, 5, 5, 0, 0, 0);
         row("speedscope/0.1.2_simple-sampled.speedscope.json", 1, 5, 5, 0, 0, 0);
@@ -275,6 +278,8 @@ private:
         "folded/simple-with-invalids.txt",
         "folded/simple.txt",
         "folded/tall.txt",
+        "pprof/pprof-report-sample.cpu.pb",
+        "pprof/speedscope-simple.prof.pb",
         "speedscope/0.0.1_simple-no-pretty-print.speedscope.json",
         "speedscope/0.0.1_simple.speedscope.json",
         "speedscope/0.1.2_simple-sampled.speedscope.json",
