@@ -5,6 +5,7 @@
 #include "chroprofformat.h"
 #include "ensoformat.h"
 #include "foldedformat.h"
+#include "perfformat.h"
 #include "speedscopeformat.h"
 
 #include <algorithm>
@@ -67,6 +68,7 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
         one<ChroprofFormat>(),
         one<SpeedscopeFormat>(),
         one<FoldedFormat>(),
+        one<PerfFormat>(),
     };
     return formats;
 }
