@@ -660,7 +660,7 @@ void MainWindow::showAbout()
     QMessageBox::about(this, tr("About Runlane"),
                        tr("<h3>Runlane %1</h3><p>Which async work occupied the event loop, when, and because of whom.</p>"
                           "<p>Reads Chronos future logs, Chroprof metrics, Chrome traces, Enso profiler logs, "
-                          "speedscope files and folded stacks.</p>")
+                          "speedscope files, folded stacks and perf script text.</p>")
                            .arg(QApplication::applicationVersion()));
 }
 

@@ -4,11 +4,13 @@
 #include <QIODevice>
 #include <QString>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace runlane {
@@ -58,6 +60,17 @@ public:
         return -1;
     }
     bool atEnd() { return !(m_pos < m_len || refill()); }
+    // The bytes read and not yet consumed, refilled when none are left;
+    // empty at the end. Text readers find line ends in them with memchr
+    // rather than byte by byte. Valid until the next call that reads.
+    std::string_view buffered()
+    {
+        if (m_pos < m_len || refill())
+            return {m_buffer.data() + m_pos, m_len - m_pos};
+        return {};
+    }
+    // Consumes `count` bytes of buffered().
+    void consume(std::size_t count) { m_pos += std::min(count, m_len - m_pos); }
     // Skips blanks; true if anything but blanks is left.
     bool skipWhitespace();
 

@@ -7,6 +7,7 @@
 #include "ensoformat.h"
 #include "foldedformat.h"
 #include "pprofformat.h"
+#include "perfformat.h"
 #include "speedscopeformat.h"
 
 #include <algorithm>
@@ -73,6 +74,7 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
         // where folded stacks' only counts lines that end in a number.
         one<PprofFormat>(),
         one<FoldedFormat>(),
+        one<PerfFormat>(),
     };
     return formats;
 }

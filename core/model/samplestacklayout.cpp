@@ -33,6 +33,14 @@ void SampleStackLayout::add(std::span<const LabelId> stack, Time weight)
     m_now += weight;
 }
 
+void SampleStackLayout::skipTo(Time t)
+{
+    if (t < m_now)
+        throw FormatError("a sample starts before the previous one ends");
+    closeTo(0);
+    m_now = t;
+}
+
 Time SampleStackLayout::finish()
 {
     closeTo(0);

@@ -17,6 +17,11 @@ public:
     SampleStackLayout(ProfileBuilder& builder, TrackId track, Time start);
     // `stack` is root first.
     void add(std::span<const LabelId> stack, Time weight);
+    // Nothing ran from the end of the last sample until `t` (a thread off
+    // the CPU): closes every open frame there and goes on at `t`, so that
+    // no stack is stretched over the gap. `t` before the end of the last
+    // sample is a FormatError.
+    void skipTo(Time t);
     // Closes what is open; returns the end of the last sample.
     Time finish();
 

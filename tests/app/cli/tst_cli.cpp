@@ -142,7 +142,7 @@ private Q_SLOTS:
                                             << "--max-depth takes a whole number";
         QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
                                                   << "option -o needs a value";
-        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, pprof, folded");
+        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, cpuprofile, pprof, folded, perf");
         for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
             QTest::addRow("%s: unknown input format", command)
                 << QStringList{command, fgh, "--input-format", "json"}
@@ -176,7 +176,7 @@ private Q_SLOTS:
         QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: no such file\n").arg(missing));
         run = cli({"rank", dataPath(QStringLiteral("profiles/README.md"))});
         QCOMPARE(run.code, 3);
-        QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: not a profile: expected JSON ('[' or '{') or folded stacks, found '#' at byte 0\n")
+        QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: not a profile: expected JSON ('[' or '{') or folded stacks or perf script, found '#' at byte 0\n")
                               .arg(dataPath(QStringLiteral("profiles/README.md"))));
     }
 
@@ -193,8 +193,49 @@ private Q_SLOTS:
             "chronos     Chronos future event log    *.json                            1.5 x file\n"
             "chroprof    Chroprof metrics            *.json                            1.5 x file\n"
             "speedscope  speedscope                  *.json                            3 x file\n"
+            "cpuprofile  V8 CPU profile              *.cpuprofile *.json               8 x file\n"
             "pprof       pprof                       *.pb.gz *.pb *.pprof *.prof       16 x file\n"
-            "folded      folded stacks               *.txt *.folded *.collapsed        16 x file\n"));
+            "folded      folded stacks               *.txt *.folded *.collapsed        16 x file\n"
+            "perf        perf script                 *.perf *.txt                      3 x file\n"));
+    }
+    // A perf script file through summary, rank and tree: samples of one
+    // thread, timed (each lasts until the next sample).
+    void perfScript_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("lines"); // that the output holds
+        const QString perf = dataPath(QStringLiteral("samples/linux-perf/simple-with-header.linux-perf.txt"));
+        QTest::newRow("summary") << QStringList{"summary", perf}
+                                 << QStringList{"format:        perf script",
+                                                "time span:     136 ms (136382000 ns)",
+                                                "tracks:        1",
+                                                "intervals:     150 (max depth 5)",
+                                                "  simple-terminat / simple-terminat (tid 9)  [thread]  150 intervals, "
+                                                "depth 5, busy 136 ms"};
+        QTest::newRow("rank") << QStringList{"rank", perf, "--format", "csv", "--top", "2"}
+                              << QStringList{"_Z4betav,/workdir/simple-terminates,,46,0,0,0,0,0,46440000,46440000,46440000,"
+                                             "2135000,1009565,993000,1056000,2135000,2135000,993000,1056000,2135000,"
+                                             "0.340514",
+                                             "_Z5alphav,/workdir/simple-terminates,,42,0,0,0,0,0,44056000,44056000,"
+                                             "44056000,2196000,1048952,1000000,1118000,2196000,2196000,1000000,1118000,"
+                                             "2196000,0.323034"};
+        QTest::newRow("tree") << QStringList{"tree", perf, "--max-depth", "2"}
+                              << QStringList{"== simple-terminat / simple-terminat (tid 9)",
+                                             QString::fromUtf8("0x6ce258d4c544155  created 0 ns  active [0 ns, 136 ms)  "
+                                                               "completed"),
+                                             QString::fromUtf8("    main (/workdir/simple-terminates)  created 0 ns  "
+                                                               "active [0 ns, 136 ms)  completed")};
+    }
+    void perfScript()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, lines);
+        const Run run = cli(args);
+        QCOMPARE(run.code, 0);
+        QCOMPARE(run.err, QString());
+        const QStringList out = run.out.split(QLatin1Char('\n'));
+        for (const QString& line : lines)
+            QVERIFY2(out.contains(line), qPrintable(line + QStringLiteral("\nnot in\n") + run.out));
     }
 
     // --input-format reads the file as that format whatever it holds: the

@@ -28,7 +28,7 @@ private Q_SLOTS:
         QTest::newRow("blank file") << QByteArray(" \n\t") << QString("") << QString("")
                                     << QString("the file holds only white space");
         QTest::newRow("text") << QByteArray("hello") << QString("") << QString("")
-                              << QString("not a profile: expected JSON ('[' or '{') or folded stacks, found 'h' at byte 0");
+                              << QString("not a profile: expected JSON ('[' or '{') or folded stacks or perf script, found 'h' at byte 0");
         QTest::newRow("chronos marker first") << QByteArray("{\"chronosFutureEvents\": 1, \"events\": [")
                                               << QString("chronos") << QString("Chronos future event log") << QString();
         QTest::newRow("chronos events first") << QByteArray("{\"loop\": \"main\", \"events\": [{\"t\": 1}, {\"t\": 2}]}")
@@ -51,13 +51,33 @@ private Q_SLOTS:
         QTest::newRow("folded utf-16 le") << QByteArray("\xff\xfe" "a\0;\0b\0 \0" "1\0\n\0", 14)
                                           << QString("folded") << QString("folded stacks") << QString();
         QTest::newRow("not folded") << QByteArray("a;b;c twelve\n") << QString("") << QString("")
-                                    << QString("not a profile: expected JSON ('[' or '{') or folded stacks, found 'a' at byte 0");
+                                    << QString("not a profile: expected JSON ('[' or '{') or folded stacks or perf script, found 'a' at byte 0");
         // sample_type {cpu, nanoseconds}, then the string table.
         QTest::newRow("pprof") << QByteArray("\x0a\x04\x08\x01\x10\x02\x32\x00\x32\x03" "cpu" "\x32\x0b" "nanoseconds", 26)
                                << QString("pprof") << QString("pprof") << QString();
         QTest::newRow("pprof's string table must start with \"\"")
             << QByteArray("\x0a\x04\x08\x01\x10\x02\x32\x03" "cpu", 11) << QString("") << QString("")
             << QString("the file holds binary data (byte 0x04 at offset 1), not a JSON profile");
+        QTest::newRow("perf script") << QByteArray("simple-terminat     9/9     198791.127353: cpu-clock: \n"
+                                                   "\t             643 _Z4betav (/workdir/simple-terminates)\n")
+                                     << QString("perf") << QString("perf script") << QString();
+        QTest::newRow("perf script --header") << QByteArray("# ========\n# arch : x86_64\n#\n"
+                                                            "FS Broker 5906  7564/7598  2574592.949428:          1 cycles:ppp: \n")
+                                              << QString("perf") << QString("perf script") << QString();
+        QTest::newRow("perf script without time") << QByteArray("app 1/1 100 cycles:\n\t1 a (app)\n")
+                                                  << QString("perf") << QString("perf script") << QString();
+        QTest::newRow("perf script, a line a sample")
+            << QByteArray("            bash  1234 [000] 100.000000:       1000 cycles:  ffff81 do_sys+0x1f ([kernel.kallsyms])\n")
+            << QString("perf") << QString("perf script") << QString();
+        QTest::newRow("perf without time needs a frame") << QByteArray("app 1/1 100 cycles:\nmore text\n")
+                                                         << QString("") << QString("")
+                                                         << QString("not a profile: expected JSON ('[' or '{') or folded "
+                                                                    "stacks or perf script, found 'a' at byte 0");
+        QTest::newRow("a log is not perf script") << QByteArray("12:00:01 server: started\n") << QString("") << QString("")
+                                                  << QString("not a profile: expected JSON ('[' or '{') or folded stacks "
+                                                             "or perf script, found '1' at byte 0");
+        QTest::newRow("folded with colons is not perf script") << QByteArray("java;a:b: 12\njava;c 3\n")
+                                                               << QString("folded") << QString("folded stacks") << QString();
         QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0", 10) << QString("") << QString("")
                                 << QString("the file holds binary data (byte 0x89 at offset 0), not a JSON profile");
         QTest::newRow("chronos future version") << QByteArray("{\"chronosFutureEvents\": 2, \"events\": [")
@@ -108,7 +128,7 @@ private Q_SLOTS:
             QVERIFY(format->memoryPerInputByte() >= 1.0);
         }
         QCOMPARE(QString::fromStdString(FormatRegistry::fileNamePatterns()),
-                 QStringLiteral("*.json *.pb.gz *.pb *.pprof *.prof *.txt *.folded *.collapsed"));
+                 QStringLiteral("*.json *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.txt *.folded *.collapsed *.perf"));
         QVERIFY(!FormatRegistry::find("nope"));
         QVERIFY(!FormatRegistry::find(""));
     }

@@ -113,6 +113,13 @@ private Q_SLOTS:
         // One interval per call path (pprof has no timestamps).
         row("pprof/pprof-report-sample.cpu.pb", 1, 17, 17, 0, 0, 0);
         row("pprof/speedscope-simple.prof.pb", 1, 27, 27, 0, 0, 0);
+        // One sample of another event (cycles:ppp): skipped, with a warning.
+        row("linux-perf/firefox-test.perf.txt", 15, 216, 216, 0, 1, 1);
+        row("linux-perf/forks.linux-perf.txt", 4, 1163, 1163, 0, 0, 0);
+        row("linux-perf/rust-mangled.linux-perf.txt", 1, 91, 91, 0, 0, 0);
+        row("linux-perf/simple-with-header.linux-perf.txt", 1, 150, 150, 0, 0, 0);
+        row("linux-perf/simple-with-pid.linux-perf.txt", 1, 165, 165, 0, 0, 0);
+        row("linux-perf/simple.linux-perf.txt", 1, 5, 5, 0, 0, 0);
         row("speedscope/0.0.1_simple-no-pretty-print.speedscope.json", 1, 5, 5, 0, 0, 0);
         row("speedscope/0.0.1_simple.speedscope.json", 1, 5, 5, 0, 0, 0);
         row("speedscope/0.1.2_simple-sampled.speedscope.json", 1, 5, 5, 0, 0, 0);
@@ -280,6 +287,12 @@ private:
         "folded/tall.txt",
         "pprof/pprof-report-sample.cpu.pb",
         "pprof/speedscope-simple.prof.pb",
+        "linux-perf/firefox-test.perf.txt",
+        "linux-perf/forks.linux-perf.txt",
+        "linux-perf/rust-mangled.linux-perf.txt",
+        "linux-perf/simple-with-header.linux-perf.txt",
+        "linux-perf/simple-with-pid.linux-perf.txt",
+        "linux-perf/simple.linux-perf.txt",
         "speedscope/0.0.1_simple-no-pretty-print.speedscope.json",
         "speedscope/0.0.1_simple.speedscope.json",
         "speedscope/0.1.2_simple-sampled.speedscope.json",
