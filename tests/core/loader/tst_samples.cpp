@@ -21,7 +21,7 @@ private Q_SLOTS:
     {
         // A sample added to the data without a row here must not go unnoticed.
         QStringList found;
-        QDirIterator it(dataPath("samples"), {"*.json", "*.txt", "*.pb"}, QDir::Files, QDirIterator::Subdirectories);
+        QDirIterator it(dataPath("samples"), {"*.json", "*.txt", "*.pb", "*.gz", "*.cpu", "*.prof", "*.cpuprofile"}, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext())
             found << QDir(dataPath("samples")).relativeFilePath(it.next());
         found.sort();
@@ -113,6 +113,10 @@ private Q_SLOTS:
         // One interval per call path (pprof has no timestamps).
         row("pprof/pprof-report-sample.cpu.pb", 1, 17, 17, 0, 0, 0);
         row("pprof/speedscope-simple.prof.pb", 1, 27, 27, 0, 0, 0);
+        // The originals, gzip-compressed: the same profiles.
+        row("pprof/pprof-report-sample.cpu", 1, 17, 17, 0, 0, 0);
+        row("pprof/speedscope-simple.prof", 1, 27, 27, 0, 0, 0);
+        row("linux-perf/firefox-test.perf.gz", 15, 216, 216, 0, 1, 1);
         // One sample of another event (cycles:ppp): skipped, with a warning.
         row("linux-perf/firefox-test.perf.txt", 15, 216, 216, 0, 1, 1);
         row("linux-perf/forks.linux-perf.txt", 4, 1163, 1163, 0, 0, 0);
@@ -287,6 +291,9 @@ private:
         "folded/tall.txt",
         "pprof/pprof-report-sample.cpu.pb",
         "pprof/speedscope-simple.prof.pb",
+        "pprof/pprof-report-sample.cpu",
+        "pprof/speedscope-simple.prof",
+        "linux-perf/firefox-test.perf.gz",
         "linux-perf/firefox-test.perf.txt",
         "linux-perf/forks.linux-perf.txt",
         "linux-perf/rust-mangled.linux-perf.txt",
