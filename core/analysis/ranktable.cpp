@@ -5,6 +5,7 @@
 #include "parallel.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <functional>
 #include <numeric>
@@ -442,6 +443,15 @@ void RankTable::sort(const Profile& profile, RankSortKey key, bool descending)
             const std::string_view y = profile.labelName(b.label);
             if (x != y)
                 return descending ? x > y : x < y;
+            // The same name in other files or lines: by file and line, so
+            // the order does not depend on the order labels were read in.
+            const Label& la = profile.label(a.label);
+            const Label& lb = profile.label(b.label);
+            const auto kx = std::make_tuple(profile.string(la.file), la.line, a.label);
+            const auto ky = std::make_tuple(profile.string(lb.file), lb.line, b.label);
+            if (std::get<0>(kx) != std::get<0>(ky) || std::get<1>(kx) != std::get<1>(ky))
+                return descending ? std::tie(std::get<0>(kx), std::get<1>(kx)) > std::tie(std::get<0>(ky), std::get<1>(ky))
+                                  : std::tie(std::get<0>(kx), std::get<1>(kx)) < std::tie(std::get<0>(ky), std::get<1>(ky));
             return descending ? a.label > b.label : a.label < b.label;
         }
         const Time x = value(a);

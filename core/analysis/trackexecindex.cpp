@@ -10,10 +10,15 @@ TrackExecIndex::TrackExecIndex(const Profile& profile, TrackId track) : m_track(
     // array is a few sorted runs, merged pairwise (log runs passes) rather
     // than sorted from scratch.
     std::vector<std::size_t> runs{0};
+    // A sampled thread's "(idle)" is left out: the index serves the usage,
+    // where it is not busy time (as in UsageSeries::spansOf).
     ExecSegments::forEach(profile, track, kTimeMin, kTimeMax, [&](MeasurementId m, IntervalId, Time s, Time e) {
+        const LabelId label = profile.measurement(m).label;
+        if (profile.isIdle(label))
+            return;
         if (!m_segments.empty() && s < m_segments.back().start)
             runs.push_back(m_segments.size()); // a new run (the next depth)
-        m_segments.push_back(Segment{s, e, profile.measurement(m).label});
+        m_segments.push_back(Segment{s, e, label});
     });
     runs.push_back(m_segments.size());
     auto byStart = [](const Segment& a, const Segment& b) { return a.start < b.start; };

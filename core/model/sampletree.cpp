@@ -88,6 +88,16 @@ void SampleTree::finish(Time end)
     // Samples come in time order from every producer we know; a file that
     // is not is put in order rather than drawn backwards.
     std::stable_sort(m_samples.begin(), m_samples.end(), [](const Sample& a, const Sample& b) { return a.time < b.time; });
+    // Without an end, the last sample lasts the median gap between samples
+    // (the sampling interval, in effect): a zero-length sample would draw
+    // its whole stack as calls of no time.
+    if (end == kNoEnd && m_samples.size() > 1) {
+        std::vector<Time> gaps(m_samples.size() - 1);
+        for (std::size_t i = 0; i + 1 < m_samples.size(); ++i)
+            gaps[i] = m_samples[i + 1].time - m_samples[i].time;
+        std::nth_element(gaps.begin(), gaps.begin() + std::ptrdiff_t(gaps.size() / 2), gaps.end());
+        end = addClamped(m_samples.back().time, gaps[gaps.size() / 2]);
+    }
     SampleStackLayout layout(m_builder, m_track, m_samples.front().time);
     std::int64_t lastNode = 0;
     bool haveStack = false;
@@ -95,7 +105,7 @@ void SampleTree::finish(Time end)
     for (std::size_t i = 0; i < m_samples.size(); ++i) {
         const Sample& s = m_samples[i];
         const Time next = i + 1 < m_samples.size() ? m_samples[i + 1].time : std::max(end, s.time);
-        const Time weight = end == kNoEnd && i + 1 == m_samples.size() ? 0 : next - s.time;
+        const Time weight = end == kNoEnd ? 0 : next - s.time;
         if (!haveStack || s.node != lastNode) {
             const auto found = m_index.find(s.node);
             if (found == m_index.end()) {

@@ -17,7 +17,8 @@ namespace runlane {
 //
 // Weights: a sample lasts until the next sample of the track (speedscope's
 // and DevTools' choice); the last one until `end` when the file gives when
-// profiling ended, else it lasts 0 (it is still a call, of no time).
+// profiling ended, else for the median gap between samples (the sampling
+// interval), or 0 when it is the only one.
 class SampleTree
 {
 public:

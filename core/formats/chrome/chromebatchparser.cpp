@@ -141,10 +141,44 @@ bool validate(od::value value, int depth)
     return ok;
 }
 
-bool fillEvent(od::value value, ChromeEventFiller& filler);
+// Where an event's text lies, for the members kept as text: a second
+// parser checks such a member (skipped by the first, not validated) as
+// the reference reader would, within the padded buffer.
+struct RawContext {
+    od::parser* checker = nullptr;
+    const char* bufferEnd = nullptr;
+};
 
-long parseArray(od::parser& parser, const char* json, std::size_t length, std::size_t capacity, std::vector<ChromeEvent>& events)
+bool fillEvent(od::value value, ChromeEventFiller& filler, const RawContext& raw);
+
+// A member's JSON text, checked to be valid JSON.
+bool rawText(od::value& value, bool isObject, const RawContext& context, std::string_view& text)
 {
+    if (isObject) {
+        od::object object;
+        if (value.get_object().get(object) || object.raw_json().get(text))
+            return false;
+    } else {
+        od::array array;
+        if (value.get_array().get(array) || array.raw_json().get(text))
+            return false;
+    }
+    while (!text.empty() && isBlank(text.back()))
+        text.remove_suffix(1);
+    const std::size_t capacity = std::size_t(context.bufferEnd - text.data());
+    if (capacity < text.size() + simdjson::SIMDJSON_PADDING)
+        return false;
+    od::document doc;
+    od::value root;
+    if (context.checker->iterate(text.data(), text.size(), capacity).get(doc) || doc.get_value().get(root))
+        return false;
+    return validate(root, 3);
+}
+
+long parseArray(od::parser& parser, od::parser& checker, const char* json, std::size_t length, std::size_t capacity,
+                std::vector<ChromeEvent>& events)
+{
+    const RawContext raw{&checker, json + capacity};
     od::document doc;
     if (parser.iterate(json, length, capacity).get(doc))
         return -1;
@@ -162,7 +196,7 @@ long parseArray(od::parser& parser, const char* json, std::size_t length, std::s
         ChromeEvent& event = events[count];
         ChromeEventFiller filler(event);
         if (type == od::json_type::object) {
-            if (!fillEvent(value, filler))
+            if (!fillEvent(value, filler, raw))
                 return -1;
         } else if (type == od::json_type::array) {
             if (!validate(value, 1))
@@ -180,7 +214,7 @@ long parseArray(od::parser& parser, const char* json, std::size_t length, std::s
     return long(count);
 }
 
-bool fillEvent(od::value value, ChromeEventFiller& filler)
+bool fillEvent(od::value value, ChromeEventFiller& filler, const RawContext& raw)
 {
     od::object object;
     if (value.get_object().get(object))
@@ -212,6 +246,13 @@ bool fillEvent(od::value value, ChromeEventFiller& filler)
                     return false;
                 filler.subKey(subKey);
                 if (subType == od::json_type::object || subType == od::json_type::array) {
+                    if (filler.wantsRaw()) {
+                        std::string_view text;
+                        if (!rawText(subValue, subType == od::json_type::object, raw, text))
+                            return false;
+                        filler.subRaw(text);
+                        continue;
+                    }
                     if (!validate(subValue, 3))
                         return false;
                     continue;
@@ -249,6 +290,7 @@ bool fillEvent(od::value value, ChromeEventFiller& filler)
 
 struct ChromeBatchParser::Impl {
     od::parser parser;
+    od::parser checker;
 };
 
 ChromeBatchParser::ChromeBatchParser() : m_impl(std::make_unique<Impl>()) { }
@@ -263,7 +305,10 @@ long ChromeBatchParser::parse(const char* json, std::size_t length, std::size_t 
     od::parser& parser = m_impl->parser;
     if (parser.capacity() < length && parser.allocate(std::max<std::size_t>(2 * length, 64 << 10)))
         return -1;
-    return parseArray(parser, json, length, capacity, events);
+    od::parser& checker = m_impl->checker;
+    if (checker.capacity() < length && checker.allocate(std::max<std::size_t>(2 * length, 64 << 10)))
+        return -1;
+    return parseArray(parser, checker, json, length, capacity, events);
 }
 
 } // namespace runlane

@@ -3,6 +3,7 @@
 #include "profiletypes.h"
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,12 @@ namespace runlane {
 // faster tokenizer only has to fill this struct the same way. The strings are
 // reused from event to event, so filling it allocates nothing once warm.
 struct ChromeEvent {
+    // Names of the events whose `args.data` holds V8 CPU profile samples.
+    static bool isProfileName(std::string_view name)
+    {
+        return name == "ProfileChunk" || name == "Profile" || name == "CpuProfile";
+    }
+
     // A field that the file may give as a number or as a string.
     struct Value {
         enum Kind : std::uint8_t { Absent, Number, String, Invalid };
@@ -67,6 +74,12 @@ struct ChromeEvent {
     std::string argState; // final state of a task (Runlane's convert output)
     std::string argFile; // source position of a frame
     std::int64_t argLine = 0;
+    // `args.data` as JSON text, kept for the events that carry V8 CPU
+    // profile samples (Profile, ProfileChunk, CpuProfile) and read by the
+    // builder; also kept when `args` comes before `name` (DevTools writes
+    // keys in alphabetical order), the builder then ignoring it.
+    bool hasArgData = false;
+    std::string argData;
     // Numeric top-level args, the series of a `C` counter event.
     std::vector<std::pair<std::string, double>> numericArgs;
     std::size_t numericArgCount = 0;
@@ -99,6 +112,8 @@ struct ChromeEvent {
         argState.clear();
         argFile.clear();
         argLine = 0;
+        hasArgData = false;
+        argData.clear();
         numericArgCount = 0;
     }
     void addNumericArg(const std::string& key, double value)

@@ -75,6 +75,7 @@ void ChromeEventFiller::beginEvent()
     m_event.clear();
     m_field = Field::Other;
     m_sub = Sub::None;
+    m_wantsRaw = false;
 }
 
 void ChromeEventFiller::notAnObject(std::string_view what)
@@ -106,11 +107,21 @@ bool ChromeEventFiller::beginContainer(bool isObject)
 void ChromeEventFiller::endContainer()
 {
     m_sub = Sub::None;
+    m_wantsRaw = false;
 }
 
 void ChromeEventFiller::subKey(std::string_view key)
 {
     m_subKey = key;
+    m_wantsRaw = m_sub == Sub::Args && key == "data"
+        && (!m_event.hasName || ChromeEvent::isProfileName(m_event.name));
+}
+
+void ChromeEventFiller::subRaw(std::string_view json)
+{
+    m_event.hasArgData = true;
+    m_event.argData = json;
+    m_wantsRaw = false;
 }
 
 // An object or array where a field of ours wants a scalar.
@@ -280,6 +291,7 @@ void ChromeEventFiller::scalar(const JsonScalar& v)
 
 void ChromeEventFiller::subScalar(const JsonScalar& v)
 {
+    m_wantsRaw = false;
     if (m_sub == Sub::Id2) {
         if (m_subKey == "local")
             valueField(m_event.id2Local, v);

@@ -43,6 +43,11 @@ public:
     // objects): report them with subKey() and subScalar().
     bool beginContainer(bool isObject);
     void subKey(std::string_view key);
+    // After subKey(): true if the member, an object or array, is wanted as
+    // its JSON text (subRaw) rather than skipped: `args.data` of an event
+    // that may carry V8 samples (ChromeEvent::argData).
+    bool wantsRaw() const { return m_wantsRaw; }
+    void subRaw(std::string_view json);
     void subScalar(const JsonScalar& value);
     void endContainer();
 
@@ -62,6 +67,7 @@ private:
     Field m_field = Field::Other;
     Sub m_sub = Sub::None;
     std::string m_subKey;
+    bool m_wantsRaw = false;
 };
 
 } // namespace runlane

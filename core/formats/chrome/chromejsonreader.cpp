@@ -4,6 +4,8 @@
 #include "jsonsaxsupport.h"
 
 #include <climits>
+#include <string_view>
+#include <vector>
 
 namespace runlane {
 
@@ -22,22 +24,46 @@ public:
     {
     }
 
-    bool null() { return scalar(JsonScalar{JsonScalar::Null, 0, 0, 0.0, {}}); }
-    bool boolean(bool value) { return scalar(JsonScalar{value ? JsonScalar::True : JsonScalar::False, 0, 0, 0.0, {}}); }
-    bool number_integer(Json::number_integer_t value) { return scalar(JsonScalar{JsonScalar::Integer, value, 0, 0.0, {}}); }
+    bool null() { return capturing() ? rawScalar("null") : scalar(JsonScalar{JsonScalar::Null, 0, 0, 0.0, {}}); }
+    bool boolean(bool value)
+    {
+        if (capturing())
+            return rawScalar(value ? "true" : "false");
+        return scalar(JsonScalar{value ? JsonScalar::True : JsonScalar::False, 0, 0, 0.0, {}});
+    }
+    bool number_integer(Json::number_integer_t value)
+    {
+        if (capturing())
+            return rawScalar(std::to_string(value));
+        return scalar(JsonScalar{JsonScalar::Integer, value, 0, 0.0, {}});
+    }
     bool number_unsigned(Json::number_unsigned_t value)
     {
+        if (capturing())
+            return rawScalar(std::to_string(value));
         return scalar(JsonScalar{JsonScalar::Unsigned, 0, value, 0.0, {}});
     }
     bool number_float(Json::number_float_t value, const std::string& text)
     {
+        if (capturing())
+            return rawScalar(text);
         return scalar(JsonScalar{JsonScalar::Float, 0, 0, value, text});
     }
-    bool string(std::string& value) { return scalar(JsonScalar{JsonScalar::String, 0, 0, 0.0, value}); }
+    bool string(std::string& value)
+    {
+        if (capturing()) {
+            rawSeparator();
+            appendQuoted(value);
+            return true;
+        }
+        return scalar(JsonScalar{JsonScalar::String, 0, 0, 0.0, value});
+    }
     bool binary(Json::binary_t&) { return true; }
 
     bool start_object(std::size_t)
     {
+        if (openRaw('{'))
+            return true;
         if (m_depth == 0) {
             m_objectForm = true;
         } else if (m_depth == m_eventsDepth) {
@@ -53,6 +79,8 @@ public:
 
     bool end_object()
     {
+        if (closeRaw('}'))
+            return true;
         --m_depth;
         if (m_depth == m_eventsDepth) {
             deliver();
@@ -65,6 +93,8 @@ public:
 
     bool start_array(std::size_t)
     {
+        if (openRaw('['))
+            return true;
         if (m_depth == 0) {
             m_eventsDepth = 1;
             m_sawEvents = true;
@@ -82,6 +112,8 @@ public:
 
     bool end_array()
     {
+        if (closeRaw(']'))
+            return true;
         --m_depth;
         if (m_depth == m_eventsDepth - 1) {
             m_eventsClosed = true;
@@ -92,6 +124,13 @@ public:
 
     bool key(std::string& key)
     {
+        if (capturing()) {
+            rawSeparator();
+            appendQuoted(key);
+            m_raw += ':';
+            m_rawAfterKey = true;
+            return true;
+        }
         if (m_depth == m_eventsDepth + 1) {
             m_filler.key(key);
         } else if (m_depth == m_eventsDepth + 2 && m_inSub) {
@@ -140,6 +179,74 @@ public:
 private:
     static constexpr int kNoEvents = INT_MAX / 2;
 
+    // A member of `args` the filler wants as JSON text (wantsRaw): the
+    // events inside it are written back as JSON, the same value the fast
+    // reader takes from the file's bytes.
+    bool capturing() const { return m_rawDepth >= 0; }
+    bool openRaw(char bracket)
+    {
+        if (!capturing()) {
+            if (!(m_depth == m_eventsDepth + 2 && m_inSub && m_filler.wantsRaw()))
+                return false;
+            m_rawDepth = m_depth;
+            m_raw.clear();
+        } else {
+            rawSeparator();
+        }
+        m_raw += bracket;
+        m_rawFirst.push_back(true);
+        ++m_depth;
+        return true;
+    }
+    bool closeRaw(char bracket)
+    {
+        if (!capturing())
+            return false;
+        m_raw += bracket;
+        m_rawFirst.pop_back();
+        --m_depth;
+        if (m_depth == m_rawDepth) {
+            m_rawDepth = -1;
+            m_filler.subRaw(m_raw);
+        }
+        return true;
+    }
+    void rawSeparator()
+    {
+        if (m_rawAfterKey) {
+            m_rawAfterKey = false;
+            return;
+        }
+        if (!m_rawFirst.back())
+            m_raw += ',';
+        m_rawFirst.back() = false;
+    }
+    bool rawScalar(std::string_view text)
+    {
+        rawSeparator();
+        m_raw += text;
+        return true;
+    }
+    void appendQuoted(std::string_view text)
+    {
+        static constexpr char hex[] = "0123456789abcdef";
+        m_raw += '"';
+        for (const char c : text) {
+            const auto byte = static_cast<unsigned char>(c);
+            if (c == '"' || c == '\\') {
+                m_raw += '\\';
+                m_raw += c;
+            } else if (byte < 0x20) {
+                m_raw += "\\u00";
+                m_raw += hex[byte >> 4];
+                m_raw += hex[byte & 0xf];
+            } else {
+                m_raw += c;
+            }
+        }
+        m_raw += '"';
+    }
+
     void notAnObject(std::string_view what)
     {
         m_filler.notAnObject(what);
@@ -182,6 +289,10 @@ private:
     bool m_sawEvents = false;
     bool m_eventsClosed = false;
     std::string m_topKey;
+    int m_rawDepth = -1;
+    std::string m_raw;
+    std::vector<bool> m_rawFirst;
+    bool m_rawAfterKey = false;
     std::int64_t m_startOffset;
     jsonsax::SyntaxError m_error;
 };

@@ -188,7 +188,15 @@ void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
         m_diagnostics.skipped("phase '" + e.ph.substr(0, 20) + "'");
         return;
     }
-    switch (const char ph = e.ph[0]) {
+    const char ph = e.ph[0];
+    if (e.hasArgData && (ph == 'P' || ph == 'I' || ph == 'i') && ChromeEvent::isProfileName(e.name)) {
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        resolvePidTid(e, index, pid, tid);
+        m_samples.add(e, pid, tid, index);
+        return;
+    }
+    switch (ph) {
     case 'X':
         addComplete(e, index);
         return;
@@ -404,6 +412,7 @@ void ChromeTraceBuilder::finish()
     std::vector<std::uint32_t>().swap(m_openBegins);
     for (AsyncTask& task : m_asyncTasks)
         buildAsyncTask(task);
+    m_samples.finish();
 
     // Names and sort order come from metadata that may follow the events.
     for (std::size_t id = 0; id < m_builder.trackCount(); ++id) {
@@ -413,7 +422,7 @@ void ChromeTraceBuilder::finish()
             info.processName = p->second.name;
             info.processSortIndex = p->second.sortIndex;
         }
-        if (info.kind == TrackKind::Thread) {
+        if (info.kind != TrackKind::Async) {
             const auto meta = m_threadMeta.find({info.pid, info.tid});
             if (meta != m_threadMeta.end()) {
                 info.threadName = meta->second.name;

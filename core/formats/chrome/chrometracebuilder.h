@@ -1,6 +1,7 @@
 #pragma once
 
 #include "chromeevent.h"
+#include "chromesamplecollector.h"
 #include "profilebuilder.h"
 
 #include <map>
@@ -104,6 +105,7 @@ private:
 
     ProfileBuilder& m_builder;
     Diagnostics& m_diagnostics;
+    ChromeSampleCollector m_samples{m_builder};
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::uint32_t, PairHash> m_threadIndex;
     std::vector<Thread> m_threads;
     std::pair<std::int64_t, std::int64_t> m_lastThreadKey{0, 0};

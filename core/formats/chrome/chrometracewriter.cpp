@@ -3,6 +3,7 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace runlane {
@@ -77,6 +78,8 @@ public:
         for (TrackId t = 0; t < m_profile.trackCount() && m_ok; ++t) {
             if (m_profile.track(t).kind == TrackKind::Async)
                 writeAsyncTrack(t);
+            else if (m_profile.track(t).kind == TrackKind::Samples)
+                writeSampleTrack(t);
             else
                 writeThreadTrack(t);
         }
@@ -283,6 +286,114 @@ private:
                 taskEnd(cat, m, track);
         }
         writeTasksWithoutIntervals(t, cat);
+    }
+
+    // A sampled track as DevTools writes one (formats.md (f)): a Profile
+    // event, then ProfileChunks with the call tree and samples. A sample is
+    // written per exec segment (a stretch with one innermost interval) and
+    // lasts until the next, so reading it back merges them into the same
+    // intervals; gaps are samples of the root alone.
+    void writeSampleTrack(TrackId t)
+    {
+        const Track& track = m_profile.track(t);
+        if (track.begin == track.end)
+            return;
+        // Nodes: one per distinct call path; intervals come parents first.
+        std::vector<std::uint32_t> nodeOf(track.end - track.begin, 0);
+        std::map<std::pair<std::uint32_t, LabelId>, std::uint32_t> nodes; // (parent node, label) -> node
+        std::vector<std::pair<std::uint32_t, LabelId>> nodeList{{0, 0}}; // node 1 is the root
+        std::vector<std::vector<IntervalId>> children(track.end - track.begin);
+        for (IntervalId id = track.begin; id < track.end; ++id) {
+            const Interval& iv = m_profile.interval(id);
+            const std::uint32_t parent = iv.parent == kNone ? 1 : nodeOf[iv.parent - track.begin];
+            const LabelId label = m_profile.measurement(iv.measurement).label;
+            const auto [it, added] = nodes.emplace(std::make_pair(parent, label), std::uint32_t(nodeList.size() + 1));
+            if (added)
+                nodeList.emplace_back(parent, label);
+            nodeOf[id - track.begin] = it->second;
+            if (iv.parent != kNone)
+                children[iv.parent - track.begin].push_back(id);
+        }
+        // Exec segments (start, end, node), a zero-length call one of its own.
+        struct Segment {
+            Time start;
+            Time end;
+            std::uint32_t node;
+        };
+        std::vector<Segment> segments;
+        for (IntervalId id = track.begin; id < track.end; ++id) {
+            const Interval& iv = m_profile.interval(id);
+            const std::uint32_t node = nodeOf[id - track.begin];
+            Time cursor = iv.start;
+            for (const IntervalId c : children[id - track.begin]) {
+                const Interval& child = m_profile.interval(c);
+                if (child.start > cursor)
+                    segments.push_back(Segment{cursor, child.start, node});
+                cursor = std::max(cursor, child.end);
+            }
+            if (cursor < iv.end || (iv.start == iv.end && children[id - track.begin].empty()))
+                segments.push_back(Segment{cursor, iv.end, node});
+        }
+        std::stable_sort(segments.begin(), segments.end(), [](const Segment& a, const Segment& b) {
+            return a.start != b.start ? a.start < b.start : (a.end - a.start) < (b.end - b.start);
+        });
+        // Samples: a segment each, and the root where nothing runs.
+        std::vector<std::pair<Time, std::uint32_t>> samples;
+        Time reached = segments.front().start;
+        for (const Segment& s : segments) {
+            if (s.start > reached)
+                samples.emplace_back(reached, 1);
+            samples.emplace_back(s.start, s.node);
+            reached = std::max(reached, s.end);
+        }
+        const Time first = samples.front().first;
+        // startTime in whole µs, the rest in the first delta: exact when
+        // read back, where a large time with a fraction would not be.
+        const Time startMicros = first >= 0 ? first / 1000 : -((-first + 999) / 1000);
+        const std::string id = "\"0x" + std::to_string(t + 1) + "\"";
+        begin('P', "Profile", track.pid, track.tid, first);
+        m_out += ",\"cat\":\"disabled-by-default-v8.cpu_profiler\",\"id\":" + id + ",\"args\":{\"data\":{\"startTime\":"
+            + std::to_string(startMicros) + "}}}";
+        constexpr std::size_t kChunk = 50000;
+        Time previous = startMicros * 1000;
+        for (std::size_t from = 0; from < samples.size(); from += kChunk) {
+            const std::size_t to = std::min(samples.size(), from + kChunk);
+            begin('P', "ProfileChunk", track.pid, track.tid, samples[from].first);
+            m_out += ",\"cat\":\"disabled-by-default-v8.cpu_profiler\",\"id\":" + id + ",\"args\":{\"data\":{\"cpuProfile\":{";
+            if (from == 0) {
+                m_out += "\"nodes\":[";
+                for (std::size_t n = 0; n < nodeList.size(); ++n) {
+                    m_out += n == 0 ? "{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"url\":\"\",\"lineNumber\":-1}}"
+                                    : ",{\"id\":" + std::to_string(n + 1) + ",\"parent\":" + std::to_string(nodeList[n].first)
+                            + ",\"callFrame\":";
+                    if (n == 0)
+                        continue;
+                    const Label& l = m_profile.label(nodeList[n].second);
+                    m_out += "{\"functionName\":";
+                    appendEscaped(m_out, m_profile.string(l.name));
+                    m_out += ",\"url\":";
+                    appendEscaped(m_out, m_profile.string(l.file));
+                    m_out += ",\"lineNumber\":" + std::to_string(std::int64_t(l.line) - 1) + "}}";
+                }
+                m_out += "],";
+            }
+            m_out += "\"samples\":[";
+            for (std::size_t i = from; i < to; ++i)
+                m_out += (i == from ? "" : ",") + std::to_string(samples[i].second);
+            m_out += ']';
+            if (to == samples.size()) {
+                m_out += ",\"endTime\":";
+                appendMicros(m_out, reached);
+            }
+            m_out += "},\"timeDeltas\":[";
+            for (std::size_t i = from; i < to; ++i) {
+                if (i > from)
+                    m_out += ',';
+                appendMicros(m_out, samples[i].first - previous);
+                previous = samples[i].first;
+            }
+            m_out += "]}}}";
+        }
     }
 
     void writeTasksWithoutIntervals(TrackId t, const char* cat)

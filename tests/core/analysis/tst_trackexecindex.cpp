@@ -25,12 +25,16 @@ std::vector<Seg> fromIndex(const TrackExecIndex& index, Time from, Time to)
     return out;
 }
 
-// The reference: ExecSegments walked for this range, depth by depth.
+// The reference: ExecSegments walked for this range, depth by depth, less
+// a sampled thread's "(idle)" (the index serves the usage, where idle is
+// not busy).
 std::vector<Seg> fromWalk(const Profile& p, TrackId track, Time from, Time to)
 {
     std::vector<Seg> out;
-    ExecSegments::forEach(p, track, from, to,
-                          [&](MeasurementId m, IntervalId, Time s, Time e) { out.emplace_back(s, e, p.measurement(m).label); });
+    ExecSegments::forEach(p, track, from, to, [&](MeasurementId m, IntervalId, Time s, Time e) {
+        if (!p.isIdle(p.measurement(m).label))
+            out.emplace_back(s, e, p.measurement(m).label);
+    });
     std::sort(out.begin(), out.end());
     return out;
 }

@@ -57,9 +57,19 @@ private Q_SLOTS:
         row("chrome-trace/catapult/tall_trace.json", 16, 18, 18, 0, 0, 0);
         row("chrome-trace/catapult/trivial_trace.json", 1, 2, 2, 0, 0, 0);
         row("chrome-trace/catapult/x_event_trace.json", 4, 3243, 3294, 0, 0, 5);
-        row("chrome-trace/devtools/chrome116-Trace-20230603T221323.json", 14, 2690, 2690, 0, 0, 52);
-        row("chrome-trace/devtools/chrome141-no-arg-data.json", 0, 0, 0, 0, 0, 15);
-        row("chrome-trace/devtools/chrome69-simple.json", 18, 1076, 1076, 6, 9, 42);
+        row("chrome-trace/devtools/chrome116-Trace-20230603T221323.json", 15, 2848, 2848, 0, 1, 35);
+        row("chrome-trace/devtools/chrome141-no-arg-data.json", 1, 76, 76, 0, 3, 5);
+        row("chrome-trace/devtools/chrome69-simple.json", 19, 1289, 1289, 6, 9, 20);
+        row("chrome-trace/devtools-samples/chrome66-worker-cpuprofile-event.json", 25, 2079, 2079, 7, 14, 17);
+        row("chrome-trace/devtools-samples/chrome70-worker.json", 24, 2486, 2486, 5, 10, 18);
+        row("chrome-trace/devtools-samples/chrome85-esbuild.json", 14, 1667, 1667, 5, 6, 40);
+        row("chrome-trace/devtools-samples/firefox-chrome-trace-issue-5429.json.gz", 2, 291, 291, 0, 0, 0);
+        row("chrome-trace/devtools-samples/firefox-test.chrome-unchunked.json", 5, 180, 180, 6, 15, 10);
+        row("cpuprofile/chrome65-simple.cpuprofile", 1, 6, 6, 0, 0, 0);
+        row("cpuprofile/node-hello.cjs.cpuprofile", 1, 165, 165, 0, 0, 0);
+        row("cpuprofile/node10-example.cpuprofile", 1, 6, 6, 0, 1, 0);
+        row("node/http-async-hooks.cpuprofile", 1, 2469, 2469, 0, 0, 0);
+        row("node/http-async-hooks.trace.json", 2, 10064, 10323, 166, 182, 4);
         row("chrome-trace/perfetto/connected_flow_data.json", 4, 11, 11, 0, 0, 0);
         row("chrome-trace/perfetto/flow_events_json_v1.json", 5, 5, 5, 0, 0, 6);
         row("chrome-trace/perfetto/flow_events_json_v2.json", 5, 6, 6, 0, 0, 0);
@@ -209,13 +219,15 @@ private:
             QVERIFY(last <= m.finished);
         }
         QVERIFY(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
-        // Exec times are never negative and add up to each track's busy time.
+        // Exec times are never negative and add up to each track's busy
+        // time, but for a sampled thread's "(idle)", which is not busy.
         const MeasurementMetrics metrics(p);
         std::vector<Time> perTrack(p.trackCount(), 0);
         for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
             QVERIFY(metrics.exec(id) >= 0);
             QVERIFY(metrics.total(id) >= metrics.exec(id));
-            perTrack[p.measurement(id).track] += metrics.exec(id);
+            if (!p.isIdle(p.measurement(id).label))
+                perTrack[p.measurement(id).track] += metrics.exec(id);
         }
         for (TrackId t = 0; t < p.trackCount(); ++t)
             QCOMPARE(perTrack[t], metrics.busy(t));
@@ -240,6 +252,16 @@ private:
         "chrome-trace/devtools/chrome116-Trace-20230603T221323.json",
         "chrome-trace/devtools/chrome141-no-arg-data.json",
         "chrome-trace/devtools/chrome69-simple.json",
+        "chrome-trace/devtools-samples/chrome66-worker-cpuprofile-event.json",
+        "chrome-trace/devtools-samples/chrome70-worker.json",
+        "chrome-trace/devtools-samples/chrome85-esbuild.json",
+        "chrome-trace/devtools-samples/firefox-chrome-trace-issue-5429.json.gz",
+        "chrome-trace/devtools-samples/firefox-test.chrome-unchunked.json",
+        "cpuprofile/chrome65-simple.cpuprofile",
+        "cpuprofile/node-hello.cjs.cpuprofile",
+        "cpuprofile/node10-example.cpuprofile",
+        "node/http-async-hooks.cpuprofile",
+        "node/http-async-hooks.trace.json",
         "chrome-trace/perfetto/connected_flow_data.json",
         "chrome-trace/perfetto/flow_events_json_v1.json",
         "chrome-trace/perfetto/flow_events_json_v2.json",
