@@ -42,7 +42,10 @@ const InputFormat* CliSupport::inputFormat(const CliArgs& args)
 
 LoadResult CliSupport::load(const CliArgs& args, std::ostream& err)
 {
-    LoadResult result = ProfileLoader::load(QString::fromLocal8Bit(args.positional()[0].c_str()), {}, inputFormat(args));
+    LoadControl control;
+    if (const auto variant = args.value(kVariantOption))
+        control.variant = *variant;
+    LoadResult result = ProfileLoader::load(QString::fromLocal8Bit(args.positional()[0].c_str()), control, inputFormat(args));
     if (!result.ok())
         err << "runlane-cli: " << result.error.toString() << "\n";
     return result;

@@ -22,6 +22,9 @@ class CliSupport
 public:
     // Every command that reads a file offers it (FormatRegistry's ids).
     static constexpr const char* kInputFormatOption = "--input-format";
+    // Which of a file's variants to load (a pprof sample type, a perf
+    // event); `summary` lists them.
+    static constexpr const char* kVariantOption = "--variant";
 
     // "runlane-cli: MESSAGE (see --help)"; returns the usage error's code.
     static int usageError(std::ostream& err, const std::string& message);

@@ -13,7 +13,7 @@ namespace runlane {
 
 namespace {
 
-constexpr const char* kRankHelp = R"HELP(Usage: runlane-cli rank FILE [--sort KEY] [--range A..B] [--top N] [--format F] [--input-format ID]
+constexpr const char* kRankHelp = R"HELP(Usage: runlane-cli rank FILE [--sort KEY] [--range A..B] [--top N] [--format F] [--input-format ID] [--variant NAME]
 
 The flattened performance rank, one row per function/proc (label):
 calls (finished, stillborn included), unfinished, stillborn (finished
@@ -31,12 +31,16 @@ call's exec time (over calls that ran).
   --input-format ID
                  read FILE as this format instead of recognising it from
                  its content (the ids: 'runlane-cli formats')
+  --variant NAME
+                 load this variant of the file: a pprof sample type
+                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
+                 a file's variants
 )HELP";
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    const CliArgs::Spec spec{{"--sort", "--range", "--format", "--top", CliSupport::kInputFormatOption}, {"--help"}, 1, 1};
+    const CliArgs::Spec spec{{"--sort", "--range", "--format", "--top", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1};
     if (const int code = CliSupport::parseArgs(args, spec, argc, argv, kRankHelp, out, err); code >= 0)
         return code;
     RankSortKey key = RankSortKey::Exec;

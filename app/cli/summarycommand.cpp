@@ -25,7 +25,7 @@ std::string kindName(TrackKind kind)
     return "thread";
 }
 
-constexpr const char* kSummaryHelp = R"HELP(Usage: runlane-cli summary FILE [--input-format ID]
+constexpr const char* kSummaryHelp = R"HELP(Usage: runlane-cli summary FILE [--input-format ID] [--variant NAME]
 
 Prints the format, the time span, the tracks (threads, event loops, async
 lanes) with their sizes, measurement and interval counts, and the warnings
@@ -34,12 +34,16 @@ and skipped events found while loading.
   --input-format ID
                  read FILE as this format instead of recognising it from
                  its content (the ids: 'runlane-cli formats')
+  --variant NAME
+                 load this variant of the file: a pprof sample type
+                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
+                 a file's variants
 )HELP";
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    if (const int code = CliSupport::parseArgs(args, {{CliSupport::kInputFormatOption}, {"--help"}, 1, 1}, argc, argv, kSummaryHelp, out, err); code >= 0)
+    if (const int code = CliSupport::parseArgs(args, {{CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}, argc, argv, kSummaryHelp, out, err); code >= 0)
         return code;
     const LoadResult loaded = CliSupport::load(args, err);
     if (!loaded.ok())
@@ -67,6 +71,13 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         << ValueFormat::plain(p.duration(), p.unit()) << " " << ValueFormat::key(p.unit()) << ")\n";
     if (p.prefersAggregatedView())
         out << "view:          aggregated flame graph (sampled stacks)\n";
+    if (!p.variants().empty()) {
+        // The loaded one marked: `--variant NAME` loads another.
+        out << "variants:      ";
+        for (std::size_t v = 0; v < p.variants().size(); ++v)
+            out << (v ? ", " : "") << p.variants()[v] << (v == p.variant() ? " (loaded)" : "");
+        out << "\n";
+    }
     if (!p.snapshots().empty())
         out << "snapshots:     " << p.snapshots().size() << (p.snapshotsAreTimed() ? "" : " (untimed)") << "\n";
     out << "tracks:        " << p.trackCount() << "\n";

@@ -11,7 +11,7 @@ namespace runlane {
 
 namespace {
 
-constexpr const char* kTreeHelp = R"HELP(Usage: runlane-cli tree FILE [--max-depth N] [--input-format ID]
+constexpr const char* kTreeHelp = R"HELP(Usage: runlane-cli tree FILE [--max-depth N] [--input-format ID] [--variant NAME]
 
 Prints, per track, the measurements nested by creation (who created whom),
 each with its creation time, its active intervals and its final state.
@@ -21,12 +21,16 @@ Times are relative to the profile start.
   --input-format ID
                  read FILE as this format instead of recognising it from
                  its content (the ids: 'runlane-cli formats')
+  --variant NAME
+                 load this variant of the file: a pprof sample type
+                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
+                 a file's variants
 )HELP";
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    if (const int code = CliSupport::parseArgs(args, {{"--max-depth", CliSupport::kInputFormatOption}, {"--help"}, 1, 1}, argc, argv, kTreeHelp, out, err);
+    if (const int code = CliSupport::parseArgs(args, {{"--max-depth", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}, argc, argv, kTreeHelp, out, err);
         code >= 0)
         return code;
     std::size_t maxDepth = std::size_t(-1);

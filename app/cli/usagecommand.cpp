@@ -13,7 +13,7 @@ namespace runlane {
 
 namespace {
 
-constexpr const char* kUsageHelp = R"HELP(Usage: runlane-cli usage FILE [--bin DURATION] [--track NAME] [--top K] [--range A..B] [--format F] [--input-format ID]
+constexpr const char* kUsageHelp = R"HELP(Usage: runlane-cli usage FILE [--bin DURATION] [--track NAME] [--top K] [--range A..B] [--format F] [--input-format ID] [--variant NAME]
 
 Event-loop usage: for each time bin, the share of the bin that each label
 was executing on a track (its exec time in the bin / the bin width). The
@@ -31,12 +31,16 @@ shares of one bin add up to the track's busy fraction.
   --input-format ID
                  read FILE as this format instead of recognising it from
                  its content (the ids: 'runlane-cli formats')
+  --variant NAME
+                 load this variant of the file: a pprof sample type
+                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
+                 a file's variants
 )HELP";
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    const CliArgs::Spec spec{{"--bin", "--track", "--top", "--format", "--range", CliSupport::kInputFormatOption}, {"--help"}, 1, 1};
+    const CliArgs::Spec spec{{"--bin", "--track", "--top", "--format", "--range", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1};
     if (const int code = CliSupport::parseArgs(args, spec, argc, argv, kUsageHelp, out, err); code >= 0)
         return code;
     // --bin is read once the profile's unit is known.

@@ -247,7 +247,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         error.byteOffset = offset;
         error.eventIndex = e.eventIndex();
         error.message = e.what();
-        if (source.rewind())
+        // Lines and columns mean nothing in a binary file (pprof).
+        if (!(format && format->isBinary()) && source.rewind())
             locate(source.text(), error);
     } catch (const LoadCancelled&) {
         error.cancelled = true;

@@ -224,7 +224,7 @@ std::vector<QRgb> ColorScheme::labelColors(const Profile& profile, ColorMode mod
     }
     std::vector<QRgb> colors(profile.labelCount());
     for (LabelId l = 0; l < profile.labelCount(); ++l)
-        colors[l] = kPalette[slotOf[keyOf[l]]];
+        colors[l] = profile.isIdle(l) ? kIdle : kPalette[slotOf[keyOf[l]]];
     return colors;
 }
 

@@ -33,6 +33,9 @@ public:
     // around: its slot of the palette.
     static QColor forText(std::string_view text);
     static std::span<const QRgb> palette();
+    // A sampled thread's "(idle)" (Profile::isIdle): a light grey that no
+    // palette colour is, so that doing nothing reads as nothing.
+    static constexpr QRgb kIdle = 0xffdcdcdc;
     // labelColors() moves a label off its hashed slot when that slot is
     // closer than this (OKLab distance) to a colour already given.
     static constexpr double kDistinct = 0.12;

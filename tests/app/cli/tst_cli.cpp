@@ -433,8 +433,9 @@ private Q_SLOTS:
         const Run summary = cli({"summary", file});
         QCOMPARE(summary.code, 0);
         const QStringList lines = summary.out.split(QLatin1Char('\n'));
-        QCOMPARE(lines.mid(1, 6), (QStringList{"format:        pprof", "time span:     1.50 s (1500000000 ns)",
+        QCOMPARE(lines.mid(1, 7), (QStringList{"format:        pprof", "time span:     1.50 s (1500000000 ns)",
                                                "view:          aggregated flame graph (sampled stacks)",
+                                               "variants:      samples (count), cpu (nanoseconds) (loaded)",
                                                "tracks:        1", "measurements:  27 (0 async tasks, 0 unfinished)",
                                                "intervals:     27 (max depth 12)"}));
         const Run rank = cli({"rank", file, "--format", "csv", "--top", "2"});
@@ -452,6 +453,49 @@ private Q_SLOTS:
                  "== speedscope-simple.prof.pb\n"
                  "runtime.main (/usr/local/Cellar/go/1.10.1/libexec/src/runtime/proc.go)  created 0 ns  active [0 ns, 1.36 s)  completed\n"
                  "  main.main (" + simpleGo + ")  created 0 ns  active [0 ns, 1.36 s)  completed");
+    }
+
+    // --variant loads another sample type or event; summary lists them;
+    // a name the file lacks is an input error that lists what it has.
+    void variants_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("text"); // the first line of the output, or the error
+        const QString pprof = dataPath(QStringLiteral("samples/pprof/pprof-report-sample.cpu"));
+        const QString perf = dataPath(QStringLiteral("samples/linux-perf/firefox-test.perf.gz"));
+        QTest::newRow("pprof, default") << QStringList{"rank", pprof, "--format", "csv", "--top", "1"} << 0
+                                        << QStringLiteral("runtime.mapiternext,/usr/lib/google-golang/src/runtime/hashmap.go,,1,0,0,0,0,"
+                                                          "0,1280000000,1370000000,1370000000,1280000000,1280000000,1280000000,"
+                                                          "1280000000,1280000000,1370000000,1370000000,1370000000,1370000000,0.727273");
+        QTest::newRow("pprof, by type") << QStringList{"rank", pprof, "--format", "csv", "--top", "1", "--variant", "samples"} << 0
+                                        << QStringLiteral("runtime.mapiternext,/usr/lib/google-golang/src/runtime/hashmap.go,,1,0,0,0,0,"
+                                                          "0,128,137,137,128,128,128,128,128,137,137,137,137,0.727273");
+        QTest::newRow("pprof, unknown") << QStringList{"rank", pprof, "--variant", "alloc_space"} << 3
+                                        << QStringLiteral("runlane-cli: %1: byte 76 of the decompressed text: no sample type "
+                                                          "'alloc_space' in this profile; it has samples (count), cpu (nanoseconds)")
+                                               .arg(pprof);
+        QTest::newRow("perf, listed") << QStringList{"summary", perf} << 0
+                                      << QStringLiteral("variants:      cycles:uppp (loaded), cycles:ppp");
+        QTest::newRow("perf, the other") << QStringList{"summary", perf, "--variant", "cycles:ppp"} << 0
+                                         << QStringLiteral("variants:      cycles:uppp, cycles:ppp (loaded)");
+    }
+    void variants()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, text);
+        const Run run = cli(args);
+        QCOMPARE(run.code, code);
+        if (code != 0) {
+            QCOMPARE(run.err.trimmed(), text);
+            return;
+        }
+        const QStringList lines = run.out.split(QLatin1Char('\n'));
+        if (args.first() == QLatin1String("rank"))
+            QCOMPARE(lines.value(1), text);
+        else
+            QVERIFY2(lines.contains(text), qPrintable(run.out));
     }
 
     void usage()
