@@ -3,11 +3,16 @@
 //
 //   bench_load --events 1000000 [--repeat 3] [--keep trace.json]
 //   bench_load --file trace.json [--repeat 3]
+//   bench_load --events 1000000 --gzip yes   (the generated trace gzip-compressed)
+//
+// For a gzip-compressed file the throughput is of the decompressed text
+// (what the file holds), as for a plain one.
 //
 // Then loads the file once more on the reference (nlohmann) path and checks
 // that the rank is identical (--reference no skips it), and measures how
 // soon a cancelled load stops.
 
+#include "gzipdevice.h"
 #include "measurementmetrics.h"
 #include "profileloader.h"
 #include "rankformatter.h"
@@ -20,6 +25,7 @@
 #include <QTemporaryDir>
 
 #include <sys/resource.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -54,6 +60,41 @@ double currentRssMiB()
     return double(resident) * 4096.0 / (1024.0 * 1024.0);
 }
 
+// The size of a file's text: decompressed, for a gzip-compressed one.
+std::int64_t textSize(const std::string& path)
+{
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    if (!GzipDevice::isGzip(file.peek(2)))
+        return file.size();
+    GzipDevice gzip(file);
+    std::vector<char> buffer(1 << 20);
+    std::int64_t total = 0;
+    for (qint64 n; (n = gzip.read(buffer.data(), qint64(buffer.size()))) > 0;)
+        total += n;
+    return total;
+}
+
+bool gzipFile(const std::string& from, const std::string& to)
+{
+    std::FILE* in = std::fopen(from.c_str(), "rb");
+    gzFile out = gzopen(to.c_str(), "wb6");
+    bool ok = in && out;
+    std::vector<char> buffer(1 << 20);
+    while (ok) {
+        const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), in);
+        if (n == 0)
+            break;
+        ok = gzwrite(out, buffer.data(), unsigned(n)) == int(n);
+    }
+    if (in)
+        std::fclose(in);
+    if (out)
+        ok = gzclose(out) == Z_OK && ok;
+    return ok;
+}
+
 template<typename Fn>
 double seconds(Fn&& fn)
 {
@@ -70,7 +111,8 @@ double median(std::vector<double> values)
 
 int usage()
 {
-    std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] | --file FILE) [--repeat K] [--reference yes|no]\n");
+    std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] [--gzip yes] | --file FILE) [--repeat K] "
+                         "[--reference yes|no]\n");
     return 2;
 }
 
@@ -83,6 +125,7 @@ int main(int argc, char** argv)
     std::string keep;
     int repeat = 1;
     bool compareReference = true;
+    bool compress = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (i + 1 >= argc)
@@ -97,6 +140,8 @@ int main(int argc, char** argv)
             repeat = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--reference")
             compareReference = std::string(argv[++i]) != "no";
+        else if (arg == "--gzip")
+            compress = std::string(argv[++i]) == "yes";
         else
             return usage();
     }
@@ -119,8 +164,21 @@ int main(int argc, char** argv)
         std::fclose(out);
         std::printf("generated:            %llu events in %.2f s\n", static_cast<unsigned long long>(stats.events),
                     generate);
+        if (compress) {
+            const std::string gz = file + ".gz";
+            const double took = seconds([&] { compress = gzipFile(file, gz); });
+            if (!compress) {
+                std::fprintf(stderr, "bench_load: cannot compress %s\n", file.c_str());
+                return 1;
+            }
+            std::printf("gzip (level 6):       %.2f s\n", took);
+            file = gz;
+        }
     }
-    const double fileMiB = double(QFileInfo(QString::fromStdString(file)).size()) / (1024.0 * 1024.0);
+    const double compressedMiB = double(QFileInfo(QString::fromStdString(file)).size()) / (1024.0 * 1024.0);
+    const double fileMiB = double(textSize(file)) / (1024.0 * 1024.0);
+    if (compressedMiB != fileMiB)
+        std::printf("gzip file:            %.1f MiB (%.1f x)\n", compressedMiB, fileMiB / compressedMiB);
     const double baseline = currentRssMiB();
 
     std::vector<double> loads;
