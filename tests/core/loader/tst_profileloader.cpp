@@ -37,6 +37,23 @@ QString writeTemp(QTemporaryDir& dir, const QByteArray& data, const QString& nam
     return path;
 }
 
+// `data` written into a FIFO by another thread while the loader reads it.
+LoadResult loadThroughPipe(const QByteArray& data)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("pipe.json"));
+    if (::mkfifo(QFile::encodeName(path).constData(), 0600) != 0)
+        return {};
+    std::thread writer([&] {
+        QFile out(path);
+        if (out.open(QIODevice::WriteOnly))
+            out.write(data);
+    });
+    LoadResult r = ProfileLoader::load(path);
+    writer.join();
+    return r;
+}
+
 } // namespace
 
 class TestProfileLoader : public QObject
@@ -130,17 +147,7 @@ private Q_SLOTS:
     // must be reused.
     void namedPipe()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("pipe.json"));
-        QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
-        const QByteArray data = bigTrace(20000);
-        std::thread writer([&] {
-            QFile out(path);
-            if (out.open(QIODevice::WriteOnly))
-                out.write(data);
-        });
-        const LoadResult r = ProfileLoader::load(path);
-        writer.join();
+        const LoadResult r = loadThroughPipe(bigTrace(20000));
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(r.profile->intervalCount(), std::size_t(20000));
     }
@@ -231,17 +238,7 @@ private Q_SLOTS:
 
     void gzipThroughAPipe()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("pipe"));
-        QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
-        const QByteArray data = runlane::test::gzip(bigTrace(20000));
-        std::thread writer([&] {
-            QFile out(path);
-            if (out.open(QIODevice::WriteOnly))
-                out.write(data);
-        });
-        const LoadResult r = ProfileLoader::load(path);
-        writer.join();
+        const LoadResult r = loadThroughPipe(runlane::test::gzip(bigTrace(20000)));
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(r.profile->intervalCount(), std::size_t(20000));
     }
