@@ -279,6 +279,147 @@ private Q_SLOTS:
         std::sort(expected.begin(), expected.end());
         QCOMPARE(covered, expected);
     }
+
+    // A child process's times move by how much later its meta.startTime
+    // is; a location "run (app.js:12:3)" is the function run in app.js.
+    void childProcessShift()
+    {
+        const LoadResult r = loadText(JSON(
+            {"meta": {"version": 27, "interval": 1, "startTime": 1000, "product": "Firefox"},
+             "threads": [{"name": "GeckoMain", "processType": "default", "pid": 10, "tid": 10,
+                          "samples": {"schema": {"stack": 0, "time": 1}, "data": [[0, 0], [1, 1]]},
+                          "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": [[null, 0], [0, 1]]},
+                          "frameTable": {"schema": {"location": 0, "line": 1}, "data": [[0], [1, 12]]},
+                          "stringTable": ["main", "run (app.js:12:3)"]}],
+             "processes": [{"threads": [{"name": "GeckoMain", "processType": "tab", "pid": 20, "tid": 21,
+                                         "samples": {"schema": {"stack": 0, "time": 1}, "data": [[0, 2], [0, 4]]},
+                                         "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": [[null, 0]]},
+                                         "frameTable": {"schema": {"location": 0}, "data": [[0]]},
+                                         "stringTable": ["content"]}],
+                            "meta": {"version": 27, "interval": 1, "startTime": 1500.5}}]}));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(trackNames(p), (QStringList{"Firefox / GeckoMain (samples)", "Firefox tab / GeckoMain (samples)"}));
+        QCOMPARE(roots(p, 0), QStringList{"main 0-2"});
+        QCOMPARE(roots(p, 1), QStringList{"content 502.5-505.5"});
+        const Interval& run = p.depthSlice(0, 1).front();
+        const Label& label = p.label(p.measurement(run.measurement).label);
+        QCOMPARE(qstr(p.labelName(p.measurement(run.measurement).label)), QStringLiteral("run"));
+        QCOMPARE(qstr(p.string(label.file)), QStringLiteral("app.js"));
+        QCOMPARE(label.line, 12);
+        QCOMPARE(p.track(1).pid, 20);
+        QCOMPARE(p.track(1).tid, 21);
+    }
+
+    // Processed: times as deltas, strings in shared.stringArray (after the
+    // threads), a sample with a null stack covers nothing, a frame of the
+    // "Idle" category is idle, the last sample lasts meta.interval.
+    void processedDeltasNullsSharedStrings()
+    {
+        const LoadResult r = loadText(JSON(
+            {"meta": {"interval": 0.5, "startTime": 0, "preprocessedProfileVersion": 48,
+                      "categories": [{"name": "Idle", "color": "transparent"}, {"name": "Other", "color": "grey"}]},
+             "threads": [{"name": "Main", "processType": "default", "pid": "7", "tid": 8,
+                          "samples": {"length": 4, "stack": [0, null, 1, 1], "timeDeltas": [10, 1, 1, 1], "weightType": "samples"},
+                          "stackTable": {"length": 2, "frame": [0, 1], "prefix": [null, 0]},
+                          "frameTable": {"length": 2, "func": [0, 1], "line": [null, 7], "category": [1, 0]},
+                          "funcTable": {"length": 2, "name": [0, 1], "fileName": [null, 2], "lineNumber": [null, 5]},
+                          "markers": {"length": 0, "name": [], "startTime": [], "endTime": [], "phase": [], "category": [], "data": []}}],
+             "shared": {"stringArray": ["main", "wait", "lib.c"]}}));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(trackNames(p), QStringList{"Firefox / Main (samples)"});
+        QCOMPARE(p.track(0).pid, 7);
+        QCOMPARE(roots(p, 0), (QStringList{"main 10-11", "main 12-13.5"}));
+        const Interval& wait = p.depthSlice(0, 1).front();
+        const LabelId label = p.measurement(wait.measurement).label;
+        QCOMPARE(qstr(p.labelName(label)), QStringLiteral("wait"));
+        QCOMPARE(p.label(label).line, 7);
+        QVERIFY(p.isIdle(label));
+        QCOMPARE(int(p.diagnostics().warningCount()), 0);
+    }
+
+    // Markers: an instant is a mark; intervals (phase 1, or a start and an
+    // end of one name) go to "markers" tracks, a second one for a marker
+    // that overlaps without nesting; an end without its start is counted.
+    void markers()
+    {
+        const LoadResult r = loadText(JSON(
+            {"meta": {"version": 27, "interval": 1, "startTime": 0},
+             "threads": [{"name": "GeckoMain", "processType": "default", "pid": 1, "tid": 1,
+                          "samples": {"schema": {"stack": 0, "time": 1}, "data": [[0, 0]]},
+                          "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": [[null, 0]]},
+                          "frameTable": {"schema": {"location": 0}, "data": [[0]]},
+                          "markers": {"schema": {"name": 0, "startTime": 1, "endTime": 2, "phase": 3, "category": 4, "data": 5},
+                                      "data": [[1, 1, null, 0, 0, null], [2, 2, 6, 1, 0, {"type": "Paint"}], [3, 3, 8, 1, 0, null],
+                                               [4, 4, null, 2, 0, null], [4, null, 5, 3, 0, null], [5, null, 9, 3, 0, null]]},
+                          "stringTable": ["main", "Navigation", "Paint", "Network", "GC", "Orphan"]}]}));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(trackNames(p), (QStringList{"Firefox / GeckoMain markers", "Firefox / GeckoMain markers 2", "Firefox / GeckoMain (samples)"}));
+        QCOMPARE(roots(p, 0), QStringList{"Paint 2-6"});
+        QCOMPARE(p.track(0).depthCount(), 2);
+        QCOMPARE(qstr(p.labelName(p.measurement(p.depthSlice(0, 1).front().measurement).label)), QStringLiteral("GC"));
+        QCOMPARE(roots(p, 1), QStringList{"Network 3-8"});
+        QCOMPARE(int(p.marks().size()), 1);
+        QCOMPARE(qstr(p.string(p.marks().front().name)), QStringLiteral("Navigation"));
+        QCOMPARE(p.marks().front().time, 1000000);
+        QCOMPARE(qstr(p.diagnostics().firstMessage("unpaired interval markers")),
+                 QStringLiteral("thread \"GeckoMain\": 1 interval markers lack their start or end and are left out"));
+    }
+
+    // An index out of its table's range is an error that names the thread,
+    // the table, the row and the column.
+    void indexOutOfRange_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("gecko frame") << JSON(
+            {"meta": {"version": 27, "interval": 1},
+             "threads": [{"name": "GeckoMain",
+                          "samples": {"schema": {"stack": 0, "time": 1}, "data": [[1, 0]]},
+                          "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": [[null, 0], [0, 7]]},
+                          "frameTable": {"schema": {"location": 0}, "data": [[0]]},
+                          "stringTable": ["main"]}]})
+            << QString("thread 0 (\"GeckoMain\"): stackTable row 1: 'frame' 7 is out of range of frameTable (1 entries)");
+        QTest::newRow("processed sample stack") << JSON(
+            {"meta": {"interval": 1, "preprocessedProfileVersion": 40},
+             "threads": [{"name": "Main",
+                          "samples": {"length": 2, "stack": [0, 3], "time": [0, 1]},
+                          "stackTable": {"length": 1, "frame": [0], "prefix": [null]},
+                          "frameTable": {"length": 1, "func": [0]},
+                          "funcTable": {"length": 1, "name": [0]},
+                          "stringArray": ["main"]}]})
+            << QString("thread 0 (\"Main\"): samples row 1: 'stack' 3 is out of range of stackTable (1 entries)");
+        QTest::newRow("processed string") << JSON(
+            {"meta": {"interval": 1, "preprocessedProfileVersion": 40},
+             "threads": [{"name": "Main",
+                          "samples": {"length": 1, "stack": [0], "time": [0]},
+                          "stackTable": {"length": 1, "frame": [0], "prefix": [null]},
+                          "frameTable": {"length": 1, "func": [0]},
+                          "funcTable": {"length": 1, "name": [4]},
+                          "stringArray": ["main"]}]})
+            << QString("thread 0 (\"Main\"): funcTable row 0: 'name' 4 is out of range of the string table (1 entries)");
+    }
+    void indexOutOfRange()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, message);
+        const LoadResult r = loadText(text);
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.error.message), message);
+    }
+
+    // A file cut short is an error, not a crash nor a partial profile.
+    void truncated()
+    {
+        QFile file(dataPath(QStringLiteral("samples/gecko/firefox-processed-2.json")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const LoadResult r = loadText(file.readAll().left(6000));
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.error.message),
+                 QString("invalid JSON: syntax error while parsing value - invalid literal; last read: '\"unregisterTime\": n'"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGeckoLoader)
