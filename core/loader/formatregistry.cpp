@@ -6,6 +6,7 @@
 #include "chroprofformat.h"
 #include "ensoformat.h"
 #include "foldedformat.h"
+#include "geckoformat.h"
 #include "pprofformat.h"
 #include "perfformat.h"
 #include "speedscopeformat.h"
@@ -70,6 +71,8 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
         one<ChroprofFormat>(),
         one<SpeedscopeFormat>(),
         one<CpuProfileFormat>(),
+        // `meta` + `threads` at the top: no other JSON format has them.
+        one<GeckoFormat>(),
         // Before folded stacks: its probe checks the protobuf's structure,
         // where folded stacks' only counts lines that end in a number.
         one<PprofFormat>(),

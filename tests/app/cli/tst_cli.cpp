@@ -142,7 +142,7 @@ private Q_SLOTS:
                                             << "--max-depth takes a whole number";
         QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
                                                   << "option -o needs a value";
-        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, cpuprofile, pprof, folded, perf");
+        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, cpuprofile, gecko, pprof, folded, perf");
         for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
             QTest::addRow("%s: unknown input format", command)
                 << QStringList{command, fgh, "--input-format", "json"}
@@ -194,6 +194,7 @@ private Q_SLOTS:
             "chroprof    Chroprof metrics            *.json                            1.5 x file\n"
             "speedscope  speedscope                  *.json                            3 x file\n"
             "cpuprofile  V8 CPU profile              *.cpuprofile *.json               8 x file\n"
+            "gecko       Firefox Profiler            *.json                            12 x file\n"
             "pprof       pprof                       *.pb.gz *.pb *.pprof *.prof       16 x file\n"
             "folded      folded stacks               *.txt *.folded *.collapsed        16 x file\n"
             "perf        perf script                 *.perf *.txt                      3 x file\n"));
@@ -496,6 +497,34 @@ private Q_SLOTS:
             QCOMPARE(lines.value(1), text);
         else
             QVERIFY2(lines.contains(text), qPrintable(run.out));
+    }
+
+    // A Firefox Profiler file (gecko 13, a child process): summary, rank
+    // and tree end to end.
+    void gecko()
+    {
+        const QString file = dataPath(QStringLiteral("samples/gecko/firefox-gecko-2.json"));
+        const Run summary = cli({"summary", file});
+        QCOMPARE(summary.code, 0);
+        // The child process started 1 s after the parent: its times move.
+        QCOMPARE(summary.out.split(QLatin1Char('\n')).mid(1, 5),
+                 (QStringList{"format:        Firefox Profiler", "time span:     1.01 s (1014000000 ns)", "tracks:        8",
+                              "measurements:  36 (0 async tasks, 0 unfinished)", "intervals:     36 (max depth 6)"}));
+        // Interval markers are calls too, on their own tracks.
+        const Run rank = cli({"rank", file, "--format", "csv", "--top", "2"});
+        QCOMPARE(rank.code, 0);
+        QCOMPARE(rank.out.split(QLatin1Char('\n')).mid(1),
+                 (QStringList{"Reflow,,,3,0,0,0,0,0,15000000,18000000,18000000,5000000,5000000,5000000,5000000,5000000,"
+                              "6000000,6000000,6000000,6000000,0.229008",
+                              "AutoEntryScript Promise resolution or rejection,,,3,0,0,0,0,0,10500000,11500000,11500000,"
+                              "10000000,3500000,500000,10000000,10000000,10000000,1000000,10000000,10000000,0.160305",
+                              ""}));
+        const Run tree = cli({"tree", file, "--max-depth", "1"});
+        QCOMPARE(tree.code, 0);
+        QCOMPARE(tree.out.section(QLatin1Char('\n'), 0, 2),
+                 "== Firefox / GeckoMain markers\n"
+                 "Reflow  created 2.00 ms  active [2.00 ms, 8.00 ms)  completed\n"
+                 "  Rasterize  created 4.00 ms  active [4.00 ms, 5.00 ms)  completed");
     }
 
     void usage()

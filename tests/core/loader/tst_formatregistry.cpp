@@ -45,6 +45,14 @@ private Q_SLOTS:
                                     << QString("speedscope") << QString("speedscope") << QString();
         QTest::newRow("speedscope by shared") << QByteArray("{\"shared\": {\"frames\": []}, \"profiles\": []}")
                                               << QString("speedscope") << QString("speedscope") << QString();
+        QTest::newRow("gecko") << QByteArray("{\"meta\": {\"version\": 27, \"interval\": 1}, \"libs\": [], \"threads\": [")
+                               << QString("gecko") << QString("Firefox Profiler") << QString();
+        QTest::newRow("gecko processed, shared strings") << QByteArray("{\"meta\": {\"preprocessedProfileVersion\": 50}, \"shared\": {\"stringArray\": []}, \"threads\": []}")
+                                                         << QString("gecko") << QString("Firefox Profiler") << QString();
+        QTest::newRow("firefox devtools recording") << QByteArray("{\"label\": \"x\", \"duration\": 4.5, \"profile\": {\"meta\": {}, \"threads\": []}}")
+                                                    << QString("gecko") << QString("Firefox DevTools recording") << QString();
+        QTest::newRow("meta alone is not gecko") << QByteArray("{\"meta\": {}, \"traceEvents\": []}")
+                                                 << QString("chrome") << QString("Chrome Trace Event Format") << QString();
         QTest::newRow("folded") << QByteArray("a;b;c 12\na;b 3\n") << QString("folded") << QString("folded stacks") << QString();
         QTest::newRow("folded with comments") << QByteArray("# austin\n// x\nP1;T2;main 0.5\r\n")
                                               << QString("folded") << QString("folded stacks") << QString();

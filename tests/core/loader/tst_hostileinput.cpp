@@ -152,6 +152,8 @@ private Q_SLOTS:
         QTest::newRow("chroprof snapshots") << "profiles/chroprof-snapshots.json" << 0 << true;
         QTest::newRow("speedscope evented") << "samples/speedscope/0.0.1_simple-no-pretty-print.speedscope.json" << 5 << false;
         QTest::newRow("speedscope sampled") << "samples/speedscope/0.1.2_simple-sampled.speedscope.json" << 5 << false;
+        // One document: a thread's tables are read when its object closes.
+        QTest::newRow("gecko") << "samples/gecko/firefox-gecko-2.json" << 36 << false;
         QTest::newRow("folded") << "samples/folded/recursion.txt" << 16 << true;
         // Its string table comes last: no cut of it is a profile.
         QTest::newRow("pprof") << "samples/pprof/speedscope-simple.prof.pb" << 27 << false;
@@ -470,6 +472,22 @@ private Q_SLOTS:
                                      "stillbornCount": 0, "zombieEventCount": 0}])},
             {"chroprof snapshots", JSON({"chroprofSnapshots": 1, "snapshots": [{"t": 10, "rows": [
                 {"location": {"procedure": "a", "file": "x.nim", "line": 1}, "execTime": 5, "callCount": 1}]}]})},
+            {"gecko", JSON({"meta": {"version": 27, "interval": 1, "startTime": 0, "categories": [{"name": "Idle"}]},
+                            "threads": [{"name": "T", "pid": 1, "tid": 2,
+                                         "samples": {"schema": {"stack": 0, "time": 1}, "data": [[1, 0], [null, 1]]},
+                                         "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": [[null, 0], [0, 1]]},
+                                         "frameTable": {"schema": {"location": 0, "line": 1, "category": 2}, "data": [[0, 3, 0], [1]]},
+                                         "markers": {"schema": {"name": 0, "startTime": 1, "endTime": 2, "phase": 3},
+                                                     "data": [[0, 0, 1, 1], [1, 1, null, 0]]},
+                                         "stringTable": ["a (f.js:1:2)", "b"]}],
+                            "processes": [{"meta": {"startTime": 5}, "threads": []}]})},
+            {"gecko processed", JSON({"meta": {"interval": 1, "startTime": 0},
+                                      "threads": [{"name": "T", "samples": {"stack": [0, null], "timeDeltas": [0, 1]},
+                                                   "stackTable": {"frame": [0], "prefix": [null]},
+                                                   "frameTable": {"func": [0], "line": [3]},
+                                                   "funcTable": {"name": [0], "fileName": [1]},
+                                                   "markers": {"name": [0], "startTime": [0], "endTime": [1], "phase": [1]}}],
+                                      "shared": {"stringArray": ["a", "f.js"]}})},
             {"speedscope", JSON({"$schema": "https://www.speedscope.app/file-format-schema.json",
                                  "shared": {"frames": [{"name": "a", "file": "f.js", "line": 1}]},
                                  "profiles": [{"type": "evented", "name": "p", "unit": "milliseconds", "startValue": 0,

@@ -126,6 +126,13 @@ private Q_SLOTS:
         // The originals, gzip-compressed: the same profiles.
         row("pprof/pprof-report-sample.cpu", 1, 17, 17, 0, 0, 0);
         row("pprof/speedscope-simple.prof", 1, 27, 27, 0, 0, 0);
+        // Firefox Profiler: per thread a samples track and its markers
+        // track(s); the DevTools recording has one content thread.
+        row("gecko/firefox-gecko-1.json", 6, 30, 30, 0, 0, 0);
+        row("gecko/firefox-gecko-2.json", 8, 36, 36, 0, 0, 0);
+        row("gecko/firefox-processed-1.json", 6, 30, 30, 0, 0, 0);
+        row("gecko/firefox-processed-2.json", 8, 35, 35, 0, 0, 0);
+        row("gecko/speedscope-firefox63-simple.json", 2, 187, 187, 0, 0, 0);
         row("linux-perf/firefox-test.perf.gz", 15, 216, 216, 0, 1, 1);
         // One sample of another event (cycles:ppp): skipped, with a warning.
         row("linux-perf/firefox-test.perf.txt", 15, 216, 216, 0, 1, 1);
@@ -315,6 +322,11 @@ private:
         "pprof/speedscope-simple.prof.pb",
         "pprof/pprof-report-sample.cpu",
         "pprof/speedscope-simple.prof",
+        "gecko/firefox-gecko-1.json",
+        "gecko/firefox-gecko-2.json",
+        "gecko/firefox-processed-1.json",
+        "gecko/firefox-processed-2.json",
+        "gecko/speedscope-firefox63-simple.json",
         "linux-perf/firefox-test.perf.gz",
         "linux-perf/firefox-test.perf.txt",
         "linux-perf/forks.linux-perf.txt",
