@@ -48,6 +48,10 @@ void SampleTree::resolveParents()
     }
     m_parentLinks.clear();
     m_parentLinks.shrink_to_fit();
+    for (Node& node : m_nodes) {
+        if (node.label == kTransparent && node.parent != kNone)
+            node.label = m_builder.label("(root)");
+    }
     // A cycle would make a stack endless: each walk from a node to its root
     // is bounded by the node count.
     std::vector<std::uint8_t> state(m_nodes.size(), 0); // 0 unseen, 1 on the walk, 2 reaches a root

@@ -23,7 +23,9 @@ class SampleTree
 {
 public:
     // A node whose label is this is left out of every stack: V8's "(root)",
-    // a pseudo-frame above everything.
+    // a pseudo-frame above everything. Only a root can be: a node given
+    // this label that has a parent is a frame really called "(root)" (a
+    // Firefox profile converted to a trace has one) and is shown as such.
     static constexpr LabelId kTransparent = kNone;
     static constexpr std::int64_t kNoParent = INT64_MIN;
     static constexpr Time kNoEnd = kTimeMin;

@@ -73,6 +73,7 @@ public:
             if (m_profile.intervalsOf(m).empty())
                 m_neverRan.push_back(m);
         }
+        assignTids();
         m_out = "{\"traceEvents\":[";
         writeMetadata();
         for (TrackId t = 0; t < m_profile.trackCount() && m_ok; ++t) {
@@ -145,6 +146,26 @@ private:
         m_out += '}';
     }
 
+    // A thread is (pid, tid) in a trace: a second Thread track with the
+    // same pair (Firefox's overlapping markers get one) would merge with
+    // the first when read back, so it is written under a tid of its own.
+    void assignTids()
+    {
+        std::set<std::pair<std::int64_t, std::int64_t>> used;
+        std::int64_t highest = 0;
+        for (const Track& t : m_profile.tracks())
+            highest = std::max(highest, t.tid);
+        for (const Track& t : m_profile.tracks()) {
+            std::int64_t tid = t.tid;
+            if (t.kind == TrackKind::Thread && !used.insert({t.pid, tid}).second && highest < INT64_MAX) {
+                tid = ++highest;
+                used.insert({t.pid, tid});
+            }
+            m_tids.push_back(tid);
+        }
+    }
+    std::int64_t tidOf(const Track& track) const { return m_tids[std::size_t(&track - m_profile.tracks().data())]; }
+
     void writeMetadata()
     {
         std::set<std::int64_t> processes;
@@ -163,14 +184,15 @@ private:
             }
             if (t.kind != TrackKind::Thread)
                 continue;
-            if (t.threadName != kEmptyString) {
-                begin('M', "thread_name", t.pid, t.tid, 0);
+            const bool moved = tidOf(t) != t.tid;
+            if (t.threadName != kEmptyString || moved) {
+                begin('M', "thread_name", t.pid, tidOf(t), 0);
                 m_out += ",\"args\":{\"name\":";
-                appendEscaped(m_out, m_profile.string(t.threadName));
+                appendEscaped(m_out, m_profile.string(moved ? t.name : t.threadName));
                 m_out += "}}";
             }
             if (t.threadSortIndex != 0) {
-                begin('M', "thread_sort_index", t.pid, t.tid, 0);
+                begin('M', "thread_sort_index", t.pid, tidOf(t), 0);
                 m_out += ",\"args\":{\"sort_index\":" + std::to_string(t.threadSortIndex) + "}}";
             }
         }
@@ -212,7 +234,7 @@ private:
     void asyncEvent(char ph, const char* cat, std::uint64_t taskId, MeasurementId m, const Track& track, Time ts,
                     std::string_view state = {})
     {
-        begin(ph, nameOf(m), track.pid, track.tid, ts);
+        begin(ph, nameOf(m), track.pid, tidOf(track), ts);
         m_out += ",\"cat\":\"";
         m_out += cat;
         m_out += "\",\"id\":" + std::to_string(taskId);
@@ -266,7 +288,7 @@ private:
             const MeasurementId m = iv.measurement;
             bool open = false;
             if (isCall(m, open)) {
-                begin(open ? 'B' : 'X', nameOf(m), track.pid, track.tid, iv.start);
+                begin(open ? 'B' : 'X', nameOf(m), track.pid, tidOf(track), iv.start);
                 if (!open) {
                     m_out += ",\"dur\":";
                     appendMicros(m_out, iv.end - iv.start);
@@ -523,6 +545,7 @@ private:
     const Profile& m_profile;
     const ChromeTraceWriter::Sink& m_sink;
     std::vector<MeasurementId> m_neverRan;
+    std::vector<std::int64_t> m_tids; // per track: the tid it is written under (assignTids)
     Time m_firstTs = kTimeMax;
     Time m_lastTs = kTimeMin;
     std::string m_out;

@@ -184,15 +184,6 @@ QStringList roots(const Profile& p, TrackId t)
     return out;
 }
 
-TrackId trackNamed(const Profile& p, const QString& name)
-{
-    for (TrackId t = 0; t < p.trackCount(); ++t) {
-        if (qstr(p.string(p.track(t).name)) == name)
-            return t;
-    }
-    return kNone;
-}
-
 } // namespace
 
 class TestGeckoLoader : public QObject
