@@ -29,7 +29,10 @@ void SampleTree::addSample(Time time, std::int64_t node)
 
 void SampleTree::resolveParents()
 {
-    for (const auto& [child, parent] : m_parentLinks) {
+    for (const std::pair<std::int64_t, std::int64_t>& link : m_parentLinks) {
+        // Named copies: a lambda cannot capture structured bindings (C++20, clang 14).
+        const std::int64_t child = link.first;
+        const std::int64_t parent = link.second;
         const auto c = m_index.find(child);
         const auto p = m_index.find(parent);
         if (c == m_index.end() || p == m_index.end()) {
