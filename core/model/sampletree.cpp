@@ -7,14 +7,16 @@
 
 namespace runlane {
 
-SampleTree::SampleTree(ProfileBuilder& builder, TrackId track) : m_builder(builder), m_track(track) { }
+SampleTree::SampleTree(ProfileBuilder& builder) : m_builder(builder) { }
 
 void SampleTree::addNode(std::int64_t id, LabelId label)
 {
-    const auto [it, added] = m_index.emplace(id, std::uint32_t(m_nodes.size()));
-    if (!added)
-        throw FormatError("node id " + std::to_string(id) + " is given twice");
-    m_nodes.push_back(Node{label, kNoParent, kNone});
+    if (!m_index.emplace(id, std::uint32_t(m_nodes.size())).second) {
+        if (!m_duplicate)
+            m_duplicate = id;
+        return;
+    }
+    m_nodes.push_back(Node{id, label, kNone});
 }
 
 void SampleTree::setParent(std::int64_t id, std::int64_t parent)
@@ -29,6 +31,8 @@ void SampleTree::addSample(Time time, std::int64_t node)
 
 void SampleTree::resolveParents()
 {
+    if (m_duplicate)
+        throw FormatError("node id " + std::to_string(*m_duplicate) + " is given twice");
     for (const std::pair<std::int64_t, std::int64_t>& link : m_parentLinks) {
         // Named copies: a lambda cannot capture structured bindings (C++20, clang 14).
         const std::int64_t child = link.first;
@@ -44,10 +48,9 @@ void SampleTree::resolveParents()
         }
         Node& node = m_nodes[c->second];
         if (node.parent != kNone && node.parent != p->second)
-            throw FormatError("node " + std::to_string(child) + " has two parents, " + std::to_string(m_nodes[node.parent].parentId)
+            throw FormatError("node " + std::to_string(child) + " has two parents, " + std::to_string(m_nodes[node.parent].id)
                               + " and " + std::to_string(parent));
         node.parent = p->second;
-        node.parentId = parent;
     }
     m_parentLinks.clear();
     m_parentLinks.shrink_to_fit();
@@ -68,10 +71,7 @@ void SampleTree::resolveParents()
             n = m_nodes[n].parent;
         }
         if (n != kNone && state[n] == 1)
-            throw FormatError("the parent links of the sample tree form a cycle through node "
-                              + std::to_string(std::find_if(m_index.begin(), m_index.end(), [n](const auto& e) {
-                                                   return e.second == n;
-                                               })->first));
+            throw FormatError("the parent links of the sample tree form a cycle through node " + std::to_string(m_nodes[n].id));
         for (const std::uint32_t w : walk)
             state[w] = 2;
     }
@@ -87,7 +87,7 @@ void SampleTree::stackOf(std::uint32_t index)
     std::reverse(m_stack.begin(), m_stack.end());
 }
 
-void SampleTree::finish(Time end)
+void SampleTree::finish(TrackId track, Time end)
 {
     resolveParents();
     if (m_samples.empty())
@@ -105,7 +105,7 @@ void SampleTree::finish(Time end)
         std::nth_element(gaps.begin(), gaps.begin() + std::ptrdiff_t(gaps.size() / 2), gaps.end());
         end = addClamped(m_samples.back().time, gaps[gaps.size() / 2]);
     }
-    SampleStackLayout layout(m_builder, m_track, m_samples.front().time);
+    SampleStackLayout layout(m_builder, track, m_samples.front().time);
     std::int64_t lastNode = 0;
     bool haveStack = false;
     std::uint64_t unknown = 0;
@@ -115,11 +115,11 @@ void SampleTree::finish(Time end)
         const Time weight = end == kNoEnd ? 0 : next - s.time;
         if (!haveStack || s.node != lastNode) {
             const auto found = m_index.find(s.node);
-            if (found == m_index.end()) {
-                ++unknown;
-                m_stack.clear(); // shown as no stack for its time
-            } else {
+            if (found != m_index.end()) {
                 stackOf(found->second);
+            } else {
+                m_stack.clear(); // its time is shown with no stack
+                unknown += s.node != kNoStack ? 1 : 0;
             }
             lastNode = s.node;
             haveStack = true;

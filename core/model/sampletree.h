@@ -3,6 +3,7 @@
 #include "profilebuilder.h"
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -10,10 +11,11 @@ namespace runlane {
 
 // A sampling profiler's call tree and its timed samples, for one track:
 // nodes link to their parent (V8 CPU profiles, Firefox stack tables), each
-// sample names its leaf node and when it was taken. finish() lays the
-// samples out in time order (SampleStackLayout): consecutive samples that
-// share the frames from the root down to one form one interval of it, so
-// the track reads as a flame chart under the thread's traced slices.
+// sample names its leaf node and when it was taken. Readers feed it as they
+// parse; finish() lays the samples out on a track in time order
+// (SampleStackLayout): consecutive samples that share the frames from the
+// root down to one form one interval of it, so the track reads as a flame
+// chart under the thread's traced slices.
 //
 // Weights: a sample lasts until the next sample of the track (speedscope's
 // and DevTools' choice); the last one until `end` when the file gives when
@@ -27,13 +29,15 @@ public:
     // this label that has a parent is a frame really called "(root)" (a
     // Firefox profile converted to a trace has one) and is shown as such.
     static constexpr LabelId kTransparent = kNone;
-    static constexpr std::int64_t kNoParent = INT64_MIN;
+    // A sample's node when the file gives it no stack (Firefox's null
+    // stack): time with no frame, not a missing node.
+    static constexpr std::int64_t kNoStack = INT64_MIN;
     static constexpr Time kNoEnd = kTimeMin;
 
-    SampleTree(ProfileBuilder& builder, TrackId track);
+    explicit SampleTree(ProfileBuilder& builder);
 
     // A node of the file's tree, by the file's id. A second node with the
-    // same id is an error (FormatError).
+    // same id makes finish() fail.
     void addNode(std::int64_t id, LabelId label);
     // Its parent, given by the node (`parent`) or by the parent's
     // `children` list; either may come before the node itself.
@@ -42,16 +46,17 @@ public:
 
     std::size_t sampleCount() const { return m_samples.size(); }
     std::size_t nodeCount() const { return m_nodes.size(); }
-    TrackId track() const { return m_track; }
 
-    // Lays the samples out; throws FormatError for parent links that form
-    // a cycle. Samples of a node the tree lacks are skipped with a warning.
-    void finish(Time end);
+    // Lays the samples out on `track`; throws FormatError for a node id
+    // given twice, a node with two parents or parent links that form a
+    // cycle. Samples of a node the tree lacks are shown with no stack, with
+    // a warning.
+    void finish(TrackId track, Time end);
 
 private:
     struct Node {
+        std::int64_t id = 0;
         LabelId label = kTransparent;
-        std::int64_t parentId = kNoParent;
         std::uint32_t parent = kNone; // index, resolved by finish()
     };
     struct Sample {
@@ -63,8 +68,8 @@ private:
     void stackOf(std::uint32_t index);
 
     ProfileBuilder& m_builder;
-    TrackId m_track;
     std::vector<Node> m_nodes;
+    std::optional<std::int64_t> m_duplicate; // the first id given twice
     std::unordered_map<std::int64_t, std::uint32_t> m_index;
     std::vector<std::pair<std::int64_t, std::int64_t>> m_parentLinks; // (child, parent)
     std::vector<Sample> m_samples;

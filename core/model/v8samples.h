@@ -38,12 +38,19 @@ public:
     // Times in nanoseconds (the file's microseconds, converted exactly).
     SampleClock(Diagnostics& diagnostics, Time start) : m_diagnostics(&diagnostics), m_clock(start) { }
 
-    // The next sample's time.
+    // The next sample's time, `delta` after the previous sample's true time.
     Time next(Time delta)
     {
         if (__builtin_add_overflow(m_clock, delta, &m_clock))
             throw FormatError("sample times run out of range");
-        Time t = m_clock;
+        return at(m_clock);
+    }
+    // The next sample's time when the file gives it whole (the legacy
+    // `timestamps`).
+    Time at(Time time)
+    {
+        m_clock = time;
+        Time t = time;
         if (m_started && t < m_last) {
             ++m_backwards;
             t = m_last;

@@ -61,6 +61,7 @@ ChromeSampleCollector::Profile& ChromeSampleCollector::profile(const ChromeEvent
         m_profiles.emplace_back();
         m_profiles.back().pid = pid;
         m_profiles.back().tid = tid;
+        m_profiles.back().tree = std::make_unique<SampleTree>(m_builder);
     }
     return m_profiles[it->second];
 }
@@ -188,7 +189,13 @@ void ChromeSampleCollector::add(const ChromeEvent& e, std::int64_t pid, std::int
         newSamples.resize(n);
         newDeltas.resize(n);
     }
-    std::move(newNodes.begin(), newNodes.end(), std::back_inserter(p.nodes));
+    for (const Node& node : newNodes) {
+        p.tree->addNode(node.id, node.label);
+        if (node.parent)
+            p.tree->setParent(node.id, *node.parent);
+        for (const std::int64_t child : node.children)
+            p.tree->setParent(child, node.id);
+    }
     p.samples.insert(p.samples.end(), newSamples.begin(), newSamples.end());
     p.deltas.insert(p.deltas.end(), newDeltas.begin(), newDeltas.end());
 }
@@ -202,15 +209,9 @@ void ChromeSampleCollector::finish()
         info.kind = TrackKind::Samples;
         info.pid = p.pid;
         info.tid = p.tid;
-        SampleTree tree(m_builder, m_builder.addTrack(info));
+        const TrackId track = m_builder.addTrack(info);
+        SampleTree& tree = *p.tree;
         try {
-            for (const Node& node : p.nodes) {
-                tree.addNode(node.id, node.label);
-                if (node.parent)
-                    tree.setParent(node.id, *node.parent);
-                for (const std::int64_t child : node.children)
-                    tree.setParent(child, node.id);
-            }
             // Without a start (no Profile event) the deltas count from 0:
             // the samples are drawn, though not aligned with the slices.
             if (!p.start)
@@ -221,14 +222,17 @@ void ChromeSampleCollector::finish()
             for (std::size_t i = 0; i < p.samples.size(); ++i)
                 tree.addSample(clock.next(p.deltas[i]), p.samples[i]);
             clock.finish();
-            tree.finish(p.end.value_or(SampleTree::kNoEnd));
+            tree.finish(track, p.end.value_or(SampleTree::kNoEnd));
         } catch (const FormatError& error) {
             // A broken profile must not take the trace with it: its track
             // stays, empty, and the warning says why.
             m_builder.diagnostics().warn("bad CPU profile", std::string("a CPU profile of pid ") + std::to_string(p.pid)
                                                                 + " cannot be laid out: " + error.what());
         }
-        p = Profile{};
+        // Its memory goes now, not with the last profile.
+        p.tree.reset();
+        std::vector<std::int64_t>().swap(p.samples);
+        std::vector<Time>().swap(p.deltas);
     }
 }
 

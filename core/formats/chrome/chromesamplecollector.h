@@ -2,8 +2,10 @@
 
 #include "chromeevent.h"
 #include "profilebuilder.h"
+#include "sampletree.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,7 +45,8 @@ private:
         std::int64_t tid = 0;
         std::optional<Time> start;
         std::optional<Time> end;
-        std::vector<Node> nodes;
+        std::unique_ptr<SampleTree> tree; // the nodes, as chunks bring them
+        // Times count from the start, which may come last: kept as deltas.
         std::vector<std::int64_t> samples;
         std::vector<Time> deltas;
     };

@@ -27,7 +27,10 @@ struct Number {
 class Handler
 {
 public:
-    explicit Handler(ChunkedFileReader& input) : m_input(input), m_startOffset(input.offset()) { }
+    Handler(ChunkedFileReader& input, ProfileBuilder& builder)
+        : tree(builder), m_input(input), m_builder(builder), m_startOffset(input.offset())
+    {
+    }
 
     bool null() { return other("null"); }
     bool boolean(bool v) { return other(v ? "true" : "false"); }
@@ -133,7 +136,7 @@ public:
         std::string url;
         std::int64_t line = -1;
     };
-    std::vector<NodeRecord> nodes;
+    SampleTree tree; // the nodes, as they are read
     std::vector<std::int64_t> samples;
     std::vector<Time> deltas;
     std::vector<Time> timestamps; // the legacy form: each sample's time
@@ -177,9 +180,14 @@ private:
     void endNode()
     {
         if (!m_hasId.back())
-            throw error("node #" + std::to_string(nodes.size()) + " has no 'id'");
-        const std::int64_t id = m_open.back().id;
-        nodes.push_back(std::move(m_open.back()));
+            throw error("node #" + std::to_string(tree.nodeCount()) + " has no 'id'");
+        const NodeRecord& n = m_open.back();
+        tree.addNode(n.id, v8samples::frameLabel(m_builder, n.function, n.url, n.line));
+        if (n.parent)
+            tree.setParent(n.id, *n.parent);
+        for (const std::int64_t child : n.children)
+            tree.setParent(child, n.id);
+        const std::int64_t id = n.id;
         m_open.pop_back();
         m_hasId.pop_back();
         if (!m_open.empty())
@@ -262,6 +270,7 @@ private:
     }
 
     ChunkedFileReader& m_input;
+    ProfileBuilder& m_builder;
     std::int64_t m_startOffset;
     std::vector<Context> m_stack;
     std::string m_key;
@@ -276,25 +285,14 @@ CpuProfileReader::CpuProfileReader(ChunkedFileReader& input, ProfileBuilder& bui
 
 void CpuProfileReader::read()
 {
-    Handler handler(m_input);
+    Handler handler(m_input, m_builder);
     if (!Json::sax_parse(m_input.begin(), m_input.end(), &handler, nlohmann::json::input_format_t::json, false)) {
         const jsonsax::SyntaxError& e = handler.syntaxError();
         throw FormatError(e.message, -1, e.offset);
     }
-    if (handler.nodes.empty())
+    if (handler.tree.nodeCount() == 0)
         throw FormatError("a V8 CPU profile needs 'nodes', the call tree; this file has none");
-    TrackInfo info;
-    info.kind = TrackKind::Samples;
-    info.displayName = m_builder.intern("CPU profile (samples)");
-    const TrackId track = m_builder.addTrack(info);
-    SampleTree tree(m_builder, track);
-    for (const Handler::NodeRecord& node : handler.nodes) {
-        tree.addNode(node.id, v8samples::frameLabel(m_builder, node.function, node.url, node.line));
-        if (node.parent)
-            tree.setParent(node.id, *node.parent);
-        for (const std::int64_t child : node.children)
-            tree.setParent(child, node.id);
-    }
+    SampleTree& tree = handler.tree;
     // Times: deltas from startTime, or (legacy) each sample's timestamp.
     const bool absolute = handler.deltas.empty() && !handler.timestamps.empty();
     const std::vector<Time>& times = absolute ? handler.timestamps : handler.deltas;
@@ -306,17 +304,16 @@ void CpuProfileReader::read()
                                          + "; only the first " + std::to_string(count) + " of each are used");
     const Time start = absolute ? (count > 0 ? times.front() : 0) : handler.startTime.value_or(0);
     v8samples::SampleClock clock(m_builder.diagnostics(), start);
-    Time previous = start;
-    for (std::size_t i = 0; i < count; ++i) {
-        const Time delta = absolute ? times[i] - previous : times[i];
-        previous = times[i];
-        tree.addSample(clock.next(delta), handler.samples[i]);
-    }
+    for (std::size_t i = 0; i < count; ++i)
+        tree.addSample(absolute ? clock.at(times[i]) : clock.next(times[i]), handler.samples[i]);
     clock.finish();
     m_builder.extendSpan(start);
     if (handler.endTime)
         m_builder.extendSpan(*handler.endTime);
-    tree.finish(handler.endTime.value_or(SampleTree::kNoEnd));
+    TrackInfo info;
+    info.kind = TrackKind::Samples;
+    info.displayName = m_builder.intern("CPU profile (samples)");
+    tree.finish(m_builder.addTrack(info), handler.endTime.value_or(SampleTree::kNoEnd));
 }
 
 } // namespace runlane

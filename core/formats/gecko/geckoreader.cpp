@@ -390,8 +390,7 @@ void GeckoReader::emitThread(const GeckoThread& thread, std::size_t process)
     TrackId samplesTrack = kNone;
     if (!thread.sampleTime.empty()) {
         samplesTrack = m_builder.addTrack(info);
-        SampleTree tree(m_builder, samplesTrack);
-        bool nullStack = false;
+        SampleTree tree(m_builder);
         for (std::size_t s = 0; s < thread.stackLabel.size(); ++s) {
             tree.addNode(std::int64_t(s), thread.stackLabel[s]);
             if (thread.stackPrefix[s] >= 0)
@@ -399,19 +398,16 @@ void GeckoReader::emitThread(const GeckoThread& thread, std::size_t process)
         }
         double last = thread.sampleTime.front();
         for (std::size_t i = 0; i < thread.sampleTime.size(); ++i) {
-            tree.addSample(toTime(thread.sampleTime[i], offset), thread.sampleStack[i]);
-            nullStack = nullStack || thread.sampleStack[i] < 0;
+            // A null stack is time with no frame.
+            const std::int64_t stack = thread.sampleStack[i] < 0 ? SampleTree::kNoStack : thread.sampleStack[i];
+            tree.addSample(toTime(thread.sampleTime[i], offset), stack);
             last = std::max(last, thread.sampleTime[i]);
         }
-        // A sample without a stack is time with no frame: a node of no
-        // label, so that its stack is empty.
-        if (nullStack)
-            tree.addNode(-1, SampleTree::kTransparent);
         // Each sample lasts until the next; the last one the sampling
         // interval.
         const Time end = toTime(last + p.interval, offset);
         m_builder.extendSpan(end);
-        tree.finish(end);
+        tree.finish(samplesTrack, end);
     }
     emitMarkers(thread, info, samplesTrack, offset);
 }

@@ -256,6 +256,9 @@ private Q_SLOTS:
                                        << "expected a number in 'samples', found \"x\"";
         QTest::newRow("twice") << JSON({"nodes": [{"id": 1}, {"id": 1}], "samples": [1], "timeDeltas": [1]})
                                << "node id 1 is given twice";
+        QTest::newRow("two parents")
+            << JSON({"nodes": [{"id": 1}, {"id": 2, "children": [3]}, {"id": 3, "parent": 1}], "samples": [3], "timeDeltas": [1]})
+            << "node 3 has two parents, 2 and 1";
         QTest::newRow("bad chunk in a trace")
             << JSON([{"ph": "X", "name": "RunTask", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
                      {"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": 1, "ts": 1, "id": "0x1", "args": {"data": {"cpuProfile": {"nodes": 5}}}}])
