@@ -447,12 +447,9 @@ void RankTable::sort(const Profile& profile, RankSortKey key, bool descending)
             // the order does not depend on the order labels were read in.
             const Label& la = profile.label(a.label);
             const Label& lb = profile.label(b.label);
-            const auto kx = std::make_tuple(profile.string(la.file), la.line, a.label);
-            const auto ky = std::make_tuple(profile.string(lb.file), lb.line, b.label);
-            if (std::get<0>(kx) != std::get<0>(ky) || std::get<1>(kx) != std::get<1>(ky))
-                return descending ? std::tie(std::get<0>(kx), std::get<1>(kx)) > std::tie(std::get<0>(ky), std::get<1>(ky))
-                                  : std::tie(std::get<0>(kx), std::get<1>(kx)) < std::tie(std::get<0>(ky), std::get<1>(ky));
-            return descending ? a.label > b.label : a.label < b.label;
+            const auto ka = std::make_tuple(profile.string(la.file), la.line, a.label);
+            const auto kb = std::make_tuple(profile.string(lb.file), lb.line, b.label);
+            return descending ? ka > kb : ka < kb;
         }
         const Time x = value(a);
         const Time y = value(b);

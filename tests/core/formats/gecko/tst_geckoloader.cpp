@@ -199,30 +199,26 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("top");
         // Old versions (gecko 3 and 13, processed 7 and before): three threads
         // of 7 samples each, a child process in gecko 3 as a string.
+        const QStringList threeThreads{QStringLiteral("Firefox / GeckoMain (samples)"),
+                                       QStringLiteral("Firefox / Compositor (samples)"),
+                                       QStringLiteral("Firefox tab / GeckoMain (samples)")};
+        const QStringList oldTop{QStringLiteral("0x100000f84 6000000/18000000"), QStringLiteral("0x100001a45 6000000/6000000"),
+                                 QStringLiteral("(root) 3000000/21000000")};
         QTest::newRow("gecko-1") << QStringLiteral("firefox-gecko-1.json")
-            << QStringList{QStringLiteral("Firefox / GeckoMain (samples)"), QStringLiteral("Firefox / Compositor (samples)"),
-                           QStringLiteral("Firefox tab / GeckoMain (samples)")}
+            << threeThreads
             << QList<int>{7, 7, 7}
-            << QStringList{QStringLiteral("0x100000f84 6000000/18000000"),
-                           QStringLiteral("0x100001a45 6000000/6000000"),
-                           QStringLiteral("(root) 3000000/21000000")};
+            << oldTop;
         QTest::newRow("gecko-2") << QStringLiteral("firefox-gecko-2.json")
-            << QStringList{QStringLiteral("Firefox / GeckoMain (samples)"), QStringLiteral("Firefox / Compositor (samples)"),
-                           QStringLiteral("Firefox tab / GeckoMain (samples)")}
+            << threeThreads
             << QList<int>{7, 7, 7}
-            << QStringList{QStringLiteral("0x100000f84 6000000/18000000"),
-                           QStringLiteral("0x100001a45 6000000/6000000"),
-                           QStringLiteral("(root) 3000000/21000000")};
+            << oldTop;
         QTest::newRow("processed-1") << QStringLiteral("firefox-processed-1.json")
             << QStringList{QStringLiteral("Firefox / GeckoMain (samples)"), QStringLiteral("Firefox / Compositor (samples)"),
                            QStringLiteral("Firefox / Content (samples)")}
             << QList<int>{7, 7, 7}
-            << QStringList{QStringLiteral("0x100000f84 6000000/18000000"),
-                           QStringLiteral("0x100001a45 6000000/6000000"),
-                           QStringLiteral("(root) 3000000/21000000")};
+            << oldTop;
         QTest::newRow("processed-2") << QStringLiteral("firefox-processed-2.json")
-            << QStringList{QStringLiteral("Firefox / GeckoMain (samples)"), QStringLiteral("Firefox / Compositor (samples)"),
-                           QStringLiteral("Firefox tab / GeckoMain (samples)")}
+            << threeThreads
             << QList<int>{7, 7, 7}
             << QStringList{QStringLiteral("0x100000f84 6000000/18000000"),
                            QStringLiteral("0x100001a45 6000000/7000000"),
