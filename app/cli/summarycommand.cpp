@@ -67,9 +67,15 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 
     out << "file:          " << p.sourcePath() << "\n";
     out << "format:        " << p.formatName() << "\n";
-    out << (p.unit() == ValueUnit::Nanoseconds ? "time span:     " : "span:          ") << ValueFormat::text(p.duration(), p.unit()) << " ("
+    // Without timestamps the span is only the sum of the samples' weights.
+    const char* spanKey = !p.hasTimestamps() ? "total weight:  "
+        : p.unit() == ValueUnit::Nanoseconds ? "time span:     "
+                                             : "span:          ";
+    out << spanKey << ValueFormat::text(p.duration(), p.unit()) << " ("
         << ValueFormat::plain(p.duration(), p.unit()) << " " << ValueFormat::key(p.unit()) << ")\n";
-    if (p.prefersAggregatedView())
+    if (!p.hasTimestamps())
+        out << "view:          aggregated flame graph only (the file has no timestamps)\n";
+    else if (p.prefersAggregatedView())
         out << "view:          aggregated flame graph (sampled stacks)\n";
     if (!p.variants().empty()) {
         // The loaded one marked: `--variant NAME` loads another.

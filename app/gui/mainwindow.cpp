@@ -23,6 +23,7 @@
 #include "timeruler.h"
 #include "usagechart.h"
 #include "valueformat.h"
+#include "variantbox.h"
 #include "warningspanel.h"
 
 #include <QActionGroup>
@@ -230,8 +231,11 @@ void MainWindow::buildMenus()
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), [this](const QString& path) { openFile(path); }, this);
     m_compare->addFileActions(file);
     addItem(file, "reload", tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {
+        // The same variant again (a pprof sample type the user chose).
+        const Profile* p = m_document->profile();
         if (!m_currentPath.isEmpty())
-            openFile(m_currentPath);
+            openFile(m_currentPath, p && !p->variants().empty() ? QString::fromStdString(p->variants()[p->variant()])
+                                                                : QString());
     });
     QMenu* exports = file->addMenu(tr("&Export"));
     exports->addAction(tr("Icicle plot as PNG…"), this, [this] { exportImage(0); })->setObjectName(QStringLiteral("exportIcicle"));
@@ -284,6 +288,8 @@ void MainWindow::buildMenus()
     connect(m_document, &ProfileDocument::viewModeChanged, this,
             [this] {
                 m_aggregatedAction->setChecked(m_document->isAggregated());
+                const Profile* shown = m_document->profile();
+                m_aggregatedAction->setEnabled(!shown || shown->hasTimestamps());
                 // The lanes and the usage chart need the timeline: in the
                 // aggregated view their room goes to the flame graph, and
                 // the splitter gives it back when they return.
@@ -368,7 +374,11 @@ void MainWindow::buildStatusBar()
     m_warningsButton = new QPushButton(this);
     m_warningsButton->setFlat(true);
     connect(m_warningsButton, &QPushButton::clicked, this, &MainWindow::showWarnings);
+    auto* variants = new VariantBox(m_document, this);
+    connect(variants, &VariantBox::variantRequested, this,
+            [this](const QString& name) { openFile(m_currentPath, name); });
     statusBar()->addWidget(m_statusText, 1);
+    statusBar()->addPermanentWidget(variants);
     statusBar()->addPermanentWidget(m_warningsButton);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
@@ -383,14 +393,14 @@ void MainWindow::setLoading(bool loading)
     m_progress->setValue(0);
 }
 
-void MainWindow::openFile(const QString& path)
+void MainWindow::openFile(const QString& path, const QString& variant)
 {
     m_loadNote.clear();
     m_loadingPath = path;
     m_lastError.clear();
     setLoading(true);
     m_statusText->setText(tr("Loading %1…").arg(displayName(path)));
-    m_loader->load(path);
+    m_loader->load(path, variant);
 }
 
 void MainWindow::progress(qint64 done, qint64 total)
@@ -425,6 +435,10 @@ void MainWindow::noticeDiagnostics(const LoadedProfile& profile)
     if (d.warningCount() > 0)
         m_notices->addNotice(tr("%1 while reading %2 · <a href='warnings'>show them</a>")
                                  .arg(countText(qint64(d.warningCount()), "warning", "warnings"), name));
+    if (!profile.profile->hasTimestamps())
+        m_notices->addNotice(tr("%1 has no timestamps, only totals per call stack: it is shown as an aggregated "
+                                "flame graph and rank, and there is no timeline.")
+                                 .arg(name));
 }
 
 void MainWindow::showProfile(const LoadedProfile& profile)

@@ -53,7 +53,8 @@ public:
     ~MainWindow() override;
 
     // Loads in the background; profileShown() or loadFailed() follows.
-    void openFile(const QString& path);
+    // `variant`: which of the file's variants to load (empty: the default).
+    void openFile(const QString& path, const QString& variant = {});
     void openDemo() { openFile(demoPath()); }
     // Shows an already loaded profile at once (scripts, `runlane-cli render`).
     void showProfile(const LoadedProfile& loaded);

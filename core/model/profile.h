@@ -135,6 +135,12 @@ public:
     bool snapshotsAreTimed() const { return m_snapshotsTimed; }
     // Sampled profiles and folded stacks read best as a flame graph.
     bool prefersAggregatedView() const { return m_prefersAggregated; }
+    // False when the file gives no times at all (pprof: only totals per
+    // stack). The intervals are then laid out as a flame graph (siblings
+    // side by side, each as wide as its total), not a timeline: only the
+    // aggregated views mean anything, and the viewer says so instead of
+    // offering a timeline.
+    bool hasTimestamps() const { return m_hasTimestamps; }
 
     // The variants the file holds (pprof sample types, perf events), of
     // which variant() was loaded; empty when the format has none. Another
@@ -173,6 +179,7 @@ private:
     std::vector<Snapshot> m_snapshots;
     bool m_snapshotsTimed = false;
     bool m_prefersAggregated = false;
+    bool m_hasTimestamps = true;
     std::vector<std::string> m_variants;
     std::size_t m_variant = 0;
     Diagnostics m_diagnostics;

@@ -86,6 +86,12 @@ public:
 
     void setUnit(ValueUnit unit) { m_profile->m_unit = unit; }
     void setPrefersAggregatedView(bool prefer) { m_profile->m_prefersAggregated = prefer; }
+    // See Profile::hasTimestamps: also makes the aggregated view preferred.
+    void setHasNoTimestamps()
+    {
+        m_profile->m_hasTimestamps = false;
+        m_profile->m_prefersAggregated = true;
+    }
     // The file's variants and the one loaded (see Profile::variants).
     void setVariants(std::vector<std::string> names, std::size_t chosen)
     {

@@ -23,7 +23,9 @@ public:
     explicit BackgroundLoader(QObject* parent = nullptr);
     ~BackgroundLoader() override;
 
-    void load(const QString& path);
+    // `variant`: which of the file's variants to read (LoadControl::variant);
+    // empty: the format's default.
+    void load(const QString& path, const QString& variant = {});
     void cancel();
     bool isLoading() const { return m_watcher.isRunning(); }
     const QString& currentPath() const { return m_path; }

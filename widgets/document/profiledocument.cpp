@@ -24,15 +24,21 @@ void ProfileDocument::setProfile(const LoadedProfile& loaded)
         clear();
         return;
     }
+    const bool wasAggregated = m_aggregated;
     switchTo(loaded);
     // Folded stacks and sampled profiles have no meaningful timeline.
     if (m_loaded.profile->prefersAggregatedView())
         setAggregated(true);
+    else if (wasAggregated)
+        Q_EMIT viewModeChanged(); // back to the timeline: the lanes and the usage chart return
 }
 
 void ProfileDocument::clear()
 {
+    const bool wasAggregated = m_aggregated;
     switchTo(LoadedProfile());
+    if (wasAggregated)
+        Q_EMIT viewModeChanged();
 }
 
 void ProfileDocument::switchTo(const LoadedProfile& loaded)
@@ -165,6 +171,11 @@ void ProfileDocument::setAggregated(bool aggregated)
 {
     if (aggregated == m_aggregated || !hasProfile())
         return;
+    // Without timestamps there is no timeline to go back to (pprof).
+    if (!aggregated && !m_loaded.profile->hasTimestamps()) {
+        Q_EMIT viewModeChanged(); // so that a toggled action springs back
+        return;
+    }
     m_aggregated = aggregated;
     if (aggregated && !m_callTree && !m_callTreeJob.isRunning())
         m_callTreeJob.start(m_loaded.profile, [](const Profile& profile) { return std::make_shared<const CallTree>(profile); });

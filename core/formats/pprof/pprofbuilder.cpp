@@ -142,7 +142,7 @@ void PprofBuilder::build()
     if (names.empty() && !m_file.samples.empty())
         throw FormatError("the profile has samples but no sample types (Profile.sample_type)", -1,
                           m_file.samples.front().offset);
-    m_builder.setPrefersAggregatedView(true);
+    m_builder.setHasNoTimestamps();
     if (!names.empty()) {
         m_valueIndex = chooseVariant(names);
         setUnit(m_valueIndex);

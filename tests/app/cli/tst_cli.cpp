@@ -434,8 +434,8 @@ private Q_SLOTS:
         const Run summary = cli({"summary", file});
         QCOMPARE(summary.code, 0);
         const QStringList lines = summary.out.split(QLatin1Char('\n'));
-        QCOMPARE(lines.mid(1, 7), (QStringList{"format:        pprof", "time span:     1.50 s (1500000000 ns)",
-                                               "view:          aggregated flame graph (sampled stacks)",
+        QCOMPARE(lines.mid(1, 7), (QStringList{"format:        pprof", "total weight:  1.50 s (1500000000 ns)",
+                                               "view:          aggregated flame graph only (the file has no timestamps)",
                                                "variants:      samples (count), cpu (nanoseconds) (loaded)",
                                                "tracks:        1", "measurements:  27 (0 async tasks, 0 unfinished)",
                                                "intervals:     27 (max depth 12)"}));
