@@ -1,10 +1,13 @@
 // For tests/fuzz/run.sh, from the FormatRegistry: `fuzz_seeds --targets`
-// prints the fuzz targets (detect, load, baseline, then one per format id);
+// prints the fuzz targets (detect, load, baseline, gzip, then one per format
+// id);
 // `fuzz_seeds FILE...` prints "id<TAB>path" for each file some format
 // claims, so that each format's target is seeded with that format's files
-// whatever their names, and "baseline<TAB>path" for each baseline report.
+// whatever their names, "baseline<TAB>path" for each baseline report and
+// "gzip<TAB>path" for each gzip-compressed file.
 #include "baselinereport.h"
 #include "formatregistry.h"
+#include "gzipdevice.h"
 
 #include <QFile>
 
@@ -16,7 +19,7 @@ using namespace runlane;
 int main(int argc, char** argv)
 {
     if (argc == 2 && std::string(argv[1]) == "--targets") {
-        std::printf("detect\nload\nbaseline\n");
+        std::printf("detect\nload\nbaseline\ngzip\n");
         for (const InputFormat* format : FormatRegistry::formats())
             std::printf("%.*s\n", int(format->id().size()), format->id().data());
         return 0;
@@ -27,6 +30,11 @@ int main(int argc, char** argv)
             continue;
         const QByteArray head = file.read(qint64(FormatPrefix::kSize));
         const std::string_view prefix(head.constData(), std::size_t(head.size()));
+        // Compressed files seed the gzip layer's target (and the loader's).
+        if (GzipDevice::isGzip(head)) {
+            std::printf("gzip\t%s\n", argv[i]);
+            continue;
+        }
         // A report is no profile format: the registry does not know it.
         if (BaselineReport::isReport(prefix)) {
             std::printf("baseline\t%s\n", argv[i]);

@@ -7,6 +7,7 @@
 #   tests/fuzz/run.sh SECONDS [TARGET...]   # default: every target
 #
 # Targets: detect, load, baseline (the baseline-report reader and compare),
+# gzip (the decompression layer alone, GzipDevice),
 # and one per input format (the FormatRegistry's ids: chrome enso ...).
 # FUZZ_BUILD_DIR picks the build directory (default: build-fuzz/),
 # FUZZ_JOBS how many targets run at once (default: the number of cores).

@@ -1,0 +1,113 @@
+// libFuzzer target: the gzip layer under every reader (GzipDevice), alone.
+// The loader targets reach it too, but through a format's probe that gives
+// up at the first bytes of text that are not its own; here every input is
+// decompressed to its end. Checked besides "no crash, no leak, no hang":
+// - the result does not depend on how the reader slices its reads (chunks
+//   of every size from 1 byte to 1 MiB, chosen by the input's own bytes,
+//   against 64 KiB reads): the same text, or the same error;
+// - progress (compressed bytes consumed) never goes back and never passes
+//   the input's size;
+// - what decompressed, compressed again (zlib, gzip wrapper) and read back,
+//   is the same text.
+#include "gzipdevice.h"
+
+#include <QBuffer>
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+using namespace runlane;
+
+namespace {
+
+// Decompressed text beyond this is not read: a 64 KiB input may inflate
+// to 64 MiB, and read a byte at a time that would be a hang.
+constexpr qsizetype kLimit = 4 << 20;
+
+struct Outcome {
+    QByteArray text;
+    bool failed = false;
+    bool limited = false; // stopped at kLimit, the end not reached
+};
+
+// Decompresses `input`, reads of `sizeOf(n)` bytes for the n-th read.
+template<typename SizeOf>
+Outcome decompress(const QByteArray& input, SizeOf sizeOf)
+{
+    QByteArray copy = input;
+    QBuffer source(&copy);
+    source.open(QIODevice::ReadOnly);
+    GzipDevice gzip(source);
+    gzip.open(QIODevice::ReadOnly);
+    Outcome outcome;
+    std::int64_t lastPosition = 0;
+    for (std::size_t n = 0;; ++n) {
+        const qint64 want = sizeOf(n);
+        QByteArray chunk(want, Qt::Uninitialized);
+        const qint64 got = gzip.read(chunk.data(), want);
+        if (gzip.compressedPosition() < lastPosition || gzip.compressedPosition() > input.size())
+            std::abort(); // progress went back or past the file
+        lastPosition = gzip.compressedPosition();
+        if (got < 0) {
+            if (gzip.errorString().isEmpty())
+                std::abort(); // a read error must say what went wrong
+            outcome.failed = true;
+            return outcome;
+        }
+        if (got == 0)
+            return outcome;
+        outcome.text.append(chunk.constData(), got);
+        if (outcome.text.size() >= kLimit) {
+            outcome.text.truncate(kLimit);
+            outcome.limited = true;
+            return outcome;
+        }
+    }
+}
+
+QByteArray gzipOf(const QByteArray& text)
+{
+    z_stream z{};
+    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        std::abort();
+    QByteArray out(qsizetype(deflateBound(&z, uLong(text.size()))) + 64, Qt::Uninitialized);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.constData()));
+    z.avail_in = uInt(text.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = uInt(out.size());
+    if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+        std::abort();
+    out.truncate(qsizetype(z.total_out));
+    deflateEnd(&z);
+    return out;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const QByteArray input = QByteArray::fromRawData(reinterpret_cast<const char*>(data), qsizetype(size));
+    const Outcome plain = decompress(input, [](std::size_t) { return qint64(1) << 16; });
+    // Read sizes from the input's bytes: 1, 2, ..., up to 1 MiB.
+    const Outcome sliced = decompress(input, [data, size](std::size_t n) {
+        const std::uint8_t b = size ? data[n % size] : 0;
+        return qint64(1) << (b % 21);
+    });
+    // Both read to the end: the same outcome. Otherwise the text one of them
+    // got before its error or the limit is a prefix of the other's.
+    const bool bothEnded = !plain.limited && !sliced.limited;
+    const qsizetype common = std::min(plain.text.size(), sliced.text.size());
+    if ((bothEnded && (plain.failed != sliced.failed || (!plain.failed && plain.text != sliced.text)))
+        || plain.text.left(common) != sliced.text.left(common))
+        std::abort(); // the slicing of reads changed the result
+    if (!plain.failed && !plain.limited && !plain.text.isEmpty()) {
+        const Outcome again = decompress(gzipOf(plain.text), [](std::size_t) { return qint64(1) << 16; });
+        if (again.failed || again.text != plain.text)
+            std::abort(); // a stream zlib wrote did not read back
+    }
+    return 0;
+}
