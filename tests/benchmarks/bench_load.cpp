@@ -4,6 +4,7 @@
 //   bench_load --events 1000000 [--repeat 3] [--keep trace.json]
 //   bench_load --file trace.json [--repeat 3]
 //   bench_load --events 1000000 --gzip yes   (the generated trace gzip-compressed)
+//   bench_load --events 1000000 --samples yes   (with DevTools CPU profile samples)
 //
 // For a gzip-compressed file the throughput is of the decompressed text
 // (what the file holds), as for a plain one.
@@ -112,7 +113,7 @@ double median(std::vector<double> values)
 int usage()
 {
     std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] [--gzip yes] | --file FILE) [--repeat K] "
-                         "[--reference yes|no]\n");
+                         "[--reference yes|no] [--samples yes]\n");
     return 2;
 }
 
@@ -126,6 +127,7 @@ int main(int argc, char** argv)
     int repeat = 1;
     bool compareReference = true;
     bool compress = false;
+    bool samples = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (i + 1 >= argc)
@@ -142,6 +144,8 @@ int main(int argc, char** argv)
             compareReference = std::string(argv[++i]) != "no";
         else if (arg == "--gzip")
             compress = std::string(argv[++i]) == "yes";
+        else if (arg == "--samples")
+            samples = std::string(argv[++i]) == "yes";
         else
             return usage();
     }
@@ -153,6 +157,7 @@ int main(int argc, char** argv)
         file = keep.empty() ? QDir(dir.path()).filePath(QStringLiteral("trace.json")).toStdString() : keep;
         bench::TraceGenerator::Options options;
         options.events = events;
+        options.samples = samples;
         std::FILE* out = std::fopen(file.c_str(), "wb");
         if (!out) {
             std::perror(file.c_str());
@@ -164,6 +169,9 @@ int main(int argc, char** argv)
         std::fclose(out);
         std::printf("generated:            %llu events in %.2f s\n", static_cast<unsigned long long>(stats.events),
                     generate);
+        if (samples)
+            std::printf("with samples:         %llu V8 CPU profile samples (DevTools ProfileChunk events)\n",
+                        static_cast<unsigned long long>(stats.samples));
         if (compress) {
             const std::string gz = file + ".gz";
             const double took = seconds([&] { compress = gzipFile(file, gz); });

@@ -1,5 +1,7 @@
 #include "tracegenerator.h"
 
+#include "samplegenerator.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -143,13 +145,14 @@ void TraceGenerator::asyncTask(int process, std::int64_t start)
     }
 }
 
-bool TraceGenerator::writeFile(const char* path, std::uint64_t events)
+bool TraceGenerator::writeFile(const char* path, std::uint64_t events, bool samples)
 {
     std::FILE* out = std::fopen(path, "wb");
     if (!out)
         return false;
     Options options;
     options.events = events;
+    options.samples = samples;
     TraceGenerator(options).write(out);
     return std::fclose(out) == 0;
 }
@@ -174,11 +177,22 @@ TraceGenerator::Stats TraceGenerator::write(std::FILE* out)
         event(m_buffer);
     }
     std::vector<std::int64_t> clock(std::size_t(threads), 1'000'000'000);
+    std::vector<SampleGenerator> samplers; // by process: its main thread's
+    for (int p = 0; m_options.samples && p < m_options.processes; ++p) {
+        samplers.emplace_back(p + 1, 100 + p * m_options.threadsPerProcess, m_options.seed + std::uint32_t(p));
+        event(samplers.back().profileEvent(clock[0] / 1000).c_str());
+    }
     std::uint64_t round = 0;
     while (m_stats.events < m_options.events) {
         const int thread = int(round % std::uint64_t(threads));
         m_deepTree = m_rng.next() % 20 == 0;
         clock[std::size_t(thread)] = call(thread, 0, clock[std::size_t(thread)]) + 1000 + m_rng.next() % 100000;
+        if (!samplers.empty() && thread % m_options.threadsPerProcess == 0) {
+            SampleGenerator& sampler = samplers[std::size_t(thread / m_options.threadsPerProcess)];
+            const std::string chunk = sampler.chunkEvent(clock[std::size_t(thread)] / 1000, 5, 15);
+            if (!chunk.empty())
+                event(chunk.c_str());
+        }
         if (round % 5 == 0 && m_stats.events + 10 < m_options.events)
             asyncTask(1 + thread / m_options.threadsPerProcess, clock[std::size_t(thread)] - 50000);
         if (round % 97 == 0) {
@@ -189,6 +203,8 @@ TraceGenerator::Stats TraceGenerator::write(std::FILE* out)
         }
         ++round;
     }
+    for (const SampleGenerator& sampler : samplers)
+        m_stats.samples += sampler.sampleCount();
     std::fputs("\n],\"displayTimeUnit\":\"ns\"}\n", out);
     return m_stats;
 }

@@ -9,7 +9,7 @@ namespace runlane::bench {
 // trees (X events, some as B/E pairs) on several threads of a few processes,
 // up to `maxDepth` deep, thousands of distinct names with a skewed
 // frequency, async b/e tasks that pause and resume, counters, instants and
-// M names. Timestamps are µs with three decimals (ns precision), so the
+// M names; optionally DevTools CPU profile samples. Timestamps are µs with three decimals (ns precision), so the
 // float-parsing path is measured too. The same options give the same bytes.
 class TraceGenerator
 {
@@ -21,19 +21,24 @@ public:
         int names = 5000;
         int maxDepth = 30;
         std::uint32_t seed = 1;
+        // V8 CPU profile samples on each process's main thread, as a
+        // DevTools recording has them (SampleGenerator): a sample every
+        // 5-15 µs of the thread's time.
+        bool samples = false;
     };
 
     struct Stats {
         std::uint64_t events = 0;
         std::uint64_t intervals = 0; // what a loader should build
         int maxDepth = 0;
+        std::uint64_t samples = 0;
     };
 
     explicit TraceGenerator(const Options& options);
     Stats write(std::FILE* out);
     // The trace of `events` events with the other options at their
     // defaults, into a new file; false if it cannot be written.
-    static bool writeFile(const char* path, std::uint64_t events);
+    static bool writeFile(const char* path, std::uint64_t events, bool samples = false);
 
 private:
     struct Rng {

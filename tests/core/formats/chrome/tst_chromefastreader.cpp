@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 #include <cstdio>
 
 using namespace runlane;
@@ -233,15 +235,32 @@ private Q_SLOTS:
     }
 
     // A generated trace large enough to span many read blocks and jobs
-    // (nested X and B/E, async tasks, counters, instants, names).
+    // (nested X and B/E, async tasks, counters, instants, names), and one
+    // with DevTools CPU profile samples (args before name, as DevTools
+    // writes them) on each process's main thread.
+    void generatedTraceGivesTheSameProfile_data()
+    {
+        QTest::addColumn<bool>("samples");
+        QTest::addColumn<int>("sampleTracks");
+        QTest::newRow("trace") << false << 0;
+        QTest::newRow("with samples") << true << 2;
+    }
     void generatedTraceGivesTheSameProfile()
     {
+        QFETCH(bool, samples);
+        QFETCH(int, sampleTracks);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("generated.json"));
-        QVERIFY(bench::TraceGenerator::writeFile(path.toLocal8Bit().constData(), 60000));
+        QVERIFY(bench::TraceGenerator::writeFile(path.toLocal8Bit().constData(), 60000, samples));
         QVERIFY(QFileInfo(path).size() > 3 * (1 << 20));
         const std::uint64_t before = ChromeFastReader::completedReads();
-        const QStringList fast = describe(loadOn(path, false));
+        const LoadResult loaded = loadOn(path, false);
+        QVERIFY(loaded.ok());
+        QCOMPARE(int(std::count_if(loaded.profile->tracks().begin(), loaded.profile->tracks().end(),
+                                   [](const Track& t) { return t.kind == TrackKind::Samples; })),
+                 sampleTracks);
+        QCOMPARE(loaded.profile->diagnostics().warningCount(), std::uint64_t(0));
+        const QStringList fast = describe(loaded);
         QCOMPARE(ChromeFastReader::completedReads() - before, std::uint64_t(1));
         QVERIFY(fast.size() > 100000);
         QCOMPARE(fast, describe(loadOn(path, true)));
