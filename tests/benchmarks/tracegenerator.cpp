@@ -68,10 +68,14 @@ std::int64_t TraceGenerator::call(int thread, int depth, std::int64_t start)
     const bool beginEnd = m_rng.next() % 100 < 15;
     char ts[32];
     char dur[32];
+    // A DevTools recording writes every event's keys in alphabetical
+    // order, so `args` (often with a `data` object) comes before `name`.
+    const bool devtools = m_options.samples;
     if (beginEnd) {
         std::snprintf(m_buffer, sizeof m_buffer,
-                      "{\"ph\":\"B\",\"name\":\"%s\",\"cat\":\"app\",\"pid\":%d,\"tid\":%d,\"ts\":%s}", name(nameIndex),
-                      pid, tid, micros(start, ts));
+                      devtools ? "{\"args\":{},\"cat\":\"app\",\"name\":\"%s\",\"ph\":\"B\",\"pid\":%d,\"tid\":%d,\"ts\":%s}"
+                               : "{\"ph\":\"B\",\"name\":\"%s\",\"cat\":\"app\",\"pid\":%d,\"tid\":%d,\"ts\":%s}",
+                      name(nameIndex), pid, tid, micros(start, ts));
         event(m_buffer);
     }
     m_stats.maxDepth = std::max(m_stats.maxDepth, depth + 1);
@@ -97,8 +101,18 @@ std::int64_t TraceGenerator::call(int thread, int depth, std::int64_t start)
     }
     const std::int64_t end = t + 100 + m_rng.next() % 20000;
     if (beginEnd) {
-        std::snprintf(m_buffer, sizeof m_buffer, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":%s}", pid, tid,
-                      micros(end, ts));
+        std::snprintf(m_buffer, sizeof m_buffer,
+                      devtools ? "{\"args\":{},\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":%s}"
+                               : "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":%s}",
+                      pid, tid, micros(end, ts));
+    } else if (devtools) {
+        const std::string callName = name(nameIndex);
+        std::snprintf(m_buffer, sizeof m_buffer,
+                      "{\"args\":{\"data\":{\"columnNumber\":%d,\"frame\":\"F%d\",\"functionName\":\"%s\",\"lineNumber\":%d,"
+                      "\"url\":\"https://example.org/static/app.js\"}},\"cat\":\"devtools.timeline\",\"dur\":%s,"
+                      "\"name\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%s}",
+                      nameIndex % 80, pid, callName.c_str(), nameIndex % 3000, micros(end - start, dur), callName.c_str(), pid,
+                      tid, micros(start, ts));
     } else {
         std::snprintf(m_buffer, sizeof m_buffer,
                       "{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"app\",\"pid\":%d,\"tid\":%d,\"ts\":%s,\"dur\":%s,"

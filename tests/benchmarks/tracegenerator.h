@@ -21,9 +21,10 @@ public:
         int names = 5000;
         int maxDepth = 30;
         std::uint32_t seed = 1;
-        // V8 CPU profile samples on each process's main thread, as a
-        // DevTools recording has them (SampleGenerator): a sample every
-        // 5-15 µs of the thread's time.
+        // A DevTools recording: every event's keys in alphabetical order
+        // (`args` first, X events with an `args.data` object), and V8 CPU
+        // profile samples on each process's main thread (SampleGenerator):
+        // a sample every 5-15 µs of the thread's time.
         bool samples = false;
     };
 
