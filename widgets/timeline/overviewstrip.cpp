@@ -77,9 +77,13 @@ void OverviewStrip::paintContent(QPainter& p, QSize size) const
     if (m_document->isAggregated()) {
         // Merged call paths have no time order to give an overview of.
         p.setPen(ColorScheme::mutedText());
+        // Only a file with timestamps has a timeline to switch back to.
         p.drawText(QRect(8, 0, size.width() - 16, size.height()), Qt::AlignVCenter | Qt::AlignLeft,
-                   tr("Aggregated view: identical call paths merged over the whole profile, widest first "
-                      "(View ▸ Aggregated flame graph, Ctrl+G, switches back to the timeline)"));
+                   m_document->profile()->hasTimestamps()
+                       ? tr("Aggregated view: identical call paths merged over the whole profile, widest first "
+                            "(View ▸ Aggregated flame graph, Ctrl+G, switches back to the timeline)")
+                       : tr("Aggregated view: identical call paths merged over the whole profile, widest first "
+                            "(the file has no timestamps: there is no timeline)"));
         return;
     }
     const auto& overview = m_document->loaded().overview;
