@@ -108,6 +108,13 @@ int CliSupport::loadWithRange(const CliArgs& args, LoadResult& loaded, std::opti
     loaded = load(args, err);
     if (!loaded.ok())
         return CliCommands::InputError;
+    // A pprof profile's intervals lie in call path order, not in time: a
+    // range of them would look meaningful and mean nothing.
+    if (text && !loaded.profile->hasTimestamps()) {
+        err << "runlane-cli: " << loaded.profile->sourcePath()
+            << " has no timestamps (only totals per call stack): --range needs a timeline\n";
+        return CliCommands::InputError;
+    }
     if (text) {
         TimeRange parsed;
         std::string error;

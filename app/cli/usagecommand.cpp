@@ -56,6 +56,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     if (const int code = CliSupport::loadWithRange(args, loaded, range, err); code >= 0)
         return code;
     const Profile& p = *loaded.profile;
+    if (!p.hasTimestamps()) {
+        err << "runlane-cli: " << p.sourcePath()
+            << " has no timestamps (only totals per call stack), so it has no usage over time; "
+               "'runlane-cli rank' and 'tree' give its figures\n";
+        return CliCommands::InputError;
+    }
     const MeasurementMetrics metrics(p);
     std::vector<TrackId> tracks;
     if (const auto name = args.value("--track")) {

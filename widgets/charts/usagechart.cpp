@@ -331,7 +331,9 @@ void UsageChart::rebuildChart()
     }
     if (m_document->isAggregated()) {
         clearBands();
-        m_view->setMessage(tr("Event-loop usage needs the timeline: turn off View ▸ Aggregated flame graph (Ctrl+G)"));
+        m_view->setMessage(m_document->profile()->hasTimestamps()
+                               ? tr("Event-loop usage needs the timeline: turn off View ▸ Aggregated flame graph (Ctrl+G)")
+                               : tr("Event-loop usage needs a timeline: this file has no timestamps"));
         return;
     }
     if (m_tracks.empty()) {

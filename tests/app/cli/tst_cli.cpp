@@ -454,6 +454,20 @@ private Q_SLOTS:
                  "== speedscope-simple.prof.pb\n"
                  "runtime.main (/usr/local/Cellar/go/1.10.1/libexec/src/runtime/proc.go)  created 0 ns  active [0 ns, 1.36 s)  completed\n"
                  "  main.main (" + simpleGo + ")  created 0 ns  active [0 ns, 1.36 s)  completed");
+
+        // No timestamps: no usage over time, no time range; said, not
+        // answered with figures of the flame graph's layout.
+        const Run usage = cli({"usage", file});
+        QCOMPARE(usage.code, 3);
+        QCOMPARE(usage.out, QString());
+        QCOMPARE(usage.err.trimmed(), QStringLiteral("runlane-cli: %1 has no timestamps (only totals per call stack), so it "
+                                                     "has no usage over time; 'runlane-cli rank' and 'tree' give its figures")
+                                          .arg(file));
+        const Run ranged = cli({"rank", file, "--range", "0..100ms"});
+        QCOMPARE(ranged.code, 3);
+        QCOMPARE(ranged.err.trimmed(), QStringLiteral("runlane-cli: %1 has no timestamps (only totals per call stack): "
+                                                      "--range needs a timeline")
+                                           .arg(file));
     }
 
     // --variant loads another sample type or event; summary lists them;
