@@ -23,6 +23,7 @@
 #include <QElapsedTimer>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
@@ -45,6 +46,15 @@ inline bool settle(MainWindow& window, int timeoutMs = 60000)
     window.usage()->finishPendingWork();
     QCoreApplication::processEvents();
     return loaded;
+}
+
+// Waits for the next profile to be shown; false if a load failed first or
+// nothing was shown within 20 s.
+inline bool waitShown(MainWindow& window)
+{
+    QSignalSpy shown(&window, &MainWindow::profileShown);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    return shown.wait(20000) && failed.isEmpty();
 }
 
 // Settings (recent files, geometry) of a test go to a directory of its own.

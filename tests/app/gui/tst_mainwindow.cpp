@@ -58,13 +58,6 @@ void dragAndDrop(MainWindow& window, QMimeData* data, bool* overlayShown = nullp
     delete data;
 }
 
-bool waitShown(MainWindow& window)
-{
-    QSignalSpy shown(&window, &MainWindow::profileShown);
-    QSignalSpy failed(&window, &MainWindow::loadFailed);
-    return shown.wait(20000) && failed.isEmpty();
-}
-
 } // namespace
 
 class TestMainWindow : public QObject

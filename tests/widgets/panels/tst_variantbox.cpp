@@ -8,6 +8,7 @@
 #include "noticebar.h"
 #include "profiledocument.h"
 #include "tasklaneview.h"
+#include "testsupport.h"
 #include "variantbox.h"
 
 #include <QAction>
@@ -19,18 +20,6 @@ using namespace runlane;
 using namespace runlane::test;
 
 namespace {
-
-QString dataPath(const QString& name)
-{
-    return QStringLiteral(RUNLANE_TEST_DATA "/") + name;
-}
-
-bool waitShown(MainWindow& window)
-{
-    QSignalSpy shown(&window, &MainWindow::profileShown);
-    QSignalSpy failed(&window, &MainWindow::loadFailed);
-    return shown.wait(20000) && failed.isEmpty();
-}
 
 QStringList items(const QComboBox* box)
 {
