@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "addprofilecontroller.h"
 #include "backgroundloader.h"
 #include "colorscheme.h"
 #include "comparecontroller.h"
@@ -163,6 +164,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_rankDock->raise();
     connect(m_compare, &CompareController::status, this, [this](const QString& text) { m_statusText->setText(text); });
     connect(m_compare, &CompareController::titleChanged, this, &MainWindow::updateTitle);
+    m_addProfile = new AddProfileController(this, m_document, [this](const QString& path, std::vector<ProfileAddition> added) {
+        openFile(path, std::move(added));
+    });
 
     buildMenus();
     buildStatusBar();
@@ -229,9 +233,10 @@ void MainWindow::buildMenus()
     addItem(file, "open", tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), [this](const QString& path) { openFile(path); }, this);
     m_compare->addFileActions(file);
+    m_addProfile->addFileActions(file);
     addItem(file, "reload", tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {
-        if (!m_currentPath.isEmpty())
-            openFile(m_currentPath);
+        if (!m_currentPath.isEmpty()) // with the files added to it
+            openFile(m_currentPath, AddProfileController::additionsOf(m_document->profile()));
     });
     QMenu* exports = file->addMenu(tr("&Export"));
     exports->addAction(tr("Icicle plot as PNG…"), this, [this] { exportImage(0); })->setObjectName(QStringLiteral("exportIcicle"));
@@ -383,14 +388,14 @@ void MainWindow::setLoading(bool loading)
     m_progress->setValue(0);
 }
 
-void MainWindow::openFile(const QString& path)
+void MainWindow::openFile(const QString& path, std::vector<ProfileAddition> additions)
 {
     m_loadNote.clear();
     m_loadingPath = path;
     m_lastError.clear();
     setLoading(true);
     m_statusText->setText(tr("Loading %1…").arg(displayName(path)));
-    m_loader->load(path);
+    m_loader->load(path, std::move(additions));
 }
 
 void MainWindow::progress(qint64 done, qint64 total)
@@ -666,9 +671,10 @@ void MainWindow::showAbout()
 
 void MainWindow::updateTitle()
 {
-    const QString compared = m_compare->title(displayName(m_currentPath));
-    setWindowTitle(m_currentPath.isEmpty() ? tr("Runlane")
-                                           : tr("%1 — Runlane").arg(compared.isEmpty() ? displayName(m_currentPath) : compared));
+    // "trace.json + profile.cpuprofile" when files were added to it.
+    const QString name = displayName(m_currentPath) + AddProfileController::titleSuffix(m_document->profile());
+    const QString compared = m_compare->title(name);
+    setWindowTitle(m_currentPath.isEmpty() ? tr("Runlane") : tr("%1 — Runlane").arg(compared.isEmpty() ? name : compared));
 }
 
 void MainWindow::setSaveFileChooser(std::function<QString(const QString&)> chooser)

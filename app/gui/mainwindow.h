@@ -2,11 +2,13 @@
 
 #include "loadedprofile.h"
 #include "loaderror.h"
+#include "profileloader.h"
 
 #include <QMainWindow>
 #include <QString>
 
 #include <functional>
+#include <vector>
 
 class QLabel;
 class QMenu;
@@ -17,6 +19,7 @@ class QAction;
 
 namespace runlane {
 
+class AddProfileController;
 class BackgroundLoader;
 class CompareController;
 class DropTargets;
@@ -53,7 +56,8 @@ public:
     ~MainWindow() override;
 
     // Loads in the background; profileShown() or loadFailed() follows.
-    void openFile(const QString& path);
+    // `additions`: CPU profiles read into the trace (File ▸ Add to this profile…).
+    void openFile(const QString& path, std::vector<ProfileAddition> additions = {});
     void openDemo() { openFile(demoPath()); }
     // Shows an already loaded profile at once (scripts, `runlane-cli render`).
     void showProfile(const LoadedProfile& loaded);
@@ -83,6 +87,7 @@ public:
     void setSaveFileChooser(std::function<QString(const QString& suggestion)> chooser);
     // Compare mode: File ▸ Compare with…, its exports and its dock.
     CompareController* compareController() const { return m_compare; }
+    AddProfileController* addProfileController() const { return m_addProfile; }
     // A menu action by object name: open, reload, close, exportIcicle,
     // exportLanes, exportWindow, exportScale, aggregated, themeSystem,
     // themeLight, themeDark, …
@@ -146,6 +151,7 @@ private:
     NoticeBar* m_notices;
     DropTargets* m_drop;
     CompareController* m_compare;
+    AddProfileController* m_addProfile;
     QLabel* m_statusText;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

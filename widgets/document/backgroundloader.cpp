@@ -19,7 +19,7 @@ BackgroundLoader::~BackgroundLoader()
     m_watcher.waitForFinished();
 }
 
-void BackgroundLoader::load(const QString& path)
+void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> additions)
 {
     if (m_watcher.isRunning()) {
         // The old load notices its flag at its next chunk; its result is dropped.
@@ -33,8 +33,9 @@ void BackgroundLoader::load(const QString& path)
     const auto cancelFlag = m_cancel;
     const quint64 request = ++m_request;
     QPointer<BackgroundLoader> self(this);
-    m_watcher.setFuture(QtConcurrent::run([path, cancelFlag, self, request]() {
+    m_watcher.setFuture(QtConcurrent::run([path, additions = std::move(additions), cancelFlag, self, request]() {
         LoadControl control;
+        control.additions = additions;
         control.cancel = cancelFlag.get();
         control.progress = [self, request](std::int64_t done, std::int64_t total) {
             // Queued to the loader's thread, where the request is compared:

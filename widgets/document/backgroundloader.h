@@ -2,6 +2,7 @@
 
 #include "loadedprofile.h"
 #include "loaderror.h"
+#include "profileloader.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -9,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 namespace runlane {
 
@@ -23,7 +25,9 @@ public:
     explicit BackgroundLoader(QObject* parent = nullptr);
     ~BackgroundLoader() override;
 
-    void load(const QString& path);
+    // `additions`: files read into the same profile (a CPU profile added
+    // to a trace, LoadControl::additions); a failure in one fails the load.
+    void load(const QString& path, std::vector<ProfileAddition> additions = {});
     void cancel();
     bool isLoading() const { return m_watcher.isRunning(); }
     const QString& currentPath() const { return m_path; }
