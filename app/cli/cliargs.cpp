@@ -42,13 +42,17 @@ bool CliArgs::parse(const Spec& spec, int argc, char** argv, int first)
                 list.emplace_back(argv[++i]);
             if (list.empty())
                 fail("option " + arg + " needs at least one value");
-        } else if (spec.valueOptions.count(arg)) {
+        } else if (spec.valueOptions.count(arg) || spec.repeatOptions.count(arg)) {
             if (!inlineValue) {
                 if (i + 1 >= argc) {
                     fail("option " + arg + " needs a value");
                     continue;
                 }
                 value = argv[++i];
+            }
+            if (spec.repeatOptions.count(arg)) {
+                m_lists[arg].push_back(value);
+                continue;
             }
             if (m_values.count(arg))
                 fail("option " + arg + " is given twice");

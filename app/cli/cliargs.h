@@ -22,6 +22,9 @@ public:
         // "--base A.json B.json": every argument up to the next option (or
         // "--base=A.json"); may be given again to add more.
         std::set<std::string> listOptions = {};
+        // "--add A --add B": a value option that may be given again; its
+        // values in order through values().
+        std::set<std::string> repeatOptions = {};
     };
 
     // Parses argv[first..argc). False with error() set on a usage error;
@@ -31,7 +34,7 @@ public:
     const std::string& error() const { return m_error; }
     bool has(const std::string& flag) const { return m_flags.count(flag) != 0; }
     std::optional<std::string> value(const std::string& option) const;
-    // A list option's values, in order; empty if it is not given.
+    // A list or repeated option's values, in order; empty if it is not given.
     std::vector<std::string> values(const std::string& option) const;
     bool hasList(const std::string& option) const { return m_lists.count(option) != 0; }
     const std::vector<std::string>& positional() const { return m_positional; }

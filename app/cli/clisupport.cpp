@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <algorithm>
+#include <optional>
 #include <ostream>
 
 namespace runlane {
@@ -18,6 +19,44 @@ int CliSupport::usageError(std::ostream& err, const std::string& message)
 {
     err << "runlane-cli: " << message << " (see --help)\n";
     return CliCommands::UsageError;
+}
+
+namespace {
+
+// "19372:19372"; nothing for anything else.
+std::optional<ProfileAddition::Thread> parseThread(const std::string& text)
+{
+    const auto colon = text.find(':');
+    if (colon == std::string::npos)
+        return std::nullopt;
+    ProfileAddition::Thread thread;
+    for (const auto& [part, value] : {std::pair{text.substr(0, colon), &thread.pid}, std::pair{text.substr(colon + 1), &thread.tid}}) {
+        bool ok = false;
+        *value = QString::fromStdString(part).toLongLong(&ok);
+        if (!ok || part.empty() || part.front() == '+' || part.front() == ' ')
+            return std::nullopt;
+    }
+    return thread;
+}
+
+} // namespace
+
+CliArgs::Spec CliSupport::withAdditions(CliArgs::Spec spec)
+{
+    spec.valueOptions.insert(kAddThreadOption);
+    spec.repeatOptions.insert(kAddOption);
+    return spec;
+}
+
+std::vector<ProfileAddition> CliSupport::additions(const CliArgs& args)
+{
+    std::optional<ProfileAddition::Thread> thread;
+    if (const auto text = args.value(kAddThreadOption))
+        thread = parseThread(*text);
+    std::vector<ProfileAddition> additions;
+    for (const std::string& path : args.values(kAddOption))
+        additions.push_back(ProfileAddition{QString::fromLocal8Bit(path.c_str()).toStdString(), thread});
+    return additions;
 }
 
 int CliSupport::parseArgs(CliArgs& args, const CliArgs::Spec& spec, int argc, char** argv, const char* help,
@@ -31,6 +70,12 @@ int CliSupport::parseArgs(CliArgs& args, const CliArgs::Spec& spec, int argc, ch
     }
     if (const auto id = args.value(kInputFormatOption); id && !FormatRegistry::find(*id))
         return usageError(err, "unknown --input-format '" + *id + "' (" + FormatRegistry::ids() + ")");
+    if (const auto thread = args.value(kAddThreadOption)) {
+        if (!parseThread(*thread))
+            return usageError(err, "bad --add-thread '" + *thread + "': give PID:TID, e.g. 19372:19372");
+        if (args.values(kAddOption).empty())
+            return usageError(err, "--add-thread says where --add PROFILE goes; no --add is given");
+    }
     return -1;
 }
 
@@ -45,6 +90,7 @@ LoadResult CliSupport::load(const CliArgs& args, std::ostream& err)
     LoadControl control;
     if (const auto variant = args.value(kVariantOption))
         control.variant = *variant;
+    control.additions = additions(args);
     LoadResult result = ProfileLoader::load(QString::fromLocal8Bit(args.positional()[0].c_str()), control, inputFormat(args));
     if (!result.ok())
         err << "runlane-cli: " << result.error.toString() << "\n";

@@ -25,17 +25,35 @@ public:
     // Which of a file's variants to load (a pprof sample type, a perf
     // event); `summary` lists them.
     static constexpr const char* kVariantOption = "--variant";
+    // A V8 CPU profile of the same run read into the trace (repeatable),
+    // and the thread of the trace its samples go to (PID:TID; default: the
+    // trace's main thread).
+    static constexpr const char* kAddOption = "--add";
+    static constexpr const char* kAddThreadOption = "--add-thread";
+    // The lines of --help that say so, for every command that loads one profile.
+    static constexpr const char* kAddHelp = R"HELP(  --add PROFILE  add a V8 CPU profile (.cpuprofile) recorded in the same run
+                 to FILE, a trace: its samples become a band of their own
+                 under the trace's main thread; may be given again
+  --add-thread PID:TID
+                 put the added samples under this thread of the trace
+)HELP";
 
     // "runlane-cli: MESSAGE (see --help)"; returns the usage error's code.
     static int usageError(std::ostream& err, const std::string& message);
-    // Parses argv[2..] against `spec` and checks --input-format; returns -1
+    // `spec` with --add and --add-thread, for a command that loads one profile.
+    static CliArgs::Spec withAdditions(CliArgs::Spec spec);
+    // Parses argv[2..] against `spec` and checks --input-format and
+    // --add-thread; returns -1
     // to go on, or the exit code (after printing `help` for --help).
     static int parseArgs(CliArgs& args, const CliArgs::Spec& spec, int argc, char** argv, const char* help,
                          std::ostream& out, std::ostream& err);
     // The format --input-format names; null if it is not given.
     static const InputFormat* inputFormat(const CliArgs& args);
-    // Loads the first positional argument; prints the error if it fails.
+    // Loads the first positional argument (with its --variant and --add
+    // files); prints the error if it fails.
     static LoadResult load(const CliArgs& args, std::ostream& err);
+    // The --add files and --add-thread of the arguments, as a load takes them.
+    static std::vector<ProfileAddition> additions(const CliArgs& args);
     // load(), and the --range inside the profile if given. Returns -1 to go
     // on, or the exit code.
     static int loadWithRange(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range,

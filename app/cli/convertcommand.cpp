@@ -11,7 +11,7 @@ namespace runlane {
 
 namespace {
 
-constexpr const char* kConvertHelp = R"HELP(Usage: runlane-cli convert FILE --to chrome -o OUT [--input-format ID] [--variant NAME]
+constexpr const char* kConvertHelp = R"HELP(Usage: runlane-cli convert FILE --to chrome -o OUT [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
 
 Writes the profile as Chrome Trace Event Format JSON (synchronous calls as
 X events, tasks as b/e async slices by id), which loads again with the same
@@ -29,7 +29,7 @@ rank and opens in Perfetto or chrome://tracing. OUT is written atomically.
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    if (const int code = CliSupport::parseArgs(args, {{"--to", "-o", "--output", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}, argc, argv, kConvertHelp,
+    if (const int code = CliSupport::parseArgs(args, CliSupport::withAdditions({{"--to", "-o", "--output", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}), argc, argv, (std::string(kConvertHelp) + CliSupport::kAddHelp).c_str(),
                                    out, err);
         code >= 0)
         return code;

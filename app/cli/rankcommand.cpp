@@ -13,7 +13,7 @@ namespace runlane {
 
 namespace {
 
-constexpr const char* kRankHelp = R"HELP(Usage: runlane-cli rank FILE [--sort KEY] [--range A..B] [--top N] [--format F] [--input-format ID] [--variant NAME]
+constexpr const char* kRankHelp = R"HELP(Usage: runlane-cli rank FILE [--sort KEY] [--range A..B] [--top N] [--format F] [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
 
 The flattened performance rank, one row per function/proc (label):
 calls (finished, stillborn included), unfinished, stillborn (finished
@@ -40,8 +40,8 @@ call's exec time (over calls that ran).
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    const CliArgs::Spec spec{{"--sort", "--range", "--format", "--top", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1};
-    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, kRankHelp, out, err); code >= 0)
+    const CliArgs::Spec spec = CliSupport::withAdditions({{"--sort", "--range", "--format", "--top", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1});
+    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, (std::string(kRankHelp) + CliSupport::kAddHelp).c_str(), out, err); code >= 0)
         return code;
     RankSortKey key = RankSortKey::Exec;
     if (const auto sort = args.value("--sort"); sort && !RankTable::parseSortKey(*sort, key))

@@ -68,7 +68,7 @@ QImage renderAlone(QWidget& widget, const RenderCommand::Request& request, Finis
     return ImageExporter::widget(widget, request.scale);
 }
 
-constexpr const char* kRenderHelp = R"HELP(Usage: runlane-cli render FILE -o OUT.png [--view V] [--size WxH] [--range A..B] [--scale N] [--aggregated] [--select NAME] [--input-format ID]
+constexpr const char* kRenderHelp = R"HELP(Usage: runlane-cli render FILE -o OUT.png [--view V] [--size WxH] [--range A..B] [--scale N] [--aggregated] [--select NAME] [--input-format ID] [--add PROFILE [--add-thread PID:TID]]
        runlane-cli render --base A.json [A2.json ...] B.json -o OUT.png --view rank|icicle|window
 
 Draws what the viewer shows into a PNG, offscreen (no display is needed).
@@ -93,12 +93,14 @@ Draws what the viewer shows into a PNG, offscreen (no display is needed).
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    const CliArgs::Spec spec{{"-o", "--output", "--view", "--size", "--range", "--scale", "--select", CliSupport::kInputFormatOption},
-                             {"--help", "--aggregated"},
-                             0,
-                             1,
-                             {"--base"}};
-    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, kRenderHelp, out, err); code >= 0)
+    const CliArgs::Spec spec
+        = CliSupport::withAdditions({{"-o", "--output", "--view", "--size", "--range", "--scale", "--select", CliSupport::kInputFormatOption},
+                                     {"--help", "--aggregated"},
+                                     0,
+                                     1,
+                                     {"--base"}});
+    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, (std::string(kRenderHelp) + CliSupport::kAddHelp).c_str(), out, err);
+        code >= 0)
         return code;
     RenderCommand::Request request;
     // "render --base A.json B.json": the list takes both; the last is the
@@ -116,6 +118,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         request.base << QString::fromLocal8Bit(base.c_str());
     request.input = QString::fromLocal8Bit(input.c_str());
     request.format = CliSupport::inputFormat(args);
+    request.additions = CliSupport::additions(args);
     const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
     if (!output || output->empty())
         return CliSupport::usageError(err, "render needs -o OUT.png");
@@ -171,7 +174,9 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
     QApplication::setOrganizationName(QStringLiteral("Runlane"));
     QApplication::setApplicationName(QStringLiteral("runlane-cli"));
 
-    LoadResult result = ProfileLoader::load(request.input, {}, request.format);
+    LoadControl control;
+    control.additions = request.additions;
+    LoadResult result = ProfileLoader::load(request.input, control, request.format);
     if (!result.ok()) {
         err << "runlane-cli: " << result.error.toString() << "\n";
         return CliCommands::InputError;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "chunkedfilereader.h"
 #include "inputformat.h"
 #include "ranktable.h"
 
@@ -10,6 +11,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace runlane {
 
@@ -21,6 +23,7 @@ public:
     struct Request {
         QString input;
         const InputFormat* format = nullptr; // null: recognised from the content
+        std::vector<ProfileAddition> additions; // --add, --add-thread
         QString output;
         View view = View::Window;
         QSize size{1600, 1000};

@@ -1,5 +1,6 @@
 #include "clicommand.h"
 
+#include "addedthread.h"
 #include "clicommands.h"
 #include "clisupport.h"
 #include "measurementmetrics.h"
@@ -25,7 +26,7 @@ std::string kindName(TrackKind kind)
     return "thread";
 }
 
-constexpr const char* kSummaryHelp = R"HELP(Usage: runlane-cli summary FILE [--input-format ID] [--variant NAME]
+constexpr const char* kSummaryHelp = R"HELP(Usage: runlane-cli summary FILE [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
 
 Prints the format, the time span, the tracks (threads, event loops, async
 lanes) with their sizes, measurement and interval counts, and the warnings
@@ -43,7 +44,7 @@ and skipped events found while loading.
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    if (const int code = CliSupport::parseArgs(args, {{CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}, argc, argv, kSummaryHelp, out, err); code >= 0)
+    if (const int code = CliSupport::parseArgs(args, CliSupport::withAdditions({{CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}), argc, argv, (std::string(kSummaryHelp) + CliSupport::kAddHelp).c_str(), out, err); code >= 0)
         return code;
     const LoadResult loaded = CliSupport::load(args, err);
     if (!loaded.ok())
@@ -66,6 +67,15 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         maxDepth = std::max(maxDepth, t.depthCount());
 
     out << "file:          " << p.sourcePath() << "\n";
+    // Each added file, and the thread its samples went to.
+    const std::vector<AddedThread::Candidate> threads = p.addedFiles().empty() ? std::vector<AddedThread::Candidate>()
+                                                                               : AddedThread::candidates(p);
+    for (const AddedFile& added : p.addedFiles()) {
+        out << "added:         " << added.path << " (" << added.format << ") under thread " << added.pid << ":" << added.tid;
+        if (const AddedThread::Candidate* thread = AddedThread::find(threads, {added.pid, added.tid}))
+            out << ", " << thread->name;
+        out << "\n";
+    }
     out << "format:        " << p.formatName() << "\n";
     // Without timestamps the span is only the sum of the samples' weights.
     const char* spanKey = !p.hasTimestamps() ? "total weight:  "

@@ -11,7 +11,7 @@ namespace runlane {
 
 namespace {
 
-constexpr const char* kTreeHelp = R"HELP(Usage: runlane-cli tree FILE [--max-depth N] [--input-format ID] [--variant NAME]
+constexpr const char* kTreeHelp = R"HELP(Usage: runlane-cli tree FILE [--max-depth N] [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
 
 Prints, per track, the measurements nested by creation (who created whom),
 each with its creation time, its active intervals and its final state.
@@ -30,7 +30,7 @@ Times are relative to the profile start.
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    if (const int code = CliSupport::parseArgs(args, {{"--max-depth", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}, argc, argv, kTreeHelp, out, err);
+    if (const int code = CliSupport::parseArgs(args, CliSupport::withAdditions({{"--max-depth", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}), argc, argv, (std::string(kTreeHelp) + CliSupport::kAddHelp).c_str(), out, err);
         code >= 0)
         return code;
     std::size_t maxDepth = std::size_t(-1);

@@ -13,7 +13,7 @@ namespace runlane {
 
 namespace {
 
-constexpr const char* kUsageHelp = R"HELP(Usage: runlane-cli usage FILE [--bin DURATION] [--track NAME] [--top K] [--range A..B] [--format F] [--input-format ID] [--variant NAME]
+constexpr const char* kUsageHelp = R"HELP(Usage: runlane-cli usage FILE [--bin DURATION] [--track NAME] [--top K] [--range A..B] [--format F] [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
 
 Event-loop usage: for each time bin, the share of the bin that each label
 was executing on a track (its exec time in the bin / the bin width). The
@@ -40,8 +40,8 @@ shares of one bin add up to the track's busy fraction.
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    const CliArgs::Spec spec{{"--bin", "--track", "--top", "--format", "--range", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1};
-    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, kUsageHelp, out, err); code >= 0)
+    const CliArgs::Spec spec = CliSupport::withAdditions({{"--bin", "--track", "--top", "--format", "--range", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1});
+    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, (std::string(kUsageHelp) + CliSupport::kAddHelp).c_str(), out, err); code >= 0)
         return code;
     // --bin is read once the profile's unit is known.
     const auto binText = args.value("--bin");

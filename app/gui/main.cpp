@@ -1,5 +1,7 @@
 // runlane: the desktop viewer. `runlane FILE` opens FILE; `runlane` alone
-// opens the bundled demo profile.
+// opens the bundled demo profile; `runlane TRACE PROFILE...` opens TRACE with
+// the V8 CPU profiles of the same run added to it (File ▸ Add to this
+// profile…, onto the trace's main thread).
 #include "icicleview.h"
 #include "mainwindow.h"
 
@@ -10,6 +12,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 namespace {
 
@@ -67,6 +70,10 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The profile to open (default: the demo)."));
+    parser.addPositionalArgument(QStringLiteral("cpuprofile"),
+                                 QStringLiteral("V8 CPU profiles recorded in the same run as the trace FILE, added to it "
+                                                "under its main thread."),
+                                 QStringLiteral("[cpuprofile...]"));
     const QCommandLineOption firstFrame(QStringLiteral("report-first-frame"),
                                         QStringLiteral("Print how long the profile took to appear (from the start to "
                                                        "its first painted frame), then quit. For benchmarks."));
@@ -81,7 +88,11 @@ int main(int argc, char** argv)
     const QStringList files = parser.positionalArguments();
     if (files.isEmpty())
         window.openDemo();
-    else
-        window.openFile(files.first());
+    else {
+        std::vector<runlane::ProfileAddition> additions;
+        for (qsizetype i = 1; i < files.size(); ++i)
+            additions.push_back(runlane::ProfileAddition{files[i].toStdString(), std::nullopt});
+        window.openFile(files.first(), std::move(additions));
+    }
     return app.exec();
 }

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "addprofilecontroller.h"
 #include "backgroundloader.h"
 #include "colorscheme.h"
 #include "comparecontroller.h"
@@ -164,6 +165,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_rankDock->raise();
     connect(m_compare, &CompareController::status, this, [this](const QString& text) { m_statusText->setText(text); });
     connect(m_compare, &CompareController::titleChanged, this, &MainWindow::updateTitle);
+    m_addProfile = new AddProfileController(this, m_document, [this](const QString& path, std::vector<ProfileAddition> added) {
+        openFile(path, std::move(added));
+    });
 
     buildMenus();
     buildStatusBar();
@@ -230,12 +234,13 @@ void MainWindow::buildMenus()
     addItem(file, "open", tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), [this](const QString& path) { openFile(path); }, this);
     m_compare->addFileActions(file);
+    m_addProfile->addFileActions(file);
     addItem(file, "reload", tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {
-        // The same variant again (a pprof sample type the user chose).
+        // With the files added to it and the variant the user chose.
         const Profile* p = m_document->profile();
         if (!m_currentPath.isEmpty())
-            openFile(m_currentPath, p && !p->variants().empty() ? QString::fromStdString(p->variants()[p->variant()])
-                                                                : QString());
+            openFile(m_currentPath, AddProfileController::additionsOf(p),
+                     p && !p->variants().empty() ? QString::fromStdString(p->variants()[p->variant()]) : QString());
     });
     QMenu* exports = file->addMenu(tr("&Export"));
     exports->addAction(tr("Icicle plot as PNG…"), this, [this] { exportImage(0); })->setObjectName(QStringLiteral("exportIcicle"));
@@ -376,7 +381,9 @@ void MainWindow::buildStatusBar()
     connect(m_warningsButton, &QPushButton::clicked, this, &MainWindow::showWarnings);
     auto* variants = new VariantBox(m_document, this);
     connect(variants, &VariantBox::variantRequested, this,
-            [this](const QString& name) { openFile(m_currentPath, name); });
+            [this](const QString& name) {
+                openFile(m_currentPath, AddProfileController::additionsOf(m_document->profile()), name);
+            });
     statusBar()->addWidget(m_statusText, 1);
     statusBar()->addPermanentWidget(variants);
     statusBar()->addPermanentWidget(m_warningsButton);
@@ -393,14 +400,14 @@ void MainWindow::setLoading(bool loading)
     m_progress->setValue(0);
 }
 
-void MainWindow::openFile(const QString& path, const QString& variant)
+void MainWindow::openFile(const QString& path, std::vector<ProfileAddition> additions, const QString& variant)
 {
     m_loadNote.clear();
     m_loadingPath = path;
     m_lastError.clear();
     setLoading(true);
     m_statusText->setText(tr("Loading %1…").arg(displayName(path)));
-    m_loader->load(path, variant);
+    m_loader->load(path, std::move(additions), variant);
 }
 
 void MainWindow::progress(qint64 done, qint64 total)
@@ -680,9 +687,10 @@ void MainWindow::showAbout()
 
 void MainWindow::updateTitle()
 {
-    const QString compared = m_compare->title(displayName(m_currentPath));
-    setWindowTitle(m_currentPath.isEmpty() ? tr("Runlane")
-                                           : tr("%1 — Runlane").arg(compared.isEmpty() ? displayName(m_currentPath) : compared));
+    // "trace.json + profile.cpuprofile" when files were added to it.
+    const QString name = displayName(m_currentPath) + AddProfileController::titleSuffix(m_document->profile());
+    const QString compared = m_compare->title(name);
+    setWindowTitle(m_currentPath.isEmpty() ? tr("Runlane") : tr("%1 — Runlane").arg(compared.isEmpty() ? name : compared));
 }
 
 void MainWindow::setSaveFileChooser(std::function<QString(const QString&)> chooser)

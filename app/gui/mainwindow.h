@@ -2,11 +2,13 @@
 
 #include "loadedprofile.h"
 #include "loaderror.h"
+#include "profileloader.h"
 
 #include <QMainWindow>
 #include <QString>
 
 #include <functional>
+#include <vector>
 
 class QLabel;
 class QMenu;
@@ -17,6 +19,7 @@ class QAction;
 
 namespace runlane {
 
+class AddProfileController;
 class BackgroundLoader;
 class CompareController;
 class DropTargets;
@@ -53,8 +56,10 @@ public:
     ~MainWindow() override;
 
     // Loads in the background; profileShown() or loadFailed() follows.
-    // `variant`: which of the file's variants to load (empty: the default).
-    void openFile(const QString& path, const QString& variant = {});
+    // `additions`: CPU profiles read into the trace (File ▸ Add to this
+    // profile…); `variant`: which of the file's variants to load (empty:
+    // the default).
+    void openFile(const QString& path, std::vector<ProfileAddition> additions = {}, const QString& variant = {});
     void openDemo() { openFile(demoPath()); }
     // Shows an already loaded profile at once (scripts, `runlane-cli render`).
     void showProfile(const LoadedProfile& loaded);
@@ -84,6 +89,7 @@ public:
     void setSaveFileChooser(std::function<QString(const QString& suggestion)> chooser);
     // Compare mode: File ▸ Compare with…, its exports and its dock.
     CompareController* compareController() const { return m_compare; }
+    AddProfileController* addProfileController() const { return m_addProfile; }
     // A menu action by object name: open, reload, close, exportIcicle,
     // exportLanes, exportWindow, exportScale, aggregated, themeSystem,
     // themeLight, themeDark, …
@@ -147,6 +153,7 @@ private:
     NoticeBar* m_notices;
     DropTargets* m_drop;
     CompareController* m_compare;
+    AddProfileController* m_addProfile;
     QLabel* m_statusText;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

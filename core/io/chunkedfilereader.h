@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,21 @@
 namespace runlane {
 
 class MemoryGuard;
+
+// A file read into the same profile as the one loaded: a V8 CPU profile of
+// the run a trace recorded, on the trace's clock (README "Adding a CPU
+// profile to a trace").
+struct ProfileAddition {
+    // A thread of the trace, by its process and thread ids.
+    struct Thread {
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        bool operator==(const Thread&) const = default;
+    };
+    std::string path; // UTF-8
+    // Where its samples go; none: the trace's main thread (AddedThread::pick).
+    std::optional<Thread> thread;
+};
 
 // Progress and cancellation handed to a load by its caller.
 struct LoadControl {
@@ -32,6 +48,9 @@ struct LoadControl {
     // variants lists them in Profile::variants(); one that has none
     // ignores this.
     std::string variant;
+    // Files read into the same profile after the loaded one, in this order
+    // (ProfileLoader::load); each has its own errors, offsets and format.
+    std::vector<ProfileAddition> additions;
 };
 
 // Streams a file in fixed-size chunks so that a loader never holds more than

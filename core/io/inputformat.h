@@ -14,6 +14,7 @@ namespace runlane {
 class ChunkedFileReader;
 class ProfileBuilder;
 struct LoadControl;
+struct TrackInfo;
 
 // One input format, as the loader sees it. Each folder under core/formats/
 // provides one (ChromeFormat, ChronosFormat, ...) and the FormatRegistry
@@ -90,6 +91,15 @@ public:
     // Streams the input into the builder. Throws FormatError for input
     // it cannot take (with the byte offset when it knows it).
     virtual void read(ChunkedFileReader& input, ProfileBuilder& builder) const = 0;
+
+    // Whether a file of this format can be added to a trace of the same run
+    // (LoadControl::additions): it must be on the trace's clock and be one
+    // thread's data. Only V8 CPU profiles are, so far.
+    virtual bool canBeAdded() const { return false; }
+    // Streams an added file into the builder that holds the trace, as one
+    // track described by `track` (a Samples track of the chosen thread).
+    // The default throws FormatError: only formats that canBeAdded() read.
+    virtual void readAddition(ChunkedFileReader& input, ProfileBuilder& builder, const TrackInfo& track) const;
 };
 
 } // namespace runlane

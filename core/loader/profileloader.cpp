@@ -1,5 +1,6 @@
 #include "profileloader.h"
 
+#include "addedthread.h"
 #include "formatregistry.h"
 #include "gzipdevice.h"
 #include "memoryguard.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -142,6 +144,206 @@ bool openPipe(QFile& file, const QString& path, const LoadControl& control, Load
     return true;
 }
 
+// Opens `path`: a regular file, or a pipe (openPipe). False with `error` set.
+bool openInput(QFile& file, const QFileInfo& info, const QString& path, const LoadControl& control, LoadError& error)
+{
+    if (!info.exists()) {
+        error.message = "no such file";
+        return false;
+    }
+    if (info.isDir()) {
+        error.message = "this is a directory, not a profile file";
+        return false;
+    }
+    if (info.isFile() ? !file.open(QIODevice::ReadOnly) : !openPipe(file, path, control, error)) {
+        if (error.message.empty())
+            error.message = "cannot open the file: " + file.errorString().toStdString();
+        return false;
+    }
+    return true;
+}
+
+// The message of what a read ended with, other than a FormatError; call
+// from a catch block.
+void describeFailure(LoadError& error)
+{
+    try {
+        throw;
+    } catch (const LoadCancelled&) {
+        error.cancelled = true;
+        error.message = "loading was cancelled";
+    } catch (const OutOfMemory& e) {
+        error.message = e.what();
+    } catch (const std::bad_alloc&) {
+        error.message = "not enough memory to load this profile";
+    } catch (const std::exception& e) {
+        error.message = std::string("unexpected error: ") + e.what();
+    } catch (...) {
+        error.message = "unexpected error";
+    }
+}
+
+std::string fileName(const std::string& path)
+{
+    return QFileInfo(QString::fromStdString(path)).fileName().toStdString();
+}
+
+// "1.234 s": a distance between two clocks' readings, for a warning.
+std::string seconds(Time ns)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3f s", double(ns) / 1e9);
+    return text;
+}
+
+// The time a builder's measurements [from, to) cover; empty (lo > hi) if none.
+std::pair<Time, Time> coverage(const ProfileBuilder& builder, std::size_t from, std::size_t to)
+{
+    Time lo = kTimeMax;
+    Time hi = kTimeMin;
+    for (std::size_t m = from; m < to; ++m) {
+        const Measurement& measurement = builder.measurement(MeasurementId(m));
+        lo = std::min(lo, measurement.created);
+        hi = std::max(hi, measurement.created);
+        if (measurement.finished != ProfileBuilder::kOpen)
+            hi = std::max(hi, measurement.finished);
+    }
+    return {lo, hi};
+}
+
+// The samples track of an addition: on the chosen thread, named like a
+// trace's own samples of it ("node / JavaScriptMainThread (samples)"); when
+// the thread has samples already (DevTools recorded them), a band of its own
+// that names the file, never merged with them.
+TrackInfo additionTrack(ProfileBuilder& builder, const AddedThread::Candidate& thread, const std::string& path)
+{
+    TrackInfo track;
+    bool sampled = false;
+    for (TrackId t = 0; t < builder.trackCount(); ++t) {
+        const TrackInfo& info = builder.trackInfo(t);
+        if (info.pid != thread.pid || info.tid != thread.tid)
+            continue;
+        if (info.kind == TrackKind::Thread)
+            track = info;
+        sampled = sampled || info.kind == TrackKind::Samples;
+    }
+    track.kind = TrackKind::Samples;
+    if (sampled)
+        track.displayName = builder.intern(thread.name + " (samples: " + fileName(path) + ")");
+    return track;
+}
+
+// Reads one added file into `builder`, after the trace. False with `error`
+// about that file (its path, its offsets), not the trace.
+bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const LoadControl& control,
+             MemoryGuard& memory, LoadError& error)
+{
+    error = LoadError();
+    error.file = addition.path;
+    const QString path = QString::fromStdString(addition.path);
+    const QFileInfo info(path);
+    QFile file(path);
+    if (!openInput(file, info, path, control, error))
+        return false;
+    TextSource source(file);
+    error.compressed = source.compressed();
+    const InputFormat* format = nullptr;
+    std::int64_t offset = -1;
+    try {
+        const std::optional<QByteArray> prefix = readUpTo(source.text(), qint64(FormatPrefix::kSize));
+        if (!prefix) {
+            error.message = "read error: " + source.text().errorString().toStdString();
+            return false;
+        }
+        // Always detected: --input-format names the trace's format.
+        FormatRegistry::Detection detected = FormatRegistry::detect(
+            std::string_view(prefix->constData(), std::size_t(prefix->size())), prefix->size() < qint64(FormatPrefix::kSize));
+        if (!detected.ok()) {
+            error.message = std::move(detected.problem);
+            error.byteOffset = detected.offset;
+            if (source.rewind())
+                locate(source.text(), error);
+            return false;
+        }
+        format = detected.format;
+        if (!format->canBeAdded()) {
+            error.message = "this is a " + std::string(detected.name())
+                + " file; only V8 CPU profiles (.cpuprofile) can be added to a trace";
+            return false;
+        }
+        const std::vector<AddedThread::Candidate> threads = AddedThread::candidates(builder);
+        if (threads.empty()) {
+            error.message = "cannot be added to " + fileName(builder.sourcePath())
+                + ": that profile has no threads; a CPU profile is added to a trace of the same run";
+            return false;
+        }
+        const AddedThread::Candidate* thread
+            = addition.thread ? AddedThread::find(threads, *addition.thread) : AddedThread::pick(threads);
+        if (!thread) {
+            error.message = "the trace has no thread " + std::to_string(addition.thread->pid) + ":"
+                + std::to_string(addition.thread->tid) + " (pid:tid) to add this to; its threads: "
+                + AddedThread::list(threads);
+            return false;
+        }
+        memory.setPerByte(format->memoryPerInputByte());
+        if (info.isFile() && !source.compressed())
+            memory.checkFileSize(info.size());
+        // Progress is the trace's: a bar that went back to the start for
+        // a second file would say the load began again.
+        LoadControl own = control;
+        own.progress = nullptr;
+        const std::size_t before = builder.measurementCount();
+        ChunkedFileReader input(source.text(), own, *prefix);
+        if (format->isJson())
+            input.limitJsonStrings();
+        try {
+            format->readAddition(input, builder, additionTrack(builder, *thread, addition.path));
+        } catch (const FormatError& e) {
+            if (!input.failed()) {
+                offset = e.byteOffset() >= 0 ? e.byteOffset() : input.offset();
+                throw;
+            }
+        }
+        if (input.failed()) {
+            error.byteOffset = input.offset();
+            error.message = "read error: " + input.errorString();
+            return false;
+        }
+        builder.addAddedFile(AddedFile{addition.path, std::string(format->name()), thread->pid, thread->tid});
+        // One clock, but not proof of one run: a profile of another run
+        // lies somewhere else entirely.
+        const auto [traceFrom, traceTo] = coverage(builder, 0, before);
+        const auto [addedFrom, addedTo] = coverage(builder, before, builder.measurementCount());
+        if (traceFrom <= traceTo && addedFrom <= addedTo && (addedTo < traceFrom || addedFrom > traceTo))
+            builder.diagnostics().warn(
+                "added profile outside the trace",
+                fileName(addition.path) + ": its samples lie " + seconds(addedTo < traceFrom ? traceFrom - addedTo : addedFrom - traceTo)
+                    + (addedTo < traceFrom ? " before the trace begins" : " after the trace ends")
+                    + " and overlap none of it; recorded in another run?");
+        return true;
+    } catch (const FormatError& e) {
+        error.byteOffset = offset;
+        error.eventIndex = e.eventIndex();
+        error.message = e.what();
+        if (!(format && format->isBinary()) && source.rewind())
+            locate(source.text(), error);
+    } catch (...) {
+        describeFailure(error);
+    }
+    return false;
+}
+
+// Every addition, in order, into the trace's builder; false with the first
+// failure's error.
+bool addFiles(ProfileBuilder& builder, const LoadControl& control, MemoryGuard& memory, LoadError& error)
+{
+    for (const ProfileAddition& addition : control.additions) {
+        if (!addFile(addition, builder, control, memory, error))
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerControl, const InputFormat* format)
@@ -155,20 +357,9 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
     error.file = path.toStdString();
 
     const QFileInfo info(path);
-    if (!info.exists()) {
-        error.message = "no such file";
-        return result;
-    }
-    if (info.isDir()) {
-        error.message = "this is a directory, not a profile file";
-        return result;
-    }
     QFile file(path);
-    if (info.isFile() ? !file.open(QIODevice::ReadOnly) : !openPipe(file, path, control, error)) {
-        if (error.message.empty())
-            error.message = "cannot open the file: " + file.errorString().toStdString();
+    if (!openInput(file, info, path, control, error))
         return result;
-    }
 
     TextSource source(file);
     error.compressed = source.compressed();
@@ -208,6 +399,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             ProfileBuilder fast(kind, error.file);
             std::int64_t bytesRead = 0;
             if (format->readFile(source.text(), control, fast, bytesRead)) {
+                if (!addFiles(fast, control, memory, error))
+                    return result;
                 result.profile = fast.build(control.cancel);
                 if (control.progress) {
                     const std::int64_t total = GzipDevice::progress(source.text(), bytesRead).second;
@@ -238,6 +431,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             error.message = "read error: " + input.errorString();
             return result;
         }
+        if (!addFiles(builder, control, memory, error))
+            return result;
         result.profile = builder.build(control.cancel);
         if (control.progress) {
             const std::int64_t total = GzipDevice::progress(source.text(), input.offset()).second;
@@ -250,15 +445,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         // Lines and columns mean nothing in a binary file (pprof).
         if (!(format && format->isBinary()) && source.rewind())
             locate(source.text(), error);
-    } catch (const LoadCancelled&) {
-        error.cancelled = true;
-        error.message = "loading was cancelled";
-    } catch (const OutOfMemory& e) {
-        error.message = e.what();
-    } catch (const std::bad_alloc&) {
-        error.message = "not enough memory to load this profile";
-    } catch (const std::exception& e) {
-        error.message = std::string("unexpected error: ") + e.what();
+    } catch (...) {
+        describeFailure(error);
     }
     return result;
 }

@@ -29,6 +29,10 @@ public:
     // the fuzz targets aim at one reader this way); input of another format
     // then fails with the reader's message or loads with warnings, as a
     // malformed file of that format.
+    // `control.additions` are read into the same profile after the file,
+    // each detected on its own (only formats that canBeAdded()), onto the
+    // thread it names or the trace's main thread (AddedThread); an error
+    // in one is that file's (LoadError::file, its offsets) and fails the load.
     static LoadResult load(const QString& path, const LoadControl& control = {},
                            const InputFormat* format = nullptr);
 };

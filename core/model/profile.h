@@ -64,6 +64,15 @@ struct Snapshot {
     std::vector<AggregateRow> rows;
 };
 
+// A file read into the profile after its own (a CPU profile added to a
+// trace: LoadControl::additions), and the thread its samples went to.
+struct AddedFile {
+    std::string path;
+    std::string format; // InputFormat::name()
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+};
+
 // An immutable, loaded profile (semantics.md §1). Built once by
 // ProfileBuilder on the loader thread, then shared read-only by every
 // analysis and view.
@@ -148,6 +157,10 @@ public:
     const std::vector<std::string>& variants() const { return m_variants; }
     std::size_t variant() const { return m_variant; }
 
+    // The files added to sourcePath(), in the order they were read; empty
+    // for a profile of one file.
+    const std::vector<AddedFile>& addedFiles() const { return m_addedFiles; }
+
     const std::vector<Mark>& marks() const { return m_marks; }
     const std::vector<CounterSeries>& counters() const { return m_counters; }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
@@ -182,6 +195,7 @@ private:
     bool m_hasTimestamps = true;
     std::vector<std::string> m_variants;
     std::size_t m_variant = 0;
+    std::vector<AddedFile> m_addedFiles;
     Diagnostics m_diagnostics;
 };
 

@@ -162,6 +162,14 @@ void ProfileBuilder::addCounterPoint(std::size_t counter, Time t, double value)
     m_counters[counter].values.push_back(value);
 }
 
+std::vector<std::size_t> ProfileBuilder::intervalsPerTrack() const
+{
+    std::vector<std::size_t> counts(m_tracks.size(), 0);
+    for (const Interval& iv : m_intervals)
+        ++counts[m_measurements[iv.measurement].track];
+    return counts;
+}
+
 void ProfileBuilder::checkCancel(const std::atomic<bool>* cancel) const
 {
     if (cancel && cancel->load(std::memory_order_relaxed))

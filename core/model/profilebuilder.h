@@ -98,6 +98,11 @@ public:
         m_profile->m_variants = std::move(names);
         m_profile->m_variant = chosen;
     }
+    // A file read into this profile after its own (see Profile::addedFiles).
+    void addAddedFile(AddedFile file) { m_profile->m_addedFiles.push_back(std::move(file)); }
+    // Per track, its intervals so far: what a loader that adds to the
+    // profile knows of its threads before the build.
+    std::vector<std::size_t> intervalsPerTrack() const;
     // Snapshots of pre-aggregated metrics, in time order (see Profile).
     void addSnapshot(Snapshot snapshot) { m_profile->m_snapshots.push_back(std::move(snapshot)); }
     void setSnapshotsTimed(bool timed) { m_profile->m_snapshotsTimed = timed; }

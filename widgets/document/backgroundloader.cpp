@@ -19,7 +19,7 @@ BackgroundLoader::~BackgroundLoader()
     m_watcher.waitForFinished();
 }
 
-void BackgroundLoader::load(const QString& path, const QString& variant)
+void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> additions, const QString& variant)
 {
     if (m_watcher.isRunning()) {
         // The old load notices its flag at its next chunk; its result is dropped.
@@ -33,8 +33,10 @@ void BackgroundLoader::load(const QString& path, const QString& variant)
     const auto cancelFlag = m_cancel;
     const quint64 request = ++m_request;
     QPointer<BackgroundLoader> self(this);
-    m_watcher.setFuture(QtConcurrent::run([path, variant = variant.toStdString(), cancelFlag, self, request]() {
+    m_watcher.setFuture(QtConcurrent::run([path, additions = std::move(additions), variant = variant.toStdString(),
+                                           cancelFlag, self, request]() {
         LoadControl control;
+        control.additions = additions;
         control.variant = variant;
         control.cancel = cancelFlag.get();
         control.progress = [self, request](std::int64_t done, std::int64_t total) {

@@ -2,6 +2,7 @@
 
 #include "loadedprofile.h"
 #include "loaderror.h"
+#include "profileloader.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -9,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 namespace runlane {
 
@@ -23,9 +25,11 @@ public:
     explicit BackgroundLoader(QObject* parent = nullptr);
     ~BackgroundLoader() override;
 
+    // `additions`: files read into the same profile (a CPU profile added
+    // to a trace, LoadControl::additions); a failure in one fails the load.
     // `variant`: which of the file's variants to read (LoadControl::variant);
     // empty: the format's default.
-    void load(const QString& path, const QString& variant = {});
+    void load(const QString& path, std::vector<ProfileAddition> additions = {}, const QString& variant = {});
     void cancel();
     bool isLoading() const { return m_watcher.isRunning(); }
     const QString& currentPath() const { return m_path; }

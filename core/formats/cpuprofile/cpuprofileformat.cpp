@@ -40,4 +40,9 @@ void CpuProfileFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) c
     CpuProfileReader(input, builder).read();
 }
 
+void CpuProfileFormat::readAddition(ChunkedFileReader& input, ProfileBuilder& builder, const TrackInfo& track) const
+{
+    CpuProfileReader(input, builder, &track).read();
+}
+
 } // namespace runlane

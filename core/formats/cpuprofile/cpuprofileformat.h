@@ -16,6 +16,11 @@ public:
     Probe probe(const FormatPrefix& prefix) const override;
     double memoryPerInputByte() const override;
     void read(ChunkedFileReader& input, ProfileBuilder& builder) const override;
+    // A trace and a CPU profile of one run (node --trace-events-enabled
+    // --cpu-prof, DevTools) share V8's clock: the samples fall on the
+    // trace's time line as they are.
+    bool canBeAdded() const override { return true; }
+    void readAddition(ChunkedFileReader& input, ProfileBuilder& builder, const TrackInfo& track) const override;
 };
 
 } // namespace runlane

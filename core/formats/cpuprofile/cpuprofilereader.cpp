@@ -281,7 +281,10 @@ private:
 
 } // namespace
 
-CpuProfileReader::CpuProfileReader(ChunkedFileReader& input, ProfileBuilder& builder) : m_input(input), m_builder(builder) { }
+CpuProfileReader::CpuProfileReader(ChunkedFileReader& input, ProfileBuilder& builder, const TrackInfo* track)
+    : m_input(input), m_builder(builder), m_track(track)
+{
+}
 
 void CpuProfileReader::read()
 {
@@ -311,8 +314,11 @@ void CpuProfileReader::read()
     if (handler.endTime)
         m_builder.extendSpan(*handler.endTime);
     TrackInfo info;
+    if (m_track)
+        info = *m_track;
+    else
+        info.displayName = m_builder.intern("CPU profile (samples)");
     info.kind = TrackKind::Samples;
-    info.displayName = m_builder.intern("CPU profile (samples)");
     tree.finish(m_builder.addTrack(info), handler.endTime.value_or(SampleTree::kNoEnd));
 }
 

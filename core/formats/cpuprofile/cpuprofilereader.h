@@ -12,12 +12,15 @@ namespace runlane {
 class CpuProfileReader
 {
 public:
-    CpuProfileReader(ChunkedFileReader& input, ProfileBuilder& builder);
+    // `track`: the track the samples go to (an addition to a trace); null:
+    // a track of their own, "CPU profile (samples)".
+    CpuProfileReader(ChunkedFileReader& input, ProfileBuilder& builder, const TrackInfo* track = nullptr);
     void read();
 
 private:
     ChunkedFileReader& m_input;
     ProfileBuilder& m_builder;
+    const TrackInfo* m_track;
 };
 
 } // namespace runlane

@@ -148,6 +148,10 @@ private Q_SLOTS:
                 << QStringList{command, fgh, "--input-format", "json"}
                 << QStringLiteral("unknown --input-format 'json' (%1)").arg(formats);
         }
+        QTest::newRow("add-thread without add") << QStringList{"summary", fgh, "--add-thread", "1:1"}
+                                                << "--add-thread says where --add PROFILE goes; no --add is given";
+        QTest::newRow("bad add-thread") << QStringList{"rank", fgh, "--add", fgh, "--add-thread", "main"}
+                                        << "bad --add-thread 'main': give PID:TID, e.g. 19372:19372";
         QTest::newRow("formats takes no file") << QStringList{"formats", fgh} << "unexpected argument '" + fgh + "'";
     }
 
@@ -341,6 +345,40 @@ private Q_SLOTS:
         QCOMPARE(lines[5], QStringLiteral("intervals:     8 (max depth 3)"));
         QVERIFY(run.out.contains(QString::fromUtf8("  Ide  [thread]  6 intervals, depth 3, busy 120 µs\n")));
         QVERIFY(run.out.contains(QString::fromUtf8("  LanguageServer  [thread]  2 intervals, depth 1, busy 60.0 µs\n")));
+    }
+
+    // A CPU profile of the same run added to the node trace: a band under
+    // its main thread, said by summary, kept by convert; errors name the
+    // added file.
+    void addACpuProfile()
+    {
+        const QString trace = dataPath(QStringLiteral("samples/node/http-async-hooks.trace.json"));
+        const QString profile = dataPath(QStringLiteral("samples/node/http-async-hooks.cpuprofile"));
+        const Run run = cli({"summary", trace, "--add", profile});
+        QCOMPARE(run.code, 0);
+        const QStringList lines = run.out.split(QLatin1Char('\n'));
+        QCOMPARE(lines[1], QStringLiteral("added:         %1 (V8 CPU profile) under thread 19372:19372, node / JavaScriptMainThread").arg(profile));
+        QCOMPARE(lines[4], QStringLiteral("tracks:        3"));
+        QVERIFY(run.out.endsWith(QString::fromUtf8("tracks:\n  node / JavaScriptMainThread  [thread]  238 intervals, depth 3, busy 138 ms\n"
+                                                   "  node / JavaScriptMainThread (samples)  [samples]  2469 intervals, depth 40, busy 272 ms\n"
+                                                   "  node / async  [async]  10085 intervals, depth 1297, busy 102 s\n")));
+        QCOMPARE(cli({"summary", trace, "--add", profile, "--add-thread", "19372:19372"}).out, run.out);
+
+        QTemporaryDir dir;
+        const QString merged = dir.filePath(QStringLiteral("merged.json"));
+        QCOMPARE(cli({"convert", trace, "--add", profile, "--to", "chrome", "-o", merged}).code, 0);
+        const Run before = cli({"rank", trace, "--add", profile, "--sort", "name", "--format", "csv"});
+        QCOMPARE(before.code, 0);
+        QCOMPARE(cli({"rank", merged, "--sort", "name", "--format", "csv"}).out, before.out);
+
+        Run failed = cli({"rank", trace, "--add", profile, "--add-thread", "19372:1"});
+        QCOMPARE(failed.code, 3);
+        QCOMPARE(failed.err, QStringLiteral("runlane-cli: %1: the trace has no thread 19372:1 (pid:tid) to add this to; its "
+                                            "threads: 19372:19372 node / JavaScriptMainThread\n").arg(profile));
+        failed = cli({"tree", trace, "--add", fgh});
+        QCOMPARE(failed.code, 3);
+        QCOMPARE(failed.err, QStringLiteral("runlane-cli: %1: this is a Chrome Trace Event Format file; only V8 CPU profiles "
+                                            "(.cpuprofile) can be added to a trace\n").arg(fgh));
     }
 
     void rankCsv()

@@ -1,0 +1,106 @@
+#include "addprofilecontroller.h"
+
+#include "addedthread.h"
+#include "profiledocument.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMenu>
+
+namespace runlane {
+
+AddProfileController::AddProfileController(QWidget* window, ProfileDocument* document, Open open)
+    : QObject(window), m_window(window), m_document(document), m_open(std::move(open))
+{
+    connect(m_document, &ProfileDocument::profileChanged, this, [this] {
+        if (m_action)
+            m_action->setEnabled(m_document->hasProfile());
+    });
+}
+
+void AddProfileController::addFileActions(QMenu* file)
+{
+    m_action = file->addAction(tr("&Add to this profile…"), this, &AddProfileController::chooseAndAdd);
+    m_action->setObjectName(QStringLiteral("addProfile"));
+    m_action->setToolTip(tr("Add a V8 CPU profile (.cpuprofile) recorded in the same run: its samples go under "
+                            "a thread of the open trace"));
+    m_action->setEnabled(m_document->hasProfile());
+}
+
+void AddProfileController::chooseAndAdd()
+{
+    if (!m_document->hasProfile())
+        return;
+    const QString path = m_chooseFile
+        ? m_chooseFile()
+        : QFileDialog::getOpenFileName(m_window, tr("Add a CPU profile of the same run"),
+                                       QFileInfo(m_document->loaded().path).absolutePath(),
+                                       tr("V8 CPU profiles (*.cpuprofile *.cpuprofile.gz *.json);;All files (*)"));
+    if (!path.isEmpty())
+        add(path);
+}
+
+bool AddProfileController::add(const QString& path)
+{
+    if (!m_document->hasProfile())
+        return false;
+    std::vector<ProfileAddition> additions = additionsOf(m_document->profile());
+    ProfileAddition added{path.toStdString(), std::nullopt};
+    // With one thread (or none: the load says why it cannot add) there is
+    // nothing to ask.
+    const std::vector<AddedThread::Candidate> threads = AddedThread::candidates(*m_document->profile());
+    if (threads.size() > 1) {
+        QStringList items;
+        int preselected = 0;
+        for (const AddedThread::Candidate& c : threads) {
+            if (c.isDefault)
+                preselected = int(items.size());
+            items << tr("%1 (pid %2, tid %3; %4 intervals)%5")
+                         .arg(QString::fromStdString(c.name))
+                         .arg(c.pid)
+                         .arg(c.tid)
+                         .arg(qulonglong(c.intervals))
+                         .arg(c.isDefault ? tr(" — main thread") : QString());
+        }
+        int chosen = preselected;
+        if (m_chooseThread) {
+            chosen = m_chooseThread(items, preselected);
+        } else {
+            bool ok = false;
+            const QString item = QInputDialog::getItem(m_window, tr("Add %1").arg(QFileInfo(path).fileName()),
+                                                       tr("The thread of the trace its samples belong to:"), items,
+                                                       preselected, false, &ok);
+            chosen = ok ? int(items.indexOf(item)) : -1;
+        }
+        if (chosen < 0 || chosen >= int(threads.size()))
+            return false;
+        added.thread = ProfileAddition::Thread{threads[std::size_t(chosen)].pid, threads[std::size_t(chosen)].tid};
+    }
+    additions.push_back(std::move(added));
+    m_open(m_document->loaded().path, std::move(additions));
+    return true;
+}
+
+std::vector<ProfileAddition> AddProfileController::additionsOf(const Profile* profile)
+{
+    std::vector<ProfileAddition> additions;
+    if (!profile)
+        return additions;
+    for (const AddedFile& file : profile->addedFiles())
+        additions.push_back(ProfileAddition{file.path, ProfileAddition::Thread{file.pid, file.tid}});
+    return additions;
+}
+
+QString AddProfileController::titleSuffix(const Profile* profile)
+{
+    QString suffix;
+    if (!profile)
+        return suffix;
+    for (const AddedFile& file : profile->addedFiles())
+        suffix += QStringLiteral(" + ") + QFileInfo(QString::fromStdString(file.path)).fileName();
+    return suffix;
+}
+
+} // namespace runlane
