@@ -11,7 +11,7 @@
 namespace runlane {
 
 std::vector<std::uint32_t> FlowPainter::flowsInView(std::span<const Row> rows, Time from, Time to,
-                                                    IntervalId selected) const
+                                                    IntervalId selected, std::size_t limit) const
 {
     std::vector<std::uint32_t> out;
     const Flow* base = m_profile.flows().data();
@@ -22,13 +22,19 @@ std::vector<std::uint32_t> FlowPainter::flowsInView(std::span<const Row> rows, T
             continue;
         const auto leaving = m_profile.flowsOutOf(first, last);
         const auto entering = m_profile.flowsInto(first, last);
-        if (out.size() + leaving.size() + entering.size() > kMaxFlows) {
+        if (out.size() + leaving.size() + entering.size() > 2 * limit) {
             tooMany = true;
             break;
         }
         for (const Flow& f : leaving)
             out.push_back(std::uint32_t(&f - base));
         out.insert(out.end(), entering.begin(), entering.end());
+    }
+    if (!tooMany) {
+        // A flow with both ends in view was met twice.
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        tooMany = out.size() > limit;
     }
     if (tooMany)
         out.clear();
@@ -66,9 +72,10 @@ void FlowPainter::paintArrow(QPainter& p, const QLineF& line) const
     p.fillPath(head, p.pen().color());
 }
 
-void FlowPainter::paint(QPainter& p, std::span<const Row> rows, Time from, Time to, IntervalId selected) const
+void FlowPainter::paint(QPainter& p, std::span<const Row> rows, Time from, Time to, IntervalId selected,
+                        std::size_t limit) const
 {
-    const std::vector<std::uint32_t> flows = flowsInView(rows, from, to, selected);
+    const std::vector<std::uint32_t> flows = flowsInView(rows, from, to, selected, limit);
     if (flows.empty())
         return;
     p.save();

@@ -5,6 +5,7 @@
 #include <QLineF>
 #include <QRectF>
 
+#include <algorithm>
 #include <functional>
 #include <span>
 #include <vector>
@@ -23,9 +24,11 @@ namespace runlane {
 class FlowPainter
 {
 public:
-    // Beyond this many flows in view (zoomed far out over a busy trace)
-    // the arrows would be a blur: only the selected interval's are drawn.
-    static constexpr std::size_t kMaxFlows = 4000;
+    // Beyond one flow in view per this many pixels of width (zoomed out over
+    // a busy trace) the arrows are a blur that hides the boxes: only the
+    // selected interval's are drawn.
+    static constexpr double kPixelsPerFlow = 4.0;
+    static std::size_t maxFlows(double timeWidth) { return std::size_t(std::max(1.0, timeWidth / kPixelsPerFlow)); }
 
     struct Row {
         TrackId track;
@@ -40,15 +43,16 @@ public:
 
     // Indices into Profile::flows() of the flows with an end among `rows`
     // within [from, to), each once, in index order; the flows of
-    // `selected` always. Empty of all others beyond kMaxFlows.
-    std::vector<std::uint32_t> flowsInView(std::span<const Row> rows, Time from, Time to, IntervalId selected) const;
+    // `selected` always, the others only if there are at most `limit`.
+    std::vector<std::uint32_t> flowsInView(std::span<const Row> rows, Time from, Time to, IntervalId selected,
+                                           std::size_t limit) const;
     // The arrow between two boxes: from the source's middle row, at the
     // target's start where the source spans it (else the source's nearer
     // end), to the middle of the target's left edge.
     static QLineF arrowLine(const QRectF& from, const QRectF& to);
     // Draws the arrows of flowsInView() whose both ends are laid out; those
     // of `selected` in the selection's colour, over the others.
-    void paint(QPainter& p, std::span<const Row> rows, Time from, Time to, IntervalId selected) const;
+    void paint(QPainter& p, std::span<const Row> rows, Time from, Time to, IntervalId selected, std::size_t limit) const;
 
 private:
     void paintArrow(QPainter& p, const QLineF& line) const;

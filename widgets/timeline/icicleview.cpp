@@ -365,7 +365,8 @@ void IcicleView::paintFlows(QPainter& p, QSize size, int scroll, int timeWidth) 
     p.save();
     p.setClipRect(QRect(TimeAxis::kGutter, 0, timeWidth, size.height()));
     FlowPainter(profile, [&](IntervalId id) { return boxOf(id, scroll, timeWidth); })
-        .paint(p, rows, m_axis->visibleStart(), m_axis->visibleEnd(), m_axis->selectedInterval());
+        .paint(p, rows, m_axis->visibleStart(), m_axis->visibleEnd(), m_axis->selectedInterval(),
+               FlowPainter::maxFlows(timeWidth));
     p.restore();
 }
 
@@ -381,7 +382,8 @@ QLineF IcicleView::flowLine(std::uint32_t flow) const
     }
     auto locate = [&](IntervalId id) { return boxOf(id, scrollY(), timeWidth); };
     const FlowPainter painter(*m_built.profile, locate);
-    const auto shown = painter.flowsInView(rows, m_axis->visibleStart(), m_axis->visibleEnd(), m_axis->selectedInterval());
+    const auto shown = painter.flowsInView(rows, m_axis->visibleStart(), m_axis->visibleEnd(), m_axis->selectedInterval(),
+                                           FlowPainter::maxFlows(timeWidth));
     const Flow& f = m_built.profile->flows()[flow];
     if (!std::binary_search(shown.begin(), shown.end(), flow) || locate(f.from).isEmpty() || locate(f.to).isEmpty())
         return {};

@@ -125,25 +125,33 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("fromUs");
         QTest::addColumn<qint64>("toUs");
         QTest::addColumn<QString>("selected");
+        QTest::addColumn<int>("limit");
         QTest::addColumn<int>("count");
-        QTest::newRow("all") << qint64(0) << qint64(900) << QString() << 2;
-        QTest::newRow("only post") << qint64(0) << qint64(100) << QString() << 1;
-        QTest::newRow("only handle") << qint64(300) << qint64(310) << QString() << 2;
-        QTest::newRow("nothing") << qint64(550) << qint64(650) << QString() << 0;
-        QTest::newRow("nothing, handle selected") << qint64(550) << qint64(650) << QStringLiteral("handle") << 2;
-        QTest::newRow("nothing, reply selected") << qint64(550) << qint64(650) << QStringLiteral("reply") << 1;
+        QTest::newRow("all") << qint64(0) << qint64(900) << QString() << 100 << 2;
+        QTest::newRow("all, at the limit") << qint64(0) << qint64(900) << QString() << 2 << 2;
+        QTest::newRow("over the limit: none") << qint64(0) << qint64(900) << QString() << 1 << 0;
+        QTest::newRow("over the limit: the selected's")
+            << qint64(0) << qint64(900) << QStringLiteral("reply") << 1 << 1;
+        QTest::newRow("only post") << qint64(0) << qint64(100) << QString() << 100 << 1;
+        QTest::newRow("only handle") << qint64(300) << qint64(310) << QString() << 100 << 2;
+        QTest::newRow("nothing") << qint64(550) << qint64(650) << QString() << 100 << 0;
+        QTest::newRow("nothing, handle selected") << qint64(550) << qint64(650) << QStringLiteral("handle") << 100 << 2;
+        QTest::newRow("nothing, reply selected") << qint64(550) << qint64(650) << QStringLiteral("reply") << 100 << 1;
     }
     void flowsInView()
     {
         QFETCH(qint64, fromUs);
         QFETCH(qint64, toUs);
         QFETCH(QString, selected);
+        QFETCH(int, limit);
         QFETCH(int, count);
         const Profile& p = *m_loaded.profile;
         const IntervalId chosen = selected.isEmpty() ? kNone : intervalNamed(p, selected.toStdString());
         const FlowPainter painter(p, [](IntervalId) { return QRectF(); });
         const std::vector<FlowPainter::Row> rows{{0, 0}, {1, 0}};
-        QCOMPARE(int(painter.flowsInView(rows, p.startTime() + fromUs * 1000, p.startTime() + toUs * 1000, chosen).size()),
+        QCOMPARE(int(painter.flowsInView(rows, p.startTime() + fromUs * 1000, p.startTime() + toUs * 1000, chosen,
+                                         std::size_t(limit))
+                         .size()),
                  count);
     }
 
