@@ -29,8 +29,9 @@ std::string kindName(TrackKind kind)
 constexpr const char* kSummaryHelp = R"HELP(Usage: runlane-cli summary FILE [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
 
 Prints the format, the time span, the tracks (threads, event loops, async
-lanes) with their sizes, measurement and interval counts, and the warnings
-and skipped events found while loading.
+lanes) with their sizes, measurement and interval counts, the flows between
+slices (and the flow events that connect nothing), and the warnings and
+skipped events found while loading.
 
   --input-format ID
                  read FILE as this format instead of recognising it from
@@ -103,6 +104,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     out << "labels:        " << p.labelCount() << "\n";
     out << "marks:         " << p.marks().size() << "\n";
     out << "counters:      " << p.counters().size() << " series, " << points << " points\n";
+    out << "flows:         " << p.flows().size() << " (" << p.unboundFlowEnds() << " ends unbound)\n";
     out << "memory:        " << (p.modelMemoryUsage() + p.stringMemoryUsage()) / 1024 << " KiB ("
         << (p.intervalCount() ? double(p.modelMemoryUsage()) / double(p.intervalCount()) : 0.0)
         << " bytes per interval + strings)\n";

@@ -107,6 +107,22 @@ std::span<const IntervalId> Profile::intervalsOf(MeasurementId id) const
     return std::span<const IntervalId>(list + 1, *list);
 }
 
+std::span<const Flow> Profile::flowsOutOf(IntervalId first, IntervalId last) const
+{
+    const auto lo = std::partition_point(m_flows.begin(), m_flows.end(), [first](const Flow& f) { return f.from < first; });
+    const auto hi = std::partition_point(lo, m_flows.end(), [last](const Flow& f) { return f.from < last; });
+    return std::span<const Flow>(lo, hi);
+}
+
+std::span<const std::uint32_t> Profile::flowsInto(IntervalId first, IntervalId last) const
+{
+    const auto lo = std::partition_point(m_flowsByTarget.begin(), m_flowsByTarget.end(),
+                                         [this, first](std::uint32_t f) { return m_flows[f].to < first; });
+    const auto hi = std::partition_point(lo, m_flowsByTarget.end(),
+                                         [this, last](std::uint32_t f) { return m_flows[f].to < last; });
+    return std::span<const std::uint32_t>(lo, hi);
+}
+
 std::size_t Profile::modelMemoryUsage() const
 {
     std::size_t bytes = sizeof(Profile);
@@ -115,6 +131,7 @@ std::size_t Profile::modelMemoryUsage() const
     bytes += m_measurements.capacity() * sizeof(Measurement);
     bytes += m_intervalLists.capacity() * sizeof(IntervalId);
     bytes += m_marks.capacity() * sizeof(Mark);
+    bytes += m_flows.capacity() * sizeof(Flow) + m_flowsByTarget.capacity() * sizeof(std::uint32_t);
     for (const Track& t : m_tracks)
         bytes += sizeof(Track) + t.depthOffsets.capacity() * sizeof(IntervalId);
     for (const Snapshot& s : m_snapshots)

@@ -160,6 +160,19 @@ public:
     // The files added to sourcePath(), in the order they were read; empty
     // for a profile of one file.
     const std::vector<AddedFile>& addedFiles() const { return m_addedFiles; }
+    // Flows between intervals ("because of whom", profiletypes.h), ordered
+    // by (from, to). Those leaving or entering a range of interval ids (a
+    // depth's visible run, or one interval) are found by binary search.
+    const std::vector<Flow>& flows() const { return m_flows; }
+    std::span<const Flow> flowsOutOf(IntervalId first, IntervalId last) const;
+    std::span<const Flow> flowsOutOf(IntervalId id) const { return flowsOutOf(id, id + 1); }
+    // Indices into flows() of the flows into [first, last), ordered by (to, from).
+    std::span<const std::uint32_t> flowsInto(IntervalId first, IntervalId last) const;
+    std::span<const std::uint32_t> flowsInto(IntervalId id) const { return flowsInto(id, id + 1); }
+    // Flow events of the file that connect nothing: no slice where they
+    // bind, a start nothing ends, an end nothing started (counted by reason
+    // in the diagnostics).
+    std::uint64_t unboundFlowEnds() const { return m_unboundFlowEnds; }
 
     const std::vector<Mark>& marks() const { return m_marks; }
     const std::vector<CounterSeries>& counters() const { return m_counters; }
@@ -188,6 +201,9 @@ private:
     // followed by that many ids. Entry 0 is the shared empty list.
     std::vector<IntervalId> m_intervalLists;
     std::vector<Mark> m_marks;
+    std::vector<Flow> m_flows;
+    std::vector<std::uint32_t> m_flowsByTarget;
+    std::uint64_t m_unboundFlowEnds = 0;
     std::vector<CounterSeries> m_counters;
     std::vector<Snapshot> m_snapshots;
     bool m_snapshotsTimed = false;

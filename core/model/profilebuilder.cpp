@@ -183,6 +183,8 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* ca
     resolveSpan();
     layoutIntervals(cancel);
     checkCancel(cancel);
+    bindFlows();
+    checkCancel(cancel);
     clampMeasurements();
     checkCancel(cancel);
     resolveCreators();
@@ -249,6 +251,7 @@ void ProfileBuilder::sortTracks()
         if (mark.track != kNone)
             mark.track = newId[mark.track];
     }
+    m_flowBinder.renumberTracks(newId);
 }
 
 // The profile spans everything it mentions. Whatever is still open ends there.
@@ -420,6 +423,34 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
             first = i;
         m_lastEnd[iv.measurement] = std::max(m_lastEnd[iv.measurement], iv.end);
     }
+}
+
+// Interval ids are final once laid out; measurements are not yet renumbered,
+// as the flow points that name a slice by its measurement expect.
+void ProfileBuilder::bindFlows()
+{
+    if (m_flowBinder.empty())
+        return;
+    auto describe = [this](const FlowBinder::Point& p) {
+        std::string text = "flow ";
+        if (p.name != kEmptyString)
+            text += quoted(string(p.name)) + " ";
+        text += "(event #" + std::to_string(p.order) + ") at " + std::to_string(p.time) + " ns";
+        if (p.track < m_tracks.size())
+            text += " on pid " + std::to_string(m_tracks[p.track].pid) + " / tid " + std::to_string(m_tracks[p.track].tid);
+        return text;
+    };
+    std::vector<Flow> flows = m_flowBinder.bind(m_profile->m_intervals, m_depthOffsets, diagnostics(), describe);
+    std::sort(flows.begin(), flows.end(),
+              [](const Flow& a, const Flow& b) { return std::tie(a.from, a.to) < std::tie(b.from, b.to); });
+    std::vector<std::uint32_t> byTarget(flows.size());
+    std::iota(byTarget.begin(), byTarget.end(), 0);
+    std::sort(byTarget.begin(), byTarget.end(), [&flows](std::uint32_t a, std::uint32_t b) {
+        return std::tie(flows[a].to, flows[a].from, a) < std::tie(flows[b].to, flows[b].from, b);
+    });
+    m_profile->m_flows = std::move(flows);
+    m_profile->m_flowsByTarget = std::move(byTarget);
+    m_profile->m_unboundFlowEnds = m_flowBinder.unboundCount();
 }
 
 // A measurement cannot run before it exists nor after it finished; formats

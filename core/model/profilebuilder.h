@@ -1,5 +1,6 @@
 #pragma once
 
+#include "flowbinder.h"
 #include "intervalnesting.h"
 #include "profile.h"
 
@@ -72,6 +73,9 @@ public:
     std::size_t intervalCount() const { return m_intervals.size(); }
 
     void addMark(const Mark& mark) { m_marks.push_back(mark); }
+    // A point a flow passes (FlowBinder): bound to its interval and chained
+    // with the other points of its key at build time, after layout.
+    void addFlowPoint(const FlowBinder::Point& point) { m_flowBinder.add(point); }
     // Returns the series' index; points are appended with addCounterPoint.
     std::size_t addCounter(StringId name, StringId key, std::int64_t pid);
     void addCounterPoint(std::size_t counter, Time t, double value);
@@ -128,6 +132,7 @@ private:
     void resolveCreators();
     std::vector<std::uint32_t> creationDepths();
     void orderMeasurements(const std::atomic<bool>* cancel);
+    void bindFlows();
     void buildIntervalLists();
     void finishTracks();
     MeasurementId innermostRunningAt(TrackId track, Time t) const;
@@ -138,6 +143,7 @@ private:
     std::vector<Measurement> m_measurements;
     std::vector<Interval> m_intervals; // `parent` holds the order until layout
     std::vector<Mark> m_marks;
+    FlowBinder m_flowBinder;
     std::vector<CounterSeries> m_counters;
     std::vector<Label> m_labels;
     struct LabelKeyHash {

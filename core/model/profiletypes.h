@@ -117,6 +117,14 @@ static_assert(sizeof(Measurement) == 32, "Measurement must stay compact");
 
 inline constexpr std::uint32_t kMaxTracks = (1u << 24) - 1;
 
+// "Because of whom": the interval `from` caused the work of the interval
+// `to`, usually on another thread (Chrome flow events, semantics.md §8).
+struct Flow {
+    IntervalId from = kNone;
+    IntervalId to = kNone;
+    StringId name = kEmptyString; // the flow's own name, if the format gives one
+};
+
 enum class MarkScope : std::uint8_t { Thread, Process, Global };
 
 // An instant: Chrome `i/I/R/n`, Enso `X` metadata.

@@ -97,7 +97,7 @@ double luminance(QColor c)
 // The views' own colours, light and dark.
 struct UiColors {
     QColor background, gutter, grid, header, text, mutedText, faintText, errorText, mark, pending, hatch, selectedRow,
-        relatedRow, matchRow, shareBar, outsideWindow, other, merged, selection, rangeSelection;
+        relatedRow, matchRow, shareBar, outsideWindow, other, merged, selection, rangeSelection, flow;
 };
 
 const UiColors kLight{
@@ -121,6 +121,7 @@ const UiColors kLight{
     .merged = {150, 150, 158},
     .selection = {30, 90, 200},
     .rangeSelection = {60, 120, 220, 48},
+    .flow = {72, 76, 92},
 };
 
 const UiColors kDark{
@@ -144,6 +145,7 @@ const UiColors kDark{
     .merged = {104, 106, 114},
     .selection = {110, 165, 255},
     .rangeSelection = {90, 150, 255, 60},
+    .flow = {196, 200, 212},
 };
 
 const UiColors& ui()
@@ -320,5 +322,6 @@ QColor ColorScheme::other() { return ui().other; }
 QColor ColorScheme::merged() { return ui().merged; }
 QColor ColorScheme::selection() { return ui().selection; }
 QColor ColorScheme::rangeSelection() { return ui().rangeSelection; }
+QColor ColorScheme::flow() { return ui().flow; }
 
 } // namespace runlane

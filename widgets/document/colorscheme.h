@@ -81,6 +81,8 @@ public:
     // Runs of intervals narrower than a pixel, drawn as one block.
     static QColor merged();
     static QColor selection();
+    // The arrows of flows between intervals (the selection's in selection()).
+    static QColor flow();
     static QColor rangeSelection(); // translucent
 };
 

@@ -152,6 +152,23 @@ IntervalId ProfileDocument::stepThrough(const std::vector<LabelId>& labels, bool
     return found;
 }
 
+void ProfileDocument::revealInterval(IntervalId id)
+{
+    if (!hasProfile() || m_aggregated || id >= m_loaded.profile->intervalCount())
+        return;
+    const Interval& iv = m_loaded.profile->interval(id);
+    // In view and not a sliver: the zoom stays, as a reader following
+    // links between nearby slices expects.
+    const bool inView = iv.start >= m_axis->visibleStart() && iv.end <= m_axis->visibleEnd()
+        && iv.end - iv.start >= m_axis->visibleSpan() / 200;
+    if (!inView) {
+        const Time length = std::max<Time>(iv.end - iv.start, TimeAxis::kMinimumSpan);
+        m_axis->setVisibleRange(addClamped(iv.start, -(length / 4)), addClamped(addClamped(iv.start, length), length / 4));
+    }
+    m_axis->selectItem(id, iv.measurement);
+    Q_EMIT intervalRevealed(id);
+}
+
 std::pair<std::size_t, std::size_t> ProfileDocument::occurrencePosition(const std::vector<LabelId>& labels) const
 {
     if (!hasProfile() || labels.empty())

@@ -94,6 +94,10 @@ public:
     // in time: {k (1-based; 0 if it is not one of them), N}.
     std::pair<std::size_t, std::size_t> occurrencePosition(const std::vector<LabelId>& labels) const;
     const LabelIndex* labelIndex() const { return m_loaded.labels.get(); }
+    // Selects an interval and shows it: the time axis zoomed to it (with
+    // context) unless it is in view already, and intervalRevealed() for the
+    // views to bring its row on screen (a link of the details pane).
+    void revealInterval(IntervalId id);
 
     // Blocks until background work (the call tree) is done and applied;
     // for scripts that render at once.
@@ -107,6 +111,8 @@ Q_SIGNALS:
     void colorsChanged();
     void viewModeChanged();
     void emphasisChanged();
+    // An interval to bring into view (revealInterval), already selected.
+    void intervalRevealed(IntervalId id);
 
 private:
     void applyBounds();

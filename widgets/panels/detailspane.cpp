@@ -110,7 +110,48 @@ void DetailsPane::refresh()
             html += tr("… and %1 more").arg(children - 20);
         html += QStringLiteral("</p>");
     }
+    html += flowLinks(*p, m_axis->selectedInterval());
     setHtml(html);
+}
+
+// The flows into and out of the selected interval: who caused it, what it
+// caused (usually on other threads), each a link that shows that interval.
+QString DetailsPane::flowLinks(const Profile& p, IntervalId selected) const
+{
+    if (selected == kNone || selected >= p.intervalCount())
+        return {};
+    constexpr std::size_t kShown = 20;
+    auto link = [&p](IntervalId id, StringId flowName) {
+        const Interval& iv = p.interval(id);
+        QString text = QStringLiteral("<a href='i:%1'>%2</a> <span style='color:%3'>%4, %5")
+                           .arg(id)
+                           .arg(esc(std::string(p.labelName(p.measurement(iv.measurement).label))), muted(),
+                                esc(std::string(p.string(p.track(p.trackOf(id)).name))),
+                                QString::fromStdString(ValueFormat::point(iv.start - p.startTime(), p.unit())));
+        if (flowName != kEmptyString)
+            text += QStringLiteral(" (%1)").arg(esc(std::string(p.string(flowName))));
+        return text + QStringLiteral("</span><br>");
+    };
+    QString html;
+    const auto in = p.flowsInto(selected);
+    if (!in.empty()) {
+        html += QStringLiteral("<p><b>%1</b><br>").arg(tr("Caused by:"));
+        for (std::size_t k = 0; k < in.size() && k < kShown; ++k)
+            html += link(p.flows()[in[k]].from, p.flows()[in[k]].name);
+        if (in.size() > kShown)
+            html += tr("… and %1 more").arg(in.size() - kShown);
+        html += QStringLiteral("</p>");
+    }
+    const auto out = p.flowsOutOf(selected);
+    if (!out.empty()) {
+        html += QStringLiteral("<p><b>%1</b><br>").arg(tr("Causes:"));
+        for (std::size_t k = 0; k < out.size() && k < kShown; ++k)
+            html += link(out[k].to, out[k].name);
+        if (out.size() > kShown)
+            html += tr("… and %1 more").arg(out.size() - kShown);
+        html += QStringLiteral("</p>");
+    }
+    return html;
 }
 
 void DetailsPane::showAggregatedNode(const IcicleView* view, std::uint32_t span)
@@ -129,6 +170,11 @@ void DetailsPane::showAggregatedNode(const IcicleView* view, std::uint32_t span)
 void DetailsPane::linkClicked(const QUrl& url)
 {
     const QString target = url.toString();
+    if (target.startsWith(QStringLiteral("i:")) && m_document->profile()) {
+        // A flow's other end: the document selects it and every view shows it.
+        m_document->revealInterval(target.mid(2).toUInt());
+        return;
+    }
     if (!target.startsWith(QStringLiteral("m:")) || !m_document->profile())
         return;
     const MeasurementId id = target.mid(2).toUInt();

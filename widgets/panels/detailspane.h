@@ -7,12 +7,14 @@
 namespace runlane {
 
 class IcicleView;
+class Profile;
 class ProfileDocument;
 class TimeAxis;
 
 // What is known about the selected interval, task or call path: position,
 // times, exec and total, its intervals, its creator and what it created.
-// The creator and the children are links that select them.
+// The creator and the children are links that select them; so are the
+// intervals the selected one was caused by or causes (flows).
 class DetailsPane : public QTextBrowser
 {
     Q_OBJECT
@@ -28,6 +30,7 @@ protected:
 private:
     void refresh();
     void linkClicked(const QUrl& url);
+    QString flowLinks(const Profile& profile, IntervalId selected) const;
 
     ProfileDocument* m_document;
     TimeAxis* m_axis;

@@ -4,6 +4,7 @@
 #include "colorscheme.h"
 #include "comparesession.h"
 #include "differentialsource.h"
+#include "flowpainter.h"
 #include "labelindex.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
@@ -57,6 +58,7 @@ IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::viewModeChanged, this, &IcicleView::rebuild);
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::emphasisChanged, this, qOverload<>(&QWidget::update));
+    connect(m_document, &ProfileDocument::intervalRevealed, this, &IcicleView::revealSpan);
     connect(m_document->compare(), &CompareSession::diffChanged, this, &IcicleView::applyDiff);
     rebuild();
 }
@@ -141,9 +143,11 @@ QRgb IcicleView::fillOf(const Interval& span) const
 void IcicleView::layoutRows()
 {
     m_rows.clear();
+    m_trackRow.clear();
     int y = 0;
     if (m_source) {
         for (TrackId t = 0; t < m_source->trackCount(); ++t) {
+            m_trackRow.push_back(m_rows.size());
             m_rows.push_back(Row{t, -1, y, kHeaderHeight});
             y += kHeaderHeight;
             if (m_trackCollapsed[t])
@@ -186,11 +190,12 @@ const IcicleView::Row* IcicleView::rowAt(int contentY) const
 
 const IcicleView::Row* IcicleView::rowOf(TrackId track, int depth) const
 {
-    for (const Row& r : m_rows) {
-        if (r.track == track && r.depth == depth)
-            return &r;
-    }
-    return nullptr;
+    // A track's rows follow its header, one per depth, unless collapsed.
+    if (track >= m_trackRow.size() || depth < -1 || (depth >= 0 && isTrackCollapsed(track)))
+        return nullptr;
+    const std::size_t index = m_trackRow[track] + std::size_t(depth + 1);
+    return index < m_rows.size() && m_rows[index].track == track && m_rows[index].depth == depth ? &m_rows[index]
+                                                                                                : nullptr;
 }
 
 bool IcicleView::isTrackCollapsed(TrackId track) const
@@ -329,6 +334,79 @@ QRectF IcicleView::spanRect(std::uint32_t id) const
     return QRectF(TimeAxis::kGutter + x0, row->y - scrollY(), x1 - x0, row->height - 1);
 }
 
+QRectF IcicleView::boxOf(std::uint32_t id, int scroll, int timeWidth) const
+{
+    if (!m_source || hiddenBy(id) != kNone)
+        return {};
+    const Row* row = rowOf(m_source->trackOf(id), m_source->depthOf(id));
+    if (!row)
+        return {};
+    const Interval& span = m_source->span(id);
+    // Far off-screen ends are held a screen away: QPainter's coordinates
+    // must stay small, and the arrow's direction is kept.
+    const double limit = 4.0 * timeWidth + 1000;
+    const double x0 = std::clamp(m_axis->xFor(span.start, timeWidth), -limit, limit);
+    const double x1 = std::clamp(std::max(m_axis->xFor(span.end, timeWidth), x0 + 1), -limit, limit + 1);
+    return QRectF(TimeAxis::kGutter + x0, row->y - scroll, x1 - x0, row->height - 1);
+}
+
+void IcicleView::paintFlows(QPainter& p, QSize size, int scroll, int timeWidth) const
+{
+    const Profile& profile = *m_built.profile;
+    if (profile.flows().empty())
+        return;
+    std::vector<FlowPainter::Row> rows;
+    for (auto it = std::partition_point(m_rows.begin(), m_rows.end(),
+                                        [scroll](const Row& r) { return r.y + r.height <= scroll; });
+         it != m_rows.end() && it->y < scroll + size.height(); ++it) {
+        if (it->depth >= 0)
+            rows.push_back(FlowPainter::Row{it->track, it->depth});
+    }
+    p.save();
+    p.setClipRect(QRect(TimeAxis::kGutter, 0, timeWidth, size.height()));
+    FlowPainter(profile, [&](IntervalId id) { return boxOf(id, scroll, timeWidth); })
+        .paint(p, rows, m_axis->visibleStart(), m_axis->visibleEnd(), m_axis->selectedInterval(),
+               FlowPainter::maxFlows(timeWidth));
+    p.restore();
+}
+
+QLineF IcicleView::flowLine(std::uint32_t flow) const
+{
+    if (!m_source || m_document->isAggregated() || flow >= m_built.profile->flows().size())
+        return {};
+    const int timeWidth = std::max(1, width() - rightMargin() - TimeAxis::kGutter);
+    std::vector<FlowPainter::Row> rows;
+    for (const Row& r : m_rows) {
+        if (r.depth >= 0 && r.y + r.height > scrollY() && r.y < scrollY() + height())
+            rows.push_back(FlowPainter::Row{r.track, r.depth});
+    }
+    auto locate = [&](IntervalId id) { return boxOf(id, scrollY(), timeWidth); };
+    const FlowPainter painter(*m_built.profile, locate);
+    const auto shown = painter.flowsInView(rows, m_axis->visibleStart(), m_axis->visibleEnd(), m_axis->selectedInterval(),
+                                           FlowPainter::maxFlows(timeWidth));
+    const Flow& f = m_built.profile->flows()[flow];
+    if (!std::binary_search(shown.begin(), shown.end(), flow) || locate(f.from).isEmpty() || locate(f.to).isEmpty())
+        return {};
+    return FlowPainter::arrowLine(locate(f.from), locate(f.to));
+}
+
+void IcicleView::revealSpan(std::uint32_t id)
+{
+    if (!m_source || m_document->isAggregated() || id >= m_built.profile->intervalCount())
+        return;
+    const TrackId track = m_source->trackOf(id);
+    for (std::uint32_t p = m_source->span(id).parent; p != kNone; p = m_source->span(p).parent)
+        m_collapsed.erase(p);
+    if (isTrackCollapsed(track)) {
+        m_trackCollapsed[track] = false;
+        layoutRows();
+    }
+    if (const Row* row = rowOf(track, m_source->depthOf(id));
+        row && (row->y < scrollY() || row->y + row->height > scrollY() + height()))
+        m_scroll->setValue(row->y - height() / 2);
+    update();
+}
+
 std::uint32_t IcicleView::spanAt(QPoint pos) const
 {
     if (!m_source || pos.x() < TimeAxis::kGutter || pos.x() >= TimeAxis::kGutter + m_navigator.areaWidth())
@@ -389,6 +467,8 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
         else
             paintRow(p, *it, y, timeWidth);
     }
+    if (!m_document->isAggregated())
+        paintFlows(p, size, scroll, timeWidth);
     if (const auto& selection = m_axis->selection()) {
         const double x0 = std::max(0.0, m_axis->xFor(selection->first, timeWidth));
         const double x1 = std::min(double(timeWidth), m_axis->xFor(selection->second, timeWidth));

@@ -4,6 +4,7 @@
 #include "loadedprofile.h"
 #include "timenavigator.h"
 
+#include <QLineF>
 #include <QWidget>
 
 #include <memory>
@@ -65,6 +66,14 @@ public:
     std::uint32_t selectedSpan() const;
     void selectSpan(std::uint32_t id);
     void zoomToSpan(std::uint32_t id);
+    // Where the arrow of a flow (an index into Profile::flows()) is drawn,
+    // in widget coordinates; a null line if it is not (an end's row not laid
+    // out, the aggregated view, too many flows in view).
+    QLineF flowLine(std::uint32_t flow) const;
+    // Shows an interval: its track expanded, the boxes hiding it expanded,
+    // its row scrolled into view (ProfileDocument::intervalRevealed).
+    void revealSpan(std::uint32_t id);
+
     // Whether the aggregated view shows the differential flame graph
     // (compare mode, its diff computed).
     bool isDifferential() const;
@@ -103,6 +112,10 @@ private:
     int rightMargin() const;
     const Row* rowAt(int contentY) const;
     const Row* rowOf(TrackId track, int depth) const;
+    // A box in content coordinates scrolled by `scroll`, x not clipped; empty
+    // if it is not laid out.
+    QRectF boxOf(std::uint32_t id, int scroll, int timeWidth) const;
+    void paintFlows(QPainter& p, QSize size, int scroll, int timeWidth) const;
     bool hasChildren(std::uint32_t id) const;
     void paintHeader(QPainter& p, const Row& row, int y, int width) const;
     void paintRow(QPainter& p, const Row& row, int y, int timeWidth) const;
@@ -120,6 +133,7 @@ private:
     std::shared_ptr<const CallTree> m_builtTree;
     std::unique_ptr<IcicleSource> m_source;
     std::vector<Row> m_rows;
+    std::vector<std::size_t> m_trackRow; // per track, its header's index in m_rows
     std::vector<bool> m_trackCollapsed;
     std::unordered_set<std::uint32_t> m_collapsed;
     std::uint32_t m_aggregatedSelection = kNone;

@@ -67,6 +67,12 @@ struct ChromeEvent {
     Value id;
     Value id2Local;
     Value id2Global;
+    // Flows: `bp` of a v1 `f` ("e": bind to the enclosing slice), and the
+    // v2 fields of a slice (`bind_id` with `flow_in` / `flow_out`).
+    std::string bp;
+    Value bindId;
+    bool flowIn = false;
+    bool flowOut = false;
     // From `args`: the fields the format gives a meaning to.
     std::string argName; // M process_name / thread_name
     bool hasArgSortIndex = false;
@@ -106,6 +112,10 @@ struct ChromeEvent {
         id.clear();
         id2Local.clear();
         id2Global.clear();
+        bp.clear();
+        bindId.clear();
+        flowIn = false;
+        flowOut = false;
         argName.clear();
         hasArgSortIndex = false;
         argSortIndex = 0;

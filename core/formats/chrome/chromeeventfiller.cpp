@@ -20,6 +20,8 @@ ChromeEventFiller::Field ChromeEventFiller::fieldFor(std::string_view key)
             return Field::Ts;
         if (key == "id")
             return Field::Id;
+        if (key == "bp")
+            return Field::Bp;
         return Field::Other;
     case 3:
         if (key == "pid")
@@ -43,6 +45,14 @@ ChromeEventFiller::Field ChromeEventFiller::fieldFor(std::string_view key)
         return Field::Other;
     case 5:
         return key == "scope" ? Field::Scope : Field::Other;
+    case 7:
+        if (key == "bind_id")
+            return Field::BindId;
+        if (key == "flow_in")
+            return Field::FlowIn;
+        return Field::Other;
+    case 8:
+        return key == "flow_out" ? Field::FlowOut : Field::Other;
     default:
         return Field::Other;
     }
@@ -158,6 +168,9 @@ void ChromeEventFiller::containerField(const char* what)
         break;
     case Field::Id:
         invalidValue(m_event.id);
+        break;
+    case Field::BindId:
+        invalidValue(m_event.bindId);
         break;
     default:
         break;
@@ -281,6 +294,19 @@ void ChromeEventFiller::scalar(const JsonScalar& v)
         break;
     case Field::Id:
         valueField(m_event.id, v);
+        break;
+    case Field::Bp:
+        if (v.kind == JsonScalar::String)
+            m_event.bp = v.text;
+        break;
+    case Field::BindId:
+        valueField(m_event.bindId, v);
+        break;
+    case Field::FlowIn:
+        m_event.flowIn = v.kind == JsonScalar::True;
+        break;
+    case Field::FlowOut:
+        m_event.flowOut = v.kind == JsonScalar::True;
         break;
     case Field::Id2:
     case Field::Args:

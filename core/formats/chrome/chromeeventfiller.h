@@ -55,7 +55,26 @@ public:
     static std::string describe(const JsonScalar& value);
 
 private:
-    enum class Field : std::uint8_t { Other, Ph, Name, Cat, Ts, Dur, Tdur, Pid, Tid, Id, Id2, Scope, S, Args };
+    enum class Field : std::uint8_t {
+        Other,
+        Ph,
+        Name,
+        Cat,
+        Ts,
+        Dur,
+        Tdur,
+        Pid,
+        Tid,
+        Id,
+        Id2,
+        Scope,
+        S,
+        Args,
+        Bp,
+        BindId,
+        FlowIn,
+        FlowOut
+    };
     enum class Sub : std::uint8_t { None, Args, Id2 };
 
     static Field fieldFor(std::string_view key);

@@ -208,6 +208,8 @@ void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
         resolvePidTid(e, index, pid, tid);
         Thread& t = thread(pid, tid);
         const bool begin = ph == 'B';
+        if (begin && ChromeFlowCollector::hasBinding(e))
+            m_flows.deferSlice(e, orderOf(index), ts);
         t.events.push_back(BeginEnd{ts, orderOf(index), begin ? labelFor(e) : 0, nameFor(e), begin, false});
         return;
     }
@@ -236,6 +238,11 @@ void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
     case 'T':
     case 'p':
         addAsync(e, index, 'n', true);
+        return;
+    case 's':
+    case 't':
+    case 'f':
+        addFlow(e, index, ph);
         return;
     default:
         m_diagnostics.skipped(std::string("phase '") + ph + "'");
@@ -274,7 +281,26 @@ void ChromeTraceBuilder::addComplete(const ChromeEvent& e, std::uint64_t index)
     std::int64_t tid = 0;
     resolvePidTid(e, index, pid, tid);
     const TrackId track = thread(pid, tid).track;
-    m_builder.addCall(track, labelFor(e), ts, ts + length, orderOf(index));
+    const MeasurementId call = m_builder.addCall(track, labelFor(e), ts, ts + length, orderOf(index));
+    if (ChromeFlowCollector::hasBinding(e))
+        m_flows.addSlice(e, orderOf(index), ts, track, call);
+}
+
+void ChromeTraceBuilder::addFlow(const ChromeEvent& e, std::uint64_t index, char ph)
+{
+    // A flow event marks a point of a slice: its time does not extend the
+    // profile's span, nor does its thread get a track of its own.
+    if (e.ts.kind != ChromeEvent::TimeValue::Ok) {
+        m_diagnostics.warnWith("flow event without time", [&] {
+            return std::string("'") + ph + "' event #" + std::to_string(index) + " " + display(e.name)
+                + " has no valid 'ts'; ignored";
+        });
+        return;
+    }
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    resolvePidTid(e, index, pid, tid);
+    m_flows.addFlowEvent(e, orderOf(index), ph, pid, tid, e.ts.ns);
 }
 
 void ChromeTraceBuilder::addInstant(const ChromeEvent& e, std::uint64_t index)
@@ -390,6 +416,8 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
         : parseFinalState(e.argState, state) ? std::int8_t(state)
                                                : kOtherState;
     m_asyncTasks[it->second].events.push_back(AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, stateCode});
+    if ((kind == 'b' || kind == 'n') && ChromeFlowCollector::hasBinding(e))
+        m_flows.deferSlice(e, orderOf(index), ts); // an 'n' stays unbound: no slice
 }
 
 TrackId ChromeTraceBuilder::asyncTrack(std::int64_t pid)
@@ -413,6 +441,10 @@ void ChromeTraceBuilder::finish()
     for (AsyncTask& task : m_asyncTasks)
         buildAsyncTask(task);
     m_samples.finish();
+    m_flows.finish([this](std::int64_t pid, std::int64_t tid) {
+        const auto it = m_threadIndex.find({pid, tid});
+        return it == m_threadIndex.end() ? kNone : m_threads[it->second].track;
+    });
 
     // Names and sort order come from metadata that may follow the events.
     for (std::size_t id = 0; id < m_builder.trackCount(); ++id) {
@@ -474,7 +506,9 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
         --openCount[stack.back().name];
         stack.pop_back();
     };
-    auto close = [&](const BeginEnd& open, Time at) { m_builder.addCall(t.track, open.label, open.ts, at, open.order); };
+    auto close = [&](const BeginEnd& open, Time at) {
+        m_flows.sliceBuilt(open.order, t.track, m_builder.addCall(t.track, open.label, open.ts, at, open.order));
+    };
     auto nameOf = [&](const BeginEnd& ev) { return m_builder.string(ev.name); };
 
     for (std::size_t runStart = 0; runStart < events.size();) {
@@ -538,7 +572,8 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
         m_diagnostics.warnWith("B never closed", [&] {
             return "B " + display(nameOf(open)) + " is never closed; it ends with the profile";
         });
-        m_builder.addCall(t.track, open.label, open.ts, ProfileBuilder::kOpen, open.order);
+        m_flows.sliceBuilt(open.order, t.track,
+                           m_builder.addCall(t.track, open.label, open.ts, ProfileBuilder::kOpen, open.order));
     }
     while (!stack.empty())
         pop();
@@ -606,6 +641,7 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
                             + display(m_builder.string(ev.name));
                     });
                     m_builder.addInterval(inner.measurement, inner.start, ev.ts, inner.order);
+                    m_flows.sliceBuilt(inner.order, track, inner.measurement);
                     if (inner.measurement != taskId)
                         m_builder.finish(inner.measurement, ev.ts, FinalState::Completed);
                     stack.pop_back();
@@ -614,6 +650,7 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
             const Open open = stack.back();
             stack.pop_back();
             m_builder.addInterval(open.measurement, open.start, ev.ts, open.order);
+            m_flows.sliceBuilt(open.order, track, open.measurement);
             if (open.measurement != taskId)
                 m_builder.finish(open.measurement, ev.ts, FinalState::Completed);
         } else if (ev.state != kNoState) {
@@ -635,6 +672,7 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
     if (!stack.empty()) {
         for (const Open& open : stack) {
             m_builder.addInterval(open.measurement, open.start, ProfileBuilder::kOpen, open.order);
+            m_flows.sliceBuilt(open.order, track, open.measurement);
         }
         m_diagnostics.warnWith("async slice never ended", [&] {
             return "async slice " + display(m_builder.string(stack.back().name)) + " never ends; it ends with the profile";

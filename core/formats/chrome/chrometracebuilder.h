@@ -1,6 +1,7 @@
 #pragma once
 
 #include "chromeevent.h"
+#include "chromeflowcollector.h"
 #include "chromesamplecollector.h"
 #include "profilebuilder.h"
 
@@ -98,6 +99,7 @@ private:
     void addCounter(const ChromeEvent& e, std::uint64_t index);
     void addMetadata(const ChromeEvent& e, std::uint64_t index);
     void addAsync(const ChromeEvent& e, std::uint64_t index, char kind, bool legacy);
+    void addFlow(const ChromeEvent& e, std::uint64_t index, char ph);
 
     void matchBeginEnd(Thread& thread);
     void buildAsyncTask(AsyncTask& task);
@@ -106,6 +108,7 @@ private:
     ProfileBuilder& m_builder;
     Diagnostics& m_diagnostics;
     ChromeSampleCollector m_samples{m_builder};
+    ChromeFlowCollector m_flows{m_builder};
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::uint32_t, PairHash> m_threadIndex;
     std::vector<Thread> m_threads;
     std::pair<std::int64_t, std::int64_t> m_lastThreadKey{0, 0};

@@ -85,6 +85,7 @@ public:
                 writeThreadTrack(t);
         }
         writeMarksAndCounters();
+        writeFlows();
         writeSnapshots();
         writeSpan();
         m_out += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"runlane\",\"source\":";
@@ -493,6 +494,55 @@ private:
                 begin('i', t == m_profile.startTime() ? "profile start" : "profile end", 0, 0, t);
                 m_out += ",\"s\":\"g\",\"cat\":\"runlane.span\"}";
             }
+        }
+    }
+
+    // The first instant at or after `from` where `id` is the innermost
+    // interval of its thread, or kTimeMax if there is none: its children
+    // (and a zero-length child, its instant) cover the rest.
+    Time innermostFrom(IntervalId id, Time from) const
+    {
+        const Interval& iv = m_profile.interval(id);
+        const TrackId track = m_profile.trackOf(id);
+        const auto children = m_profile.depthSlice(track, m_profile.depthOf(id) + 1);
+        if (iv.start == iv.end && iv.start < from)
+            return kTimeMax;
+        Time cursor = std::max(from, iv.start);
+        auto it = std::partition_point(children.begin(), children.end(),
+                                       [&iv](const Interval& c) { return c.start < iv.start; });
+        for (; it != children.end() && it->start <= cursor; ++it) {
+            if (it->end > cursor)
+                cursor = it->end;
+            else if (it->start == cursor && it->end == cursor)
+                cursor = cursor + 1; // a zero-length child holds its instant
+        }
+        const bool inside = iv.start == iv.end ? cursor == iv.start : cursor < iv.end;
+        return inside ? cursor : kTimeMax;
+    }
+
+    // Flows as v1 `s` and `f` (bound to the enclosing slice), one id each:
+    // each at an instant where its interval is the innermost of its thread,
+    // the `f` no earlier than the `s` (a chain follows time). Flows that
+    // cannot be said so are left out: one that touches an async lane (a
+    // `s`/`f` binds to a thread), or that ends wholly before it starts.
+    void writeFlows()
+    {
+        const auto& flows = m_profile.flows();
+        for (std::size_t k = 0; k < flows.size() && m_ok; ++k) {
+            const Flow& f = flows[k];
+            const Track& from = m_profile.track(m_profile.trackOf(f.from));
+            const Track& to = m_profile.track(m_profile.trackOf(f.to));
+            if (from.kind != TrackKind::Thread || to.kind != TrackKind::Thread)
+                continue;
+            const Time sourceAt = innermostFrom(f.from, kTimeMin);
+            const Time targetAt = sourceAt == kTimeMax ? kTimeMax : innermostFrom(f.to, sourceAt);
+            if (targetAt == kTimeMax)
+                continue;
+            const std::string_view name = m_profile.string(f.name);
+            begin('s', name, from.pid, tidOf(from), sourceAt);
+            m_out += ",\"cat\":\"runlane.flow\",\"id\":" + std::to_string(k) + "}";
+            begin('f', name, to.pid, tidOf(to), targetAt);
+            m_out += ",\"cat\":\"runlane.flow\",\"id\":" + std::to_string(k) + ",\"bp\":\"e\"}";
         }
     }
 

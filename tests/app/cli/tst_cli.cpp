@@ -381,6 +381,32 @@ private Q_SLOTS:
                                             "(.cpuprofile) can be added to a trace\n").arg(fgh));
     }
 
+    // Flows between slices are counted, with the flow events that connect
+    // nothing; flow phases are no longer skipped.
+    void summaryCountsFlows_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("line");
+        const QString c = QStringLiteral("samples/chrome-trace/");
+        QTest::newRow("flow_simple") << c + "catapult/flow_simple.json" << "flows:         3 (0 ends unbound)";
+        QTest::newRow("chrome116") << c + "devtools/chrome116-Trace-20230603T221323.json"
+                                   << "flows:         13 (0 ends unbound)";
+        QTest::newRow("multiple_input_latency")
+            << c + "catapult/multiple_input_latency.json" << "flows:         906 (2154 ends unbound)";
+        QTest::newRow("no flows") << QStringLiteral("profiles/enso-async.json") << "flows:         0 (0 ends unbound)";
+    }
+    void summaryCountsFlows()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, line);
+        const Run run = cli({"summary", dataPath(file)});
+        QCOMPARE(run.code, 0);
+        const QStringList lines = run.out.split(QLatin1Char('\n'));
+        QVERIFY2(lines.contains(line), qPrintable(run.out));
+        for (const char* phase : {"phase 's'", "phase 't'", "phase 'f'"})
+            QVERIFY2(!run.out.contains(QLatin1String(phase)), qPrintable(run.out));
+    }
+
     void rankCsv()
     {
         const Run run = cli({"rank", fgh, "--format", "csv"});

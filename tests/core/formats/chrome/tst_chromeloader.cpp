@@ -355,12 +355,17 @@ private Q_SLOTS:
 
     void skippedEventsAreCounted()
     {
-        const LoadResult r = loadText(JSON([{}, {"ph":"P","ts":1}, {"ph":"P","ts":2}, {"ph":"s","ts":1,"id":1}]));
+        const LoadResult r = loadText(
+            JSON([{}, {"ph":"P","ts":1}, {"ph":"P","ts":2}, {"ph":"N","ts":1,"id":1}, {"ph":"s","ts":1,"id":1}]));
         QVERIFY(r.ok());
         const auto& skipped = r.profile->diagnostics().skippedEvents();
         QCOMPARE(skipped.at("empty event {}"), std::uint64_t(1));
         QCOMPARE(skipped.at("phase 'P'"), std::uint64_t(2));
-        QCOMPARE(skipped.at("phase 's'"), std::uint64_t(1));
+        QCOMPARE(skipped.at("phase 'N'"), std::uint64_t(1));
+        // A flow event is read (tst_chromeflowcollector); on no slice, it
+        // is a warning.
+        QCOMPARE(skipped.count("phase 's'"), std::size_t(0));
+        QCOMPARE(r.profile->diagnostics().warningKinds().at("flow event on no slice"), std::uint64_t(1));
     }
 
     void nestableAsync()

@@ -33,6 +33,24 @@ QString rankText(const Profile& p)
     return text;
 }
 
+// Every flow as "name@start/depth>name@start/depth" by its two ends, sorted:
+// interval ids may differ between two loads, what they show may not.
+QStringList flowTexts(const Profile& p)
+{
+    auto end = [&p](IntervalId id) {
+        const Interval& iv = p.interval(id);
+        return QStringLiteral("%1@%2/%3")
+            .arg(QString::fromStdString(std::string(p.labelName(p.measurement(iv.measurement).label))))
+            .arg(iv.start)
+            .arg(p.depthOf(id));
+    };
+    QStringList out;
+    for (const Flow& f : p.flows())
+        out << end(f.from) + QLatin1Char('>') + end(f.to) + QLatin1Char(' ') + QString::fromStdString(std::string(p.string(f.name)));
+    out.sort();
+    return out;
+}
+
 } // namespace
 
 class TestChromeTraceWriter : public QObject
@@ -70,6 +88,8 @@ private Q_SLOTS:
         QCOMPARE(second.profile->intervalCount(), first.profile->intervalCount());
         QCOMPARE(second.profile->duration(), first.profile->duration());
         QCOMPARE(second.profile->marks().size(), first.profile->marks().size());
+        QCOMPARE(flowTexts(*second.profile), flowTexts(*first.profile));
+        QCOMPARE(second.profile->unboundFlowEnds(), std::uint64_t(0));
         QCOMPARE(second.profile->counters().size(), first.profile->counters().size());
         for (std::size_t i = 0; i < first.profile->counters().size(); ++i) {
             QCOMPARE(second.profile->string(second.profile->counters()[i].name),
@@ -88,6 +108,29 @@ private Q_SLOTS:
                  qPrintable(json));
         QVERIFY(json.startsWith(QStringLiteral("{\"traceEvents\":[")));
         QVERIFY(json.contains(QStringLiteral("\"displayTimeUnit\":\"ns\"")));
+    }
+
+    // Flows are written as `s` and `f` bound to their enclosing slices, at
+    // an instant where their slice is the innermost: here the parent's
+    // first instant after its child.
+    void flowsBecomeFlowEvents()
+    {
+        const LoadResult r = loadText(JSON([{"ph": "X", "name": "Parent", "pid": 1, "tid": 1, "ts": 0, "dur": 10,
+                                             "bind_id": 1, "flow_out": true},
+                                            {"ph": "X", "name": "Child", "pid": 1, "tid": 1, "ts": 0, "dur": 4},
+                                            {"ph": "X", "name": "Sink", "pid": 2, "tid": 2, "ts": 2, "dur": 5,
+                                             "bind_id": 1, "flow_in": true}]));
+        QVERIFY(r.ok());
+        QCOMPARE(r.profile->flows().size(), std::size_t(1));
+        const QString json = QString::fromStdString(ChromeTraceWriter::toString(*r.profile));
+        QVERIFY2(json.contains(QStringLiteral(R"({"ph":"s","name":"","pid":1,"tid":1,"ts":4,"cat":"runlane.flow","id":0})")),
+                 qPrintable(json));
+        QVERIFY2(json.contains(QStringLiteral(
+                     R"({"ph":"f","name":"","pid":2,"tid":2,"ts":4,"cat":"runlane.flow","id":0,"bp":"e"})")),
+                 qPrintable(json));
+        const LoadResult back = loadText(json.toUtf8());
+        QVERIFY(back.ok());
+        QCOMPARE(flowTexts(*back.profile), QStringList{"Parent@0/0>Sink@2000/0 "});
     }
 
     void subMicrosecondTimesAreExact()

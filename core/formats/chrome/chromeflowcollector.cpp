@@ -1,0 +1,127 @@
+#include "chromeflowcollector.h"
+
+#include <charconv>
+
+namespace runlane {
+
+std::string ChromeFlowCollector::idText(const ChromeEvent::Value& value)
+{
+    if (value.kind == ChromeEvent::Value::Number)
+        return std::to_string(value.number);
+    // Perfetto reads a string id as hexadecimal, with or without "0x".
+    std::string_view text = value.text;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+        text.remove_prefix(2);
+    std::uint64_t number = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number, 16);
+    if (!text.empty() && error == std::errc() && end == text.data() + text.size())
+        return std::to_string(number);
+    return "'" + value.text; // not a number: the text itself names it
+}
+
+std::uint32_t ChromeFlowCollector::keyOf(const std::string& key)
+{
+    return m_keys.try_emplace(key, std::uint32_t(m_keys.size())).first->second;
+}
+
+void ChromeFlowCollector::addFlowEvent(const ChromeEvent& e, std::uint32_t order, char ph, std::int64_t pid,
+                                       std::int64_t tid, Time ts)
+{
+    auto present = [](const ChromeEvent::Value& v) {
+        return v.kind == ChromeEvent::Value::Number || v.kind == ChromeEvent::Value::String;
+    };
+    m_key = "1\x1f" + e.cat + '\x1f' + e.name + '\x1f' + e.scope + '\x1f';
+    if (present(e.id2Local)) {
+        m_key += "local:" + std::to_string(pid) + ":" + idText(e.id2Local);
+    } else if (present(e.id2Global)) {
+        m_key += "global:" + idText(e.id2Global);
+    } else if (present(e.id)) {
+        m_key += "id:" + idText(e.id);
+    } else {
+        m_builder.diagnostics().warnWith("flow event without id", [&] {
+            return "'" + std::string(1, ph) + "' event #" + std::to_string(order) + " '" + e.name.substr(0, 80)
+                + "' has no 'id' or 'id2'; ignored";
+        });
+        return;
+    }
+    FlowBinder::Point point;
+    point.key = keyOf(m_key);
+    point.time = ts;
+    point.order = order;
+    point.name = e.hasName ? m_builder.intern(e.name, e.nameHash) : kEmptyString;
+    point.role = ph == 's' ? FlowBinder::Role::Start : ph == 't' ? FlowBinder::Role::Step : FlowBinder::Role::End;
+    point.binding = ph == 'f' && e.bp != "e" ? FlowBinder::Binding::Next : FlowBinder::Binding::Enclosing;
+    m_threadPoints.push_back(ThreadPoint{point, pid, tid});
+}
+
+bool ChromeFlowCollector::slicePoint(const ChromeEvent& e, std::uint32_t order, Time ts, FlowBinder::Point& point)
+{
+    if (e.bindId.kind == ChromeEvent::Value::Invalid) {
+        m_builder.diagnostics().warnWith("invalid bind_id", [&] {
+            return "event #" + std::to_string(order) + ": 'bind_id' must be a number or a string, found "
+                + e.bindId.text + "; ignored";
+        });
+        return false;
+    }
+    if (!e.flowIn && !e.flowOut) {
+        // Perfetto counts it too (flow_without_direction).
+        m_builder.diagnostics().warnWith("bind_id without direction", [&] {
+            return "event #" + std::to_string(order) + " has a 'bind_id' but neither 'flow_in' nor 'flow_out'; ignored";
+        });
+        return false;
+    }
+    point.key = keyOf("2\x1f" + idText(e.bindId));
+    point.time = ts;
+    point.order = order;
+    point.role = e.flowIn && e.flowOut ? FlowBinder::Role::Step
+        : e.flowOut                    ? FlowBinder::Role::Start
+                                       : FlowBinder::Role::End;
+    point.binding = FlowBinder::Binding::Slice;
+    return true;
+}
+
+void ChromeFlowCollector::addSlice(const ChromeEvent& e, std::uint32_t order, Time ts, TrackId track,
+                                   MeasurementId measurement)
+{
+    FlowBinder::Point point;
+    if (!slicePoint(e, order, ts, point))
+        return;
+    point.track = track;
+    point.measurement = measurement;
+    m_builder.addFlowPoint(point);
+}
+
+void ChromeFlowCollector::deferSlice(const ChromeEvent& e, std::uint32_t order, Time ts)
+{
+    FlowBinder::Point point;
+    if (slicePoint(e, order, ts, point))
+        m_deferred[order] = point;
+}
+
+void ChromeFlowCollector::bindDeferred(std::uint32_t order, TrackId track, MeasurementId measurement)
+{
+    const auto it = m_deferred.find(order);
+    if (it == m_deferred.end())
+        return;
+    FlowBinder::Point point = it->second;
+    m_deferred.erase(it);
+    point.track = track;
+    point.measurement = measurement;
+    m_builder.addFlowPoint(point);
+}
+
+void ChromeFlowCollector::finish(const std::function<TrackId(std::int64_t pid, std::int64_t tid)>& threadTrack)
+{
+    for (ThreadPoint& p : m_threadPoints) {
+        p.point.track = threadTrack(p.pid, p.tid);
+        m_builder.addFlowPoint(p.point);
+    }
+    std::vector<ThreadPoint>().swap(m_threadPoints);
+    // No slice to bind to (an instant `n`, a `B` that was dropped): the
+    // builder finds none and counts them unbound, with the others.
+    for (const auto& [order, point] : m_deferred)
+        m_builder.addFlowPoint(point);
+    m_deferred.clear();
+}
+
+} // namespace runlane

@@ -1,0 +1,98 @@
+#include "detailspane.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "widgettestsupport.h"
+
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+// ts and dur in µs: post (main thread) causes handle (worker), which
+// causes reply (main thread).
+QByteArray requestReply()
+{
+    return JSON([{"ph" : "M", "pid" : 1, "tid" : 1, "name" : "thread_name", "args" : {"name" : "main"}},
+                 {"ph" : "M", "pid" : 1, "tid" : 2, "name" : "thread_name", "args" : {"name" : "worker"}},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "post", "ts" : 0, "dur" : 100},
+                 {"ph" : "s", "pid" : 1, "tid" : 1, "name" : "request", "id" : 1, "ts" : 50},
+                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "handle", "ts" : 300, "dur" : 200},
+                 {"ph" : "f", "pid" : 1, "tid" : 2, "name" : "request", "id" : 1, "ts" : 350, "bp" : "e"},
+                 {"ph" : "s", "pid" : 1, "tid" : 2, "name" : "response", "id" : 2, "ts" : 400},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "reply", "ts" : 700, "dur" : 200},
+                 {"ph" : "f", "pid" : 1, "tid" : 1, "name" : "response", "id" : 2, "ts" : 690}]);
+}
+
+} // namespace
+
+class TestDetailsPane : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // The selected slice's flows are links: "Caused by" the slices whose
+    // flows end in it, "Causes" those its flows end in.
+    void listsFlowsAsLinks_data()
+    {
+        QTest::addColumn<QString>("selected");
+        QTest::addColumn<QStringList>("present");
+        QTest::addColumn<QStringList>("absent");
+        QTest::newRow("handle") << "handle"
+                                << QStringList{"Caused by:\npost pid 1 / main, 0 ns (request)",
+                                               "Causes:\nreply pid 1 / main, 700.000 µs (response)"}
+                                << QStringList{};
+        QTest::newRow("post") << "post" << QStringList{"Causes:\nhandle pid 1 / worker, 300.000 µs (request)"}
+                              << QStringList{"Caused by:"};
+        QTest::newRow("reply") << "reply" << QStringList{"Caused by:\nhandle pid 1 / worker, 300.000 µs (response)"}
+                               << QStringList{"Causes:"};
+    }
+    void listsFlowsAsLinks()
+    {
+        QFETCH(QString, selected);
+        QFETCH(QStringList, present);
+        QFETCH(QStringList, absent);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        DetailsPane pane(&document);
+        document.setProfile(loadedText(requestReply()));
+        const Profile& p = *document.profile();
+        const IntervalId id = intervalNamed(p, selected.toStdString());
+        axis.selectItem(id, p.interval(id).measurement);
+        const QString text = pane.toPlainText();
+        for (const QString& line : present)
+            QVERIFY2(text.contains(line), qPrintable(line + QStringLiteral("\nnot in\n") + text));
+        for (const QString& line : absent)
+            QVERIFY2(!text.contains(line), qPrintable(line));
+    }
+
+    // Following a link selects that slice and zooms the shared axis to it.
+    void aLinkSelectsTheOtherEnd()
+    {
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        DetailsPane pane(&document);
+        document.setProfile(loadedText(requestReply()));
+        const Profile& p = *document.profile();
+        const IntervalId handle = intervalNamed(p, "handle");
+        const IntervalId reply = intervalNamed(p, "reply");
+        axis.selectItem(handle, p.interval(handle).measurement);
+        axis.setVisibleRange(p.startTime(), p.startTime() + 200000); // reply is out of view
+        QSignalSpy revealed(&document, &ProfileDocument::intervalRevealed);
+        QVERIFY(pane.html().contains(QStringLiteral("href=\"i:%1\"").arg(reply)));
+        Q_EMIT pane.anchorClicked(QUrl(QStringLiteral("i:%1").arg(reply)));
+        QCOMPARE(axis.selectedInterval(), reply);
+        QCOMPARE(axis.selectedMeasurement(), p.interval(reply).measurement);
+        QCOMPARE(revealed.count(), 1);
+        // Zoomed to reply [700, 900) µs with a quarter of its length around
+        // it, [650, 950), held within the profile's end at 900.
+        QCOMPARE(axis.visibleStart() - p.startTime(), Time(600000));
+        QCOMPARE(axis.visibleEnd() - p.startTime(), Time(900000));
+        // The pane now shows reply, caused by handle.
+        QVERIFY(pane.html().contains(QStringLiteral("href=\"i:%1\"").arg(handle)));
+    }
+};
+
+QTEST_MAIN(TestDetailsPane)
+#include "tst_detailspane.moc"

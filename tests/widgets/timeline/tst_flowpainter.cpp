@@ -1,0 +1,197 @@
+#include "colorscheme.h"
+#include "flowpainter.h"
+#include "icicleview.h"
+#include "imageexporter.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "widgettestsupport.h"
+
+#include <QStyle>
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+constexpr int kTimeWidth = 800;
+
+// ts and dur in µs; the profile spans 900 µs over 800 px:
+//   main:   post [0, 100)  ...  reply [700, 900)
+//   worker:        handle [300, 500)
+// post causes handle (s, f with bp e), handle causes reply.
+QByteArray requestReply()
+{
+    return JSON([{"ph" : "M", "pid" : 1, "tid" : 1, "name" : "thread_name", "args" : {"name" : "main"}},
+                 {"ph" : "M", "pid" : 1, "tid" : 2, "name" : "thread_name", "args" : {"name" : "worker"}},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "post", "ts" : 0, "dur" : 100},
+                 {"ph" : "s", "pid" : 1, "tid" : 1, "name" : "request", "id" : 1, "ts" : 50},
+                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "handle", "ts" : 300, "dur" : 200},
+                 {"ph" : "f", "pid" : 1, "tid" : 2, "name" : "request", "id" : 1, "ts" : 350, "bp" : "e"},
+                 {"ph" : "s", "pid" : 1, "tid" : 2, "name" : "response", "id" : 2, "ts" : 400},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "reply", "ts" : 700, "dur" : 200},
+                 {"ph" : "f", "pid" : 1, "tid" : 1, "name" : "response", "id" : 2, "ts" : 690}]);
+}
+
+struct Fixture {
+    TimeAxis axis;
+    ProfileDocument document{&axis};
+    IcicleView view{&document};
+
+    explicit Fixture(const LoadedProfile& loaded)
+    {
+        const int scrollBar = view.style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+        view.resize(TimeAxis::kGutter + kTimeWidth + scrollBar, 300);
+        document.setProfile(loaded);
+        view.show();
+    }
+    const Profile& profile() const { return *document.profile(); }
+    IntervalId id(const char* name) const { return intervalNamed(profile(), name); }
+    // The index of the flow from `from` to `to`.
+    std::uint32_t flow(const char* from, const char* to) const
+    {
+        for (std::uint32_t k = 0; k < profile().flows().size(); ++k) {
+            if (profile().flows()[k].from == id(from) && profile().flows()[k].to == id(to))
+                return k;
+        }
+        return kNone;
+    }
+    QImage image() const
+    {
+        return ImageExporter::icicle(view, view.size() - QSize(view.style()->pixelMetric(QStyle::PM_ScrollBarExtent), 0));
+    }
+};
+
+// Whether, near each of three points along the line, a pixel is closer to
+// `color` than to `other` and to what lies under the arrow there (the
+// plot's background, a track's header band): the line is drawn in it.
+bool lineHasColor(const QImage& image, const QLineF& line, QColor color, QColor other)
+{
+    for (const double t : {0.25, 0.5, 0.75}) {
+        const QPointF at = line.pointAt(t);
+        bool found = false;
+        for (int dx = -1; dx <= 1 && !found; ++dx) {
+            for (int dy = -1; dy <= 1 && !found; ++dy) {
+                const QColor pixel = QColor::fromRgb(pixelAt(image, at + QPointF(dx, dy)));
+                const double d = ColorScheme::distance(pixel, color);
+                found = d < ColorScheme::distance(pixel, other) && d < ColorScheme::distance(pixel, ColorScheme::background())
+                    && d < ColorScheme::distance(pixel, ColorScheme::header());
+            }
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+class TestFlowPainter : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_loaded = loadedText(requestReply());
+        QVERIFY(!m_loaded.isNull());
+        QCOMPARE(m_loaded.profile->flows().size(), std::size_t(2));
+    }
+
+    void arrowLine_data()
+    {
+        QTest::addColumn<QRectF>("from");
+        QTest::addColumn<QRectF>("to");
+        QTest::addColumn<QLineF>("line");
+        QTest::newRow("source spans the target's start: straight down")
+            << QRectF(0, 0, 100, 20) << QRectF(40, 60, 50, 20) << QLineF(40, 10, 40, 70);
+        QTest::newRow("target later: from the source's end")
+            << QRectF(0, 0, 100, 20) << QRectF(300, 60, 50, 20) << QLineF(100, 10, 300, 70);
+        QTest::newRow("target earlier: from the source's start")
+            << QRectF(200, 60, 100, 20) << QRectF(50, 0, 50, 20) << QLineF(200, 70, 50, 10);
+    }
+    void arrowLine()
+    {
+        QFETCH(QRectF, from);
+        QFETCH(QRectF, to);
+        QFETCH(QLineF, line);
+        QCOMPARE(FlowPainter::arrowLine(from, to), line);
+    }
+
+    // Only flows with an end in a visible row within the visible range are
+    // looked at; the selected interval's always.
+    void flowsInView_data()
+    {
+        QTest::addColumn<qint64>("fromUs");
+        QTest::addColumn<qint64>("toUs");
+        QTest::addColumn<QString>("selected");
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<int>("count");
+        QTest::newRow("all") << qint64(0) << qint64(900) << QString() << 100 << 2;
+        QTest::newRow("all, at the limit") << qint64(0) << qint64(900) << QString() << 2 << 2;
+        QTest::newRow("over the limit: none") << qint64(0) << qint64(900) << QString() << 1 << 0;
+        QTest::newRow("over the limit: the selected's")
+            << qint64(0) << qint64(900) << QStringLiteral("reply") << 1 << 1;
+        QTest::newRow("only post") << qint64(0) << qint64(100) << QString() << 100 << 1;
+        QTest::newRow("only handle") << qint64(300) << qint64(310) << QString() << 100 << 2;
+        QTest::newRow("nothing") << qint64(550) << qint64(650) << QString() << 100 << 0;
+        QTest::newRow("nothing, handle selected") << qint64(550) << qint64(650) << QStringLiteral("handle") << 100 << 2;
+        QTest::newRow("nothing, reply selected") << qint64(550) << qint64(650) << QStringLiteral("reply") << 100 << 1;
+    }
+    void flowsInView()
+    {
+        QFETCH(qint64, fromUs);
+        QFETCH(qint64, toUs);
+        QFETCH(QString, selected);
+        QFETCH(int, limit);
+        QFETCH(int, count);
+        const Profile& p = *m_loaded.profile;
+        const IntervalId chosen = selected.isEmpty() ? kNone : intervalNamed(p, selected.toStdString());
+        const FlowPainter painter(p, [](IntervalId) { return QRectF(); });
+        const std::vector<FlowPainter::Row> rows{{0, 0}, {1, 0}};
+        QCOMPARE(int(painter.flowsInView(rows, p.startTime() + fromUs * 1000, p.startTime() + toUs * 1000, chosen,
+                                         std::size_t(limit))
+                         .size()),
+                 count);
+    }
+
+    // The arrow runs from post's row to handle's start, drawn in the flow
+    // colour, and in the selection's once one of its ends is selected.
+    void paintsTheArrowBetweenTheBoxes()
+    {
+        Fixture f(m_loaded);
+        const std::uint32_t k = f.flow("post", "handle");
+        QVERIFY(k != kNone);
+        const QLineF line = f.view.flowLine(k);
+        QVERIFY(!line.isNull());
+        const QRectF post = f.view.spanRect(f.id("post"));
+        const QRectF handle = f.view.spanRect(f.id("handle"));
+        QCOMPARE(line.p1(), QPointF(post.right(), post.center().y()));
+        QCOMPARE(line.p2(), QPointF(handle.left(), handle.center().y()));
+        QCOMPARE(handle.left(), TimeAxis::kGutter + 300.0 * kTimeWidth / 900.0); // 300 µs of 900
+        QVERIFY(lineHasColor(f.image(), line, ColorScheme::flow(), ColorScheme::selection()));
+        f.axis.selectItem(f.id("handle"), f.profile().interval(f.id("handle")).measurement);
+        QVERIFY(lineHasColor(f.image(), line, ColorScheme::selection(), ColorScheme::flow()));
+    }
+
+    // An end whose row is not laid out (a collapsed track) draws nothing.
+    void noArrowIntoACollapsedTrack()
+    {
+        Fixture f(m_loaded);
+        const std::uint32_t k = f.flow("post", "handle");
+        QVERIFY(!f.view.flowLine(k).isNull());
+        f.view.setTrackCollapsed(1, true);
+        QVERIFY(f.view.flowLine(k).isNull());
+        // Revealing handle expands its track again.
+        f.document.revealInterval(f.id("handle"));
+        QVERIFY(!f.view.isTrackCollapsed(1));
+        QCOMPARE(f.axis.selectedInterval(), f.id("handle"));
+        QVERIFY(!f.view.flowLine(k).isNull());
+    }
+
+private:
+    LoadedProfile m_loaded;
+};
+
+QTEST_MAIN(TestFlowPainter)
+#include "tst_flowpainter.moc"

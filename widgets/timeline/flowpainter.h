@@ -1,0 +1,64 @@
+#pragma once
+
+#include "profile.h"
+
+#include <QLineF>
+#include <QRectF>
+
+#include <algorithm>
+#include <functional>
+#include <span>
+#include <vector>
+
+class QPainter;
+
+namespace runlane {
+
+// The arrows of flows ("because of whom", Profile::flows) over the icicle
+// plot, from the box of the interval that caused the work to the box of the
+// interval that did it. Only the flows with an end among the rows on screen
+// are looked at: per visible row, the run of intervals in the visible range
+// is one id range, and the flows leaving or entering it one binary search
+// each (Profile::flowsOutOf, flowsInto), so a frame costs O(rows × log n +
+// flows drawn), whatever the profile holds.
+class FlowPainter
+{
+public:
+    // Beyond one flow in view per this many pixels of width (zoomed out over
+    // a busy trace) the arrows are a blur that hides the boxes: only the
+    // selected interval's are drawn.
+    static constexpr double kPixelsPerFlow = 4.0;
+    static std::size_t maxFlows(double timeWidth) { return std::size_t(std::max(1.0, timeWidth / kPixelsPerFlow)); }
+
+    struct Row {
+        TrackId track;
+        int depth;
+    };
+    // Where an interval's box is, in paint coordinates (x not clipped to the
+    // view), or an empty rect if it is not laid out: its track collapsed,
+    // or hidden inside a collapsed box.
+    using Locate = std::function<QRectF(IntervalId)>;
+
+    FlowPainter(const Profile& profile, Locate locate) : m_profile(profile), m_locate(std::move(locate)) { }
+
+    // Indices into Profile::flows() of the flows with an end among `rows`
+    // within [from, to), each once, in index order; the flows of
+    // `selected` always, the others only if there are at most `limit`.
+    std::vector<std::uint32_t> flowsInView(std::span<const Row> rows, Time from, Time to, IntervalId selected,
+                                           std::size_t limit) const;
+    // The arrow between two boxes: from the source's middle row, at the
+    // target's start where the source spans it (else the source's nearer
+    // end), to the middle of the target's left edge.
+    static QLineF arrowLine(const QRectF& from, const QRectF& to);
+    // Draws the arrows of flowsInView() whose both ends are laid out; those
+    // of `selected` in the selection's colour, over the others.
+    void paint(QPainter& p, std::span<const Row> rows, Time from, Time to, IntervalId selected, std::size_t limit) const;
+
+private:
+    void paintArrow(QPainter& p, const QLineF& line) const;
+
+    const Profile& m_profile;
+    Locate m_locate;
+};
+
+} // namespace runlane
