@@ -1,6 +1,7 @@
 #include "addprofilecontroller.h"
 
 #include "addedthread.h"
+#include "counttext.h"
 #include "profiledocument.h"
 
 #include <QAction>
@@ -57,11 +58,11 @@ bool AddProfileController::add(const QString& path)
         for (const AddedThread::Candidate& c : threads) {
             if (c.isDefault)
                 preselected = int(items.size());
-            items << tr("%1 (pid %2, tid %3; %4 intervals)%5")
+            items << tr("%1 (pid %2, tid %3; %4)%5")
                          .arg(QString::fromStdString(c.name))
                          .arg(c.pid)
                          .arg(c.tid)
-                         .arg(qulonglong(c.intervals))
+                         .arg(countText(qint64(c.intervals), "interval", "intervals"))
                          .arg(c.isDefault ? tr(" — main thread") : QString());
         }
         int chosen = preselected;

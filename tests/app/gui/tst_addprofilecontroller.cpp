@@ -143,8 +143,8 @@ private Q_SLOTS:
         QVERIFY(!window.addProfileController()->add(profile));
         QVERIFY(!window.loader()->isLoading());
         QCOMPARE(window.document()->profile(), before);
-        QCOMPARE(shown, (QStringList{QStringLiteral("pid 7 / tid 8 (pid 7, tid 8; 1 intervals)"),
-                                     QStringLiteral("pid 7 / CrRendererMain (pid 7, tid 9; 1 intervals) — main thread")}));
+        QCOMPARE(shown, (QStringList{QStringLiteral("pid 7 / tid 8 (pid 7, tid 8; 1 interval)"),
+                                     QStringLiteral("pid 7 / CrRendererMain (pid 7, tid 9; 1 interval) — main thread")}));
         QCOMPARE(preselected, 1);
 
         window.addProfileController()->setThreadChooser([](const QStringList&, int) { return 0; });
