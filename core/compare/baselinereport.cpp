@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <cstdint>
@@ -123,6 +124,9 @@ std::string BaselineReport::write(const RunSet& set, std::string_view toolVersio
 bool BaselineReport::readIfReport(const std::string& path, RunSet& into, bool& wasReport, std::string& error)
 {
     wasReport = false;
+    std::error_code ignored;
+    if (!std::filesystem::is_regular_file(path, ignored))
+        return true; // a pipe, or nothing there: the profile loader reads it or says why
     std::ifstream file(path, std::ios::binary);
     if (!file)
         return true; // not readable here: the profile loader says why

@@ -29,6 +29,9 @@ public:
     // with…): if the file at `path` is a report, reads it into `into` and
     // sets `wasReport`; false with `error` set if it is a broken report or
     // cannot be read. Not a report: true, `wasReport` false, nothing read.
+    // Only a regular file can be a report: a pipe (a FIFO, `<(zcat …)`) is
+    // not opened here, since opening one waits for its writer and reading
+    // its first bytes would take them from the profile loader.
     static bool readIfReport(const std::string& path, RunSet& into, bool& wasReport, std::string& error);
 };
 

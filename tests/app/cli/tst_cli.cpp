@@ -276,6 +276,22 @@ private Q_SLOTS:
         QCOMPARE(run.code, 2);
         run = cli({"compare", "--base", dir.filePath(QStringLiteral("none.json")), "--new", next.first()});
         QCOMPARE(run.code, 3);
+
+        // A base through a pipe (bash's process substitution) compares as
+        // the file does: checking whether it is a report must not take its
+        // first bytes ("the file is empty" before).
+        QProcess shell;
+        shell.start(QStringLiteral("bash"),
+                    {QStringLiteral("-c"), QStringLiteral("\"$0\" compare --base <(cat \"$1\") --new \"$2\" --format json"),
+                     QStringLiteral(RUNLANE_CLI), base.first(), next.first()});
+        QVERIFY(shell.waitForFinished(60000));
+        QCOMPARE(shell.exitCode(), 0);
+        const QJsonObject piped = QJsonDocument::fromJson(shell.readAllStandardOutput()).object();
+        const QJsonObject direct =
+            QJsonDocument::fromJson(cli({"compare", "--base", base.first(), "--new", next.first(), "--format", "json"}).out.toUtf8())
+                .object();
+        QCOMPARE(piped[QStringLiteral("labels")], direct[QStringLiteral("labels")]);
+        QCOMPARE(piped[QStringLiteral("labels")].toArray().size(), 20);
     }
 
     void summary()

@@ -32,6 +32,8 @@
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 using namespace runlane;
 using namespace runlane::test;
 using Verdict = Comparison::Verdict;
@@ -355,15 +357,20 @@ private Q_SLOTS:
     {
         // Stop comparing (or close) while the base loads: it is not applied
         // later, and the status bar says it was cancelled.
+        // The base is a FIFO nobody writes to: its load waits for data until
+        // it is cancelled, so it is still loading when Stop comes, however
+        // fast or slow the machine (a small file could be read already).
         MainWindow window;
         QVERIFY(openNew(window));
         CompareSession* session = window.document()->compare();
-        window.compareController()->compareWith({path("base.json")});
+        const QString fifo = path("waiting-base.json");
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        window.compareController()->compareWith({fifo});
         QVERIFY(session->isLoading());
         window.action(QStringLiteral("stopComparing"))->trigger();
         settle(window);
         QVERIFY(!session->isActive());
-        QVERIFY2(window.statusText().startsWith(QStringLiteral("Loading the base base.json cancelled")),
+        QVERIFY2(window.statusText().startsWith(QStringLiteral("Loading the base waiting-base.json cancelled")),
                  qPrintable(window.statusText()));
         QCOMPARE(window.windowTitle(), QStringLiteral("new.json — Runlane"));
     }
