@@ -183,6 +183,71 @@ void describeFailure(LoadError& error)
     }
 }
 
+// The first bytes of the text, for detection; false with `error` set on a
+// read error.
+bool readPrefix(TextSource& source, QByteArray& prefix, LoadError& error)
+{
+    const std::optional<QByteArray> read = readUpTo(source.text(), qint64(FormatPrefix::kSize));
+    if (!read) {
+        error.message = "read error: " + source.text().errorString().toStdString();
+        return false;
+    }
+    prefix = *read;
+    return true;
+}
+
+// The format whose probe claims `prefix`, and what exactly the file is;
+// null with `error` set (at its line and column) when none does.
+const InputFormat* detectFormat(TextSource& source, const QByteArray& prefix, std::string& kind, LoadError& error)
+{
+    FormatRegistry::Detection detected = FormatRegistry::detect(
+        std::string_view(prefix.constData(), std::size_t(prefix.size())), prefix.size() < qint64(FormatPrefix::kSize));
+    if (!detected.ok()) {
+        error.message = std::move(detected.problem);
+        error.byteOffset = detected.offset;
+        if (source.rewind())
+            locate(source.text(), error);
+        return nullptr;
+    }
+    kind = detected.name();
+    return detected.format;
+}
+
+// Streams `input` through `read`. A text cut by a read error (a cut or
+// corrupt gzip stream) fails to parse there, but the read error is the
+// cause: then false with `error` saying so. A FormatError of the text
+// itself is thrown on, `offset` set to where it is.
+template<typename Read>
+bool readStream(ChunkedFileReader& input, std::int64_t& offset, LoadError& error, Read&& read)
+{
+    try {
+        read();
+    } catch (const FormatError& e) {
+        if (!input.failed()) {
+            offset = e.byteOffset() >= 0 ? e.byteOffset() : input.offset();
+            throw;
+        }
+    }
+    if (input.failed()) {
+        error.byteOffset = input.offset();
+        error.message = "read error: " + input.errorString();
+        return false;
+    }
+    return true;
+}
+
+// `error` for a FormatError caught at `offset`, with its line and column in
+// a text format (they mean nothing in a binary one: pprof).
+void describeFormatError(const FormatError& e, std::int64_t offset, const InputFormat* format, TextSource& source,
+                         LoadError& error)
+{
+    error.byteOffset = offset;
+    error.eventIndex = e.eventIndex();
+    error.message = e.what();
+    if (!(format && format->isBinary()) && source.rewind())
+        locate(source.text(), error);
+}
+
 std::string fileName(const std::string& path)
 {
     return QFileInfo(QString::fromStdString(path)).fileName().toStdString();
@@ -250,25 +315,16 @@ bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const Loa
     const InputFormat* format = nullptr;
     std::int64_t offset = -1;
     try {
-        const std::optional<QByteArray> prefix = readUpTo(source.text(), qint64(FormatPrefix::kSize));
-        if (!prefix) {
-            error.message = "read error: " + source.text().errorString().toStdString();
+        QByteArray prefix;
+        if (!readPrefix(source, prefix, error))
             return false;
-        }
         // Always detected: --input-format names the trace's format.
-        FormatRegistry::Detection detected = FormatRegistry::detect(
-            std::string_view(prefix->constData(), std::size_t(prefix->size())), prefix->size() < qint64(FormatPrefix::kSize));
-        if (!detected.ok()) {
-            error.message = std::move(detected.problem);
-            error.byteOffset = detected.offset;
-            if (source.rewind())
-                locate(source.text(), error);
+        std::string kind;
+        format = detectFormat(source, prefix, kind, error);
+        if (!format)
             return false;
-        }
-        format = detected.format;
         if (!format->canBeAdded()) {
-            error.message = "this is a " + std::string(detected.name())
-                + " file; only V8 CPU profiles (.cpuprofile) can be added to a trace";
+            error.message = "this is a " + kind + " file; only V8 CPU profiles (.cpuprofile) can be added to a trace";
             return false;
         }
         const std::vector<AddedThread::Candidate> threads = AddedThread::candidates(builder);
@@ -293,22 +349,12 @@ bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const Loa
         LoadControl own = control;
         own.progress = nullptr;
         const std::size_t before = builder.measurementCount();
-        ChunkedFileReader input(source.text(), own, *prefix);
+        ChunkedFileReader input(source.text(), own, prefix);
         if (format->isJson())
             input.limitJsonStrings();
-        try {
-            format->readAddition(input, builder, additionTrack(builder, *thread, addition.path));
-        } catch (const FormatError& e) {
-            if (!input.failed()) {
-                offset = e.byteOffset() >= 0 ? e.byteOffset() : input.offset();
-                throw;
-            }
-        }
-        if (input.failed()) {
-            error.byteOffset = input.offset();
-            error.message = "read error: " + input.errorString();
+        const TrackInfo track = additionTrack(builder, *thread, addition.path);
+        if (!readStream(input, offset, error, [&] { format->readAddition(input, builder, track); }))
             return false;
-        }
         builder.addAddedFile(AddedFile{addition.path, std::string(format->name()), thread->pid, thread->tid});
         // One clock, but not proof of one run: a profile of another run
         // lies somewhere else entirely.
@@ -322,11 +368,7 @@ bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const Loa
                     + " and overlap none of it; recorded in another run?");
         return true;
     } catch (const FormatError& e) {
-        error.byteOffset = offset;
-        error.eventIndex = e.eventIndex();
-        error.message = e.what();
-        if (!(format && format->isBinary()) && source.rewind())
-            locate(source.text(), error);
+        describeFormatError(e, offset, format, source, error);
     } catch (...) {
         describeFailure(error);
     }
@@ -365,26 +407,14 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
     error.compressed = source.compressed();
     std::int64_t offset = -1;
     try {
-        const std::optional<QByteArray> read = readUpTo(source.text(), qint64(FormatPrefix::kSize));
-        if (!read) {
-            error.message = "read error: " + source.text().errorString().toStdString();
+        QByteArray prefix;
+        if (!readPrefix(source, prefix, error))
             return result;
-        }
-        const QByteArray& prefix = *read;
-        const bool complete = prefix.size() < qint64(FormatPrefix::kSize);
         std::string kind;
         if (!format) {
-            FormatRegistry::Detection detected
-                = FormatRegistry::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())), complete);
-            if (!detected.ok()) {
-                error.message = std::move(detected.problem);
-                error.byteOffset = detected.offset;
-                if (source.rewind())
-                    locate(source.text(), error);
+            format = detectFormat(source, prefix, kind, error);
+            if (!format)
                 return result;
-            }
-            format = detected.format;
-            kind = detected.name();
         } else {
             kind = format->name();
         }
@@ -416,21 +446,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         ChunkedFileReader input(source.text(), control, fromStart ? QByteArray() : prefix);
         if (format->isJson())
             input.limitJsonStrings();
-        try {
-            format->read(input, builder);
-        } catch (const FormatError& e) {
-            // A text cut by a read error (a cut or corrupt gzip stream)
-            // fails to parse there; the read error is the cause.
-            if (!input.failed()) {
-                offset = e.byteOffset() >= 0 ? e.byteOffset() : input.offset();
-                throw;
-            }
-        }
-        if (input.failed()) {
-            error.byteOffset = input.offset();
-            error.message = "read error: " + input.errorString();
+        if (!readStream(input, offset, error, [&] { format->read(input, builder); }))
             return result;
-        }
         if (!addFiles(builder, control, memory, error))
             return result;
         result.profile = builder.build(control.cancel);
@@ -439,12 +456,7 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             control.progress(total, total);
         }
     } catch (const FormatError& e) {
-        error.byteOffset = offset;
-        error.eventIndex = e.eventIndex();
-        error.message = e.what();
-        // Lines and columns mean nothing in a binary file (pprof).
-        if (!(format && format->isBinary()) && source.rewind())
-            locate(source.text(), error);
+        describeFormatError(e, offset, format, source, error);
     } catch (...) {
         describeFailure(error);
     }
