@@ -52,14 +52,7 @@ std::vector<AddedThread::Candidate> AddedThread::candidates(ProfileBuilder& buil
         c.pid = info.pid;
         c.tid = info.tid;
         c.threadName = builder.string(info.threadName);
-        // As the build will name its track (ProfileBuilder::finishTracks).
-        if (info.displayName != kEmptyString) {
-            c.name = builder.string(info.displayName);
-        } else {
-            c.name = info.processName != kEmptyString ? std::string(builder.string(info.processName))
-                                                      : "pid " + std::to_string(info.pid);
-            c.name += " / " + (c.threadName.empty() ? "tid " + std::to_string(info.tid) : c.threadName);
-        }
+        c.name = builder.trackName(info); // as the built profile will name it
         c.intervals = intervals[t];
         result.push_back(std::move(c));
     }

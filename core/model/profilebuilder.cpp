@@ -730,23 +730,26 @@ void ProfileBuilder::finishTracks()
         track.depthOffsets = std::move(m_depthOffsets[t]);
         track.begin = track.depthOffsets.front();
         track.end = track.depthOffsets.back();
-        if (track.displayName != kEmptyString) {
-            track.name = track.displayName;
-            continue;
-        }
-        std::string name = track.processName != kEmptyString ? std::string(string(track.processName))
-                                                             : "pid " + std::to_string(track.pid);
-        name += " / ";
-        if (track.kind == TrackKind::Async)
-            name += "async";
-        else if (track.threadName != kEmptyString)
-            name += string(track.threadName);
-        else
-            name += "tid " + std::to_string(track.tid);
-        if (track.kind == TrackKind::Samples)
-            name += " (samples)";
-        track.name = intern(name);
+        track.name = track.displayName != kEmptyString ? track.displayName : intern(trackName(track));
     }
+}
+
+std::string ProfileBuilder::trackName(const TrackInfo& track) const
+{
+    if (track.displayName != kEmptyString)
+        return std::string(string(track.displayName));
+    std::string name = track.processName != kEmptyString ? std::string(string(track.processName))
+                                                         : "pid " + std::to_string(track.pid);
+    name += " / ";
+    if (track.kind == TrackKind::Async)
+        name += "async";
+    else if (track.threadName != kEmptyString)
+        name += string(track.threadName);
+    else
+        name += "tid " + std::to_string(track.tid);
+    if (track.kind == TrackKind::Samples)
+        name += " (samples)";
+    return name;
 }
 
 } // namespace runlane

@@ -51,6 +51,9 @@ public:
 
     TrackId addTrack(const TrackInfo& info);
     TrackInfo& trackInfo(TrackId id) { return m_tracks[id]; }
+    // The name the built profile gives a track (Track::name): its display
+    // name, else "process / thread", with " (samples)" for a Samples track.
+    std::string trackName(const TrackInfo& track) const;
     std::size_t trackCount() const { return m_tracks.size(); }
 
     // `creator` is an existing measurement, kNone (a root) or kAutoCreator.
