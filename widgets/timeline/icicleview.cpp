@@ -4,7 +4,6 @@
 #include "colorscheme.h"
 #include "comparesession.h"
 #include "differentialsource.h"
-#include "flowpainter.h"
 #include "labelindex.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
@@ -350,18 +349,25 @@ QRectF IcicleView::boxOf(std::uint32_t id, int scroll, int timeWidth) const
     return QRectF(TimeAxis::kGutter + x0, row->y - scroll, x1 - x0, row->height - 1);
 }
 
+std::vector<FlowPainter::Row> IcicleView::flowRows(int scroll, int height) const
+{
+    // The rows of boxes (not track headers) on screen: rows are in y order.
+    std::vector<FlowPainter::Row> rows;
+    for (auto it = std::partition_point(m_rows.begin(), m_rows.end(),
+                                        [scroll](const Row& r) { return r.y + r.height <= scroll; });
+         it != m_rows.end() && it->y < scroll + height; ++it) {
+        if (it->depth >= 0)
+            rows.push_back(FlowPainter::Row{it->track, it->depth});
+    }
+    return rows;
+}
+
 void IcicleView::paintFlows(QPainter& p, QSize size, int scroll, int timeWidth) const
 {
     const Profile& profile = *m_built.profile;
     if (profile.flows().empty())
         return;
-    std::vector<FlowPainter::Row> rows;
-    for (auto it = std::partition_point(m_rows.begin(), m_rows.end(),
-                                        [scroll](const Row& r) { return r.y + r.height <= scroll; });
-         it != m_rows.end() && it->y < scroll + size.height(); ++it) {
-        if (it->depth >= 0)
-            rows.push_back(FlowPainter::Row{it->track, it->depth});
-    }
+    const std::vector<FlowPainter::Row> rows = flowRows(scroll, size.height());
     p.save();
     p.setClipRect(QRect(TimeAxis::kGutter, 0, timeWidth, size.height()));
     FlowPainter(profile, [&](IntervalId id) { return boxOf(id, scroll, timeWidth); })
@@ -375,11 +381,7 @@ QLineF IcicleView::flowLine(std::uint32_t flow) const
     if (!m_source || m_document->isAggregated() || flow >= m_built.profile->flows().size())
         return {};
     const int timeWidth = std::max(1, width() - rightMargin() - TimeAxis::kGutter);
-    std::vector<FlowPainter::Row> rows;
-    for (const Row& r : m_rows) {
-        if (r.depth >= 0 && r.y + r.height > scrollY() && r.y < scrollY() + height())
-            rows.push_back(FlowPainter::Row{r.track, r.depth});
-    }
+    const std::vector<FlowPainter::Row> rows = flowRows(scrollY(), height());
     auto locate = [&](IntervalId id) { return boxOf(id, scrollY(), timeWidth); };
     const FlowPainter painter(*m_built.profile, locate);
     const auto shown = painter.flowsInView(rows, m_axis->visibleStart(), m_axis->visibleEnd(), m_axis->selectedInterval(),

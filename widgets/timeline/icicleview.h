@@ -1,5 +1,6 @@
 #pragma once
 
+#include "flowpainter.h"
 #include "iciclesource.h"
 #include "loadedprofile.h"
 #include "timenavigator.h"
@@ -114,6 +115,8 @@ private:
     const Row* rowOf(TrackId track, int depth) const;
     // A box in content coordinates scrolled by `scroll`, x not clipped; empty
     // if it is not laid out.
+    // The rows of boxes between `scroll` and `scroll + height`, for the flows.
+    std::vector<FlowPainter::Row> flowRows(int scroll, int height) const;
     QRectF boxOf(std::uint32_t id, int scroll, int timeWidth) const;
     void paintFlows(QPainter& p, QSize size, int scroll, int timeWidth) const;
     bool hasChildren(std::uint32_t id) const;
