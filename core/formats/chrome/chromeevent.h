@@ -47,6 +47,24 @@ struct ChromeEvent {
         }
     };
 
+    // Appends to `key` the id that names an async task or a flow, with its
+    // scope: id2.local (within process `pid`), id2.global, or id, each
+    // written by `text`. False, and nothing appended, if it has none.
+    template<typename Text>
+    bool appendScopedId(std::string& key, std::int64_t pid, Text&& text) const
+    {
+        auto present = [](const Value& v) { return v.kind == Value::Number || v.kind == Value::String; };
+        if (present(id2Local))
+            key += "local:" + std::to_string(pid) + ":" + text(id2Local);
+        else if (present(id2Global))
+            key += "global:" + text(id2Global);
+        else if (present(id))
+            key += "id:" + text(id);
+        else
+            return false;
+        return true;
+    }
+
     bool isObject = true; // false: the array element was not an object
     std::string notObjectText; // what it was instead
     bool empty = true; // `{}`: no keys at all

@@ -27,17 +27,8 @@ std::uint32_t ChromeFlowCollector::keyOf(const std::string& key)
 void ChromeFlowCollector::addFlowEvent(const ChromeEvent& e, std::uint32_t order, char ph, std::int64_t pid,
                                        std::int64_t tid, Time ts)
 {
-    auto present = [](const ChromeEvent::Value& v) {
-        return v.kind == ChromeEvent::Value::Number || v.kind == ChromeEvent::Value::String;
-    };
     m_key = "1\x1f" + e.cat + '\x1f' + e.name + '\x1f' + e.scope + '\x1f';
-    if (present(e.id2Local)) {
-        m_key += "local:" + std::to_string(pid) + ":" + idText(e.id2Local);
-    } else if (present(e.id2Global)) {
-        m_key += "global:" + idText(e.id2Global);
-    } else if (present(e.id)) {
-        m_key += "id:" + idText(e.id);
-    } else {
+    if (!e.appendScopedId(m_key, pid, idText)) {
         m_builder.diagnostics().warnWith("flow event without id", [&] {
             return "'" + std::string(1, ph) + "' event #" + std::to_string(order) + " '" + e.name.substr(0, 80)
                 + "' has no 'id' or 'id2'; ignored";

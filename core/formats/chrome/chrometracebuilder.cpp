@@ -385,13 +385,7 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
     key += '\x1f';
     key += e.scope;
     key += '\x1f';
-    if (e.id2Local.kind == ChromeEvent::Value::Number || e.id2Local.kind == ChromeEvent::Value::String) {
-        key += "local:" + std::to_string(pid) + ":" + valueText(e.id2Local);
-    } else if (e.id2Global.kind == ChromeEvent::Value::Number || e.id2Global.kind == ChromeEvent::Value::String) {
-        key += "global:" + valueText(e.id2Global);
-    } else if (e.id.kind == ChromeEvent::Value::Number || e.id.kind == ChromeEvent::Value::String) {
-        key += "id:" + valueText(e.id);
-    } else {
+    if (!e.appendScopedId(key, pid, valueText)) {
         m_diagnostics.warnWith("async event without id", [&] {
             return std::string("'") + e.ph + "' event #" + std::to_string(index) + " " + display(e.name)
                 + " has no 'id' or 'id2'; ignored";
