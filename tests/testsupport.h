@@ -42,6 +42,23 @@ inline LabelId labelNamed(const Profile& p, std::string_view name)
     return kNone;
 }
 
+// Writes `data` to `name` in `dir`; returns its path.
+inline QString writeTemp(QTemporaryDir& dir, const QByteArray& data, const QString& name = QStringLiteral("trace.json"))
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(data);
+    return path;
+}
+
+// A file's bytes; empty if it cannot be read.
+inline QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 inline QString dataPath(const QString& relative)
 {
     return QStringLiteral(RUNLANE_TEST_DATA "/") + relative;

@@ -22,21 +22,6 @@ namespace {
 const QString kNodeTrace = QStringLiteral("samples/node/http-async-hooks.trace.json");
 const QString kNodeProfile = QStringLiteral("samples/node/http-async-hooks.cpuprofile");
 
-QString writeTemp(QTemporaryDir& dir, const QByteArray& data, const QString& name)
-{
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(data);
-    return path;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 // The Samples tracks of (pid, tid), and whether each follows a Thread track
 // of that thread.
 std::vector<TrackId> samplesOf(const Profile& p, std::int64_t pid, std::int64_t tid)

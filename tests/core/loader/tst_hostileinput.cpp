@@ -27,16 +27,11 @@
 #include <thread>
 
 using namespace runlane;
+using runlane::test::readAll;
 using runlane::test::dataPath;
 using runlane::test::loadText;
 
 namespace {
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 QString errorOf(const LoadResult& r)
 {

@@ -13,6 +13,8 @@
 #include <tuple>
 
 using namespace runlane;
+using runlane::test::readAll;
+using runlane::test::writeTemp;
 using runlane::test::dataPath;
 
 namespace {
@@ -24,21 +26,6 @@ const QString kNodeProfile = QStringLiteral("samples/node/http-async-hooks.cpupr
 const QByteArray kSmallProfile = JSON({"nodes": [{"id": 1, "callFrame": {"functionName": "(root)", "url": "", "lineNumber": -1}, "children": [2]},
                                                  {"id": 2, "callFrame": {"functionName": "work", "url": "file:///a.js", "lineNumber": 3}}],
                                        "startTime": 1000, "endTime": 1040, "samples": [2, 2, 2, 2], "timeDeltas": [0, 10, 10, 10]});
-
-QString writeTemp(QTemporaryDir& dir, const QByteArray& data, const QString& name)
-{
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(data);
-    return path;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 LoadResult loadWith(const QString& trace, const QStringList& added,
                     std::optional<ProfileAddition::Thread> thread = std::nullopt)

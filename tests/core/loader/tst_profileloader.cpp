@@ -10,6 +10,7 @@
 #include <thread>
 
 using namespace runlane;
+using runlane::test::writeTemp;
 using runlane::test::dataPath;
 using runlane::test::loadText;
 
@@ -26,15 +27,6 @@ QByteArray bigTrace(int count)
     json.chop(2);
     json += "]";
     return json;
-}
-
-QString writeTemp(QTemporaryDir& dir, const QByteArray& data, const QString& name = QStringLiteral("trace.json"))
-{
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(data);
-    return path;
 }
 
 // `data` written into a FIFO by another thread while the loader reads it.

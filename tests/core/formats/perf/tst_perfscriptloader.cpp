@@ -12,6 +12,7 @@
 #include <set>
 
 using namespace runlane;
+using runlane::test::readAll;
 using runlane::test::dataPath;
 using runlane::test::loadText;
 using runlane::test::qstr;
@@ -189,12 +190,6 @@ Time busy(const Profile& p)
     for (TrackId t = 0; t < p.trackCount(); ++t)
         sum += metrics.busy(t);
     return sum;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // Two events: cycles first.

@@ -12,6 +12,7 @@
 #include <set>
 
 using namespace runlane;
+using runlane::test::readAll;
 using runlane::test::dataPath;
 using runlane::test::ProfileEncoder;
 using runlane::test::ProtoEncoder;
@@ -31,12 +32,6 @@ LoadResult load(const QByteArray& bytes, const QString& variant = {})
     LoadControl control;
     control.variant = variant.toStdString();
     return ProfileLoader::load(path, control);
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // "name self/total" per label, by self time then name.
