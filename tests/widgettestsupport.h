@@ -11,6 +11,23 @@
 
 namespace runlane::test {
 
+// A trace with flows across threads, ts and dur in µs:
+//   main:   post [0, 100)  ...  reply [700, 900)
+//   worker:        handle [300, 500)
+// post causes handle (s, f with bp e), handle causes reply.
+inline QByteArray requestReply()
+{
+    return JSON([{"ph" : "M", "pid" : 1, "tid" : 1, "name" : "thread_name", "args" : {"name" : "main"}},
+                 {"ph" : "M", "pid" : 1, "tid" : 2, "name" : "thread_name", "args" : {"name" : "worker"}},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "post", "ts" : 0, "dur" : 100},
+                 {"ph" : "s", "pid" : 1, "tid" : 1, "name" : "request", "id" : 1, "ts" : 50},
+                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "handle", "ts" : 300, "dur" : 200},
+                 {"ph" : "f", "pid" : 1, "tid" : 2, "name" : "request", "id" : 1, "ts" : 350, "bp" : "e"},
+                 {"ph" : "s", "pid" : 1, "tid" : 2, "name" : "response", "id" : 2, "ts" : 400},
+                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "reply", "ts" : 700, "dur" : 200},
+                 {"ph" : "f", "pid" : 1, "tid" : 1, "name" : "response", "id" : 2, "ts" : 690}]);
+}
+
 // Loads inline text the way the app does (loader, then prepare).
 inline LoadedProfile loadedText(const QByteArray& text, const QString& path = QStringLiteral("inline.json"))
 {

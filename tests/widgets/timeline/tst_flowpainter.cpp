@@ -14,24 +14,8 @@ using namespace runlane::test;
 
 namespace {
 
+// requestReply() (widgettestsupport.h) spans 900 µs over these 800 px.
 constexpr int kTimeWidth = 800;
-
-// ts and dur in µs; the profile spans 900 µs over 800 px:
-//   main:   post [0, 100)  ...  reply [700, 900)
-//   worker:        handle [300, 500)
-// post causes handle (s, f with bp e), handle causes reply.
-QByteArray requestReply()
-{
-    return JSON([{"ph" : "M", "pid" : 1, "tid" : 1, "name" : "thread_name", "args" : {"name" : "main"}},
-                 {"ph" : "M", "pid" : 1, "tid" : 2, "name" : "thread_name", "args" : {"name" : "worker"}},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "post", "ts" : 0, "dur" : 100},
-                 {"ph" : "s", "pid" : 1, "tid" : 1, "name" : "request", "id" : 1, "ts" : 50},
-                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "handle", "ts" : 300, "dur" : 200},
-                 {"ph" : "f", "pid" : 1, "tid" : 2, "name" : "request", "id" : 1, "ts" : 350, "bp" : "e"},
-                 {"ph" : "s", "pid" : 1, "tid" : 2, "name" : "response", "id" : 2, "ts" : 400},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "reply", "ts" : 700, "dur" : 200},
-                 {"ph" : "f", "pid" : 1, "tid" : 1, "name" : "response", "id" : 2, "ts" : 690}]);
-}
 
 struct Fixture {
     TimeAxis axis;
