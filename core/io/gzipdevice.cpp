@@ -1,8 +1,12 @@
 #include "gzipdevice.h"
 
-#include <zlib.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
+#include <utility>
 #include <vector>
 
 namespace runlane {
@@ -11,33 +15,205 @@ namespace {
 
 // Compressed bytes read from the source at a time.
 constexpr std::size_t kInputChunk = 256 * 1024;
+constexpr std::size_t kPutBack = 16;
 
 } // namespace
 
 struct GzipDevice::Stream {
-    z_stream z{};
-    // One byte more than a read: room to put back the first byte of a
-    // member's magic split across two reads.
-    std::vector<unsigned char> input = std::vector<unsigned char>(kInputChunk + 1);
-    bool initialised = false;
+    inflate_state state{};
+    // Room past a read to put back bytes in front of it: the first byte of
+    // a member's magic split across two reads, or what ISA-L read ahead.
+    std::vector<unsigned char> input = std::vector<unsigned char>(kInputChunk + kPutBack);
+
+    // The parts of a member's header (RFC 1952), in order; the optional
+    // ones are there if the flags say so.
+    enum class Part : std::uint8_t { Fixed, ExtraLength, Extra, Name, Comment, HeaderCrc, Body };
+    static constexpr unsigned kHeaderCrc = 2, kExtra = 4, kName = 8, kComment = 16, kReserved = 0xe0;
+
+    Part part = Part::Fixed;
+    unsigned flags = 0;
+    std::uint32_t crc = 0; // of the header so far, for its CRC-16
+    std::array<unsigned char, 10> field{}; // the fixed part, a length, a CRC-16
+    std::uint32_t got = 0; // of `field`
+    std::uint32_t extraLeft = 0;
+
+    // A member begins: its header comes first.
+    void startMember()
+    {
+        part = Part::Fixed;
+        crc = 0;
+        got = 0;
+    }
+
+    // Reads the header from the input: true once it is whole and the
+    // deflate data begins, false when the input is used up first or
+    // (with `error` set) the header is wrong, as gzip would refuse it.
+    //
+    // Why not ISA-L's own header reading (ISAL_GZIP): igzip 2.30 checks a
+    // header CRC-16 against the bytes of the last call only, so a header
+    // split across two reads (a pipe) failed as corrupt.
+    bool readHeader(QString& error)
+    {
+        while (part != Part::Body) {
+            if (state.avail_in == 0)
+                return false;
+            switch (part) {
+            case Part::Fixed:
+            case Part::ExtraLength:
+            case Part::HeaderCrc: {
+                const std::uint32_t need = part == Part::Fixed ? 10 : 2;
+                const std::uint32_t n = std::min(need - got, state.avail_in);
+                std::memcpy(field.data() + got, state.next_in, n);
+                if (part != Part::HeaderCrc)
+                    crc = crc32_gzip_refl(crc, state.next_in, n);
+                consume(n);
+                got += n;
+                if (got < need)
+                    return false;
+                got = 0;
+                const unsigned value = field[0] | (unsigned(field[1]) << 8);
+                if (part == Part::Fixed) {
+                    if (field[0] != 0x1f || field[1] != 0x8b)
+                        return refuse(error, QStringLiteral("not a gzip header"));
+                    if (field[2] != 8)
+                        return refuse(error, QStringLiteral("unknown compression method"));
+                    flags = field[3];
+                    if (flags & kReserved)
+                        return refuse(error, QStringLiteral("unknown header flags set"));
+                } else if (part == Part::ExtraLength) {
+                    extraLeft = value;
+                } else if (value != (crc & 0xffff)) {
+                    return refuse(error, QStringLiteral("the header's CRC-16 does not match it"));
+                }
+                break;
+            }
+            case Part::Extra: {
+                const std::uint32_t n = std::min(extraLeft, state.avail_in);
+                crc = crc32_gzip_refl(crc, state.next_in, n);
+                consume(n);
+                extraLeft -= n;
+                if (extraLeft > 0)
+                    return false;
+                break;
+            }
+            case Part::Name:
+            case Part::Comment: {
+                // Up to and with the NUL that ends it.
+                const void* end = std::memchr(state.next_in, 0, state.avail_in);
+                const auto n = end ? std::uint32_t(static_cast<const std::uint8_t*>(end) - state.next_in) + 1 : state.avail_in;
+                crc = crc32_gzip_refl(crc, state.next_in, n);
+                consume(n);
+                if (!end)
+                    return false;
+                break;
+            }
+            case Part::Body:
+                break;
+            }
+            part = nextPart(part);
+        }
+        startBody();
+        return true;
+    }
+
+    // The part after `after`: the next optional one the flags ask for.
+    Part nextPart(Part after) const
+    {
+        if (after == Part::ExtraLength)
+            return Part::Extra;
+        static constexpr std::array<std::pair<Part, unsigned>, 4> optional{
+            {{Part::ExtraLength, kExtra}, {Part::Name, kName}, {Part::Comment, kComment}, {Part::HeaderCrc, kHeaderCrc}}};
+        for (const auto& candidate : optional) {
+            if (candidate.first > after && (flags & candidate.second))
+                return candidate.first;
+        }
+        return Part::Body;
+    }
+
+    void consume(std::uint32_t n)
+    {
+        state.next_in += n;
+        state.avail_in -= n;
+    }
+
+    static bool refuse(QString& error, const QString& why)
+    {
+        error = QStringLiteral("invalid gzip header: %1").arg(why);
+        return false;
+    }
+
+    // The deflate data, then the trailer: ISA-L checks its CRC-32 and length.
+    void startBody()
+    {
+        // init clears the buffers' pointers too; they stay where they are.
+        std::uint8_t* in = state.next_in;
+        const std::uint32_t available = state.avail_in;
+        std::uint8_t* out = state.next_out;
+        const std::uint32_t room = state.avail_out;
+        isal_inflate_init(&state);
+        state.crc_flag = ISAL_GZIP_NO_HDR_VER;
+        state.next_in = in;
+        state.avail_in = available;
+        state.next_out = out;
+        state.avail_out = room;
+    }
+
+    // ISA-L reads input 8 bytes ahead into a bit buffer. At the end of a
+    // member, what it holds there is the start of what follows (the next
+    // member, or bytes gzip ignores): put it back in front of the input.
+    void putBackReadAhead()
+    {
+        const int bytes = std::max(0, state.read_in_length) / 8;
+        if (bytes == 0)
+            return;
+        const std::uint64_t bits = state.read_in >> (state.read_in_length % 8);
+        std::memmove(input.data() + bytes, state.next_in, state.avail_in);
+        for (int i = 0; i < bytes; ++i)
+            input[std::size_t(i)] = static_cast<unsigned char>(bits >> (8 * i));
+        state.next_in = input.data();
+        state.avail_in += std::uint32_t(bytes);
+        state.read_in = 0;
+        state.read_in_length = 0;
+    }
+
+    // Compressed bytes ISA-L has read but not used yet.
+    std::int64_t unused() const { return std::int64_t(state.avail_in) + std::max(0, state.read_in_length) / 8; }
 };
+
+namespace {
+
+// What an ISA-L error code means, in the words gzip would use.
+QString inflateError(int status)
+{
+    switch (status) {
+    case ISAL_INVALID_BLOCK:
+        return QStringLiteral("invalid deflate block");
+    case ISAL_INVALID_SYMBOL:
+        return QStringLiteral("invalid code in a deflate block");
+    case ISAL_INVALID_LOOKBACK:
+        return QStringLiteral("a back-reference too far back");
+    case ISAL_INVALID_WRAPPER:
+        return QStringLiteral("invalid gzip header");
+    case ISAL_UNSUPPORTED_METHOD:
+        return QStringLiteral("unknown compression method");
+    case ISAL_INCORRECT_CHECKSUM:
+        return QStringLiteral("the decompressed data does not match the CRC-32 or the length in the gzip trailer");
+    default:
+        return QStringLiteral("invalid data (code %1)").arg(status);
+    }
+}
+
+} // namespace
 
 GzipDevice::GzipDevice(QIODevice& source) : m_source(source), m_stream(std::make_unique<Stream>())
 {
     if (!source.isSequential())
         m_compressedSize = source.size() - source.pos();
-    // 16 + MAX_WBITS: a gzip header and trailer around the deflate data.
-    m_stream->initialised = inflateInit2(&m_stream->z, 16 + MAX_WBITS) == Z_OK;
+    m_stream->startMember();
     open(QIODevice::ReadOnly | QIODevice::Unbuffered);
-    if (!m_stream->initialised)
-        fail(QStringLiteral("cannot start decompressing: zlib could not be initialised"));
 }
 
-GzipDevice::~GzipDevice()
-{
-    if (m_stream->initialised)
-        inflateEnd(&m_stream->z);
-}
+GzipDevice::~GzipDevice() = default;
 
 bool GzipDevice::isGzip(const QByteArray& bytes)
 {
@@ -64,14 +240,14 @@ void GzipDevice::fail(const QString& why)
 // is then this device's error).
 bool GzipDevice::fillInput()
 {
-    z_stream& z = m_stream->z;
+    inflate_state& z = m_stream->state;
     const qint64 got = m_source.read(reinterpret_cast<char*>(m_stream->input.data()), qint64(kInputChunk));
     if (got < 0) {
         fail(QStringLiteral("cannot read the compressed file: %1").arg(m_source.errorString()));
         return false;
     }
     z.next_in = m_stream->input.data();
-    z.avail_in = uInt(got);
+    z.avail_in = std::uint32_t(got);
     m_compressedRead += got;
     return got > 0;
 }
@@ -84,10 +260,10 @@ qint64 GzipDevice::readData(char* data, qint64 maxSize)
         return -1;
     if (m_finished || maxSize <= 0)
         return 0;
-    z_stream& z = m_stream->z;
-    z.next_out = reinterpret_cast<unsigned char*>(data);
-    z.avail_out = uInt(std::min<qint64>(maxSize, 1 << 30));
-    const uInt wanted = z.avail_out;
+    inflate_state& z = m_stream->state;
+    z.next_out = reinterpret_cast<std::uint8_t*>(data);
+    z.avail_out = std::uint32_t(std::min<qint64>(maxSize, 1 << 30));
+    const std::uint32_t wanted = z.avail_out;
     while (z.avail_out == wanted) {
         if (z.avail_in == 0 && !fillInput()) {
             if (m_failed)
@@ -123,20 +299,37 @@ qint64 GzipDevice::readData(char* data, qint64 maxSize)
                 m_finished = true;
                 break;
             }
-            inflateReset(&z);
+            m_stream->startMember();
             m_memberEnded = false;
         }
-        const int status = inflate(&z, Z_NO_FLUSH);
-        if (status == Z_STREAM_END) {
+        if (m_stream->part != Stream::Part::Body) {
+            QString error;
+            if (!m_stream->readHeader(error)) {
+                if (error.isEmpty())
+                    continue; // more input
+                fail(QStringLiteral("the gzip data is corrupt at compressed byte %1: %2")
+                         .arg(m_compressedRead - m_stream->unused())
+                         .arg(error));
+                break;
+            }
+        }
+        const std::uint32_t inputBefore = z.avail_in;
+        const int status = isal_inflate(&z);
+        if (status < 0 || status == ISAL_NEED_DICT) {
+            const std::int64_t at = m_compressedRead - m_stream->unused();
+            fail(QStringLiteral("the gzip data is corrupt at compressed byte %1: %2").arg(at).arg(inflateError(status)));
+            break;
+        }
+        if (z.block_state == ISAL_BLOCK_FINISH) {
+            m_stream->putBackReadAhead();
             m_memberEnded = true;
             continue;
         }
-        const bool stuck = status == Z_BUF_ERROR && z.avail_in > 0 && z.avail_out == wanted;
-        if ((status != Z_OK && status != Z_BUF_ERROR) || stuck) {
-            const std::int64_t at = m_compressedRead - std::int64_t(z.avail_in);
-            fail(QStringLiteral("the gzip data is corrupt at compressed byte %1: %2")
-                     .arg(at)
-                     .arg(QString::fromLatin1(z.msg ? z.msg : "invalid data")));
+        // ISA-L returns when the input is used up or the output is full;
+        // anything else would loop for ever.
+        if (z.avail_in > 0 && z.avail_in == inputBefore && z.avail_out == wanted) {
+            const std::int64_t at = m_compressedRead - m_stream->unused();
+            fail(QStringLiteral("the gzip data is corrupt at compressed byte %1: %2").arg(at).arg(inflateError(status)));
             break;
         }
     }

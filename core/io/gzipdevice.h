@@ -9,9 +9,11 @@
 namespace runlane {
 
 // Decompresses a gzip stream from another device as it is read (formats.md
-// (m)), so that a loader reads a 2 GB `.json.gz` in chunks like any file and
-// never holds the decompressed text. Sequential and unbuffered: the reader
-// above it has its own chunks. Members written one after another (`cat a.gz
+// (m)), so that a loader reads a 2 GB `.json.gz` in chunks like any file
+// and never holds the decompressed text. Sequential and unbuffered: the
+// reader above it has its own chunks. It inflates with ISA-L's igzip, 3 x
+// as fast as zlib: loading is CPU-bound on both cores, so every second of
+// inflating shows in the load time of a large trace. Members written one after another (`cat a.gz
 // b.gz`, pigz) read as one stream, as gzip itself reads them; bytes after the
 // last member that do not start another one are ignored, as gzip does.
 //

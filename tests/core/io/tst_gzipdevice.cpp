@@ -63,6 +63,55 @@ QByteArray readAll(QIODevice& device, qint64 step, bool& ok, QString& error)
     }
 }
 
+// Raw deflate data of `text` (no wrapper), with zlib's `level` and
+// `strategy`: stored blocks at level 0, fixed codes with Z_FIXED.
+QByteArray deflateRaw(const QByteArray& text, int level, int strategy)
+{
+    z_stream z{};
+    if (deflateInit2(&z, level, Z_DEFLATED, -MAX_WBITS, 8, strategy) != Z_OK)
+        return {};
+    QByteArray out(int(deflateBound(&z, uLong(text.size()))) + 64, Qt::Uninitialized);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.constData()));
+    z.avail_in = uInt(text.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = uInt(out.size());
+    deflate(&z, Z_FINISH);
+    out.truncate(qsizetype(z.total_out));
+    deflateEnd(&z);
+    return out;
+}
+
+QByteArray littleEndian32(quint32 value)
+{
+    QByteArray bytes(4, Qt::Uninitialized);
+    for (int i = 0; i < 4; ++i)
+        bytes[i] = char((value >> (8 * i)) & 0xff);
+    return bytes;
+}
+
+// A gzip member written by hand (RFC 1952), with the optional header
+// fields `flags` asks for: FEXTRA 4, FNAME 8, FCOMMENT 16, FHCRC 2.
+QByteArray member(const QByteArray& text, int flags, const QByteArray& deflated, bool goodHeaderCrc = true)
+{
+    QByteArray header("\x1f\x8b\x08", 3);
+    header += char(flags);
+    header += QByteArray("\0\0\0\0\0\x03", 6); // mtime, xfl, OS Unix
+    if (flags & 4)
+        header += QByteArray("\x06\0RL\x02\0ab", 8); // xlen 6: one subfield "RL" of 2 bytes
+    if (flags & 8)
+        header += QByteArray("trace.json", 11); // with its NUL
+    if (flags & 16)
+        header += QByteArray("a comment", 10);
+    if (flags & 2) {
+        const quint32 crc = quint32(crc32(0, reinterpret_cast<const Bytef*>(header.constData()), uInt(header.size())));
+        const quint16 crc16 = quint16(goodHeaderCrc ? crc : ~crc);
+        header += char(crc16 & 0xff);
+        header += char(crc16 >> 8);
+    }
+    const quint32 crc = quint32(crc32(0, reinterpret_cast<const Bytef*>(text.constData()), uInt(text.size())));
+    return header + deflated + littleEndian32(crc) + littleEndian32(quint32(text.size()));
+}
+
 QByteArray decompress(const QByteArray& compressed, qint64 readStep, qint64 sourceStep, bool& ok, QString& error)
 {
     TrickleDevice source(compressed, sourceStep);
@@ -145,17 +194,72 @@ private Q_SLOTS:
         }
     }
 
+    // What gzip writers put in a header, and the kinds of deflate block,
+    // read through every boundary: as gzip reads them, or refused as it
+    // refuses them.
+    void headersAndBlocks_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::addColumn<QString>("error"); // empty: reads as the text
+        const QByteArray text = traceLike(200);
+        const QByteArray dynamic = deflateRaw(text, 6, Z_DEFAULT_STRATEGY);
+        QTest::newRow("no fields") << member(text, 0, dynamic) << QString();
+        QTest::newRow("name") << member(text, 8, dynamic) << QString();
+        QTest::newRow("extra") << member(text, 4, dynamic) << QString();
+        QTest::newRow("comment") << member(text, 16, dynamic) << QString();
+        QTest::newRow("header crc") << member(text, 2, dynamic) << QString();
+        QTest::newRow("every field") << member(text, 2 | 4 | 8 | 16, dynamic) << QString();
+        QTest::newRow("stored blocks") << member(text, 8, deflateRaw(text, 0, Z_DEFAULT_STRATEGY)) << QString();
+        QTest::newRow("fixed codes") << member(text, 8, deflateRaw(text, 6, Z_FIXED)) << QString();
+        QTest::newRow("one member of each")
+            << member(text, 0, deflateRaw(text, 0, Z_DEFAULT_STRATEGY)) + member(text, 2 | 4 | 8 | 16, dynamic)
+                   + member(text, 0, deflateRaw(text, 9, Z_FIXED))
+            << QString();
+        // Refused as gzip and zlib refuse them, once the field is read.
+        QTest::newRow("wrong header crc") << member(text, 2, dynamic, false)
+                                          << QStringLiteral("the gzip data is corrupt at compressed byte 12: invalid gzip "
+                                                            "header: the header's CRC-16 does not match it");
+        QByteArray reserved = member(text, 8, dynamic);
+        reserved[3] = char(8 | 0x20);
+        QTest::newRow("reserved flag") << reserved
+                                       << QStringLiteral("the gzip data is corrupt at compressed byte 10: invalid gzip "
+                                                         "header: unknown header flags set");
+    }
+    void headersAndBlocks()
+    {
+        QFETCH(QByteArray, data);
+        QFETCH(QString, error);
+        const QByteArray text = traceLike(200);
+        const qsizetype members = data.count("\x1f\x8b\x08") > 1 ? 3 : 1;
+        for (const qint64 step : {qint64(1), qint64(7), qint64(1 << 20)}) {
+            bool ok = false;
+            QString message;
+            const QByteArray got = decompress(data, 4096, step, ok, message);
+            if (error.isEmpty()) {
+                QVERIFY2(ok, qPrintable(message));
+                QCOMPARE(got, text.repeated(members));
+            } else {
+                QVERIFY(!ok);
+                QCOMPARE(message, error);
+            }
+        }
+    }
+
     void corruptDataIsAnError_data()
     {
         QTest::addColumn<int>("byte");
         QTest::addColumn<char>("value");
-        QTest::addColumn<int>("noticedAt"); // where zlib stood when it saw it; negative: from the end
+        QTest::addColumn<int>("noticedAt"); // what was read when it was seen; 0 or negative: from the end
         QTest::addColumn<QString>("message");
-        // The header: zlib has read the magic, the method and the flags.
-        QTest::newRow("method") << 2 << char(7) << 4 << QStringLiteral("unknown compression method");
-        // The trailer: the CRC-32 of the text, then its length.
-        QTest::newRow("crc") << -8 << char(0x55) << -4 << QStringLiteral("incorrect data check");
-        QTest::newRow("length") << -2 << char(0x55) << 0 << QStringLiteral("incorrect length check");
+        // The header: its 10 fixed bytes are read, then judged.
+        QTest::newRow("method") << 2 << char(7) << 10 << QStringLiteral("invalid gzip header: unknown compression method");
+        // The first deflate block's header: final, of the reserved type 3.
+        QTest::newRow("block type") << 10 << char(7) << 11 << QStringLiteral("invalid deflate block");
+        // The trailer: the CRC-32 of the text, then its length; ISA-L
+        // checks both once it has read them.
+        const QString check = QStringLiteral("the decompressed data does not match the CRC-32 or the length in the gzip trailer");
+        QTest::newRow("crc") << -8 << char(0x55) << 0 << check;
+        QTest::newRow("length") << -2 << char(0x55) << 0 << check;
     }
     void corruptDataIsAnError()
     {
@@ -172,6 +276,40 @@ private Q_SLOTS:
         QVERIFY(!ok);
         const qsizetype at = noticedAt > 0 ? noticedAt : data.size() + noticedAt;
         QCOMPARE(error, QStringLiteral("the gzip data is corrupt at compressed byte %1: %2").arg(at).arg(message));
+    }
+
+    // Corrupt data read in reads of any size: the same error at the same
+    // compressed byte. (What a decoder writes just before it notices is
+    // garbage and may differ with the room it had; it stops within a
+    // window, 32 KiB, of the error.)
+    void corruptionReadsTheSameWhateverTheReads_data()
+    {
+        QTest::addColumn<double>("where"); // of the compressed bytes
+        QTest::addColumn<int>("bit");
+        QTest::newRow("a fifth, bit 0") << 0.2 << 0;
+        QTest::newRow("half, bit 3") << 0.5 << 3;
+        QTest::newRow("nine tenths, bit 6") << 0.9 << 6;
+    }
+    void corruptionReadsTheSameWhateverTheReads()
+    {
+        QFETCH(double, where);
+        QFETCH(int, bit);
+        QByteArray data = gzip(traceLike(20000));
+        const auto at = qsizetype(double(data.size()) * where);
+        data[at] = char(data[at] ^ (1 << bit));
+        bool ok = true;
+        QString expected;
+        const QByteArray whole = decompress(data, 1 << 20, 1 << 20, ok, expected);
+        QVERIFY(!ok);
+        QVERIFY(expected.startsWith(QStringLiteral("the gzip data is corrupt at compressed byte ")));
+        for (const qint64 step : {qint64(1), qint64(333), qint64(4096)}) {
+            QString error;
+            const QByteArray got = decompress(data, step, step, ok, error);
+            QVERIFY(!ok);
+            QCOMPARE(error, expected);
+            const qsizetype common = std::max<qsizetype>(0, std::min(got.size(), whole.size()) - 32768);
+            QCOMPARE(got.left(common), whole.left(common));
+        }
     }
 
     void progressCountsCompressedBytes()
