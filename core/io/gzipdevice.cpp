@@ -207,8 +207,23 @@ QString inflateError(int status)
 
 GzipDevice::GzipDevice(QIODevice& source) : m_source(source), m_stream(std::make_unique<Stream>())
 {
-    if (!source.isSequential())
+    if (!source.isSequential()) {
         m_compressedSize = source.size() - source.pos();
+        // ISIZE, the trailer's last 4 bytes: the text's size modulo 2^32.
+        const qint64 start = source.pos();
+        unsigned char isize[4];
+        if (m_compressedSize >= 18 && source.seek(source.size() - 4) && source.read(reinterpret_cast<char*>(isize), 4) == 4) {
+            std::int64_t size = std::int64_t(isize[0]) | (std::int64_t(isize[1]) << 8) | (std::int64_t(isize[2]) << 16)
+                | (std::int64_t(isize[3]) << 24);
+            // Deflate adds at most 5 bytes a 16 KiB block to the text, and
+            // the header a name: a text much smaller than its compressed
+            // data has wrapped around 4 GiB.
+            while (size + size / 1000 + 65536 < m_compressedSize)
+                size += std::int64_t(1) << 32;
+            m_statedTextSize = size;
+        }
+        source.seek(start);
+    }
     m_stream->startMember();
     open(QIODevice::ReadOnly | QIODevice::Unbuffered);
 }
@@ -228,6 +243,13 @@ std::pair<std::int64_t, std::int64_t> GzipDevice::progress(const QIODevice& devi
     }
     const std::int64_t size = device.isSequential() ? 0 : device.size();
     return {consumed, std::max(size, consumed)};
+}
+
+std::int64_t GzipDevice::textSizeHint(const QIODevice& device)
+{
+    if (const auto* gzip = dynamic_cast<const GzipDevice*>(&device))
+        return gzip->statedTextSize() < 0 ? 0 : std::min(gzip->statedTextSize(), gzip->compressedSize() * kMaxRatio);
+    return device.isSequential() ? 0 : device.size();
 }
 
 void GzipDevice::fail(const QString& why)

@@ -38,6 +38,18 @@ public:
     std::int64_t compressedPosition() const { return m_compressedRead; }
     std::int64_t compressedSize() const { return m_compressedSize; }
 
+    // The size of the decompressed text as the last member's trailer
+    // states it (modulo 4 GiB: the smallest such size the compressed size
+    // allows), -1 if the source is a pipe. A hint, to size buffers: only
+    // the last member's with several, wrong for a damaged file.
+    std::int64_t statedTextSize() const { return m_statedTextSize; }
+    // The text's size for sizing buffers: statedTextSize() for a
+    // GzipDevice, capped at kMaxRatio × the compressed size (a damaged
+    // trailer must not reserve gigabytes), else the device's size (0 for
+    // a pipe).
+    static std::int64_t textSizeHint(const QIODevice& device);
+    static constexpr std::int64_t kMaxRatio = 40;
+
     // (done, total) for a progress bar after `consumed` bytes were read
     // from `device`: compressed bytes for a GzipDevice, else `consumed`
     // out of the device's size (0 when it has none).
@@ -56,6 +68,7 @@ private:
     std::unique_ptr<Stream> m_stream;
     std::int64_t m_compressedRead = 0;
     std::int64_t m_compressedSize = -1;
+    std::int64_t m_statedTextSize = -1;
     bool m_memberEnded = false;
     bool m_finished = false;
     bool m_failed = false;

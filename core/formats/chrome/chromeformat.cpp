@@ -1,5 +1,7 @@
 #include "chromeformat.h"
 
+#include "gzipdevice.h"
+
 #include "chromefastreader.h"
 #include "chromejsonreader.h"
 #include "chrometracebuilder.h"
@@ -55,8 +57,9 @@ bool ChromeFormat::readFile(QIODevice& file, const LoadControl& control, Profile
                             std::int64_t& bytesRead) const
 {
     // An event takes at least ~60 bytes of JSON: room for that many, so that
-    // the model's vectors never copy themselves while growing.
-    builder.reserve(std::size_t(file.size() / 60));
+    // the model's vectors never copy themselves while growing (a .json.gz
+    // states its text's size in its trailer).
+    builder.reserve(std::size_t(GzipDevice::textSizeHint(file) / 60));
     ChromeTraceBuilder chrome(builder);
     ChromeFastReader reader(file, control, builder.diagnostics(),
                             [&chrome](const ChromeEvent& event, std::uint64_t index) { chrome.addEvent(event, index); });

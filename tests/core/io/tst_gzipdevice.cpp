@@ -335,6 +335,40 @@ private Q_SLOTS:
         QCOMPARE(GzipDevice::progress(buffer, 100), std::make_pair(std::int64_t(100), std::int64_t(data.size())));
     }
 
+    // The trailer's ISIZE sizes the loader's buffers before a byte is
+    // inflated; a pipe has none to read, a damaged one is capped.
+    void textSizeHint()
+    {
+        const QByteArray text = traceLike(5000);
+        QByteArray data = gzip(text);
+        QBuffer buffer(&data);
+        QVERIFY(buffer.open(QIODevice::ReadOnly));
+        {
+            GzipDevice device(buffer);
+            QCOMPARE(device.statedTextSize(), std::int64_t(text.size()));
+            QCOMPARE(GzipDevice::textSizeHint(device), std::int64_t(text.size()));
+            QCOMPARE(buffer.pos(), qint64(0)); // reading starts where it was
+        }
+        QCOMPARE(GzipDevice::textSizeHint(buffer), std::int64_t(data.size()));
+        // Several members: the last one's size, a hint only.
+        QByteArray two = gzip(text) + gzip("tail\n");
+        QBuffer twoBuffer(&two);
+        QVERIFY(twoBuffer.open(QIODevice::ReadOnly));
+        QCOMPARE(GzipDevice(twoBuffer).statedTextSize(), std::int64_t(5));
+        // A damaged trailer claiming 4 GiB - 1: capped at 40 x the file.
+        QByteArray damaged = data;
+        damaged.replace(damaged.size() - 4, 4, QByteArray(4, char(0xff)));
+        QBuffer damagedBuffer(&damaged);
+        QVERIFY(damagedBuffer.open(QIODevice::ReadOnly));
+        GzipDevice device(damagedBuffer);
+        QCOMPARE(device.statedTextSize(), std::int64_t(0xffffffff));
+        QCOMPARE(GzipDevice::textSizeHint(device), std::int64_t(damaged.size()) * GzipDevice::kMaxRatio);
+        // A pipe: nothing to read ahead.
+        TrickleDevice pipe(data, 4096);
+        QCOMPARE(GzipDevice(pipe).statedTextSize(), std::int64_t(-1));
+        QCOMPARE(GzipDevice::textSizeHint(GzipDevice(pipe)), std::int64_t(0));
+    }
+
     void magic()
     {
         QVERIFY(GzipDevice::isGzip(QByteArray("\x1f\x8b\x08", 3)));
