@@ -9,10 +9,13 @@
 
 namespace runlane::test {
 
-inline QByteArray gzip(const QByteArray& text, int level = Z_DEFAULT_COMPRESSION)
+// zlib's deflate of `text`: a gzip member with `windowBits` 16 + MAX_WBITS,
+// raw deflate data (no wrapper) with -MAX_WBITS; stored blocks at level 0,
+// fixed codes with the strategy Z_FIXED.
+inline QByteArray deflated(const QByteArray& text, int level, int windowBits, int strategy = Z_DEFAULT_STRATEGY)
 {
     z_stream z{};
-    if (deflateInit2(&z, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&z, level, Z_DEFLATED, windowBits, 8, strategy) != Z_OK)
         return {};
     QByteArray out(int(deflateBound(&z, uLong(text.size()))) + 64, Qt::Uninitialized);
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.constData()));
@@ -23,6 +26,11 @@ inline QByteArray gzip(const QByteArray& text, int level = Z_DEFAULT_COMPRESSION
     out.truncate(qsizetype(z.total_out));
     deflateEnd(&z);
     return status == Z_STREAM_END ? out : QByteArray();
+}
+
+inline QByteArray gzip(const QByteArray& text, int level = Z_DEFAULT_COMPRESSION)
+{
+    return deflated(text, level, 16 + MAX_WBITS);
 }
 
 } // namespace runlane::test

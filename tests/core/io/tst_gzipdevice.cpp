@@ -5,6 +5,7 @@
 #include <QtTest>
 
 using namespace runlane;
+using runlane::test::deflated;
 using runlane::test::gzip;
 
 namespace {
@@ -61,24 +62,6 @@ QByteArray readAll(QIODevice& device, qint64 step, bool& ok, QString& error)
             return all;
         all.append(chunk.constData(), n);
     }
-}
-
-// Raw deflate data of `text` (no wrapper), with zlib's `level` and
-// `strategy`: stored blocks at level 0, fixed codes with Z_FIXED.
-QByteArray deflateRaw(const QByteArray& text, int level, int strategy)
-{
-    z_stream z{};
-    if (deflateInit2(&z, level, Z_DEFLATED, -MAX_WBITS, 8, strategy) != Z_OK)
-        return {};
-    QByteArray out(int(deflateBound(&z, uLong(text.size()))) + 64, Qt::Uninitialized);
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.constData()));
-    z.avail_in = uInt(text.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = uInt(out.size());
-    deflate(&z, Z_FINISH);
-    out.truncate(qsizetype(z.total_out));
-    deflateEnd(&z);
-    return out;
 }
 
 QByteArray littleEndian32(quint32 value)
@@ -202,18 +185,18 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("data");
         QTest::addColumn<QString>("error"); // empty: reads as the text
         const QByteArray text = traceLike(200);
-        const QByteArray dynamic = deflateRaw(text, 6, Z_DEFAULT_STRATEGY);
+        const QByteArray dynamic = deflated(text, 6, -MAX_WBITS);
         QTest::newRow("no fields") << member(text, 0, dynamic) << QString();
         QTest::newRow("name") << member(text, 8, dynamic) << QString();
         QTest::newRow("extra") << member(text, 4, dynamic) << QString();
         QTest::newRow("comment") << member(text, 16, dynamic) << QString();
         QTest::newRow("header crc") << member(text, 2, dynamic) << QString();
         QTest::newRow("every field") << member(text, 2 | 4 | 8 | 16, dynamic) << QString();
-        QTest::newRow("stored blocks") << member(text, 8, deflateRaw(text, 0, Z_DEFAULT_STRATEGY)) << QString();
-        QTest::newRow("fixed codes") << member(text, 8, deflateRaw(text, 6, Z_FIXED)) << QString();
+        QTest::newRow("stored blocks") << member(text, 8, deflated(text, 0, -MAX_WBITS)) << QString();
+        QTest::newRow("fixed codes") << member(text, 8, deflated(text, 6, -MAX_WBITS, Z_FIXED)) << QString();
         QTest::newRow("one member of each")
-            << member(text, 0, deflateRaw(text, 0, Z_DEFAULT_STRATEGY)) + member(text, 2 | 4 | 8 | 16, dynamic)
-                   + member(text, 0, deflateRaw(text, 9, Z_FIXED))
+            << member(text, 0, deflated(text, 0, -MAX_WBITS)) + member(text, 2 | 4 | 8 | 16, dynamic)
+                   + member(text, 0, deflated(text, 9, -MAX_WBITS, Z_FIXED))
             << QString();
         // Refused as gzip and zlib refuse them, once the field is read.
         QTest::newRow("wrong header crc") << member(text, 2, dynamic, false)
