@@ -379,18 +379,40 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
     const std::size_t n = m_intervals.size();
     const std::size_t trackCount = m_tracks.size();
     std::vector<IntervalId> begin(trackCount + 1, 0);
-    for (const Interval& iv : m_intervals)
-        ++begin[m_measurements[iv.measurement].track + 1];
+    // Where each track's intervals start in m_intervals if they are
+    // grouped by track (a loader that lays out one thread after another):
+    // then the tracks are sorted where they are, without a copy of them
+    // all (a tenth of a second at 8 million).
+    constexpr IntervalId kUnseen = kNone;
+    std::vector<IntervalId> run(trackCount, kUnseen);
+    bool grouped = true;
+    TrackId current = kNone;
+    for (IntervalId i = 0; i < n; ++i) {
+        const TrackId t = m_measurements[m_intervals[i].measurement].track;
+        ++begin[t + 1];
+        if (t != current) {
+            grouped = grouped && run[t] == kUnseen;
+            run[t] = i;
+            current = t;
+        }
+    }
     for (std::size_t t = 0; t < trackCount; ++t)
         begin[t + 1] += begin[t];
 
-    std::vector<Interval> byTrack(n);
-    {
+    std::vector<Interval> byTrack;
+    if (!grouped) {
+        byTrack.resize(n);
         std::vector<IntervalId> cursor(begin.begin(), begin.end() - 1);
         for (const Interval& iv : m_intervals)
             byTrack[cursor[m_measurements[iv.measurement].track]++] = iv;
         std::vector<Interval>().swap(m_intervals);
     }
+    const auto slice = [&](std::size_t t) {
+        const std::size_t size = begin[t + 1] - begin[t];
+        if (!grouped)
+            return std::span<Interval>(byTrack.data() + begin[t], size);
+        return size == 0 ? std::span<Interval>() : std::span<Interval>(m_intervals.data() + run[t], size);
+    };
 
     m_profile->m_intervals.resize(n);
     m_depthOffsets.assign(trackCount, {});
@@ -403,9 +425,10 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
     std::vector<IntervalNesting::Log> overlaps(trackCount);
     parallelFor(trackCount, [&](std::size_t k) {
         const std::size_t t = order[k];
-        layoutTrack(t, std::span<Interval>(byTrack.data() + begin[t], begin[t + 1] - begin[t]), begin[t], overlaps[t],
-                    cancel);
+        layoutTrack(t, slice(t), begin[t], overlaps[t], cancel);
     });
+    std::vector<Interval>().swap(m_intervals);
+    std::vector<Interval>().swap(byTrack);
     for (const IntervalNesting::Log& log : overlaps) {
         std::uint64_t shown[2] = {0, 0};
         for (const IntervalNesting::Overlap& overlap : log.examples) {
