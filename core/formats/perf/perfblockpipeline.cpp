@@ -26,6 +26,7 @@ void PerfBlockPipeline::produce()
 {
     for (;;) {
         std::size_t index = 0;
+        bool ahead = false;
         {
             std::unique_lock lock(m_mutex);
             m_changed.wait(lock, [this] { return m_stop || !m_free.empty(); });
@@ -33,12 +34,16 @@ void PerfBlockPipeline::produce()
                 return;
             index = m_free.back();
             m_free.pop_back();
+            ahead = m_filled.size() >= kAhead;
         }
         // Filled without the lock: the consumer reads other blocks meanwhile.
+        // Parsing the headers is work either thread can do (the result is
+        // the same): this one does it when the consumer has blocks waiting,
+        // and leaves it to the consumer when the consumer is waiting for it.
         bool filled = false;
         std::exception_ptr error;
         try {
-            filled = m_splitter.next(m_blocks[index]);
+            filled = m_splitter.next(m_blocks[index], ahead);
         } catch (...) {
             error = std::current_exception();
         }

@@ -31,6 +31,9 @@ public:
     // Blocks in flight: enough that neither thread waits for the other
     // over a block that takes a little longer.
     static constexpr std::size_t kBlocks = 8;
+    // Blocks waiting for the consumer from which the producer counts as
+    // ahead of it, with time to parse the headers too.
+    static constexpr std::size_t kAhead = 2;
 
     explicit PerfBlockPipeline(ChunkedFileReader& input, std::size_t blockBytes = PerfBlockSplitter::kBlockBytes);
     // Stops the producer and waits for it.

@@ -103,7 +103,7 @@ void PerfBlockSplitter::fill(PerfLineBlock& block)
     }
 }
 
-bool PerfBlockSplitter::next(PerfLineBlock& block)
+bool PerfBlockSplitter::next(PerfLineBlock& block, bool parseHeaders)
 {
     block.clear();
     if (m_error) {
@@ -127,13 +127,13 @@ bool PerfBlockSplitter::next(PerfLineBlock& block)
         }
         m_error = std::current_exception(); // after the lines before it
     }
-    classify(block);
+    classify(block, parseHeaders);
     return !block.lines.empty();
 }
 
 // What PerfScriptReader would ask of each line on its own; the text does not
 // move any more, so the header fields may point into it.
-void PerfBlockSplitter::classify(PerfLineBlock& block)
+void PerfBlockSplitter::classify(PerfLineBlock& block, bool parseHeaders)
 {
     for (std::size_t i = 0; i < block.lines.size(); ++i) {
         PerfLineBlock::Line& record = block.lines[i];
@@ -153,6 +153,8 @@ void PerfBlockSplitter::classify(PerfLineBlock& block)
             record.flags |= PerfLineBlock::Indented;
             continue;
         }
+        if (!parseHeaders)
+            continue;
         PerfLineBlock::Header header;
         header.problem = PerfScriptLine::parseHeader(line, header.fields);
         record.header = std::uint32_t(block.headers.size());

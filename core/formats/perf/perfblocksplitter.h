@@ -37,12 +37,15 @@ public:
     explicit PerfBlockSplitter(ChunkedFileReader& input, std::size_t blockBytes = kBlockBytes);
 
     // Fills `block` (cleared first) with the next lines; false at the end.
-    bool next(PerfLineBlock& block);
+    // `parseHeaders` false leaves the headers to the reader (it parses a
+    // header line that comes without its parse): the pipeline shares that
+    // work out by which thread has time for it.
+    bool next(PerfLineBlock& block, bool parseHeaders = true);
 
 private:
     void fill(PerfLineBlock& block);
     bool spilledLine(bool& ended);
-    static void classify(PerfLineBlock& block);
+    static void classify(PerfLineBlock& block, bool parseHeaders);
 
     ChunkedFileReader& m_input;
     std::size_t m_blockBytes;

@@ -157,6 +157,27 @@ private Q_SLOTS:
         QCOMPARE(split(text, step, std::size_t(blockBytes)), expected);
     }
 
+    // Without the header parses (left to the reader when it waits for the
+    // producer): the same lines, the same kinds, no parse.
+    void withoutHeaders()
+    {
+        TrickleDevice device(kTwoSamples, 7);
+        ChunkedFileReader input(device, LoadControl{});
+        PerfBlockSplitter splitter(input, 1 << 20);
+        PerfLineBlock block;
+        QVERIFY(splitter.next(block, false));
+        QStringList lines;
+        for (std::size_t i = 0; i < block.lines.size(); ++i)
+            lines << describe(block, i);
+        QCOMPARE(lines, (QStringList{QStringLiteral("0 - 'app 10/11 [000] 1.000001: 250 cycles:u: '"),
+                                     QStringLiteral("41 I '\t    401000 main+0x10 (/usr/bin/app)'"), QStringLiteral("78 B ''"),
+                                     QStringLiteral("79 - 'app 10/11 [000] 1.000101: 250 cycles:u: '"),
+                                     QStringLiteral("120 I '\t    401000 main+0x20 (/usr/bin/app)'"),
+                                     QStringLiteral("157 B ''")}));
+        QVERIFY(block.headers.empty());
+        QVERIFY(!splitter.next(block, false));
+    }
+
     // A line longer than kMaxLine: the lines before it come out first,
     // then the error at the line's first byte, wherever the chunks end.
     void longLine_data()
