@@ -16,9 +16,9 @@ namespace runlane {
 class ChunkedFileReader;
 
 // Reads `perf script` text on a second thread: a producer runs a
-// PerfBlockSplitter over the input (the reading, the line splitting, the
-// header parsing) while the caller walks the blocks it made before, in file
-// order. The input is the producer's alone until the pipeline is destroyed
+// PerfBlockSplitter over the input (the reading, the line splitting and,
+// when it is ahead, the header parsing) while the caller walks the blocks
+// it made before, in file order. The input is the producer's alone until the pipeline is destroyed
 // (its progress and cancel checks then run on that thread, once per chunk
 // as before); the caller checks cancel between blocks too.
 //

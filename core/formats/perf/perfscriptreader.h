@@ -23,8 +23,9 @@ class PerfScriptBuilder;
 // it cuts, with a "truncated file" warning.
 //
 // The lines come from a PerfBlockPipeline: another thread reads the file,
-// splits it into lines and parses those that can only be headers, while
-// this one walks them through the samples and the builder, in file order.
+// splits it into lines and, when it has time, parses those that can only be
+// headers, while this one walks them through the samples and the builder,
+// in file order.
 class PerfScriptReader
 {
 public:
