@@ -9,6 +9,10 @@
 #include <QString>
 #include <QTemporaryDir>
 #include <QFile>
+#include <QIODevice>
+
+#include <algorithm>
+#include <cstring>
 
 // JSON test input written as plain tokens: JSON([{"ph": "X"}]). The
 // preprocessor turns it into the text, escaping quotes for us; moc cannot
@@ -63,6 +67,31 @@ inline QString dataPath(const QString& relative)
 {
     return QStringLiteral(RUNLANE_TEST_DATA "/") + relative;
 }
+
+// A pipe that hands out at most `step` bytes a read: a ChunkedFileReader's
+// chunks then end every `step` bytes, so that lines span chunks where a test
+// wants them to.
+class TrickleDevice : public QIODevice
+{
+public:
+    TrickleDevice(QByteArray data, qint64 step) : m_data(std::move(data)), m_step(step) { open(QIODevice::ReadOnly); }
+    bool isSequential() const override { return true; }
+
+protected:
+    qint64 readData(char* out, qint64 max) override
+    {
+        const qint64 n = std::min({max, m_step, qint64(m_data.size()) - m_pos});
+        std::memcpy(out, m_data.constData() + m_pos, std::size_t(n));
+        m_pos += n;
+        return n;
+    }
+    qint64 writeData(const char*, qint64) override { return -1; }
+
+private:
+    QByteArray m_data;
+    qint64 m_step;
+    qint64 m_pos = 0;
+};
 
 // Writes `text` to a temporary file and loads it.
 inline LoadResult loadText(const QByteArray& text, const LoadControl& control = {})

@@ -107,6 +107,11 @@ public:
     const LoadControl& control() const { return m_control; }
     // True if a read error (rather than the end) stopped the stream.
     bool failed() const { return m_failed; }
+    // For a reader that reads ahead on another thread (PerfBlockPipeline)
+    // and stops at an error before the point where reading failed: read
+    // one chunk at a time, the file would not have got that far, so its
+    // error is the load's rather than the read error.
+    void forgetFailure() { m_failed = false; }
     std::string errorString() const;
 
     // An input iterator over the remaining bytes, the form nlohmann's SAX

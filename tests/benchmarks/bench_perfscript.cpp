@@ -247,11 +247,19 @@ int main(int argc, char** argv)
             return 1;
         }
     }
+    // Every run, in order, so that a figure in README can say how they spread.
+    std::string runs;
+    for (const double l : loads) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%s%.2f s", runs.empty() ? "" : ", ", l);
+        runs += text;
+    }
     std::sort(loads.begin(), loads.end());
     const double load = loads[loads.size() / 2];
     const Profile& p = *result.profile;
     std::printf("file:          %.1f MB\n", fileMB);
     std::printf("load:          %.2f s (median of %d)\n", load, repeat);
+    std::printf("runs:          %s\n", runs.c_str());
     std::printf("throughput:    %.1f MB/s\n", fileMB / load);
     if (generated)
         std::printf("samples:       %.2f M/s\n", double(options.samples) / load / 1e6);

@@ -3,18 +3,12 @@
 #include "chunkedfilereader.h"
 #include "diagnostics.h"
 #include "loaderror.h"
+#include "perfblockpipeline.h"
 #include "perfscriptbuilder.h"
-
-#include <cstring>
 
 namespace runlane {
 
 namespace {
-
-bool isIndented(std::string_view line)
-{
-    return !line.empty() && (line.front() == ' ' || line.front() == '\t');
-}
 
 // Records perf writes among the samples with --show-task-events and the
 // like: no samples.
@@ -28,45 +22,6 @@ bool isRecord(std::string_view event)
 PerfScriptReader::PerfScriptReader(ChunkedFileReader& input, Diagnostics& diagnostics, PerfScriptBuilder& builder)
     : m_input(input), m_diagnostics(diagnostics), m_builder(builder)
 {
-}
-
-bool PerfScriptReader::nextLine(std::string_view& line)
-{
-    m_spill.clear();
-    m_lineOffset = m_input.offset();
-    for (;;) {
-        const std::string_view buffer = m_input.buffered();
-        if (buffer.empty()) {
-            if (m_spill.empty())
-                return false;
-            // The last line, without its '\n'.
-            m_lastLineEnded = false;
-            line = m_spill;
-            break;
-        }
-        const void* newline = std::memchr(buffer.data(), '\n', buffer.size());
-        if (newline) {
-            const auto length = std::size_t(static_cast<const char*>(newline) - buffer.data());
-            if (m_spill.empty()) {
-                line = buffer.substr(0, length);
-            } else {
-                m_spill.append(buffer.substr(0, length));
-                line = m_spill;
-            }
-            m_input.consume(length + 1);
-            break;
-        }
-        m_spill.append(buffer);
-        m_input.consume(buffer.size());
-        if (m_spill.size() > kMaxLine)
-            throw FormatError("a line of more than " + std::to_string(kMaxLine >> 20)
-                                  + " MiB; perf script text has short lines",
-                              -1, m_lineOffset);
-    }
-    if (!line.empty() && line.back() == '\r')
-        line.remove_suffix(1);
-    ++m_lineNumber;
-    return true;
 }
 
 void PerfScriptReader::fail(std::string_view expected, std::string_view line) const
@@ -100,17 +55,20 @@ void PerfScriptReader::endSample()
     m_inSample = false;
 }
 
-void PerfScriptReader::onLine(std::string_view line)
+// The line's kind and, for most headers, its parse come with it from the
+// splitter (the same calls, made on the other thread); what depends on the
+// lines before is decided here.
+void PerfScriptReader::onLine(std::string_view line, const PerfLineBlock::Line& record, const PerfLineBlock& block)
 {
-    if (PerfScriptLine::isBlank(line)) {
+    if (record.flags & PerfLineBlock::Blank) {
         if (m_inSample)
             endSample();
         return;
     }
-    if (line.front() == '#')
+    if (record.flags & PerfLineBlock::Comment)
         return; // perf script --header
-    const bool last = !m_lastLineEnded;
-    if (m_inSample && isIndented(line)) {
+    const bool last = (record.flags & PerfLineBlock::Unended) != 0;
+    if (m_inSample && (record.flags & PerfLineBlock::Indented)) {
         // A frame; or, in output without callchains (one line a sample,
         // its comm padded with blanks), the next sample's header. Once a
         // callchain has begun, its lines are frames up to a blank line.
@@ -140,7 +98,17 @@ void PerfScriptReader::onLine(std::string_view line)
     }
     if (m_inSample)
         endSample(); // samples without callchains have no blank line between them
-    const std::string_view problem = PerfScriptLine::parseHeader(line, m_header);
+    // The splitter parsed the lines that can only be headers; an indented
+    // one (a padded header, or a frame where a header must be) is parsed
+    // here.
+    const PerfScriptLine::Header* header = &m_header;
+    std::string_view problem;
+    if (record.header != PerfLineBlock::kNoHeader) {
+        header = &block.headers[record.header].fields;
+        problem = block.headers[record.header].problem;
+    } else {
+        problem = PerfScriptLine::parseHeader(line, m_header);
+    }
     if (!problem.empty()) {
         if (last)
             return truncated();
@@ -148,7 +116,7 @@ void PerfScriptReader::onLine(std::string_view line)
                  + std::string(problem),
              line);
     }
-    beginSample(m_header);
+    beginSample(*header);
 }
 
 void PerfScriptReader::truncated()
@@ -161,15 +129,42 @@ void PerfScriptReader::truncated()
     m_inSample = false;
 }
 
-void PerfScriptReader::read()
+void PerfScriptReader::readBlocks()
 {
-    if (m_input.buffered().substr(0, 3) == "\xEF\xBB\xBF")
-        m_input.consume(3);
-    std::string_view line;
-    while (nextLine(line))
-        onLine(line);
+    const std::atomic<bool>* cancel = m_input.control().cancel;
+    PerfBlockPipeline pipeline(m_input);
+    while (const PerfLineBlock* block = pipeline.next()) {
+        for (std::size_t i = 0; i < block->lines.size(); ++i) {
+            const PerfLineBlock::Line& record = block->lines[i];
+            ++m_lineNumber;
+            m_lineOffset = record.offset;
+            m_lastLineEnded = (record.flags & PerfLineBlock::Unended) == 0;
+            onLine(block->line(i), record, *block);
+        }
+        // The producer checks once per chunk it reads, ahead of this
+        // thread: this keeps Cancel as prompt as it was.
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            throw LoadCancelled();
+    }
+    m_atEnd = true;
     if (m_inSample)
         endSample();
+}
+
+void PerfScriptReader::read()
+{
+    try {
+        readBlocks();
+    } catch (const FormatError&) {
+        // Read alone, the file would not have been read past this line, so
+        // a read error the producer met further on is not this load's
+        // error; this one is (the loader reports a read error instead of
+        // any FormatError once the input failed). The pipeline, and with
+        // it the producer, is gone by now.
+        if (!m_atEnd && m_lastLineEnded)
+            m_input.forgetFailure();
+        throw;
+    }
 }
 
 } // namespace runlane
