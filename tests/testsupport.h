@@ -70,11 +70,16 @@ inline QString dataPath(const QString& relative)
 
 // A pipe that hands out at most `step` bytes a read: a ChunkedFileReader's
 // chunks then end every `step` bytes, so that lines span chunks where a test
-// wants them to.
+// wants them to; below a GzipDevice, every boundary of the compressed
+// stream falls between two reads.
 class TrickleDevice : public QIODevice
 {
 public:
-    TrickleDevice(QByteArray data, qint64 step) : m_data(std::move(data)), m_step(step) { open(QIODevice::ReadOnly); }
+    TrickleDevice(QByteArray data, qint64 step) : m_data(std::move(data)), m_step(step)
+    {
+        // Unbuffered: QIODevice's own buffer would gather several reads.
+        open(QIODevice::ReadOnly | QIODevice::Unbuffered);
+    }
     bool isSequential() const override { return true; }
 
 protected:

@@ -1,5 +1,6 @@
 #include "gzipdevice.h"
 #include "gzipsupport.h"
+#include "testsupport.h"
 
 #include <QBuffer>
 #include <QtTest>
@@ -7,6 +8,7 @@
 using namespace runlane;
 using runlane::test::deflated;
 using runlane::test::gzip;
+using runlane::test::TrickleDevice;
 
 namespace {
 
@@ -19,30 +21,6 @@ QByteArray traceLike(int lines)
             + "},\n";
     return text;
 }
-
-// A source that hands out at most `step` bytes per read, as a pipe may:
-// every boundary in the compressed stream falls between two reads.
-class TrickleDevice : public QIODevice
-{
-public:
-    TrickleDevice(QByteArray data, qint64 step) : m_data(std::move(data)), m_step(step) { open(ReadOnly | Unbuffered); }
-    bool isSequential() const override { return true; }
-
-protected:
-    qint64 readData(char* out, qint64 max) override
-    {
-        const qint64 n = std::min({max, m_step, qint64(m_data.size()) - m_pos});
-        std::memcpy(out, m_data.constData() + m_pos, std::size_t(n));
-        m_pos += n;
-        return n;
-    }
-    qint64 writeData(const char*, qint64) override { return -1; }
-
-private:
-    QByteArray m_data;
-    qint64 m_step;
-    qint64 m_pos = 0;
-};
 
 // Everything the device gives in reads of `step` bytes; `ok` false if a
 // read failed, `error` its message.
