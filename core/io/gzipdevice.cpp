@@ -21,8 +21,9 @@ constexpr std::size_t kPutBack = 16;
 
 struct GzipDevice::Stream {
     inflate_state state{};
-    // Room past a read to put back bytes in front of it: the first byte of
-    // a member's magic split across two reads, or what ISA-L read ahead.
+    // Room past a read to put back bytes in front of it (putBack): the
+    // first byte of a member's magic split across two reads, or what ISA-L
+    // read ahead.
     std::vector<unsigned char> input = std::vector<unsigned char>(kInputChunk + kPutBack);
 
     // The parts of a member's header (RFC 1952), in order; the optional
@@ -158,20 +159,27 @@ struct GzipDevice::Stream {
         state.avail_out = room;
     }
 
+    // Puts `count` (at most kPutBack) bytes back in front of the unread
+    // input.
+    void putBack(const unsigned char* bytes, std::size_t count)
+    {
+        std::memmove(input.data() + count, state.next_in, state.avail_in);
+        std::memcpy(input.data(), bytes, count);
+        state.next_in = input.data();
+        state.avail_in += std::uint32_t(count);
+    }
+
     // ISA-L reads input 8 bytes ahead into a bit buffer. At the end of a
     // member, what it holds there is the start of what follows (the next
-    // member, or bytes gzip ignores): put it back in front of the input.
+    // member, or bytes gzip ignores): it goes back in front of the input.
     void putBackReadAhead()
     {
-        const int bytes = std::max(0, state.read_in_length) / 8;
-        if (bytes == 0)
-            return;
+        const auto count = std::size_t(std::max(0, state.read_in_length) / 8);
         const std::uint64_t bits = state.read_in >> (state.read_in_length % 8);
-        std::memmove(input.data() + bytes, state.next_in, state.avail_in);
-        for (int i = 0; i < bytes; ++i)
-            input[std::size_t(i)] = static_cast<unsigned char>(bits >> (8 * i));
-        state.next_in = input.data();
-        state.avail_in += std::uint32_t(bytes);
+        std::array<unsigned char, 8> bytes{};
+        for (std::size_t i = 0; i < count; ++i)
+            bytes[i] = static_cast<unsigned char>(bits >> (8 * i));
+        putBack(bytes.data(), count);
         state.read_in = 0;
         state.read_in_length = 0;
     }
@@ -182,7 +190,8 @@ struct GzipDevice::Stream {
 
 namespace {
 
-// What an ISA-L error code means, in the words gzip would use.
+// What an ISA-L error code means, in the words gzip would use. (The header
+// is read here, so the codes about it do not come.)
 QString inflateError(int status)
 {
     switch (status) {
@@ -192,15 +201,31 @@ QString inflateError(int status)
         return QStringLiteral("invalid code in a deflate block");
     case ISAL_INVALID_LOOKBACK:
         return QStringLiteral("a back-reference too far back");
-    case ISAL_INVALID_WRAPPER:
-        return QStringLiteral("invalid gzip header");
-    case ISAL_UNSUPPORTED_METHOD:
-        return QStringLiteral("unknown compression method");
     case ISAL_INCORRECT_CHECKSUM:
         return QStringLiteral("the decompressed data does not match the CRC-32 or the length in the gzip trailer");
     default:
         return QStringLiteral("invalid data (code %1)").arg(status);
     }
+}
+
+// The text's size the last trailer states (ISIZE, its last 4 bytes: the
+// size modulo 2^32), read without moving `source`; -1 if it cannot be read.
+std::int64_t trailerTextSize(QIODevice& source, std::int64_t compressedSize)
+{
+    const qint64 start = source.pos();
+    unsigned char isize[4];
+    std::int64_t size = -1;
+    if (compressedSize >= 18 && source.seek(source.size() - 4) && source.read(reinterpret_cast<char*>(isize), 4) == 4) {
+        size = std::int64_t(isize[0]) | (std::int64_t(isize[1]) << 8) | (std::int64_t(isize[2]) << 16)
+            | (std::int64_t(isize[3]) << 24);
+        // Deflate adds at most 5 bytes a 16 KiB block to the text, and the
+        // header a name: a text much smaller than its compressed data has
+        // wrapped around 4 GiB.
+        while (size + size / 1000 + 65536 < compressedSize)
+            size += std::int64_t(1) << 32;
+    }
+    source.seek(start);
+    return size;
 }
 
 } // namespace
@@ -209,20 +234,7 @@ GzipDevice::GzipDevice(QIODevice& source) : m_source(source), m_stream(std::make
 {
     if (!source.isSequential()) {
         m_compressedSize = source.size() - source.pos();
-        // ISIZE, the trailer's last 4 bytes: the text's size modulo 2^32.
-        const qint64 start = source.pos();
-        unsigned char isize[4];
-        if (m_compressedSize >= 18 && source.seek(source.size() - 4) && source.read(reinterpret_cast<char*>(isize), 4) == 4) {
-            std::int64_t size = std::int64_t(isize[0]) | (std::int64_t(isize[1]) << 8) | (std::int64_t(isize[2]) << 16)
-                | (std::int64_t(isize[3]) << 24);
-            // Deflate adds at most 5 bytes a 16 KiB block to the text, and
-            // the header a name: a text much smaller than its compressed
-            // data has wrapped around 4 GiB.
-            while (size + size / 1000 + 65536 < m_compressedSize)
-                size += std::int64_t(1) << 32;
-            m_statedTextSize = size;
-        }
-        source.seek(start);
+        m_statedTextSize = trailerTextSize(source, m_compressedSize);
     }
     m_stream->startMember();
     open(QIODevice::ReadOnly | QIODevice::Unbuffered);
@@ -256,6 +268,12 @@ void GzipDevice::fail(const QString& why)
 {
     m_failed = true;
     setErrorString(why);
+}
+
+// Where the bytes read but not yet used begin is where the fault was seen.
+void GzipDevice::failCorrupt(const QString& why)
+{
+    fail(QStringLiteral("the gzip data is corrupt at compressed byte %1: %2").arg(m_compressedRead - m_stream->unused()).arg(why));
 }
 
 // More compressed input; false at the source's end (or a read error, which
@@ -310,12 +328,7 @@ qint64 GzipDevice::readData(char* data, qint64 maxSize)
                     m_finished = true;
                     break;
                 }
-                // Put the kept byte back in front of what was just read.
-                std::vector<unsigned char>& in = m_stream->input;
-                std::move_backward(in.begin(), in.begin() + z.avail_in, in.begin() + z.avail_in + 1);
-                in[0] = first;
-                z.next_in = in.data();
-                ++z.avail_in;
+                m_stream->putBack(&first, 1);
             }
             if (z.avail_in < 2 || z.next_in[0] != 0x1f || z.next_in[1] != 0x8b) {
                 m_finished = true;
@@ -329,17 +342,14 @@ qint64 GzipDevice::readData(char* data, qint64 maxSize)
             if (!m_stream->readHeader(error)) {
                 if (error.isEmpty())
                     continue; // more input
-                fail(QStringLiteral("the gzip data is corrupt at compressed byte %1: %2")
-                         .arg(m_compressedRead - m_stream->unused())
-                         .arg(error));
+                failCorrupt(error);
                 break;
             }
         }
         const std::uint32_t inputBefore = z.avail_in;
         const int status = isal_inflate(&z);
         if (status < 0 || status == ISAL_NEED_DICT) {
-            const std::int64_t at = m_compressedRead - m_stream->unused();
-            fail(QStringLiteral("the gzip data is corrupt at compressed byte %1: %2").arg(at).arg(inflateError(status)));
+            failCorrupt(inflateError(status));
             break;
         }
         if (z.block_state == ISAL_BLOCK_FINISH) {
@@ -350,8 +360,7 @@ qint64 GzipDevice::readData(char* data, qint64 maxSize)
         // ISA-L returns when the input is used up or the output is full;
         // anything else would loop for ever.
         if (z.avail_in > 0 && z.avail_in == inputBefore && z.avail_out == wanted) {
-            const std::int64_t at = m_compressedRead - m_stream->unused();
-            fail(QStringLiteral("the gzip data is corrupt at compressed byte %1: %2").arg(at).arg(inflateError(status)));
+            failCorrupt(inflateError(status));
             break;
         }
     }

@@ -62,6 +62,7 @@ protected:
 private:
     bool fillInput();
     void fail(const QString& why);
+    void failCorrupt(const QString& why);
 
     struct Stream;
     QIODevice& m_source;

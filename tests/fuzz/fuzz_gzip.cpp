@@ -13,6 +13,7 @@
 //   after member, bytes after the last one ignored) gets the same text and
 //   the same verdict: GzipDevice inflates with ISA-L, which must neither
 //   accept what zlib refuses nor refuse what it accepts.
+#include "../gzipsupport.h"
 #include "gzipdevice.h"
 
 #include <QBuffer>
@@ -96,23 +97,6 @@ Outcome decompress(const QByteArray& input, SizeOf sizeOf)
     }
 }
 
-QByteArray gzipOf(const QByteArray& text)
-{
-    z_stream z{};
-    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        std::abort();
-    QByteArray out(qsizetype(deflateBound(&z, uLong(text.size()))) + 64, Qt::Uninitialized);
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.constData()));
-    z.avail_in = uInt(text.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = uInt(out.size());
-    if (deflate(&z, Z_FINISH) != Z_STREAM_END)
-        std::abort();
-    out.truncate(qsizetype(z.total_out));
-    deflateEnd(&z);
-    return out;
-}
-
 // What zlib makes of `input`, read as GzipDevice reads it.
 Outcome zlibReference(const QByteArray& input)
 {
@@ -165,7 +149,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!agree(plain, zlibReference(input), false))
         std::abort(); // ISA-L and zlib disagree
     if (!plain.failed && !plain.limited && !plain.text.isEmpty()) {
-        const Outcome again = decompress(gzipOf(plain.text), [](std::size_t) { return qint64(1) << 16; });
+        const Outcome again = decompress(runlane::test::gzip(plain.text), [](std::size_t) { return qint64(1) << 16; });
         if (again.failed || again.text != plain.text)
             std::abort(); // a stream zlib wrote did not read back
     }

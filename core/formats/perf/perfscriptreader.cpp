@@ -67,7 +67,7 @@ void PerfScriptReader::onLine(std::string_view line, const PerfLineBlock::Line& 
     }
     if (record.flags & PerfLineBlock::Comment)
         return; // perf script --header
-    const bool last = (record.flags & PerfLineBlock::Unended) != 0;
+    const bool last = !m_lastLineEnded;
     if (m_inSample && (record.flags & PerfLineBlock::Indented)) {
         // A frame; or, in output without callchains (one line a sample,
         // its comm padded with blanks), the next sample's header. Once a
