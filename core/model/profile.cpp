@@ -141,4 +141,11 @@ std::size_t Profile::modelMemoryUsage() const
     return bytes;
 }
 
+MeasurementId Profile::triggeredBy(MeasurementId id) const
+{
+    const auto it = std::lower_bound(m_triggers.begin(), m_triggers.end(), id,
+                                     [](const Trigger& t, MeasurementId m) { return t.measurement < m; });
+    return it != m_triggers.end() && it->measurement == id ? it->triggeredBy : kNone;
+}
+
 } // namespace runlane

@@ -169,6 +169,16 @@ public:
     // Indices into flows() of the flows into [first, last), ordered by (to, from).
     std::span<const std::uint32_t> flowsInto(IntervalId first, IntervalId last) const;
     std::span<const std::uint32_t> flowsInto(IntervalId id) const { return flowsInto(id, id + 1); }
+    // Trigger links ("triggered by", Node's triggerAsyncId): the task whose
+    // work led to a task's creation, when the format says so and it is not
+    // the creator. Ordered by the triggered task.
+    struct Trigger {
+        MeasurementId measurement;
+        MeasurementId triggeredBy;
+    };
+    const std::vector<Trigger>& triggers() const { return m_triggers; }
+    // kNone when the format names none.
+    MeasurementId triggeredBy(MeasurementId id) const;
     // Flow events of the file that connect nothing: no slice where they
     // bind, a start nothing ends, an end nothing started (counted by reason
     // in the diagnostics).
@@ -202,6 +212,7 @@ private:
     std::vector<IntervalId> m_intervalLists;
     std::vector<Mark> m_marks;
     std::vector<Flow> m_flows;
+    std::vector<Trigger> m_triggers;
     std::vector<std::uint32_t> m_flowsByTarget;
     std::uint64_t m_unboundFlowEnds = 0;
     std::vector<CounterSeries> m_counters;

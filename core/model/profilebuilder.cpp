@@ -700,6 +700,10 @@ void ProfileBuilder::orderMeasurements(const std::atomic<bool>* cancel)
         m_lastEnd = std::move(lastEnd);
     }
     std::vector<MeasurementId>().swap(order);
+    for (Profile::Trigger& t : m_triggers)
+        t = {newId[t.measurement], newId[t.triggeredBy]};
+    std::sort(m_triggers.begin(), m_triggers.end(), [](const auto& a, const auto& b) { return a.measurement < b.measurement; });
+    m_profile->m_triggers = std::move(m_triggers);
     std::vector<Interval>& intervals = m_profile->m_intervals;
     slicesOf(intervals.size(), [&](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i)

@@ -76,6 +76,11 @@ public:
     std::size_t intervalCount() const { return m_intervals.size(); }
 
     void addMark(const Mark& mark) { m_marks.push_back(mark); }
+    // Replaces the creator addMeasurement was given (a format that names it
+    // only after the measurement exists).
+    void setCreator(MeasurementId measurement, MeasurementId creator) { m_measurements[measurement].creator = creator; }
+    // `measurement` was triggered by `trigger` (see Profile::triggers).
+    void addTrigger(MeasurementId measurement, MeasurementId trigger) { m_triggers.push_back({measurement, trigger}); }
     // A point a flow passes (FlowBinder): bound to its interval and chained
     // with the other points of its key at build time, after layout.
     void addFlowPoint(const FlowBinder::Point& point) { m_flowBinder.add(point); }
@@ -147,6 +152,7 @@ private:
     std::vector<Interval> m_intervals; // `parent` holds the order until layout
     std::vector<Mark> m_marks;
     FlowBinder m_flowBinder;
+    std::vector<Profile::Trigger> m_triggers;
     std::vector<CounterSeries> m_counters;
     std::vector<Label> m_labels;
     struct LabelKeyHash {

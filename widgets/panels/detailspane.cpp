@@ -96,6 +96,27 @@ void DetailsPane::refresh()
                     .arg(tr("created by"))
                     .arg(m.creator)
                     .arg(esc(p->labelText(p->measurement(m.creator).label)));
+    // A second kind of link (Node's triggerAsyncId): whose work led to this
+    // task, when that is not its creator.
+    if (const MeasurementId trigger = p->triggeredBy(id); trigger != kNone)
+        html += QStringLiteral("<p><b>%1</b> <a href='m:%2'>%3</a></p>")
+                    .arg(tr("triggered by"))
+                    .arg(trigger)
+                    .arg(esc(p->labelText(p->measurement(trigger).label)));
+    int triggered = 0;
+    QString triggeredList;
+    for (const Profile::Trigger& t : p->triggers()) {
+        if (t.triggeredBy == id && ++triggered <= 20)
+            triggeredList += QStringLiteral("<a href='m:%1'>%2</a><br>")
+                                 .arg(t.measurement)
+                                 .arg(esc(std::string(p->labelName(p->measurement(t.measurement).label))));
+    }
+    if (triggered > 0) {
+        html += QStringLiteral("<p><b>%1</b><br>%2").arg(tr("triggered %1").arg(triggered), triggeredList);
+        if (triggered > 20)
+            html += tr("… and %1 more").arg(triggered - 20);
+        html += QStringLiteral("</p>");
+    }
     int children = 0;
     QString list;
     for (MeasurementId c = id + 1; c < p->measurementCount(); ++c) {

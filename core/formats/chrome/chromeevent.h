@@ -20,6 +20,20 @@ struct ChromeEvent {
         return name == "ProfileChunk" || name == "Profile" || name == "CpuProfile";
     }
 
+    // True for the categories of Node's async_hooks events
+    // ("node,node.async_hooks": a comma-separated list).
+    static bool isAsyncHooksCategory(std::string_view category)
+    {
+        while (!category.empty()) {
+            const std::size_t comma = category.find(',');
+            if (category.substr(0, comma) == "node.async_hooks")
+                return true;
+            if (comma == std::string_view::npos)
+                break;
+            category.remove_prefix(comma + 1);
+        }
+        return false;
+    }
     // A field that the file may give as a number or as a string.
     struct Value {
         enum Kind : std::uint8_t { Absent, Number, String, Invalid };
@@ -96,6 +110,10 @@ struct ChromeEvent {
     bool hasArgSortIndex = false;
     std::int64_t argSortIndex = 0; // M *_sort_index
     std::string argState; // final state of a task (Runlane's convert output)
+    // A task's creator and trigger by their ids (Runlane's convert output,
+    // for tasks whose creator is not derived from what ran): -1 if none.
+    std::int64_t argCreator = -1;
+    std::int64_t argTrigger = -1;
     std::string argFile; // source position of a frame
     std::int64_t argLine = 0;
     // `args.data` as JSON text, kept for the events that carry V8 CPU
@@ -138,6 +156,8 @@ struct ChromeEvent {
         hasArgSortIndex = false;
         argSortIndex = 0;
         argState.clear();
+        argCreator = -1;
+        argTrigger = -1;
         argFile.clear();
         argLine = 0;
         hasArgData = false;

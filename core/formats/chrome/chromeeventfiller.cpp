@@ -123,8 +123,10 @@ void ChromeEventFiller::endContainer()
 void ChromeEventFiller::subKey(std::string_view key)
 {
     m_subKey = key;
+    // Node's async_hooks events carry their creator and trigger there.
     m_wantsRaw = m_sub == Sub::Args && key == "data"
-        && (!m_event.hasName || ChromeEvent::isProfileName(m_event.name));
+        && (!m_event.hasName || ChromeEvent::isProfileName(m_event.name) || m_event.cat.empty()
+            || ChromeEvent::isAsyncHooksCategory(m_event.cat));
 }
 
 void ChromeEventFiller::subRaw(std::string_view json)
@@ -345,6 +347,10 @@ void ChromeEventFiller::subScalar(const JsonScalar& v)
             m_event.argSortIndex = whole;
         } else if (m_subKey == "line" && integral && whole > 0 && whole <= INT32_MAX) {
             m_event.argLine = whole;
+        } else if (m_subKey == "creator" && integral && whole >= 0) {
+            m_event.argCreator = whole;
+        } else if (m_subKey == "trigger" && integral && whole >= 0) {
+            m_event.argTrigger = whole;
         }
         m_event.addNumericArg(m_subKey, value);
     }

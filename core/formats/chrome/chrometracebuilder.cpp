@@ -378,6 +378,12 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
     std::int64_t pid = 0;
     std::int64_t tid = 0;
     resolvePidTid(e, index, pid, tid);
+    if (!legacy && ChromeEvent::isAsyncHooksCategory(e.cat)) {
+        const bool resourceBegin = kind == 'b' && !NodeAsyncHooks::isCallback(e.name);
+        m_asyncHooks.add(e, kind, ts, orderOf(index), thread(pid, tid).track, resourceBegin ? labelFor(e) : kNone,
+                         nameFor(e));
+        return;
+    }
     std::string& key = m_keyBuffer;
     key.clear();
     key += legacy ? 'L' : 'N';
@@ -404,12 +410,20 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
         task.onThread = e.cat == kThreadTaskCategory;
         m_asyncTasks.push_back(std::move(task));
         it = m_asyncIndex.emplace(key, std::uint32_t(m_asyncTasks.size() - 1)).first;
+        if (m_asyncTasks.back().onThread && e.id.kind == ChromeEvent::Value::Number)
+            m_threadTasksById.emplace(e.id.number, it->second);
+    }
+    AsyncTask& task = m_asyncTasks[it->second];
+    if (task.onThread && (e.argCreator >= 0 || e.argTrigger >= 0)) {
+        task.creatorId = e.argCreator >= 0 ? e.argCreator : task.creatorId;
+        task.triggerId = e.argTrigger >= 0 ? e.argTrigger : task.triggerId;
+        m_threadTaskLinks = true;
     }
     FinalState state = FinalState::Completed;
     const std::int8_t stateCode = e.argState.empty()                   ? kNoState
         : parseFinalState(e.argState, state) ? std::int8_t(state)
                                                : kOtherState;
-    m_asyncTasks[it->second].events.push_back(AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, stateCode});
+    task.events.push_back(AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, stateCode});
     if ((kind == 'b' || kind == 'n') && ChromeFlowCollector::hasBinding(e))
         m_flows.deferSlice(e, orderOf(index), ts); // an 'n' stays unbound: no slice
 }
@@ -434,6 +448,8 @@ void ChromeTraceBuilder::finish()
     std::vector<std::uint32_t>().swap(m_openBegins);
     for (AsyncTask& task : m_asyncTasks)
         buildAsyncTask(task);
+    linkThreadTasks();
+    m_asyncHooks.finish();
     m_samples.finish();
     m_flows.finish([this](std::int64_t pid, std::int64_t tid) {
         const auto it = m_threadIndex.find({pid, tid});
@@ -661,6 +677,7 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
             m_builder.addMark(mark);
         }
     }
+    task.measurement = taskId;
     if (taskId == kNone)
         return;
     if (!stack.empty()) {
@@ -678,6 +695,27 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
     if (state != FinalState::Unfinished)
         m_builder.finish(taskId, last.ts, state);
     std::vector<AsyncEvent>().swap(events);
+}
+
+// Creators and triggers that args name by task id (ChromeTraceWriter
+// writes them where deriving the creator would not find it): a named
+// creator replaces the derived one. An id that names no task is ignored.
+void ChromeTraceBuilder::linkThreadTasks()
+{
+    if (!m_threadTaskLinks)
+        return;
+    auto measurementOf = [this](std::int64_t id) {
+        const auto it = m_threadTasksById.find(id);
+        return it == m_threadTasksById.end() ? kNone : m_asyncTasks[it->second].measurement;
+    };
+    for (const AsyncTask& task : m_asyncTasks) {
+        if (task.measurement == kNone)
+            continue;
+        if (const MeasurementId creator = measurementOf(task.creatorId); creator != kNone && creator != task.measurement)
+            m_builder.setCreator(task.measurement, creator);
+        if (const MeasurementId trigger = measurementOf(task.triggerId); trigger != kNone && trigger != task.measurement)
+            m_builder.addTrigger(task.measurement, trigger);
+    }
 }
 
 } // namespace runlane

@@ -3,6 +3,7 @@
 #include "chromeevent.h"
 #include "chromeflowcollector.h"
 #include "chromesamplecollector.h"
+#include "nodeasynchooks.h"
 #include "profilebuilder.h"
 
 #include <map>
@@ -62,6 +63,10 @@ private:
         std::int64_t tid = 0;
         bool onThread = false;
         std::vector<AsyncEvent> events;
+        MeasurementId measurement = kNone; // once built
+        // Ids of the creator and trigger tasks, as args name them (-1: none).
+        std::int64_t creatorId = -1;
+        std::int64_t triggerId = -1;
     };
     struct Process {
         StringId name = kEmptyString;
@@ -103,12 +108,14 @@ private:
 
     void matchBeginEnd(Thread& thread);
     void buildAsyncTask(AsyncTask& task);
+    void linkThreadTasks();
     TrackId asyncTrack(std::int64_t pid);
 
     ProfileBuilder& m_builder;
     Diagnostics& m_diagnostics;
     ChromeSampleCollector m_samples{m_builder};
     ChromeFlowCollector m_flows{m_builder};
+    NodeAsyncHooks m_asyncHooks{m_builder};
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::uint32_t, PairHash> m_threadIndex;
     std::vector<Thread> m_threads;
     std::pair<std::int64_t, std::int64_t> m_lastThreadKey{0, 0};
@@ -127,6 +134,10 @@ private:
     std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>> m_stringIds;
     std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_asyncIndex;
     std::vector<AsyncTask> m_asyncTasks;
+    // Tasks on a thread (kThreadTaskCategory) by their numeric id, for the
+    // creators and triggers args name; only while any are named.
+    std::unordered_map<std::int64_t, std::uint32_t> m_threadTasksById;
+    bool m_threadTaskLinks = false;
     std::unordered_map<std::string, std::size_t, StringHash, std::equal_to<>> m_counterIndex;
     std::string m_keyBuffer;
     // matchBeginEnd's count of open B per name, reused from thread to thread.

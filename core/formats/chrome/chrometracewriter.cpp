@@ -126,10 +126,11 @@ private:
         }
     }
 
-    void labelArgs(LabelId label, std::string_view state = {})
+    // `links`: more members, each starting with a comma.
+    void labelArgs(LabelId label, std::string_view state = {}, std::string_view links = {})
     {
         const Label& l = m_profile.label(label);
-        if (l.file == kEmptyString && state.empty())
+        if (l.file == kEmptyString && state.empty() && links.empty())
             return;
         m_out += ",\"args\":{";
         bool comma = false;
@@ -143,7 +144,10 @@ private:
         if (!state.empty()) {
             m_out += comma ? ",\"state\":" : "\"state\":";
             appendEscaped(m_out, state);
+            comma = true;
         }
+        if (!links.empty())
+            m_out += comma ? links : links.substr(1);
         m_out += '}';
     }
 
@@ -233,32 +237,56 @@ private:
     }
 
     void asyncEvent(char ph, const char* cat, std::uint64_t taskId, MeasurementId m, const Track& track, Time ts,
-                    std::string_view state = {})
+                    std::string_view state = {}, std::string_view links = {})
     {
         begin(ph, nameOf(m), track.pid, tidOf(track), ts);
         m_out += ",\"cat\":\"";
         m_out += cat;
         m_out += "\",\"id\":" + std::to_string(taskId);
-        labelArgs(m_profile.measurement(m).label, state);
+        labelArgs(m_profile.measurement(m).label, state, links);
         m_out += '}';
     }
 
-    void taskCreation(const char* cat, MeasurementId m, const Track& track)
+    // A task on a thread whose creator is another such task, or that has a
+    // trigger (Profile::triggers), names them by their ids: reading back
+    // derives a creator from what ran at the creation, which is not where
+    // a format's own creator (Node's executionAsyncId) always is.
+    std::string taskLinks(MeasurementId m) const
+    {
+        std::string links;
+        if (m_profile.track(m_profile.measurement(m).track).kind != TrackKind::Thread)
+            return links; // a concurrent task's creator is the slice it is written in
+        const MeasurementId creator = m_profile.measurement(m).creator;
+        if (creator != kNone && m_profile.measurement(creator).isAsync())
+            links += ",\"creator\":" + std::to_string(creator);
+        if (const MeasurementId trigger = m_profile.triggeredBy(m); trigger != kNone)
+            links += ",\"trigger\":" + std::to_string(trigger);
+        return links;
+    }
+
+    // The task's first event: its creation when it was created before it
+    // ran (or never ran), else its first slice, which `b` then writes.
+    // Returns the links for that `b` if they were not written here.
+    std::string taskCreation(const char* cat, MeasurementId m, const Track& track)
     {
         const Measurement& mm = m_profile.measurement(m);
         const auto ivs = m_profile.intervalsOf(m);
         // A task that never ran states its creation unless it was born
         // finished: the reader tells stillborn from primitive tasks by that.
-        if (ivs.empty() ? !mm.isBornFinished() : mm.created < m_profile.interval(ivs.front()).start)
-            asyncEvent('n', cat, m, m, track, mm.created, "pending");
+        std::string links = taskLinks(m);
+        if (ivs.empty() ? !mm.isBornFinished() : mm.created < m_profile.interval(ivs.front()).start) {
+            asyncEvent('n', cat, m, m, track, mm.created, "pending", links);
+            links.clear();
+        }
+        return links;
     }
 
-    void taskEnd(const char* cat, MeasurementId m, const Track& track)
+    void taskEnd(const char* cat, MeasurementId m, const Track& track, std::string_view links = {})
     {
         if (lastIsOpen(m))
             return;
         const Measurement& mm = m_profile.measurement(m);
-        asyncEvent('n', cat, m, m, track, mm.finished, finalStateName(mm.finalState()));
+        asyncEvent('n', cat, m, m, track, mm.finished, finalStateName(mm.finalState()), links);
     }
 
     std::vector<IntervalId> sortedIntervals(const Track& track) const
@@ -299,9 +327,8 @@ private:
                 continue;
             }
             const auto ivs = m_profile.intervalsOf(m);
-            if (id == ivs.front())
-                taskCreation(cat, m, track);
-            asyncEvent('b', cat, m, m, track, iv.start);
+            const std::string links = id == ivs.front() ? taskCreation(cat, m, track) : std::string();
+            asyncEvent('b', cat, m, m, track, iv.start, {}, links);
             const bool last = id == ivs.back();
             if (!(last && lastIsOpen(m)))
                 asyncEvent('e', cat, m, m, track, iv.end);
@@ -429,8 +456,8 @@ private:
             if (track.kind == TrackKind::Async && mm.creator != kNone
                 && m_profile.measurement(mm.creator).track == t)
                 continue; // nested in a task: not expressible without a slice
-            taskCreation(cat, m, track);
-            taskEnd(cat, m, track);
+            const std::string links = taskCreation(cat, m, track);
+            taskEnd(cat, m, track, links);
         }
     }
 

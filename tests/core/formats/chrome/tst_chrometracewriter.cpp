@@ -146,8 +146,9 @@ private Q_SLOTS:
         const LoadResult r = ProfileLoader::load(dataPath("profiles/enso-async.json"));
         QVERIFY(r.ok());
         const QString json = QString::fromStdString(ChromeTraceWriter::toString(*r.profile));
-        // `load` waited from 5 to 10 µs (pending), ran 10-20 and 50-80, ended.
-        QVERIFY(json.contains(QStringLiteral(R"({"ph":"n","name":"load","pid":0,"tid":0,"ts":1650900741301305,"cat":"runlane.task","id":1,"args":{"file":"net.rs","line":10,"state":"pending"}})")));
+        // `load` waited from 5 to 10 µs (pending), ran 10-20 and 50-80, ended;
+        // its creation names its creator, the task `main` (id 0).
+        QVERIFY(json.contains(QStringLiteral(R"({"ph":"n","name":"load","pid":0,"tid":0,"ts":1650900741301305,"cat":"runlane.task","id":1,"args":{"file":"net.rs","line":10,"state":"pending","creator":0}})")));
         QVERIFY(json.contains(QStringLiteral(R"({"ph":"b","name":"load","pid":0,"tid":0,"ts":1650900741301310,"cat":"runlane.task","id":1,)")));
         QVERIFY(json.contains(QStringLiteral(R"({"ph":"e","name":"load","pid":0,"tid":0,"ts":1650900741301380,"cat":"runlane.task","id":1,)")));
         QVERIFY(json.contains(QStringLiteral(R"("ts":1650900741301380,"cat":"runlane.task","id":1,"args":{"file":"net.rs","line":10,"state":"ended"}})")));
