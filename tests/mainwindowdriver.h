@@ -20,14 +20,42 @@
 
 #include <QAbstractItemModel>
 #include <QApplication>
+#include <QDropEvent>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+#include <QUrl>
 
 namespace runlane::test {
+
+inline QMimeData* urlsData(const QList<QUrl>& urls)
+{
+    auto* data = new QMimeData;
+    data->setUrls(urls);
+    return data;
+}
+
+// Drags `data` over the window and drops it, as a file manager would
+// (takes `data`).
+inline void dragAndDrop(MainWindow& window, QMimeData* data, bool* overlayShown = nullptr, QString* overlayText = nullptr)
+{
+    const QPoint at = window.rect().center();
+    QDragEnterEvent enter(at, Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    auto* overlay = window.findChild<QLabel*>(QStringLiteral("dropOverlay"));
+    if (overlayShown)
+        *overlayShown = overlay && overlay->isVisible();
+    if (overlayText)
+        *overlayText = overlay ? overlay->text() : QString();
+    QDropEvent drop(at, Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    delete data;
+}
 
 // Waits (up to `timeoutMs`) for the load under way, then for every view's
 // background work. Returns false if the load did not end in time.

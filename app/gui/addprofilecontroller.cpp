@@ -3,12 +3,15 @@
 #include "addedthread.h"
 #include "counttext.h"
 #include "profiledocument.h"
+#include "profileloader.h"
 
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
 
 namespace runlane {
 
@@ -82,6 +85,57 @@ bool AddProfileController::add(const QString& path)
     additions.push_back(std::move(added));
     m_open(m_document->loaded().path, std::move(additions));
     return true;
+}
+
+bool AddProfileController::canAdd(const QString& path) const
+{
+    if (!m_document->hasProfile() || AddedThread::candidates(*m_document->profile()).empty())
+        return false;
+    const FormatRegistry::Detection detected = ProfileLoader::detect(path);
+    return detected.ok() && detected.format->canBeAdded();
+}
+
+bool AddProfileController::takeDrop(const QString& path)
+{
+    if (!canAdd(path))
+        return false;
+    QMetaObject::invokeMethod(this, [this, path] {
+        // The trace may have gone meanwhile: then the file is opened.
+        switch (canAdd(path) ? askDrop(path) : DropChoice::Open) {
+        case DropChoice::Add:
+            add(path);
+            break;
+        case DropChoice::Open:
+            m_open(path, {});
+            break;
+        case DropChoice::Cancel:
+            break;
+        }
+    }, Qt::QueuedConnection);
+    return true;
+}
+
+AddProfileController::DropChoice AddProfileController::askDrop(const QString& path)
+{
+    if (m_chooseDrop)
+        return m_chooseDrop(path);
+    const QString name = QFileInfo(path).fileName();
+    const QString open = QFileInfo(m_document->loaded().path).fileName();
+    QMessageBox box(QMessageBox::Question, tr("Add %1?").arg(name),
+                    tr("%1 is a V8 CPU profile. Add it to the open trace, %2?").arg(name, open), QMessageBox::NoButton,
+                    m_window);
+    box.setInformativeText(tr("Added, its samples go under a thread of the trace, on the same time axis. "
+                              "Opened instead, it replaces the trace."));
+    QPushButton* add = box.addButton(tr("&Add to the open trace"), QMessageBox::AcceptRole);
+    QPushButton* openInstead = box.addButton(tr("&Open instead"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(add);
+    box.exec();
+    if (box.clickedButton() == add)
+        return DropChoice::Add;
+    if (box.clickedButton() == openInstead)
+        return DropChoice::Open;
+    return DropChoice::Cancel;
 }
 
 std::vector<ProfileAddition> AddProfileController::additionsOf(const Profile* profile)

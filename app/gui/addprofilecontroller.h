@@ -41,6 +41,21 @@ public:
     // the choice was cancelled).
     bool add(const QString& path);
 
+    // What a drop of a V8 CPU profile on an open trace does (askDrop).
+    enum class DropChoice { Add, Open, Cancel };
+    // Whether `path` can be added to the open profile: the profile has
+    // threads, and the file is a V8 CPU profile by its content (detected
+    // as a load does, gzip or not, whatever its name).
+    bool canAdd(const QString& path) const;
+    // A file dropped on the window, alone: true if it is taken here
+    // (canAdd), then, once the drop is over (a dialog inside it would keep
+    // the dragging program waiting), the user is asked whether to add it
+    // to the open trace (the default), open it instead, or do nothing.
+    // False: the window opens it as any drop.
+    bool takeDrop(const QString& path);
+    // The question of takeDrop().
+    DropChoice askDrop(const QString& path);
+
     // The files added to `profile`, each on the thread it went to: what
     // loads it again as it is (Reload). Empty for null.
     static std::vector<ProfileAddition> additionsOf(const Profile* profile);
@@ -55,6 +70,8 @@ public:
     {
         m_chooseThread = std::move(chooser);
     }
+    // Replaces askDrop()'s dialog; gets the dropped file.
+    void setDropChooser(std::function<DropChoice(const QString& path)> chooser) { m_chooseDrop = std::move(chooser); }
 
 private:
     void chooseAndAdd();
@@ -65,6 +82,7 @@ private:
     QAction* m_action = nullptr;
     std::function<QString()> m_chooseFile;
     std::function<int(const QStringList&, int)> m_chooseThread;
+    std::function<DropChoice(const QString&)> m_chooseDrop;
 };
 
 } // namespace runlane

@@ -166,7 +166,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_compare, &CompareController::status, this, [this](const QString& text) { m_statusText->setText(text); });
     connect(m_compare, &CompareController::titleChanged, this, &MainWindow::updateTitle);
     m_addProfile = new AddProfileController(this, m_document, [this](const QString& path, std::vector<ProfileAddition> added) {
+        const QString last = added.empty() ? QString() : displayName(QString::fromStdString(added.back().path));
         openFile(path, std::move(added));
+        if (!last.isEmpty())
+            m_statusText->setText(tr("Adding %1 to %2…").arg(last, displayName(path)));
     });
 
     buildMenus();
@@ -371,10 +374,12 @@ void MainWindow::buildStatusBar()
 {
     m_statusText = new QLabel(this);
     m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("loadProgress"));
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(220);
     m_progress->setTextVisible(true);
     m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(QStringLiteral("cancelLoad"));
     connect(m_cancel, &QPushButton::clicked, m_loader, &BackgroundLoader::cancel);
     m_warningsButton = new QPushButton(this);
     m_warningsButton->setFlat(true);
@@ -752,6 +757,9 @@ void MainWindow::dropEvent(QDropEvent* event)
         m_compare->compareWith(files); // every file dropped is a base run
         return;
     }
+    // A CPU profile on a trace: add it or open it? Asked once the drop is over.
+    if (files.size() == 1 && m_addProfile->takeDrop(files.first()))
+        return;
     openFile(files.first());
     if (files.size() > 1) {
         // Said until the load ends, and after it in the status line.

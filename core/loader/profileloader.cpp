@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <new>
 #include <optional>
@@ -298,10 +299,67 @@ TrackInfo additionTrack(ProfileBuilder& builder, const AddedThread::Candidate& t
     return track;
 }
 
+// One progress bar over the trace and the files added to it: bytes read out
+// of all their sizes on disk (a compressed file's compressed bytes, as
+// GzipDevice::progress counts them), so that the bar goes on through each
+// added file instead of resting full, or going back to the start, which
+// would say the load began again. A trace read from a pipe has no size:
+// then each added file's reads are not reported.
+class LoadProgress
+{
+public:
+    using Report = std::function<void(std::int64_t, std::int64_t)>;
+
+    LoadProgress(const LoadControl& caller, std::int64_t traceSize) : m_report(caller.progress), m_trace(traceSize)
+    {
+        for (const ProfileAddition& addition : caller.additions)
+            m_added += sizeOf(addition);
+    }
+    static std::int64_t sizeOf(const ProfileAddition& addition)
+    {
+        const QFileInfo info(QString::fromStdString(addition.path));
+        return info.isFile() ? info.size() : 0;
+    }
+    // For the trace's reads: (bytes, the trace's size) of all.
+    Report trace() const
+    {
+        if (!m_report || m_added == 0 || m_trace <= 0)
+            return m_report;
+        return [report = m_report, added = m_added](std::int64_t done, std::int64_t total) {
+            report(done, total + added);
+        };
+    }
+    // For the reads of the added file that starts `before` bytes into the
+    // added files.
+    Report addition(std::int64_t before, std::int64_t size) const
+    {
+        if (!m_report || m_trace <= 0)
+            return nullptr;
+        return [report = m_report, base = m_trace + before, size, all = m_trace + m_added](std::int64_t done,
+                                                                                         std::int64_t) {
+            report(base + std::min(done, size), all);
+        };
+    }
+    // Everything read: the trace's `total` as its reads counted it.
+    void finish(std::int64_t total) const
+    {
+        if (!m_report)
+            return;
+        const std::int64_t all = m_trace > 0 ? total + m_added : total;
+        m_report(all, all);
+    }
+
+private:
+    Report m_report;
+    std::int64_t m_trace;
+    std::int64_t m_added = 0;
+};
+
 // Reads one added file into `builder`, after the trace. False with `error`
-// about that file (its path, its offsets), not the trace.
+// about that file (its path, its offsets), not the trace. `progress`
+// reports its reads.
 bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const LoadControl& control,
-             MemoryGuard& memory, LoadError& error)
+             LoadProgress::Report progress, MemoryGuard& memory, LoadError& error)
 {
     error = LoadError();
     error.file = addition.path;
@@ -344,10 +402,8 @@ bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const Loa
         memory.setPerByte(format->memoryPerInputByte());
         if (info.isFile() && !source.compressed())
             memory.checkFileSize(info.size());
-        // Progress is the trace's: a bar that went back to the start for
-        // a second file would say the load began again.
         LoadControl own = control;
-        own.progress = nullptr;
+        own.progress = std::move(progress);
         const std::size_t before = builder.measurementCount();
         ChunkedFileReader input(source.text(), own, prefix);
         if (format->isJson())
@@ -377,16 +433,46 @@ bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const Loa
 
 // Every addition, in order, into the trace's builder; false with the first
 // failure's error.
-bool addFiles(ProfileBuilder& builder, const LoadControl& control, MemoryGuard& memory, LoadError& error)
+bool addFiles(ProfileBuilder& builder, const LoadControl& control, const LoadProgress& progress, MemoryGuard& memory,
+              LoadError& error)
 {
+    std::int64_t before = 0;
     for (const ProfileAddition& addition : control.additions) {
-        if (!addFile(addition, builder, control, memory, error))
+        const std::int64_t size = LoadProgress::sizeOf(addition);
+        if (!addFile(addition, builder, control, progress.addition(before, size), memory, error))
             return false;
+        before += size;
     }
     return true;
 }
 
 } // namespace
+
+FormatRegistry::Detection ProfileLoader::detect(const QString& path)
+{
+    FormatRegistry::Detection detected;
+    const QFileInfo info(path);
+    QFile file(path);
+    if (!info.isFile() || !file.open(QIODevice::ReadOnly)) {
+        detected.problem = "not a file that can be read";
+        return detected;
+    }
+    try {
+        TextSource source(file);
+        QByteArray prefix;
+        LoadError error;
+        if (!readPrefix(source, prefix, error)) {
+            detected.problem = error.message;
+            return detected;
+        }
+        return FormatRegistry::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())),
+                                      prefix.size() < qint64(FormatPrefix::kSize));
+    } catch (...) {
+        detected = FormatRegistry::Detection();
+        detected.problem = "cannot be read";
+    }
+    return detected;
+}
 
 LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerControl, const InputFormat* format)
 {
@@ -405,6 +491,8 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
 
     TextSource source(file);
     error.compressed = source.compressed();
+    const LoadProgress progress(callerControl, GzipDevice::progress(source.text(), 0).second);
+    control.progress = progress.trace();
     std::int64_t offset = -1;
     try {
         QByteArray prefix;
@@ -429,13 +517,10 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             ProfileBuilder fast(kind, error.file);
             std::int64_t bytesRead = 0;
             if (format->readFile(source.text(), control, fast, bytesRead)) {
-                if (!addFiles(fast, control, memory, error))
+                if (!addFiles(fast, control, progress, memory, error))
                     return result;
                 result.profile = fast.build(control.cancel);
-                if (control.progress) {
-                    const std::int64_t total = GzipDevice::progress(source.text(), bytesRead).second;
-                    control.progress(total, total);
-                }
+                progress.finish(GzipDevice::progress(source.text(), bytesRead).second);
                 return result;
             }
             if (!source.rewind())
@@ -448,13 +533,10 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             input.limitJsonStrings();
         if (!readStream(input, offset, error, [&] { format->read(input, builder); }))
             return result;
-        if (!addFiles(builder, control, memory, error))
+        if (!addFiles(builder, control, progress, memory, error))
             return result;
         result.profile = builder.build(control.cancel);
-        if (control.progress) {
-            const std::int64_t total = GzipDevice::progress(source.text(), input.offset()).second;
-            control.progress(total, total);
-        }
+        progress.finish(GzipDevice::progress(source.text(), input.offset()).second);
     } catch (const FormatError& e) {
         describeFormatError(e, offset, format, source, error);
     } catch (...) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "chunkedfilereader.h"
+#include "formatregistry.h"
 #include "inputformat.h"
 #include "loaderror.h"
 #include "profile.h"
@@ -35,6 +36,13 @@ public:
     // in one is that file's (LoadError::file, its offsets) and fails the load.
     static LoadResult load(const QString& path, const LoadControl& control = {},
                            const InputFormat* format = nullptr);
+    // What the regular file at `path` holds, detected from its first bytes
+    // (of its text, when it is compressed) as load() detects it, nothing
+    // more read; not ok() with a problem if no format claims it or it
+    // cannot be read. Anything but a regular file (a pipe) is not looked
+    // into: its bytes would be gone for the load. Quick enough for the GUI
+    // thread (FormatPrefix::kSize bytes at most).
+    static FormatRegistry::Detection detect(const QString& path);
 };
 
 } // namespace runlane

@@ -22,6 +22,8 @@ LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, con
     checkCancel();
     loaded.tasks = std::make_shared<TaskPacking>(*profile);
     checkCancel();
+    loaded.flowSpans = std::make_shared<FlowSpans>(*profile);
+    checkCancel();
     const Time start = profile->startTime();
     const Time span = std::max<Time>(1, profile->duration());
     loaded.overview.assign(profile->trackCount(), std::vector<float>(kOverviewBins, 0.0f));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "flowspans.h"
 #include "labelindex.h"
 #include "measurementmetrics.h"
 #include "profile.h"
@@ -23,6 +24,7 @@ struct LoadedProfile {
     std::shared_ptr<const MeasurementMetrics> metrics;
     std::shared_ptr<const LabelIndex> labels;
     std::shared_ptr<const TaskPacking> tasks; // the task lanes' packed rows
+    std::shared_ptr<const FlowSpans> flowSpans; // the icicle's arrows crossing the view
     // overview[track][bin]: busy fraction of that bin of the whole span.
     std::vector<std::vector<float>> overview;
     Time longestInterval = 1; // for colouring by duration

@@ -30,6 +30,14 @@ std::vector<std::uint32_t> FlowPainter::flowsInView(std::span<const Row> rows, T
             out.push_back(std::uint32_t(&f - base));
         out.insert(out.end(), entering.begin(), entering.end());
     }
+    if (!tooMany && m_spans) {
+        // Arrows over the whole range: neither end in it, so not met above.
+        tooMany = !m_spans->forEachCrossing(from, to, [&](std::uint32_t k) {
+            if (crossesArea(base[k]))
+                out.push_back(k);
+            return out.size() <= 2 * limit;
+        });
+    }
     if (!tooMany) {
         // A flow with both ends in view was met twice.
         std::sort(out.begin(), out.end());
@@ -47,6 +55,16 @@ std::vector<std::uint32_t> FlowPainter::flowsInView(std::span<const Row> rows, T
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
+}
+
+bool FlowPainter::crossesArea(const Flow& flow) const
+{
+    const QRectF a = m_locate(flow.from);
+    const QRectF b = m_locate(flow.to);
+    if (a.isEmpty() || b.isEmpty())
+        return false;
+    const QLineF line = arrowLine(a, b);
+    return std::max(line.y1(), line.y2()) >= 0 && std::min(line.y1(), line.y2()) < m_height;
 }
 
 QLineF FlowPainter::arrowLine(const QRectF& from, const QRectF& to)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "flowspans.h"
 #include "profile.h"
 
 #include <QLineF>
@@ -16,11 +17,13 @@ namespace runlane {
 
 // The arrows of flows ("because of whom", Profile::flows) over the icicle
 // plot, from the box of the interval that caused the work to the box of the
-// interval that did it. Only the flows with an end among the rows on screen
-// are looked at: per visible row, the run of intervals in the visible range
-// is one id range, and the flows leaving or entering it one binary search
-// each (Profile::flowsOutOf, flowsInto), so a frame costs O(rows × log n +
-// flows drawn), whatever the profile holds.
+// interval that did it. Only two kinds of flows are looked at: those with an
+// end among the rows on screen (per visible row, the run of intervals in
+// the visible range is one id range, and the flows leaving or entering it
+// one binary search each: Profile::flowsOutOf, flowsInto), and those whose
+// arrow crosses the whole visible range, both ends out of it (FlowSpans, as
+// Perfetto draws them), so a frame costs O(rows × log n + flows met),
+// whatever the profile holds.
 class FlowPainter
 {
 public:
@@ -39,11 +42,19 @@ public:
     // or hidden inside a collapsed box.
     using Locate = std::function<QRectF(IntervalId)>;
 
-    FlowPainter(const Profile& profile, Locate locate) : m_profile(profile), m_locate(std::move(locate)) { }
+    // `spans` (may be null: none such) finds the arrows that cross the
+    // visible range with both ends out of it; those are drawn if both ends
+    // are laid out and the arrow passes within y in [0, height), the rows'
+    // paint area.
+    FlowPainter(const Profile& profile, Locate locate, const FlowSpans* spans = nullptr, double height = 0)
+        : m_profile(profile), m_locate(std::move(locate)), m_spans(spans), m_height(height)
+    {
+    }
 
     // Indices into Profile::flows() of the flows with an end among `rows`
-    // within [from, to), each once, in index order; the flows of
-    // `selected` always, the others only if there are at most `limit`.
+    // within [from, to), or whose arrow crosses [from, to) on screen (see
+    // the constructor), each once, in index order; the flows of `selected`
+    // always, the others only if there are at most `limit`.
     std::vector<std::uint32_t> flowsInView(std::span<const Row> rows, Time from, Time to, IntervalId selected,
                                            std::size_t limit) const;
     // The arrow between two boxes: from the source's middle row, at the
@@ -56,9 +67,14 @@ public:
 
 private:
     void paintArrow(QPainter& p, const QLineF& line) const;
+    // Whether both ends of `flow` are laid out and its arrow passes within
+    // the rows' paint area.
+    bool crossesArea(const Flow& flow) const;
 
     const Profile& m_profile;
     Locate m_locate;
+    const FlowSpans* m_spans;
+    double m_height;
 };
 
 } // namespace runlane

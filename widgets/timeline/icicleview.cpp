@@ -370,7 +370,8 @@ void IcicleView::paintFlows(QPainter& p, QSize size, int scroll, int timeWidth) 
     const std::vector<FlowPainter::Row> rows = flowRows(scroll, size.height());
     p.save();
     p.setClipRect(QRect(TimeAxis::kGutter, 0, timeWidth, size.height()));
-    FlowPainter(profile, [&](IntervalId id) { return boxOf(id, scroll, timeWidth); })
+    FlowPainter(profile, [&](IntervalId id) { return boxOf(id, scroll, timeWidth); }, m_built.flowSpans.get(),
+                size.height())
         .paint(p, rows, m_axis->visibleStart(), m_axis->visibleEnd(), m_axis->selectedInterval(),
                FlowPainter::maxFlows(timeWidth));
     p.restore();
@@ -383,7 +384,7 @@ QLineF IcicleView::flowLine(std::uint32_t flow) const
     const int timeWidth = std::max(1, width() - rightMargin() - TimeAxis::kGutter);
     const std::vector<FlowPainter::Row> rows = flowRows(scrollY(), height());
     auto locate = [&](IntervalId id) { return boxOf(id, scrollY(), timeWidth); };
-    const FlowPainter painter(*m_built.profile, locate);
+    const FlowPainter painter(*m_built.profile, locate, m_built.flowSpans.get(), height());
     const auto shown = painter.flowsInView(rows, m_axis->visibleStart(), m_axis->visibleEnd(), m_axis->selectedInterval(),
                                            FlowPainter::maxFlows(timeWidth));
     const Flow& f = m_built.profile->flows()[flow];

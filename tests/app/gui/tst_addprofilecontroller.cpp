@@ -1,15 +1,20 @@
 // File ▸ Add to this profile… on the real window: the CPU profile is read
-// into the open trace in the background, under the thread picked, and a
-// file that cannot be added leaves the open profile as it was.
+// into the open trace in the background, under the thread picked, with the
+// status bar's progress and Cancel, and a file that cannot be added leaves
+// the open profile as it was. A CPU profile dropped on a trace asks whether
+// to add it or open it.
 #include "addprofilecontroller.h"
 #include "backgroundloader.h"
 #include "mainwindow.h"
 #include "mainwindowdriver.h"
+#include "gzipsupport.h"
 #include "profiledocument.h"
 #include "testsupport.h"
 
 #include <QAction>
 #include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -172,6 +177,151 @@ private Q_SLOTS:
         QCOMPARE(window.windowTitle(), title);
         QCOMPARE(window.axis()->visibleSpan(), 8'000'000);
         QVERIFY(window.document()->profile()->addedFiles().empty());
+    }
+
+    // A file dropped on a window: a V8 CPU profile (by its content, gzip
+    // or not, whatever its name) dropped on a trace asks; anything else,
+    // or onto an empty window or a profile that takes no additions, opens.
+    void dropAsksToAddACpuProfile_data()
+    {
+        QTest::addColumn<QString>("open"); // "" for none
+        QTest::addColumn<QString>("dropped");
+        QTest::addColumn<QString>("choice"); // what the question is answered
+        QTest::addColumn<bool>("asked");
+        QTest::addColumn<QString>("shown"); // the path shown after; "" for the open one, unchanged
+        QTest::addColumn<int>("intervals");
+        QTest::addColumn<int>("added"); // files added to what is shown
+        const QString trace = QStringLiteral("trace");
+        QTest::newRow("CPU profile on a trace: add (the default)")
+            << trace << "node.cpuprofile" << "add" << true << "trace" << 12792 << 1;
+        QTest::newRow("CPU profile on a trace: open instead")
+            << trace << "node.cpuprofile" << "open" << true << "node.cpuprofile" << 2469 << 0;
+        QTest::newRow("CPU profile on a trace: cancel") << trace << "node.cpuprofile" << "cancel" << true << "" << 10323 << 0;
+        QTest::newRow("CPU profile named .json") << trace << "node.json" << "add" << true << "trace" << 12792 << 1;
+        QTest::newRow("gzipped CPU profile") << trace << "node.cpuprofile.gz" << "add" << true << "trace" << 12792 << 1;
+        QTest::newRow("trace named .cpuprofile") << trace << "chrome.cpuprofile" << "add" << false << "chrome.cpuprofile" << 3 << 0;
+        QTest::newRow("onto an empty window") << "" << "node.cpuprofile" << "add" << false << "node.cpuprofile" << 2469 << 0;
+        QTest::newRow("onto a CPU profile: it takes no additions")
+            << "node.cpuprofile" << "node.json" << "add" << false << "node.json" << 2469 << 0;
+    }
+    void dropAsksToAddACpuProfile()
+    {
+        QFETCH(QString, open);
+        QFETCH(QString, dropped);
+        QFETCH(QString, choice);
+        QFETCH(bool, asked);
+        QFETCH(QString, shown);
+        QFETCH(int, intervals);
+        QFETCH(int, added);
+        QTemporaryDir dir;
+        const QByteArray profileText = readAll(dataPath(kNodeProfile));
+        writeTemp(dir, profileText, QStringLiteral("node.cpuprofile"));
+        writeTemp(dir, profileText, QStringLiteral("node.json"));
+        writeTemp(dir, gzip(profileText), QStringLiteral("node.cpuprofile.gz"));
+        writeTemp(dir, readAll(dataPath(QStringLiteral("profiles/fgh-chrome.json"))), QStringLiteral("chrome.cpuprofile"));
+        auto pathOf = [&dir](const QString& name) {
+            return name == QLatin1String("trace") ? dataPath(kNodeTrace) : dir.filePath(name);
+        };
+        MainWindow window;
+        window.show();
+        if (!open.isEmpty()) {
+            window.openFile(pathOf(open));
+            QVERIFY(waitShown(window));
+        }
+        const Profile* before = window.document()->profile();
+        QStringList questions;
+        window.addProfileController()->setDropChooser([&](const QString& path) {
+            questions << path;
+            return choice == QLatin1String("add")    ? AddProfileController::DropChoice::Add
+                : choice == QLatin1String("open") ? AddProfileController::DropChoice::Open
+                                                   : AddProfileController::DropChoice::Cancel;
+        });
+        dragAndDrop(window, urlsData({QUrl::fromLocalFile(pathOf(dropped))}));
+        // Asked once the drop is over, not within it.
+        QCOMPARE(questions.size(), 0);
+        if (shown.isEmpty()) {
+            QTRY_COMPARE(questions.size(), 1);
+            QVERIFY(!window.loader()->isLoading());
+            QCOMPARE(window.document()->profile(), before);
+        } else {
+            QVERIFY2(waitShown(window), qPrintable(window.statusText() + QLatin1Char('|') + window.lastError()));
+        }
+        QCOMPARE(questions, asked ? QStringList{pathOf(dropped)} : QStringList());
+        QCOMPARE(window.currentPath(), shown.isEmpty() ? pathOf(open) : pathOf(shown));
+        QCOMPARE(int(window.document()->profile()->intervalCount()), intervals);
+        QCOMPARE(int(window.document()->profile()->addedFiles().size()), added);
+    }
+
+    // An addition loads as any file: the status bar's progress bar and
+    // Cancel are shown, and a cancel keeps the trace as it was.
+    void addShowsProgressAndCancels()
+    {
+        MainWindow window;
+        window.show();
+        window.openFile(dataPath(kNodeTrace));
+        QVERIFY(waitShown(window));
+        const Profile* before = window.document()->profile();
+        const QString title = window.windowTitle();
+        auto* bar = window.findChild<QProgressBar*>(QStringLiteral("loadProgress"));
+        auto* cancel = window.findChild<QPushButton*>(QStringLiteral("cancelLoad"));
+        QVERIFY(bar && cancel);
+        QVERIFY(!bar->isVisible());
+        QVERIFY(!cancel->isVisible());
+
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        QSignalSpy changed(window.document(), &ProfileDocument::profileChanged);
+        QVERIFY(window.addProfileController()->add(dataPath(kNodeProfile)));
+        QVERIFY(window.loader()->isLoading());
+        QVERIFY(bar->isVisible());
+        QVERIFY(cancel->isVisible());
+        QCOMPARE(window.statusText(), QStringLiteral("Adding http-async-hooks.cpuprofile to http-async-hooks.trace.json…"));
+        cancel->click();
+        QVERIFY(failed.wait(20000));
+        QCOMPARE(failed.first().first().toString(), QStringLiteral("loading was cancelled"));
+        QVERIFY(!bar->isVisible());
+        QVERIFY(!cancel->isVisible());
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(window.document()->profile(), before);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(10323));
+        QVERIFY(window.document()->profile()->addedFiles().empty());
+        QCOMPARE(window.windowTitle(), title);
+        QVERIFY(window.findChildren<QMessageBox*>().isEmpty());
+    }
+
+    // The bar counts the added file's bytes after the trace's, out of both
+    // files' sizes: it goes on through the addition, never back. The CPU
+    // profile is made 2.5 MiB longer (blank before its last brace) so that
+    // it is read in chunks past the first bytes detection read
+    // (FormatPrefix::kSize), each reported.
+    void progressCoversTheAddedFile()
+    {
+        QTemporaryDir dir;
+        QByteArray text = readAll(dataPath(kNodeProfile)).trimmed();
+        QVERIFY(text.endsWith('}'));
+        text.insert(text.size() - 1, QByteArray(5 << 19, ' '));
+        const QString added = writeTemp(dir, text, QStringLiteral("padded.cpuprofile"));
+        MainWindow window;
+        window.show();
+        window.openFile(dataPath(kNodeTrace));
+        QVERIFY(waitShown(window));
+        QSignalSpy progress(window.loader(), &BackgroundLoader::progress);
+        QVERIFY(window.addProfileController()->add(added));
+        QVERIFY(waitShown(window));
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(12792));
+        const qint64 trace = 3485477; // http-async-hooks.trace.json
+        const qint64 profile = 140141 + (5 << 19); // http-async-hooks.cpuprofile, padded
+        QCOMPARE(QFileInfo(dataPath(kNodeTrace)).size(), trace);
+        QCOMPARE(QFileInfo(added).size(), profile);
+        QList<qint64> done;
+        for (const QList<QVariant>& report : progress) {
+            QCOMPARE(report.at(1).toLongLong(), trace + profile);
+            done << report.at(0).toLongLong();
+        }
+        // The trace in 1 MiB chunks, then the added file's, then the end.
+        // The trace in 1 MiB chunks; the added file after its first 256 KiB
+        // (detection's) and a chunk, after another, at its end; the end.
+        QCOMPARE(done, (QList<qint64>{1 << 20, 2 << 20, 3 << 20, trace, trace + (5 << 18), trace + (9 << 18),
+                                      trace + profile, trace + profile}));
     }
 
 private:

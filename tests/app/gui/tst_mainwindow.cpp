@@ -33,33 +33,6 @@
 using namespace runlane;
 using namespace runlane::test;
 
-namespace {
-
-QMimeData* urlsData(const QList<QUrl>& urls)
-{
-    auto* data = new QMimeData;
-    data->setUrls(urls);
-    return data;
-}
-
-// Drags `data` over the window and drops it, as a file manager would.
-void dragAndDrop(MainWindow& window, QMimeData* data, bool* overlayShown = nullptr, QString* overlayText = nullptr)
-{
-    const QPoint at = window.rect().center();
-    QDragEnterEvent enter(at, Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&window, &enter);
-    auto* overlay = window.findChild<QLabel*>(QStringLiteral("dropOverlay"));
-    if (overlayShown)
-        *overlayShown = overlay && overlay->isVisible();
-    if (overlayText)
-        *overlayText = overlay ? overlay->text() : QString();
-    QDropEvent drop(at, Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&window, &drop);
-    delete data;
-}
-
-} // namespace
-
 class TestMainWindow : public QObject
 {
     Q_OBJECT

@@ -16,6 +16,7 @@
 //   RUNLANE_MONKEY_SECONDS=S     instead: seeds 1, 2, … until S seconds have passed
 //   RUNLANE_MONKEY_LOG=1         print every action
 
+#include "addprofilecontroller.h"
 #include "comparecontroller.h"
 #include "counterview.h"
 #include "findbar.h"
@@ -110,6 +111,12 @@ public:
             return files;
         });
         m_window.setSaveFileChooser([this](const QString& suggestion) { return m_exportDir + QLatin1Char('/') + suggestion; });
+        // A CPU profile dropped on a trace: added, opened or neither; the
+        // thread it goes to, if asked (or that question cancelled).
+        m_window.addProfileController()->setDropChooser(
+            [this](const QString&) { return AddProfileController::DropChoice(pick(3)); });
+        m_window.addProfileController()->setThreadChooser(
+            [this](const QStringList& threads, int) { return int(pick(quint64(threads.size()) + 1)) - 1; });
     }
 
     // One random action; returns what it did.

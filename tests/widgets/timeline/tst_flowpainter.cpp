@@ -139,6 +139,121 @@ private Q_SLOTS:
                  count);
     }
 
+    // An arrow with both ends out of the visible range is looked at when
+    // it crosses the whole range, both ends are laid out and it passes over
+    // the rows' area; the density limit counts it as any other. Boxes here
+    // are placed 1 px per µs, track t's row at y = 40 t - scroll, 20 high,
+    // in an area 100 high; post → handle spans 100-300 µs, handle → reply
+    // 500-700 µs.
+    void crossingFlowsInView_data()
+    {
+        QTest::addColumn<qint64>("fromUs");
+        QTest::addColumn<qint64>("toUs");
+        QTest::addColumn<bool>("laidOut");
+        QTest::addColumn<int>("scroll");
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<QStringList>("flows");
+        const QStringList none;
+        const QStringList postHandle{QStringLiteral("post>handle")};
+        const QStringList handleReply{QStringLiteral("handle>reply")};
+        QTest::newRow("between post and handle") << qint64(150) << qint64(250) << true << 0 << 100 << postHandle;
+        QTest::newRow("between handle and reply") << qint64(550) << qint64(650) << true << 0 << 100 << handleReply;
+        QTest::newRow("the arrow's whole span") << qint64(101) << qint64(300) << true << 0 << 100 << postHandle;
+        QTest::newRow("post in view: met by its row") << qint64(99) << qint64(250) << false << 0 << 100 << postHandle;
+        QTest::newRow("to handle's start: the arrow's end is at the edge")
+            << qint64(150) << qint64(300) << true << 0 << 100 << postHandle;
+        QTest::newRow("in handle: both, met by its row")
+            << qint64(320) << qint64(480) << false << 0 << 100 << postHandle + handleReply;
+        QTest::newRow("past the last arrow") << qint64(950) << qint64(990) << true << 0 << 100 << none;
+        QTest::newRow("ends not laid out") << qint64(150) << qint64(250) << false << 0 << 100 << none;
+        QTest::newRow("the arrow's rows scrolled above the area")
+            << qint64(150) << qint64(250) << true << 100 << 100 << none;
+        QTest::newRow("the arrow's rows below the area") << qint64(150) << qint64(250) << true << -200 << 100 << none;
+        QTest::newRow("only its end row above the area: it still passes over")
+            << qint64(150) << qint64(250) << true << 30 << 100 << postHandle;
+        QTest::newRow("over the limit") << qint64(150) << qint64(250) << true << 0 << 0 << none;
+    }
+    void crossingFlowsInView()
+    {
+        QFETCH(qint64, fromUs);
+        QFETCH(qint64, toUs);
+        QFETCH(bool, laidOut);
+        QFETCH(int, scroll);
+        QFETCH(int, limit);
+        QFETCH(QStringList, flows);
+        const Profile& p = *m_loaded.profile;
+        auto locate = [&](IntervalId id) {
+            if (!laidOut)
+                return QRectF();
+            const Interval& iv = p.interval(id);
+            return QRectF(double(iv.start - p.startTime()) / 1000, 40.0 * p.trackOf(id) - scroll,
+                          double(iv.end - iv.start) / 1000, 20);
+        };
+        const FlowPainter painter(p, locate, m_loaded.flowSpans.get(), 100);
+        const std::vector<FlowPainter::Row> rows{{0, 0}, {1, 0}};
+        QStringList found;
+        for (const std::uint32_t k : painter.flowsInView(rows, p.startTime() + fromUs * 1000,
+                                                         p.startTime() + toUs * 1000, kNone, std::size_t(limit))) {
+            auto name = [&p](IntervalId id) {
+                return QString::fromUtf8(p.labelName(p.measurement(p.interval(id).measurement).label));
+            };
+            found << name(p.flows()[k].from) + QLatin1Char('>') + name(p.flows()[k].to);
+        }
+        QCOMPARE(found, flows);
+    }
+
+    // On the real view: which arrows are drawn (flowLine) for a visible
+    // range between two ends, and that the one crossing it is on screen in
+    // the flow colour.
+    void drawsArrowsCrossingTheView_data()
+    {
+        QTest::addColumn<qint64>("fromUs");
+        QTest::addColumn<qint64>("toUs");
+        QTest::addColumn<bool>("collapseWorker");
+        QTest::addColumn<bool>("postHandle");
+        QTest::addColumn<bool>("handleReply");
+        QTest::addColumn<bool>("crossing"); // the arrows drawn have both ends out of view
+        QTest::newRow("between post and handle") << qint64(150) << qint64(250) << false << true << false << true;
+        QTest::newRow("between handle and reply") << qint64(550) << qint64(650) << false << false << true << true;
+        QTest::newRow("between post and handle, worker collapsed")
+            << qint64(150) << qint64(250) << true << false << false << true;
+        QTest::newRow("in handle: both its arrows") << qint64(320) << qint64(480) << false << true << true << false;
+        QTest::newRow("whole profile") << qint64(0) << qint64(900) << false << true << true << false;
+        QTest::newRow("past reply's start") << qint64(750) << qint64(850) << false << false << true << false;
+    }
+    void drawsArrowsCrossingTheView()
+    {
+        QFETCH(qint64, fromUs);
+        QFETCH(qint64, toUs);
+        QFETCH(bool, collapseWorker);
+        QFETCH(bool, postHandle);
+        QFETCH(bool, handleReply);
+        QFETCH(bool, crossing);
+        Fixture f(m_loaded);
+        const Time start = f.profile().startTime();
+        f.axis.setVisibleRange(start + fromUs * 1000, start + toUs * 1000);
+        QCOMPARE(f.axis.visibleStart(), start + fromUs * 1000);
+        QCOMPARE(f.axis.visibleEnd(), start + toUs * 1000);
+        if (collapseWorker)
+            f.view.setTrackCollapsed(1, true);
+        const QLineF first = f.view.flowLine(f.flow("post", "handle"));
+        const QLineF second = f.view.flowLine(f.flow("handle", "reply"));
+        QCOMPARE(!first.isNull(), postHandle);
+        QCOMPARE(!second.isNull(), handleReply);
+        // An arrow crossing the view runs from left of the plot to right of it.
+        for (const QLineF& line : {first, second}) {
+            if (line.isNull() || !crossing)
+                continue;
+            QVERIFY(line.x1() < TimeAxis::kGutter);
+            QVERIFY(line.x2() > TimeAxis::kGutter + kTimeWidth);
+            // Its part over the plot, from x = 10 px to 90 % of the width.
+            const double t0 = (TimeAxis::kGutter + 10 - line.x1()) / line.dx();
+            const double t1 = (TimeAxis::kGutter + 0.9 * kTimeWidth - line.x1()) / line.dx();
+            QVERIFY(lineHasColor(f.image(), QLineF(line.pointAt(t0), line.pointAt(t1)), ColorScheme::flow(),
+                                 ColorScheme::selection()));
+        }
+    }
+
     // The arrow runs from post's row to handle's start, drawn in the flow
     // colour, and in the selection's once one of its ends is selected.
     void paintsTheArrowBetweenTheBoxes()
