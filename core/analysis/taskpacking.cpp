@@ -12,7 +12,7 @@ Time TaskPacking::endOf(const Profile& profile, const Measurement& m)
     return m.finalState() == FinalState::Unfinished ? profile.endTime() : m.finished;
 }
 
-TaskPacking::TaskPacking(const Profile& profile)
+TaskPacking::TaskPacking(const Profile& profile, bool withNeverRan)
 {
     // Tasks per track and label, each list in order of creation (ids are
     // not: a reused Chronos id or a late begin event comes later).
@@ -26,7 +26,7 @@ TaskPacking::TaskPacking(const Profile& profile)
     std::map<std::pair<TrackId, LabelId>, std::size_t> groupOf;
     for (MeasurementId id = 0; id < profile.measurementCount(); ++id) {
         const Measurement& m = profile.measurement(id);
-        if (!m.isAsync())
+        if (!m.isAsync() || (!withNeverRan && profile.intervalsOf(id).empty()))
             continue;
         const auto [it, added] = groupOf.try_emplace({TrackId(m.track), m.label}, groups.size());
         if (added)

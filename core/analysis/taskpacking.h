@@ -27,7 +27,9 @@ public:
     };
 
     TaskPacking() = default;
-    explicit TaskPacking(const Profile& profile);
+    // `withNeverRan` false leaves out the tasks that never ran (no active
+    // interval), such as most of Node's promises.
+    explicit TaskPacking(const Profile& profile, bool withNeverRan = true);
 
     // By track, then group, then row within the group.
     const std::vector<Row>& rows() const { return m_rows; }

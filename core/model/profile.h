@@ -177,6 +177,9 @@ public:
         MeasurementId triggeredBy;
     };
     const std::vector<Trigger>& triggers() const { return m_triggers; }
+    // True when the task lanes should start without the tasks that never
+    // ran: a format whose tasks are mostly such (Node's promises).
+    bool hidesTasksThatNeverRan() const { return m_hidesTasksThatNeverRan; }
     // kNone when the format names none.
     MeasurementId triggeredBy(MeasurementId id) const;
     // Flow events of the file that connect nothing: no slice where they
@@ -213,6 +216,7 @@ private:
     std::vector<Mark> m_marks;
     std::vector<Flow> m_flows;
     std::vector<Trigger> m_triggers;
+    bool m_hidesTasksThatNeverRan = false;
     std::vector<std::uint32_t> m_flowsByTarget;
     std::uint64_t m_unboundFlowEnds = 0;
     std::vector<CounterSeries> m_counters;

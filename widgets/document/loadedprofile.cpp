@@ -22,6 +22,9 @@ LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, con
     checkCancel();
     loaded.tasks = std::make_shared<TaskPacking>(*profile);
     checkCancel();
+    if (auto ran = std::make_shared<TaskPacking>(*profile, false); ran->taskCount() < loaded.tasks->taskCount())
+        loaded.tasksThatRan = std::move(ran);
+    checkCancel();
     loaded.flowSpans = std::make_shared<FlowSpans>(*profile);
     checkCancel();
     const Time start = profile->startTime();

@@ -24,6 +24,8 @@ struct LoadedProfile {
     std::shared_ptr<const MeasurementMetrics> metrics;
     std::shared_ptr<const LabelIndex> labels;
     std::shared_ptr<const TaskPacking> tasks; // the task lanes' packed rows
+    // The same without the tasks that never ran; null if every task ran.
+    std::shared_ptr<const TaskPacking> tasksThatRan;
     std::shared_ptr<const FlowSpans> flowSpans; // the icicle's arrows crossing the view
     // overview[track][bin]: busy fraction of that bin of the whole span.
     std::vector<std::vector<float>> overview;

@@ -8,6 +8,7 @@
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QNativeGestureEvent>
@@ -161,8 +162,19 @@ void TaskLaneView::collectTasks()
     m_profile = m_document->sharedProfile();
     m_metrics = m_document->loaded().metrics;
     m_packing = {};
+    m_hiddenNeverRan = 0;
     if (const Profile* p = m_profile.get()) {
-        m_packing = m_document->loaded().tasks ? *m_document->loaded().tasks : TaskPacking(*p);
+        if (!m_hideChosen)
+            m_hideNeverRan = p->hidesTasksThatNeverRan();
+        const LoadedProfile& loaded = m_document->loaded();
+        const TaskPacking all = loaded.tasks ? *loaded.tasks : TaskPacking(*p);
+        if (m_hideNeverRan) {
+            // Precomputed on the loading thread; absent when every task ran.
+            m_packing = loaded.tasks ? (loaded.tasksThatRan ? *loaded.tasksThatRan : all) : TaskPacking(*p, false);
+            m_hiddenNeverRan = all.taskCount() - m_packing.taskCount();
+        } else {
+            m_packing = all;
+        }
         m_tasks.resize(p->trackCount());
         for (const TaskPacking::Row& row : m_packing.rows()) {
             for (std::uint32_t i = row.begin; i < row.end; ++i)
@@ -509,6 +521,8 @@ void TaskLaneView::paintLegend(QPainter& p, int width) const
     unfinishedMark(p, x + 8, mid);
     x += 14;
     caption(tr("unfinished"));
+    if (m_hiddenNeverRan > 0)
+        caption(tr("· %1 hidden (never ran; right-click to show)").arg(QLocale().toString(qulonglong(m_hiddenNeverRan))));
 }
 
 void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) const
@@ -696,6 +710,17 @@ void TaskLaneView::keyPressEvent(QKeyEvent* event)
         QWidget::keyPressEvent(event);
 }
 
+void TaskLaneView::setHideTasksThatNeverRan(bool hide)
+{
+    // The user's choice holds for the next profiles too; until then each
+    // profile says (Profile::hidesTasksThatNeverRan).
+    m_hideChosen = true;
+    if (hide == m_hideNeverRan)
+        return;
+    m_hideNeverRan = hide;
+    collectTasks();
+}
+
 void TaskLaneView::contextMenuEvent(QContextMenuEvent* event)
 {
     QMenu menu(this);
@@ -720,6 +745,10 @@ void TaskLaneView::contextMenuEvent(QContextMenuEvent* event)
                                      [this](bool checked) { setOnlyTasksInView(checked); });
     inView->setCheckable(true);
     inView->setChecked(m_onlyInView);
+    QAction* hide = menu.addAction(tr("Hide tasks that never ran"), this,
+                                   [this](bool checked) { setHideTasksThatNeverRan(checked); });
+    hide->setCheckable(true);
+    hide->setChecked(m_hideNeverRan);
     menu.exec(event->globalPos());
 }
 

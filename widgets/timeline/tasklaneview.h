@@ -55,6 +55,12 @@ public:
     // or every task of the profile.
     bool onlyTasksInView() const { return m_onlyInView; }
     void setOnlyTasksInView(bool only);
+    // Leave out the tasks that never ran (no active interval). Each profile
+    // sets the default (on for Node's async_hooks, whose promises mostly
+    // never run) until the user chooses.
+    bool hidesTasksThatNeverRan() const { return m_hideNeverRan; }
+    void setHideTasksThatNeverRan(bool hide);
+    std::size_t hiddenTaskCount() const { return m_hiddenNeverRan; }
     // Tasks listed (those in view, unless every task is listed).
     std::size_t taskCount() const { return m_taskCount; }
     // Async measurements of the profile.
@@ -123,6 +129,9 @@ private:
     TaskPacking m_packing;
     std::vector<std::int32_t> m_rowOfPacked; // per TaskPacking row: its index in m_rows, -1 if not listed
     bool m_onlyInView = true;
+    bool m_hideNeverRan = false;
+    bool m_hideChosen = false;
+    std::size_t m_hiddenNeverRan = 0;
     // What the rows and tasks were built from: their ids are read against
     // this profile only (null between a switch's two signals).
     std::shared_ptr<const Profile> m_profile;
