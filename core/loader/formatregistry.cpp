@@ -10,6 +10,7 @@
 #include "pprofformat.h"
 #include "perfformat.h"
 #include "speedscopeformat.h"
+#include "tokioformat.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -66,6 +67,9 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
     // The order breaks ties between probes with the same evidence.
     static const std::vector<const InputFormat*> formats{
         one<ChromeFormat>(),
+        // Its header `{"v":1}` is evidence at the same byte as a JSON
+        // format's first key would be: listed early so that it wins there.
+        one<TokioFormat>(),
         one<EnsoFormat>(),
         one<ChronosFormat>(),
         one<ChroprofFormat>(),

@@ -76,6 +76,8 @@ public:
     std::size_t intervalCount() const { return m_intervals.size(); }
 
     void addMark(const Mark& mark) { m_marks.push_back(mark); }
+    // A wake of an async measurement (see Profile::wakes).
+    void addWake(const Wake& wake) { m_wakes.push_back(wake); }
     // A point a flow passes (FlowBinder): bound to its interval and chained
     // with the other points of its key at build time, after layout.
     void addFlowPoint(const FlowBinder::Point& point) { m_flowBinder.add(point); }
@@ -146,6 +148,7 @@ private:
     std::vector<Measurement> m_measurements;
     std::vector<Interval> m_intervals; // `parent` holds the order until layout
     std::vector<Mark> m_marks;
+    std::vector<Wake> m_wakes;
     FlowBinder m_flowBinder;
     std::vector<CounterSeries> m_counters;
     std::vector<Label> m_labels;
