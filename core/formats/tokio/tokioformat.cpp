@@ -40,7 +40,8 @@ InputFormat::Probe TokioFormat::probe(const FormatPrefix& prefix) const
     TokioLineParser parser;
     TokioLineParser::Error error;
     std::int64_t version = 0;
-    if (!parser.parseHeader(header, version, error))
+    bool otherKeys = false;
+    if (!parser.parseHeader(header, version, error, &otherKeys) || otherKeys)
         return Probe::notMine();
     if (version != 1)
         return Probe::broken(start, TokioRecordingReader::unsupportedVersion(version), std::int64_t(start));

@@ -460,10 +460,12 @@ bool TokioLineParser::parse(std::string_view line, TokioEvent& event, Error& err
     }
 }
 
-bool TokioLineParser::parseHeader(std::string_view line, std::int64_t& version, Error& error)
+bool TokioLineParser::parseHeader(std::string_view line, std::int64_t& version, Error& error, bool* otherKeys)
 {
     m_text = line;
     m_pos = 0;
+    if (otherKeys)
+        *otherKeys = false;
     try {
         expect('{', "the header {\"v\": 1}");
         bool hasVersion = false;
@@ -475,6 +477,8 @@ bool TokioLineParser::parseHeader(std::string_view line, std::int64_t& version, 
                     hasVersion = true;
                 } else {
                     skipValue();
+                    if (otherKeys)
+                        *otherKeys = true;
                 }
             } while (consume(','));
             expect('}', "',' or '}'");

@@ -27,7 +27,9 @@ public:
     // False with `error` set when the line is not an event.
     bool parse(std::string_view line, TokioEvent& event, Error& error);
     // The header `{"v":N}`: its version, or false with `error` set.
-    bool parseHeader(std::string_view line, std::int64_t& version, Error& error);
+    // `otherKeys`, if given, says whether it had keys besides "v" (which
+    // the reader skips, but detection takes as another format's object).
+    bool parseHeader(std::string_view line, std::int64_t& version, Error& error, bool* otherKeys = nullptr);
 
 private:
     struct Failure { };
