@@ -55,6 +55,11 @@ double TokioFormat::memoryPerInputByte() const
     return 1.0;
 }
 
+bool TokioFormat::limitsJsonStrings() const
+{
+    return false;
+}
+
 void TokioFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
 {
     TokioTaskBuilder tasks(builder);

@@ -14,6 +14,8 @@ public:
     std::vector<std::string_view> fileNamePatterns() const override;
     Probe probe(const FormatPrefix& prefix) const override;
     double memoryPerInputByte() const override;
+    // No line is longer than TokioRecordingReader::kMaxLine.
+    bool limitsJsonStrings() const override;
     void read(ChunkedFileReader& input, ProfileBuilder& builder) const override;
 };
 

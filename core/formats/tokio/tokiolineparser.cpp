@@ -41,6 +41,30 @@ void appendUtf8(std::string& out, std::uint32_t code)
     }
 }
 
+// Consumes `prefix` at the start of `rest`.
+bool literal(std::string_view& rest, std::string_view prefix)
+{
+    if (rest.substr(0, prefix.size()) != prefix)
+        return false;
+    rest.remove_prefix(prefix.size());
+    return true;
+}
+
+// 1 to 19 digits (no overflow possible), consumed.
+bool digits(std::string_view& rest, std::uint64_t& value)
+{
+    std::size_t n = 0;
+    value = 0;
+    while (n < rest.size() && n < 19 && rest[n] >= '0' && rest[n] <= '9')
+        value = value * 10 + std::uint64_t(rest[n++] - '0');
+    if (n == 0 || (n < rest.size() && rest[n] >= '0' && rest[n] <= '9'))
+        return false;
+    rest.remove_prefix(n);
+    return true;
+}
+
+constexpr std::uint64_t kMaxSecs = std::uint64_t(std::numeric_limits<Time>::max() / 1'000'000'000) - 1;
+
 } // namespace
 
 void TokioLineParser::fail(std::string message)
@@ -273,7 +297,6 @@ Time TokioLineParser::time()
     }
     if (!hasSecs || !hasNanos)
         fail(std::string("a time without '") + (hasSecs ? "nanos_since_epoch" : "secs_since_epoch") + "'");
-    constexpr std::uint64_t kMaxSecs = std::uint64_t(std::numeric_limits<Time>::max() / 1'000'000'000) - 1;
     if (secs > kMaxSecs || nanos >= 1'000'000'000) {
         m_pos = start; // the error is the time, not what follows it
         fail("a time out of range (" + std::to_string(secs) + " s, " + std::to_string(nanos) + " ns)");
@@ -422,8 +445,64 @@ void TokioLineParser::checkEnd()
         failExpected("the end of the line");
 }
 
+bool TokioLineParser::parseExact(std::string_view line, TokioEvent& event)
+{
+    std::string_view rest = line;
+    static constexpr std::pair<std::string_view, TokioEvent::Kind> tags[] = {
+        {"{\"Enter\":{\"id\":", TokioEvent::Kind::Enter},
+        {"{\"Exit\":{\"id\":", TokioEvent::Kind::Exit},
+        {"{\"Waker\":{\"id\":", TokioEvent::Kind::Waker},
+        {"{\"Close\":{\"id\":", TokioEvent::Kind::Close},
+    };
+    TokioEvent::Kind kind = TokioEvent::Kind::Unknown;
+    for (const auto& [prefix, k] : tags) {
+        if (literal(rest, prefix)) {
+            kind = k;
+            break;
+        }
+    }
+    std::uint64_t id = 0;
+    if (kind == TokioEvent::Kind::Unknown || !digits(rest, id))
+        return false;
+    if (kind == TokioEvent::Kind::Waker) {
+        if (literal(rest, ",\"op\":\"Clone\""))
+            event.op = TokioEvent::WakerOp::Clone;
+        else if (literal(rest, ",\"op\":\"Drop\""))
+            event.op = TokioEvent::WakerOp::Drop;
+        else if (literal(rest, ",\"op\":{\"Wake\":{\"self_wake\":"))
+            event.op = TokioEvent::WakerOp::Wake;
+        else if (literal(rest, ",\"op\":{\"WakeByRef\":{\"self_wake\":"))
+            event.op = TokioEvent::WakerOp::WakeByRef;
+        else
+            return false;
+        if (event.op == TokioEvent::WakerOp::Wake || event.op == TokioEvent::WakerOp::WakeByRef) {
+            if (literal(rest, "true}}"))
+                event.selfWake = true;
+            else if (literal(rest, "false}}"))
+                event.selfWake = false;
+            else
+                return false;
+        }
+    }
+    std::uint64_t secs = 0;
+    std::uint64_t nanos = 0;
+    if (!literal(rest, ",\"at\":{\"secs_since_epoch\":") || !digits(rest, secs)
+        || !literal(rest, ",\"nanos_since_epoch\":") || !digits(rest, nanos) || rest != "}}}")
+        return false;
+    if (secs > kMaxSecs || nanos >= 1'000'000'000)
+        return false; // the general parser says why
+    event.kind = kind;
+    event.id = id;
+    event.at = Time(secs) * 1'000'000'000 + Time(nanos);
+    static constexpr std::string_view names[] = {"Spawn", "Enter", "Exit", "Close", "Waker"};
+    event.tag = names[int(kind)];
+    return true;
+}
+
 bool TokioLineParser::parse(std::string_view line, TokioEvent& event, Error& error)
 {
+    if (parseExact(line, event))
+        return true;
     m_text = line;
     m_pos = 0;
     event.name.clear();

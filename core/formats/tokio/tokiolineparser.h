@@ -32,6 +32,10 @@ public:
     bool parseHeader(std::string_view line, std::int64_t& version, Error& error, bool* otherKeys = nullptr);
 
 private:
+    // serde_json's own layout of Enter, Exit, Close and Waker, byte for
+    // byte: most lines of a recording, read without the general parser.
+    // False (nothing decided) for anything else, which parse() then reads.
+    bool parseExact(std::string_view line, TokioEvent& event);
     struct Failure { };
     [[noreturn]] void fail(std::string message);
     [[noreturn]] void failExpected(std::string_view what);
