@@ -8,6 +8,7 @@
 //   bench_tokio [--events 10000000] [--workers 4] [--seed 1] [--keep out.jsonl] [--repeat 1]
 //   bench_tokio --file out.jsonl [--repeat 3]
 
+#include "benchsupport.h"
 #include "profileloader.h"
 #include "schedulingdelays.h"
 #include "tokiogenerator.h"
@@ -15,10 +16,7 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
-#include <sys/resource.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -29,20 +27,7 @@ using runlane::test::TokioGenerator;
 
 namespace {
 
-double peakRssMiB()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return double(usage.ru_maxrss) / 1024.0; // KiB on Linux
-}
-
-template<typename Fn>
-double secondsOf(Fn&& fn)
-{
-    const auto start = std::chrono::steady_clock::now();
-    fn();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using bench::peakRssMiB;
 
 int usage()
 {
@@ -114,7 +99,7 @@ int main(int argc, char** argv)
         file = keep.empty() ? dir.filePath(QStringLiteral("bench.jsonl")).toStdString() : keep;
         std::uint64_t events = 0;
         bool ok = false;
-        const double generate = secondsOf([&] { ok = write(options, file, events); });
+        const double generate = bench::seconds([&] { ok = write(options, file, events); });
         if (!ok)
             return 1;
         std::printf("generated:     %llu events, %d workers, in %.2f s\n", static_cast<unsigned long long>(events),
@@ -122,26 +107,13 @@ int main(int argc, char** argv)
     }
     const double fileMB = double(QFileInfo(QString::fromStdString(file)).size()) / 1e6;
 
-    std::vector<double> loads;
-    LoadResult result;
-    for (int k = 0; k < repeat; ++k) {
-        result = LoadResult();
-        loads.push_back(secondsOf([&] { result = ProfileLoader::load(QString::fromStdString(file)); }));
-        if (!result.ok()) {
-            std::fprintf(stderr, "bench_tokio: %s\n", result.error.toString().c_str());
-            return 1;
-        }
-    }
-    std::string runs;
-    for (const double l : loads) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%s%.2f s", runs.empty() ? "" : ", ", l);
-        runs += text;
-    }
-    std::sort(loads.begin(), loads.end());
-    const double load = loads[loads.size() / 2];
-    const Profile& p = *result.profile;
-    const double delays = secondsOf([&] { SchedulingDelays d(p); });
+    bench::LoadRuns loaded;
+    if (!bench::loadRepeatedly(file, repeat, "bench_tokio", loaded))
+        return 1;
+    const double load = loaded.median;
+    const std::string& runs = loaded.runs;
+    const Profile& p = *loaded.result.profile;
+    const double delays = bench::seconds([&] { SchedulingDelays d(p); });
     std::printf("file:          %.1f MB\n", fileMB);
     std::printf("load:          %.2f s (median of %s), %.0f MB/s\n", load, runs.c_str(), fileMB / load);
     std::printf("sched. delays: %.2f s\n", delays);

@@ -272,6 +272,35 @@ void TokioLineParser::skipValue(int depth)
     }
 }
 
+template<typename OnKey>
+void TokioLineParser::members(OnKey onKey)
+{
+    if (consume('}'))
+        return;
+    do {
+        key();
+        if (!onKey())
+            skipValue();
+    } while (consume(','));
+    expect('}', "',' or '}'");
+}
+
+template<typename Body>
+bool TokioLineParser::guarded(std::string_view line, Error& error, Body body)
+{
+    m_text = line;
+    m_pos = 0;
+    try {
+        body();
+        return true;
+    } catch (const Failure&) {
+        error.message = std::move(m_message);
+        error.position = m_pos;
+        error.atEnd = m_pos >= line.size();
+        return false;
+    }
+}
+
 // {"secs_since_epoch":S,"nanos_since_epoch":NS} (serde's SystemTime).
 Time TokioLineParser::time()
 {
@@ -280,21 +309,17 @@ Time TokioLineParser::time()
     expect('{', "a time ({\"secs_since_epoch\": ..., \"nanos_since_epoch\": ...})");
     std::uint64_t secs = 0, nanos = 0;
     bool hasSecs = false, hasNanos = false;
-    if (!consume('}')) {
-        do {
-            key();
-            if (m_key == "secs_since_epoch") {
-                secs = unsignedInteger("seconds");
-                hasSecs = true;
-            } else if (m_key == "nanos_since_epoch") {
-                nanos = unsignedInteger("nanoseconds");
-                hasNanos = true;
-            } else {
-                skipValue();
-            }
-        } while (consume(','));
-        expect('}', "',' or '}'");
-    }
+    members([&] {
+        if (m_key == "secs_since_epoch") {
+            secs = unsignedInteger("seconds");
+            return hasSecs = true;
+        }
+        if (m_key == "nanos_since_epoch") {
+            nanos = unsignedInteger("nanoseconds");
+            return hasNanos = true;
+        }
+        return false;
+    });
     if (!hasSecs || !hasNanos)
         fail(std::string("a time without '") + (hasSecs ? "nanos_since_epoch" : "secs_since_epoch") + "'");
     if (secs > kMaxSecs || nanos >= 1'000'000'000) {
@@ -313,33 +338,34 @@ void TokioLineParser::field(TokioEvent& event)
     std::int64_t number = 0;
     bool isNumber = false;
     bool hasName = false;
-    if (!consume('}')) {
-        do {
-            key();
-            skipBlanks();
-            if (m_key == "name") {
-                string(name);
-                hasName = true;
-            } else if (m_key == "value" && m_pos < m_text.size() && m_text[m_pos] == '"') {
-                string(text);
-            } else if (m_key == "value" && m_pos < m_text.size() && (m_text[m_pos] == '-' || std::isdigit(static_cast<unsigned char>(m_text[m_pos])))) {
-                const std::size_t start = m_pos;
-                if (m_text[m_pos] == '-') {
-                    number = integer("an integer");
-                    isNumber = true;
-                } else {
-                    // u64 values above int64 (rare ids) are kept as text.
-                    const std::uint64_t u = unsignedInteger("an integer");
-                    isNumber = u <= std::uint64_t(std::numeric_limits<std::int64_t>::max());
-                    number = isNumber ? std::int64_t(u) : 0;
-                }
-                text.assign(m_text.substr(start, m_pos - start));
+    members([&] {
+        skipBlanks();
+        const char c = m_pos < m_text.size() ? m_text[m_pos] : '\0';
+        if (m_key == "name") {
+            string(name);
+            return hasName = true;
+        }
+        if (m_key != "value")
+            return false;
+        if (c == '"') {
+            string(text);
+        } else if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
+            const std::size_t start = m_pos;
+            if (c == '-') {
+                number = integer("an integer");
+                isNumber = true;
             } else {
-                skipValue();
+                // u64 values above int64 (rare ids) are kept as text.
+                const std::uint64_t u = unsignedInteger("an integer");
+                isNumber = u <= std::uint64_t(std::numeric_limits<std::int64_t>::max());
+                number = isNumber ? std::int64_t(u) : 0;
             }
-        } while (consume(','));
-        expect('}', "',' or '}'");
-    }
+            text.assign(m_text.substr(start, m_pos - start));
+        } else {
+            return false; // a boolean: nothing Runlane uses
+        }
+        return true;
+    });
     if (!hasName)
         fail("a field without 'name'");
     if (name == "task.name")
@@ -391,21 +417,16 @@ void TokioLineParser::wakerOp(TokioEvent& event)
     else
         fail("unknown waker op \"" + m_key.substr(0, 40) + "\" (expected Wake, WakeByRef, Clone or Drop)");
     expect('{', "{\"self_wake\": true or false}");
+    const std::string op = m_key;
     bool hasSelfWake = false;
-    if (!consume('}')) {
-        do {
-            key();
-            if (m_key == "self_wake") {
-                event.selfWake = boolean("true or false");
-                hasSelfWake = true;
-            } else {
-                skipValue();
-            }
-        } while (consume(','));
-        expect('}', "',' or '}'");
-    }
+    members([&] {
+        if (m_key != "self_wake")
+            return false;
+        event.selfWake = boolean("true or false");
+        return hasSelfWake = true;
+    });
     if (!hasSelfWake)
-        fail("a " + m_key + " without 'self_wake'");
+        fail("a " + op + " without 'self_wake'");
     expect('}', "'}' after the waker op");
 }
 
@@ -413,26 +434,25 @@ void TokioLineParser::payload(TokioEvent& event)
 {
     expect('{', "the event's object");
     bool hasId = false, hasAt = false, hasOp = false;
-    if (!consume('}')) {
-        do {
-            key();
-            if (m_key == "id") {
-                event.id = unsignedInteger("an integer id");
-                hasId = true;
-            } else if (m_key == "at") {
-                event.at = time();
-                hasAt = true;
-            } else if (m_key == "fields" && event.kind == TokioEvent::Kind::Spawn) {
-                fields(event);
-            } else if (m_key == "op" && event.kind == TokioEvent::Kind::Waker) {
-                wakerOp(event);
-                hasOp = true;
-            } else {
-                skipValue();
-            }
-        } while (consume(','));
-        expect('}', "',' or '}'");
-    }
+    members([&] {
+        if (m_key == "id") {
+            event.id = unsignedInteger("an integer id");
+            return hasId = true;
+        }
+        if (m_key == "at") {
+            event.at = time();
+            return hasAt = true;
+        }
+        if (m_key == "fields" && event.kind == TokioEvent::Kind::Spawn) {
+            fields(event);
+            return true;
+        }
+        if (m_key == "op" && event.kind == TokioEvent::Kind::Waker) {
+            wakerOp(event);
+            return hasOp = true;
+        }
+        return false;
+    });
     const char* missing = !hasId ? "id" : !hasAt ? "at" : (event.kind == TokioEvent::Kind::Waker && !hasOp) ? "op" : nullptr;
     if (missing)
         fail(event.tag + " event without '" + missing + "'");
@@ -503,15 +523,13 @@ bool TokioLineParser::parse(std::string_view line, TokioEvent& event, Error& err
 {
     if (parseExact(line, event))
         return true;
-    m_text = line;
-    m_pos = 0;
     event.name.clear();
     event.taskKind.clear();
     event.location.clear();
     event.locFile.clear();
     event.locLine = 0;
     event.selfWake = false;
-    try {
+    return guarded(line, error, [&] {
         expect('{', "an event object ({\"Spawn\": ...}, {\"Enter\": ...}, ...)");
         key();
         event.tag = m_key;
@@ -530,48 +548,29 @@ bool TokioLineParser::parse(std::string_view line, TokioEvent& event, Error& err
             payload(event);
         expect('}', "'}' after the event");
         checkEnd();
-        return true;
-    } catch (const Failure&) {
-        error.message = std::move(m_message);
-        error.position = m_pos;
-        error.atEnd = m_pos >= line.size();
-        return false;
-    }
+    });
 }
 
 bool TokioLineParser::parseHeader(std::string_view line, std::int64_t& version, Error& error, bool* otherKeys)
 {
-    m_text = line;
-    m_pos = 0;
     if (otherKeys)
         *otherKeys = false;
-    try {
+    return guarded(line, error, [&] {
         expect('{', "the header {\"v\": 1}");
         bool hasVersion = false;
-        if (!consume('}')) {
-            do {
-                key();
-                if (m_key == "v") {
-                    version = integer("an integer version");
-                    hasVersion = true;
-                } else {
-                    skipValue();
-                    if (otherKeys)
-                        *otherKeys = true;
-                }
-            } while (consume(','));
-            expect('}', "',' or '}'");
-        }
+        members([&] {
+            if (m_key != "v") {
+                if (otherKeys)
+                    *otherKeys = true;
+                return false;
+            }
+            version = integer("an integer version");
+            return hasVersion = true;
+        });
         if (!hasVersion)
             fail("a header without 'v' (the recording's version)");
         checkEnd();
-        return true;
-    } catch (const Failure&) {
-        error.message = std::move(m_message);
-        error.position = m_pos;
-        error.atEnd = m_pos >= line.size();
-        return false;
-    }
+    });
 }
 
 } // namespace runlane

@@ -50,6 +50,14 @@ private:
     std::int64_t integer(std::string_view what);
     bool boolean(std::string_view what);
     void skipValue(int depth = 0);
+    // The members of an object whose '{' is read: after each key (in
+    // m_key), `onKey` reads the value and returns true, or returns false
+    // for a key it does not use, whose value is skipped. Reads the '}'.
+    template<typename OnKey>
+    void members(OnKey onKey);
+    // Runs `body` on `line`: false with `error` set if it fails.
+    template<typename Body>
+    bool guarded(std::string_view line, Error& error, Body body);
     Time time();
     void payload(TokioEvent& event);
     void fields(TokioEvent& event);
