@@ -13,7 +13,6 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
