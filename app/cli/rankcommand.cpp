@@ -9,7 +9,7 @@
 #include "schedulingdelays.h"
 #include "valueformat.h"
 
-#include <cstdio>
+#include <algorithm>
 #include <ostream>
 
 namespace runlane {
@@ -54,11 +54,16 @@ void printDelays(std::ostream& out, const Profile& p, const RankTable& table, st
         if (shown++ >= top)
             break;
         const DelayStats& s = delays.ofLabel(row.label);
-        char line[128];
-        std::snprintf(line, sizeof line, "%8llu  %10s  %10s  %10s  ", static_cast<unsigned long long>(s.count),
-                      ValueFormat::text(s.sum, p.unit()).c_str(), ValueFormat::text(s.max, p.unit()).c_str(),
-                      ValueFormat::text(s.p90, p.unit()).c_str());
-        out << line << p.labelText(row.label) << "\n";
+        // Right-aligned by characters, not bytes: "µs" is two bytes.
+        auto cell = [&out](const std::string& text, std::size_t width) {
+            const auto chars = std::size_t(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xc0) != 0x80; }));
+            out << std::string(width > chars ? width - chars : 0, ' ') << text << "  ";
+        };
+        cell(std::to_string(s.count), 8);
+        cell(ValueFormat::text(s.sum, p.unit()), 10);
+        cell(ValueFormat::text(s.max, p.unit()), 10);
+        cell(ValueFormat::text(s.p90, p.unit()), 10);
+        out << p.labelText(row.label) << "\n";
     }
 }
 

@@ -67,9 +67,6 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
     // The order breaks ties between probes with the same evidence.
     static const std::vector<const InputFormat*> formats{
         one<ChromeFormat>(),
-        // Its header `{"v":1}` is evidence at the same byte as a JSON
-        // format's first key would be: listed early so that it wins there.
-        one<TokioFormat>(),
         one<EnsoFormat>(),
         one<ChronosFormat>(),
         one<ChroprofFormat>(),
@@ -82,6 +79,9 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
         one<PprofFormat>(),
         one<FoldedFormat>(),
         one<PerfFormat>(),
+        // Its evidence, the header `{"v":1}` alone on the first line, is at
+        // the file's first byte: no other format claims that line.
+        one<TokioFormat>(),
     };
     return formats;
 }

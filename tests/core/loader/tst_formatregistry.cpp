@@ -145,7 +145,7 @@ private Q_SLOTS:
             QVERIFY(format->memoryPerInputByte() >= 1.0);
         }
         QCOMPARE(QString::fromStdString(FormatRegistry::fileNamePatterns()),
-                 QStringLiteral("*.json *.jsonl *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.txt *.folded *.collapsed *.perf"));
+                 QStringLiteral("*.json *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.txt *.folded *.collapsed *.perf *.jsonl"));
         QVERIFY(!FormatRegistry::find("nope"));
         QVERIFY(!FormatRegistry::find(""));
     }
