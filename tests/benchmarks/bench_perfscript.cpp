@@ -180,29 +180,23 @@ int usage()
 int main(int argc, char** argv)
 {
     Options options;
-    std::string file;
-    std::string keep;
-    int repeat = 1;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc)
-            return usage();
-        const char* value = argv[++i];
+    bench::FileOptions common;
+    const bool parsed = bench::parseOptions(argc, argv, common, [&](const std::string& arg, const char* value) {
         if (arg == "--samples")
             options.samples = std::strtoull(value, nullptr, 10);
         else if (arg == "--threads")
             options.threads = std::max(1, std::atoi(value));
         else if (arg == "--frames")
             options.frames = std::max(3, std::atoi(value));
-        else if (arg == "--file")
-            file = value;
-        else if (arg == "--keep")
-            keep = value;
-        else if (arg == "--repeat")
-            repeat = std::max(1, std::atoi(value));
         else
-            return usage();
-    }
+            return false;
+        return true;
+    });
+    if (!parsed)
+        return usage();
+    std::string& file = common.file;
+    const std::string& keep = common.keep;
+    const int repeat = common.repeat;
     if (options.samples == 0)
         return usage();
 

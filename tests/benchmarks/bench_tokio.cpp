@@ -68,29 +68,23 @@ int main(int argc, char** argv)
     options.events = 10'000'000;
     options.workers = 4;
     options.rootTasks = 64;
-    std::string file;
-    std::string keep;
-    int repeat = 1;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc)
-            return usage();
-        const char* value = argv[++i];
+    bench::FileOptions common;
+    const bool parsed = bench::parseOptions(argc, argv, common, [&](const std::string& arg, const char* value) {
         if (arg == "--events")
             options.events = std::strtoull(value, nullptr, 10);
         else if (arg == "--workers")
             options.workers = std::max(1, std::atoi(value));
         else if (arg == "--seed")
             options.seed = std::strtoull(value, nullptr, 10);
-        else if (arg == "--file")
-            file = value;
-        else if (arg == "--keep")
-            keep = value;
-        else if (arg == "--repeat")
-            repeat = std::max(1, std::atoi(value));
         else
-            return usage();
-    }
+            return false;
+        return true;
+    });
+    if (!parsed)
+        return usage();
+    std::string& file = common.file;
+    const std::string& keep = common.keep;
+    const int repeat = common.repeat;
     if (options.events == 0)
         return usage();
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,37 @@ double seconds(Fn&& fn)
     const auto start = std::chrono::steady_clock::now();
     fn();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The options every load benchmark takes: a file to load instead of a
+// generated one, where to keep the generated one, how many loads.
+struct FileOptions {
+    std::string file;
+    std::string keep;
+    int repeat = 1;
+};
+
+// "--name value" pairs: the FileOptions', then `own(name, value)` for the
+// benchmark's own, which returns false for a name it does not know. False
+// for an unknown name or a name without its value.
+template<typename Own>
+bool parseOptions(int argc, char** argv, FileOptions& common, Own own)
+{
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 >= argc)
+            return false;
+        const std::string arg = argv[i];
+        const char* value = argv[i + 1];
+        if (arg == "--file")
+            common.file = value;
+        else if (arg == "--keep")
+            common.keep = value;
+        else if (arg == "--repeat")
+            common.repeat = std::max(1, std::atoi(value));
+        else if (!own(arg, value))
+            return false;
+    }
+    return true;
 }
 
 struct LoadRuns {
