@@ -6,7 +6,10 @@
 #include "profile.h"
 #include "rankformatter.h"
 #include "ranktable.h"
+#include "schedulingdelays.h"
+#include "valueformat.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace runlane {
@@ -19,7 +22,10 @@ The flattened performance rank, one row per function/proc (label):
 calls (finished, stillborn included), unfinished, stillborn (finished
 without ever running), exec (self) time, total (time with children,
 recursion counted once), wall, and the max, mean, p50, p90 and p99 of one
-call's exec time (over calls that ran).
+call's exec time (over calls that ran). For a recording with wakers
+(tokio), a second table gives each label's scheduling delay (wake to next
+poll): how many polls followed a wake, and the sum, max and p90 of those
+waits, over the whole recording.
 
   --sort KEY     exec (default), total, wall, calls, max, mean or name
   --range A..B   only [A, B), times from the profile start with a unit
@@ -36,6 +42,30 @@ call's exec time (over calls that ran).
                  ("alloc_space"), a perf event ("cycles"); 'summary' lists
                  a file's variants
 )HELP";
+
+// The scheduling delay of the rank's rows, in the rank's order.
+void printDelays(std::ostream& out, const Profile& p, const RankTable& table, std::size_t top)
+{
+    const SchedulingDelays delays(p);
+    out << "\nscheduling delay (wake -> next poll, whole recording):\n";
+    out << "  delays         sum         max         p90  label\n";
+    std::size_t shown = 0;
+    for (const RankRow& row : table.rows()) {
+        if (shown++ >= top)
+            break;
+        const DelayStats& s = delays.ofLabel(row.label);
+        // Right-aligned by characters, not bytes: "µs" is two bytes.
+        auto cell = [&out](const std::string& text, std::size_t width) {
+            const auto chars = std::size_t(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xc0) != 0x80; }));
+            out << std::string(width > chars ? width - chars : 0, ' ') << text << "  ";
+        };
+        cell(std::to_string(s.count), 8);
+        cell(ValueFormat::text(s.sum, p.unit()), 10);
+        cell(ValueFormat::text(s.max, p.unit()), 10);
+        cell(ValueFormat::text(s.p90, p.unit()), 10);
+        out << p.labelText(row.label) << "\n";
+    }
+}
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
@@ -66,6 +96,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         out << RankFormatter::json(p, table, top);
     else
         out << RankFormatter::table(p, table, top);
+    if (format == "table" && !p.wakes().empty())
+        printDelays(out, p, table, top);
     return CliCommands::Ok;
 }
 

@@ -5,6 +5,7 @@
 #include "clisupport.h"
 #include "measurementmetrics.h"
 #include "profile.h"
+#include "schedulingdelays.h"
 #include "valueformat.h"
 
 #include <ostream>
@@ -104,6 +105,29 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     out << "labels:        " << p.labelCount() << "\n";
     out << "marks:         " << p.marks().size() << "\n";
     out << "counters:      " << p.counters().size() << " series, " << points << " points\n";
+    if (!p.wakes().empty()) {
+        // tokio wakers: the wake -> poll wait over all tasks (semantics in
+        // core/analysis/schedulingdelays.h).
+        std::size_t selfWakes = 0;
+        std::size_t byRef = 0;
+        for (const Wake& w : p.wakes()) {
+            selfWakes += w.isSelfWake() ? 1 : 0;
+            byRef += w.isByRef() ? 1 : 0;
+        }
+        out << "wakes:         " << p.wakes().size() << " (" << selfWakes << " self-wakes, " << byRef << " by ref)\n";
+        const SchedulingDelays delays(p);
+        std::uint64_t count = 0;
+        Time sum = 0;
+        Time max = 0;
+        for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+            const DelayStats& s = delays.ofTask(id);
+            count += s.count;
+            sum = addClamped(sum, s.sum);
+            max = std::max(max, s.max);
+        }
+        out << "sched. delay:  " << ValueFormat::text(sum, p.unit()) << " in all, max "
+            << ValueFormat::text(max, p.unit()) << ", over " << count << " polls after a wake\n";
+    }
     out << "flows:         " << p.flows().size() << " (" << p.unboundFlowEnds() << " ends unbound)\n";
     out << "memory:        " << (p.modelMemoryUsage() + p.stringMemoryUsage()) / 1024 << " KiB ("
         << (p.intervalCount() ? double(p.modelMemoryUsage()) / double(p.intervalCount()) : 0.0)

@@ -82,7 +82,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         // Metric snapshots give the one loop they describe.
         const bool fromSnapshots = p.measurementCount() == 0 && p.snapshotsAreTimed();
         for (TrackId t = 0; t < p.trackCount(); ++t) {
-            if (p.track(t).kind != TrackKind::Async && (metrics.busy(t) > 0 || fromSnapshots))
+            // A worker pool (tokio) is one loop of several workers: its
+            // shares are worker-equivalents and may add up to more than 1.
+            const bool loop = p.track(t).kind != TrackKind::Async || p.track(t).workerPool;
+            if (loop && (metrics.busy(t) > 0 || fromSnapshots))
                 tracks.push_back(t);
         }
     }

@@ -75,6 +75,10 @@ public:
     // JSON formats get the reader's cap on string length (a 1 GiB "name"
     // is an attack, not a profile); text formats do not.
     virtual bool isJson() const { return true; }
+    // Whether the loader caps its strings (ChunkedFileReader::
+    // limitJsonStrings): a JSON format's default. A reader that caps its
+    // lines itself (JSON lines) saves the scan of every byte.
+    virtual bool limitsJsonStrings() const { return isJson(); }
     // Binary formats (pprof's protobuf) are neither JSON nor text: what
     // detection says about text that no format takes does not offer them.
     virtual bool isBinary() const { return false; }

@@ -10,6 +10,7 @@
 #include "pprofformat.h"
 #include "perfformat.h"
 #include "speedscopeformat.h"
+#include "tokioformat.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -78,6 +79,9 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
         one<PprofFormat>(),
         one<FoldedFormat>(),
         one<PerfFormat>(),
+        // Its evidence, the header `{"v":1}` alone on the first line, is at
+        // the file's first byte: no other format claims that line.
+        one<TokioFormat>(),
     };
     return formats;
 }

@@ -406,7 +406,7 @@ bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const Loa
         own.progress = std::move(progress);
         const std::size_t before = builder.measurementCount();
         ChunkedFileReader input(source.text(), own, prefix);
-        if (format->isJson())
+        if (format->limitsJsonStrings())
             input.limitJsonStrings();
         const TrackInfo track = additionTrack(builder, *thread, addition.path);
         if (!readStream(input, offset, error, [&] { format->readAddition(input, builder, track); }))
@@ -529,7 +529,7 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         }
         ProfileBuilder builder(kind, error.file);
         ChunkedFileReader input(source.text(), control, fromStart ? QByteArray() : prefix);
-        if (format->isJson())
+        if (format->limitsJsonStrings())
             input.limitJsonStrings();
         if (!readStream(input, offset, error, [&] { format->read(input, builder); }))
             return result;

@@ -128,4 +128,18 @@ void IntervalNesting::async(std::span<const Interval> slice)
     }
 }
 
+// Polls on a pool of workers: a task spawned from a poll may run on another
+// worker while that poll goes on, so neither nests in the other (nesting
+// would take its time off the spawner's exec, and a poll that outlasts the
+// spawner's would be an overlap warning). Rows are then the polls running
+// at once, the workers busy: exec adds up to worker time, not loop time.
+void IntervalNesting::pool(std::span<const Interval> slice)
+{
+    RowPacker rows;
+    for (std::uint32_t i = 0; i < slice.size(); ++i) {
+        m_parent[i] = kNone;
+        m_depth[i] = rows.place(slice[i].start, slice[i].end, 1);
+    }
+}
+
 } // namespace runlane

@@ -38,6 +38,9 @@ public:
     void thread(std::span<Interval> slice);
     // An async track: concurrent tasks, packed into rows.
     void async(std::span<const Interval> slice);
+    // An async track of a worker pool (TrackInfo::workerPool): nothing
+    // nests, each interval takes the first row free at its start.
+    void pool(std::span<const Interval> slice);
 
 private:
     const std::vector<Measurement>& m_measurements;

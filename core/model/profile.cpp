@@ -123,6 +123,13 @@ std::span<const std::uint32_t> Profile::flowsInto(IntervalId first, IntervalId l
     return std::span<const std::uint32_t>(lo, hi);
 }
 
+std::span<const Wake> Profile::wakesOf(MeasurementId task) const
+{
+    const auto [first, last] = std::equal_range(m_wakes.begin(), m_wakes.end(), Wake{0, task, 0},
+                                                [](const Wake& a, const Wake& b) { return a.task < b.task; });
+    return {first, last};
+}
+
 std::size_t Profile::modelMemoryUsage() const
 {
     std::size_t bytes = sizeof(Profile);
@@ -131,6 +138,7 @@ std::size_t Profile::modelMemoryUsage() const
     bytes += m_measurements.capacity() * sizeof(Measurement);
     bytes += m_intervalLists.capacity() * sizeof(IntervalId);
     bytes += m_marks.capacity() * sizeof(Mark);
+    bytes += m_wakes.capacity() * sizeof(Wake);
     bytes += m_flows.capacity() * sizeof(Flow) + m_flowsByTarget.capacity() * sizeof(std::uint32_t);
     for (const Track& t : m_tracks)
         bytes += sizeof(Track) + t.depthOffsets.capacity() * sizeof(IntervalId);

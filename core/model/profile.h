@@ -23,6 +23,12 @@ struct TrackInfo {
     // Tracks are ordered by (processSortIndex, pid, kind, threadSortIndex, tid).
     std::int64_t processSortIndex = 0;
     std::int64_t threadSortIndex = 0;
+    // An Async track whose tasks were polled by a pool of worker threads
+    // the file does not name (tokio): no interval nests in another (a task
+    // spawned from a poll runs on any worker, not inside that poll), so
+    // each interval goes to the first row free at its start, and the rows
+    // are as many as intervals ran at once.
+    bool workerPool = false;
 };
 
 struct Track : TrackInfo {
@@ -188,6 +194,10 @@ public:
     std::uint64_t unboundFlowEnds() const { return m_unboundFlowEnds; }
 
     const std::vector<Mark>& marks() const { return m_marks; }
+    // Wakes of async tasks (tokio wakers), ordered by (task, time, order
+    // in the file); empty for formats without them.
+    const std::vector<Wake>& wakes() const { return m_wakes; }
+    std::span<const Wake> wakesOf(MeasurementId task) const;
     const std::vector<CounterSeries>& counters() const { return m_counters; }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
 
@@ -214,6 +224,7 @@ private:
     // followed by that many ids. Entry 0 is the shared empty list.
     std::vector<IntervalId> m_intervalLists;
     std::vector<Mark> m_marks;
+    std::vector<Wake> m_wakes;
     std::vector<Flow> m_flows;
     std::vector<Trigger> m_triggers;
     bool m_hidesTasksThatNeverRan = false;

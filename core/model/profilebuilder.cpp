@@ -118,7 +118,7 @@ MeasurementId ProfileBuilder::addMeasurement(TrackId track, LabelId label, Time 
     m.creator = (creator == kNone || creator == kAutoCreator || creator < m_measurements.size()) ? creator : kNone;
     m.track = track;
     m.state = std::uint32_t(FinalState::Unfinished);
-    m.flags = flags & (AsyncMeasurement | BornFinished);
+    m.flags = flags & (AsyncMeasurement | BornFinished | CreatorUnknown);
     m_measurements.push_back(m);
     return MeasurementId(m_measurements.size() - 1);
 }
@@ -201,6 +201,8 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* ca
     finishTracks();
 
     std::stable_sort(m_marks.begin(), m_marks.end(), [](const Mark& a, const Mark& b) { return a.time < b.time; });
+    std::stable_sort(m_wakes.begin(), m_wakes.end(),
+                     [](const Wake& a, const Wake& b) { return std::tie(a.task, a.time) < std::tie(b.task, b.time); });
     for (CounterSeries& c : m_counters) {
         std::vector<std::size_t> order(c.times.size());
         std::iota(order.begin(), order.end(), 0);
@@ -223,6 +225,8 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* ca
     m_profile->m_labels = std::move(m_labels);
     m_profile->m_measurements = std::move(m_measurements);
     m_profile->m_marks = std::move(m_marks);
+    m_wakes.shrink_to_fit();
+    m_profile->m_wakes = std::move(m_wakes);
     m_profile->m_counters = std::move(m_counters);
     return std::shared_ptr<const Profile>(m_profile.release());
 }
@@ -345,7 +349,9 @@ void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, Inter
     std::vector<std::uint32_t> parent(slice.size(), kNone);
     std::vector<std::uint32_t> depth(slice.size(), 0);
     IntervalNesting nesting(m_measurements, parent, depth, overlaps);
-    if (m_tracks[t].kind == TrackKind::Async)
+    if (m_tracks[t].kind == TrackKind::Async && m_tracks[t].workerPool)
+        nesting.pool(slice);
+    else if (m_tracks[t].kind == TrackKind::Async)
         nesting.async(slice);
     else
         nesting.thread(slice);
@@ -704,6 +710,8 @@ void ProfileBuilder::orderMeasurements(const std::atomic<bool>* cancel)
         t = {newId[t.measurement], newId[t.triggeredBy]};
     std::sort(m_triggers.begin(), m_triggers.end(), [](const auto& a, const auto& b) { return a.measurement < b.measurement; });
     m_profile->m_triggers = std::move(m_triggers);
+    for (Wake& wake : m_wakes)
+        wake.task = newId[wake.task];
     std::vector<Interval>& intervals = m_profile->m_intervals;
     slicesOf(intervals.size(), [&](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i)

@@ -81,6 +81,8 @@ public:
     void setCreator(MeasurementId measurement, MeasurementId creator) { m_measurements[measurement].creator = creator; }
     // `measurement` was triggered by `trigger` (see Profile::triggers).
     void addTrigger(MeasurementId measurement, MeasurementId trigger) { m_triggers.push_back({measurement, trigger}); }
+    // A wake of an async measurement (see Profile::wakes).
+    void addWake(const Wake& wake) { m_wakes.push_back(wake); }
     // A point a flow passes (FlowBinder): bound to its interval and chained
     // with the other points of its key at build time, after layout.
     void addFlowPoint(const FlowBinder::Point& point) { m_flowBinder.add(point); }
@@ -152,6 +154,7 @@ private:
     std::vector<Measurement> m_measurements;
     std::vector<Interval> m_intervals; // `parent` holds the order until layout
     std::vector<Mark> m_marks;
+    std::vector<Wake> m_wakes;
     FlowBinder m_flowBinder;
     std::vector<Profile::Trigger> m_triggers;
     std::vector<CounterSeries> m_counters;

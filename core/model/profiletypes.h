@@ -75,6 +75,11 @@ enum MeasurementFlag : std::uint8_t {
     // its thread, so the builder cuts it there (semantics.md §4: a call's
     // time with children is its duration).
     Call = 1u << 3,
+    // The format cannot tell who created it, and says so rather than
+    // guessing: creator is kNone although the measurement may have had one
+    // (a tokio task spawned while several tasks were polled at once on a
+    // multi-threaded runtime). The details say "creator unknown".
+    CreatorUnknown = 1u << 4,
 };
 
 // What the profile's values measure. Time is in nanoseconds; other values
@@ -123,6 +128,23 @@ struct Flow {
     IntervalId from = kNone;
     IntervalId to = kNone;
     StringId name = kEmptyString; // the flow's own name, if the format gives one
+};
+
+// A wake of an async task (tokio's waker ops `Wake` and `WakeByRef`): the
+// task is made ready to be polled again. Kept per task in time order
+// (Profile::wakesOf); the scheduling delay is the time from a wake to the
+// task's next poll (SchedulingDelays, core/analysis).
+struct Wake {
+    enum Flag : std::uint8_t {
+        SelfWake = 1u << 0, // woken from inside its own poll
+        ByRef = 1u << 1, // `wake_by_ref` (the waker was kept), else `wake`
+    };
+    Time time = 0;
+    MeasurementId task = kNone;
+    std::uint8_t flags = 0;
+
+    bool isSelfWake() const { return (flags & SelfWake) != 0; }
+    bool isByRef() const { return (flags & ByRef) != 0; }
 };
 
 enum class MarkScope : std::uint8_t { Thread, Process, Global };

@@ -7,15 +7,13 @@
 //   bench_perfscript [--samples 5000000] [--threads 4] [--frames 10] [--keep out.perf] [--repeat 1]
 //   bench_perfscript --file out.perf [--repeat 3]
 
+#include "benchsupport.h"
 #include "profileloader.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
 
-#include <sys/resource.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -26,20 +24,8 @@ using namespace runlane;
 
 namespace {
 
-double peakRssMiB()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return double(usage.ru_maxrss) / 1024.0; // KiB on Linux
-}
-
-template<typename Fn>
-double seconds(Fn&& fn)
-{
-    const auto start = std::chrono::steady_clock::now();
-    fn();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using bench::peakRssMiB;
+using bench::seconds;
 
 struct Options {
     std::uint64_t samples = 5'000'000;
@@ -194,29 +180,23 @@ int usage()
 int main(int argc, char** argv)
 {
     Options options;
-    std::string file;
-    std::string keep;
-    int repeat = 1;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (i + 1 >= argc)
-            return usage();
-        const char* value = argv[++i];
+    bench::FileOptions common;
+    const bool parsed = bench::parseOptions(argc, argv, common, [&](const std::string& arg, const char* value) {
         if (arg == "--samples")
             options.samples = std::strtoull(value, nullptr, 10);
         else if (arg == "--threads")
             options.threads = std::max(1, std::atoi(value));
         else if (arg == "--frames")
             options.frames = std::max(3, std::atoi(value));
-        else if (arg == "--file")
-            file = value;
-        else if (arg == "--keep")
-            keep = value;
-        else if (arg == "--repeat")
-            repeat = std::max(1, std::atoi(value));
         else
-            return usage();
-    }
+            return false;
+        return true;
+    });
+    if (!parsed)
+        return usage();
+    std::string& file = common.file;
+    const std::string& keep = common.keep;
+    const int repeat = common.repeat;
     if (options.samples == 0)
         return usage();
 
@@ -237,26 +217,12 @@ int main(int argc, char** argv)
     }
     const double fileMB = double(QFileInfo(QString::fromStdString(file)).size()) / 1e6;
 
-    std::vector<double> loads;
-    LoadResult result;
-    for (int k = 0; k < repeat; ++k) {
-        result = LoadResult();
-        loads.push_back(seconds([&] { result = ProfileLoader::load(QString::fromStdString(file)); }));
-        if (!result.ok()) {
-            std::fprintf(stderr, "bench_perfscript: %s\n", result.error.toString().c_str());
-            return 1;
-        }
-    }
-    // Every run, in order, so that a figure in README can say how they spread.
-    std::string runs;
-    for (const double l : loads) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%s%.2f s", runs.empty() ? "" : ", ", l);
-        runs += text;
-    }
-    std::sort(loads.begin(), loads.end());
-    const double load = loads[loads.size() / 2];
-    const Profile& p = *result.profile;
+    bench::LoadRuns loaded;
+    if (!bench::loadRepeatedly(file, repeat, "bench_perfscript", loaded))
+        return 1;
+    const double load = loaded.median;
+    const std::string& runs = loaded.runs;
+    const Profile& p = *loaded.result.profile;
     std::printf("file:          %.1f MB\n", fileMB);
     std::printf("load:          %.2f s (median of %d)\n", load, repeat);
     std::printf("runs:          %s\n", runs.c_str());

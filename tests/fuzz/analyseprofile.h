@@ -11,6 +11,7 @@
 #include "measurementmetrics.h"
 #include "rankformatter.h"
 #include "ranktable.h"
+#include "schedulingdelays.h"
 #include "usageseries.h"
 
 #include <cstdlib>
@@ -30,6 +31,13 @@ inline void analyseProfile(const Profile& profile)
     const Time bin = UsageSeries::defaultBinWidth(profile.duration());
     for (TrackId t = 0; t < profile.trackCount() && t < 4; ++t)
         UsageSeries::compute(profile, t, bin, 8);
+    // Wakes (tokio): every delay is a wait, never negative.
+    const SchedulingDelays delays(profile);
+    for (MeasurementId m = 0; m < profile.measurementCount(); ++m) {
+        const DelayStats& s = delays.ofTask(m);
+        if (s.count > 0 && (s.p90 < 0 || s.p90 > s.max || s.max > s.sum))
+            std::abort();
+    }
     const CallTree tree(profile);
     const LabelIndex labels(profile);
     // Compared with itself, one run per side (each call's values) and

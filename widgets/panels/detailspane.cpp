@@ -4,11 +4,15 @@
 #include "counttext.h"
 #include "icicleview.h"
 #include "profiledocument.h"
+#include "schedulingdelays.h"
 #include "timeaxis.h"
 #include "valueformat.h"
 
 #include <QEvent>
 #include <QUrl>
+
+#include <algorithm>
+#include <numeric>
 
 namespace runlane {
 
@@ -81,6 +85,17 @@ void DetailsPane::refresh()
     html += row(tr("wall"), value(m.finished - m.created));
     html += row(tr("exec"), value(metrics.exec(id)));
     html += row(tr("total"), value(metrics.total(id)) + tr(" (with what it created)"));
+    if (const auto wakes = p->wakesOf(id); !wakes.empty()) {
+        // tokio wakers: the wait from a wake to the next poll (README).
+        const auto selfWakes = std::count_if(wakes.begin(), wakes.end(), [](const Wake& w) { return w.isSelfWake(); });
+        html += row(tr("wakes"), tr("%1 (%2 self-wakes)").arg(wakes.size()).arg(selfWakes));
+        std::vector<Time> delays = SchedulingDelays::delaysOf(*p, id);
+        if (!delays.empty()) {
+            const Time sum = std::accumulate(delays.begin(), delays.end(), Time(0));
+            const Time max = *std::max_element(delays.begin(), delays.end());
+            html += row(tr("sched. delay"), tr("%1 over %2 polls, max %3").arg(value(sum)).arg(delays.size()).arg(value(max)));
+        }
+    }
     html += QStringLiteral("</table>");
     const auto intervals = p->intervalsOf(id);
     html += QStringLiteral("<p><b>%1</b><br>").arg(countText(qint64(intervals.size()), "active interval", "active intervals"));
@@ -96,6 +111,8 @@ void DetailsPane::refresh()
                     .arg(tr("created by"))
                     .arg(m.creator)
                     .arg(esc(p->labelText(p->measurement(m.creator).label)));
+    else if (m.flags & CreatorUnknown)
+        html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("created by"), tr("unknown (multi-threaded runtime)"));
     // A second kind of link (Node's triggerAsyncId): whose work led to this
     // task, when that is not its creator.
     if (const MeasurementId trigger = p->triggeredBy(id); trigger != kNone)

@@ -69,6 +69,23 @@ void unfinishedMark(QPainter& p, double x, double midY)
     p.setBrush(Qt::NoBrush);
 }
 
+// Wakes (tokio wakers) of one task in [from, to]: a tick at the top of its
+// row, a self-wake in the flow colour, another's wake in the text colour.
+// One tick per pixel column (the first wake in it): a task woken a million
+// times costs the columns, not the wakes.
+void wakeTicks(QPainter& p, std::span<const Wake> wakes, const TimeAxis& axis, double left, double width, double top)
+{
+    const Time from = axis.visibleStart();
+    const Time to = axis.visibleEnd();
+    auto it = std::partition_point(wakes.begin(), wakes.end(), [from](const Wake& w) { return w.time < from; });
+    while (it != wakes.end() && it->time <= to) {
+        const double column = std::floor(axis.xFor(it->time, width));
+        p.fillRect(QRectF(left + column, top, 1, 4), it->isSelfWake() ? ColorScheme::flow() : ColorScheme::text());
+        const Time next = axis.timeAt(column + 1, width);
+        it = std::partition_point(it + 1, wakes.end(), [next](const Wake& w) { return w.time < next; });
+    }
+}
+
 } // namespace
 
 TaskLaneView::TaskLaneView(ProfileDocument* document, QWidget* parent)
@@ -652,6 +669,7 @@ void TaskLaneView::paintTaskBody(QPainter& p, MeasurementId task, int y, int tim
     const Time stop = unfinished ? profile.endTime() : m.finished;
     if (pausedFrom != kTimeMin && stop > pausedFrom && pausedFrom <= to)
         pausedLine(p, x(pausedFrom), x(stop), mid);
+    wakeTicks(p, profile.wakesOf(task), *m_axis, left, w, y + 1);
     p.setClipRect(QRectF(left - 6, y, w + 12, m_rowHeight));
     if (unfinished)
         unfinishedMark(p, std::min(x(stop), left + w - 1), mid);

@@ -127,7 +127,7 @@ private Q_SLOTS:
                                             << "--max-depth takes a whole number";
         QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
                                                   << "option -o needs a value";
-        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, cpuprofile, gecko, pprof, folded, perf");
+        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, cpuprofile, gecko, pprof, folded, perf, tokio");
         for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
             QTest::addRow("%s: unknown input format", command)
                 << QStringList{command, fgh, "--input-format", "json"}
@@ -169,6 +169,25 @@ private Q_SLOTS:
                               .arg(dataPath(QStringLiteral("profiles/README.md"))));
     }
 
+    // A tokio recording's wakes and scheduling delays (the figures of
+    // tests/data/profiles/README.md).
+    void tokioDelays()
+    {
+        const QString tokio = dataPath(QStringLiteral("profiles/tokio-hand.jsonl"));
+        const Run summary = cli({"summary", tokio});
+        QCOMPARE(summary.code, 0);
+        QVERIFY2(summary.out.contains(QStringLiteral("wakes:         4 (1 self-wakes, 1 by ref)\n"
+                                                     "sched. delay:  1.90 µs in all, max 1.00 µs, over 3 polls after a wake\n")),
+                 qPrintable(summary.out));
+        const Run rank = cli({"rank", tokio});
+        QCOMPARE(rank.code, 0);
+        QVERIFY2(rank.out.endsWith(QStringLiteral("scheduling delay (wake -> next poll, whole recording):\n"
+                                                  "  delays         sum         max         p90  label\n"
+                                                  "       2      900 ns      500 ns      500 ns  main loop (src/main.rs:10)\n"
+                                                  "       1     1.00 µs     1.00 µs     1.00 µs  src/conn.rs:20\n")),
+                 qPrintable(rank.out));
+    }
+
     // The registry's table, as users see it.
     void formats()
     {
@@ -186,7 +205,8 @@ private Q_SLOTS:
             "gecko       Firefox Profiler            *.json                            12 x file\n"
             "pprof       pprof                       *.pb.gz *.pb *.pprof *.prof       16 x file\n"
             "folded      folded stacks               *.txt *.folded *.collapsed        16 x file\n"
-            "perf        perf script                 *.perf *.txt                      3 x file\n"));
+            "perf        perf script                 *.perf *.txt                      3 x file\n"
+            "tokio       tokio-console recording     *.json *.jsonl                    1 x file\n"));
     }
     // --input-format reads the file as that format whatever it holds: the
     // same profile as detection gives for its own format, that reader's

@@ -35,6 +35,15 @@ private Q_SLOTS:
                                               << QString("chronos") << QString("Chronos future event log") << QString();
         QTest::newRow("chrome after metadata") << QByteArray("{\"metadata\": {\"a\": [1, {\"b\": \"}\"}]}, \"traceEvents\": [")
                                                << QString("chrome") << QString("Chrome Trace Event Format") << QString();
+        QTest::newRow("tokio") << QByteArray("{\"v\":1}\n{\"Spawn\":{\"id\":1") << QString("tokio")
+                               << QString("tokio-console recording") << QString();
+        QTest::newRow("tokio, header alone") << QByteArray(" {\"v\": 1}\n") << QString("tokio")
+                                             << QString("tokio-console recording") << QString();
+        QTest::newRow("tokio version 2") << QByteArray("{\"v\":2}\n") << QString("tokio") << QString("tokio-console recording")
+                                         << QString("unsupported tokio-console recording version 2 (this Runlane reads version 1)");
+        // A one-line object with more than the version is no recording.
+        QTest::newRow("object with v") << QByteArray("{\"v\":1, \"traceEvents\": []}\n") << QString("chrome")
+                                       << QString("Chrome Trace Event Format") << QString();
         QTest::newRow("chroprof rows") << QByteArray("[{\"location\": {\"procedure\": \"p\"}, \"execTime\": 5}]")
                                        << QString("chroprof") << QString("Chroprof metrics") << QString();
         QTest::newRow("chroprof rows by metric") << QByteArray("[{\"callCount\": 1}]") << QString("chroprof") << QString("Chroprof metrics")
@@ -136,7 +145,7 @@ private Q_SLOTS:
             QVERIFY(format->memoryPerInputByte() >= 1.0);
         }
         QCOMPARE(QString::fromStdString(FormatRegistry::fileNamePatterns()),
-                 QStringLiteral("*.json *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.txt *.folded *.collapsed *.perf"));
+                 QStringLiteral("*.json *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.txt *.folded *.collapsed *.perf *.jsonl"));
         QVERIFY(!FormatRegistry::find("nope"));
         QVERIFY(!FormatRegistry::find(""));
     }

@@ -48,6 +48,35 @@ private Q_SLOTS:
             QVERIFY2(!text.contains(line), qPrintable(line));
     }
 
+    // A tokio task: its wakes and scheduling delay; a task spawned while
+    // two were polled says its creator is unknown.
+    void tokioTask()
+    {
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        DetailsPane pane(&document);
+        document.setProfile(loadedFile(dataPath(QStringLiteral("profiles/tokio-hand.jsonl"))));
+        const Profile& p = *document.profile();
+        const MeasurementId main = byName(p, "main loop");
+        axis.selectItem(p.intervalsOf(main).front(), main);
+        QString text = pane.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("wakes\n2 (1 self-wakes)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("sched. delay\n900 ns over 2 polls, max 500 ns")), qPrintable(text));
+
+        auto t = [](int ns) { return "{\"secs_since_epoch\":0,\"nanos_since_epoch\":" + QByteArray::number(ns) + "}"; };
+        document.setProfile(loadedText("{\"v\":1}\n"
+                                       "{\"Spawn\":{\"id\":1,\"at\":" + t(0) + ",\"fields\":[]}}\n"
+                                       "{\"Spawn\":{\"id\":2,\"at\":" + t(1) + ",\"fields\":[]}}\n"
+                                       "{\"Enter\":{\"id\":1,\"at\":" + t(10) + "}}\n"
+                                       "{\"Enter\":{\"id\":2,\"at\":" + t(20) + "}}\n"
+                                       "{\"Spawn\":{\"id\":3,\"at\":" + t(25) + ",\"fields\":[]}}\n"
+                                       "{\"Enter\":{\"id\":3,\"at\":" + t(26) + "}}\n"));
+        const Profile& q = *document.profile();
+        axis.selectItem(q.intervalsOf(2).front(), 2);
+        text = pane.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("created by unknown (multi-threaded runtime)")), qPrintable(text));
+    }
+
     // Following a link selects that slice and zooms the shared axis to it.
     void aLinkSelectsTheOtherEnd()
     {

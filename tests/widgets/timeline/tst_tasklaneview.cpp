@@ -193,6 +193,26 @@ private Q_SLOTS:
         QCOMPARE(pixelAt(image, QPointF(f.xOf(1000) - 3, f.midOf("zzz"))), rgb(ColorScheme::forState(FinalState::Unfinished).rgb()));
     }
 
+    // Wakes are ticks at the top of the task's row: a self-wake in the flow
+    // colour, another's wake in the text colour (tokio-hand.jsonl: main
+    // loop wakes itself at 2800, is woken at 7000).
+    void marksWakes()
+    {
+        Fixture f(loadedFile(dataPath(QStringLiteral("profiles/tokio-hand.jsonl"))));
+        const QImage image = ImageExporter::lanes(f.lanes, QSize(TimeAxis::kGutter + kTimeWidth, 300));
+        const double top = f.lanes.rowRect(f.task("main loop")).top();
+        auto tick = [&](Time t) {
+            return pixelAt(image, QPointF(TimeAxis::kGutter + std::floor(f.axis.xFor(t, kTimeWidth)) + 0.2, top + 2));
+        };
+        QCOMPARE(tick(7000), rgb(ColorScheme::text().rgb()));
+        QCOMPARE(tick(2800), rgb(ColorScheme::flow().rgb()));
+        QCOMPARE(tick(5000), rgb(ColorScheme::background().rgb())); // paused, no wake
+        // conn's two wakes while paused, 5000 and 5200.
+        const double conn = f.lanes.rowRect(f.task("src/conn.rs:20")).top();
+        QCOMPARE(pixelAt(image, QPointF(TimeAxis::kGutter + std::floor(f.axis.xFor(5000, kTimeWidth)) + 0.2, conn + 2)),
+                 rgb(ColorScheme::text().rgb()));
+    }
+
     // Lanes and icicle share the axis: a task's running columns are the
     // columns of its intervals in the icicle, to the pixel.
     void alignsWithTheIcicleToThePixel()
