@@ -323,7 +323,7 @@ private Q_SLOTS:
         // on the JSON path: the reference path's first one follows
         // detection's 256 KiB); then the added file after its first 256 KiB
         // (detection's) and a chunk, after another, at its end; the end.
-        const qsizetype traceReports = std::count_if(done.begin(), done.end(), [trace](qint64 d) { return d <= trace; });
+        const qsizetype traceReports = std::count_if(done.begin(), done.end(), [&](qint64 d) { return d <= trace; });
         QVERIFY(traceReports >= 3);
         QVERIFY(std::is_sorted(done.begin(), done.begin() + traceReports));
         QCOMPARE(done[traceReports - 1], trace);
