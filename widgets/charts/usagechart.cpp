@@ -166,10 +166,12 @@ void UsageChart::profileChanged()
             m_tracks.push_back(0); // metric snapshots: one loop
             m_trackBox->addItem(tr("metrics"), 0u);
         } else {
-            // Event loops and threads with intervals, busiest first.
+            // Event loops and threads with intervals, busiest first; a
+            // worker pool (tokio's runtime) is one loop of several workers.
             const auto& overview = m_document->loaded().overview;
             for (TrackId t = 0; t < p->trackCount(); ++t) {
-                if (p->track(t).kind != TrackKind::Async && p->track(t).depthCount() > 0)
+                const Track& track = p->track(t);
+                if ((track.kind != TrackKind::Async || track.workerPool) && track.depthCount() > 0)
                     m_tracks.push_back(t);
             }
             auto busy = [&](TrackId t) { return std::accumulate(overview[t].begin(), overview[t].end(), 0.0); };
@@ -273,10 +275,13 @@ void UsageChart::recompute()
     // In the profile's unit: samples, or plain units, are no nanoseconds.
     const ValueUnit unit = p->unit();
     auto value = [unit](Time t) { return QString::fromStdString(ValueFormat::text(t, unit)); };
-    if (m_binWidth != 0 && width != m_binWidth)
-        m_note->setText(tr("bins of %1 (%2 merged ×%3 to fit the width)").arg(value(width), value(m_binWidth)).arg(width / m_binWidth));
-    else
-        m_note->setText(tr("bins of %1").arg(value(width)));
+    QString note = m_binWidth != 0 && width != m_binWidth
+        ? tr("bins of %1 (%2 merged ×%3 to fit the width)").arg(value(width), value(m_binWidth)).arg(width / m_binWidth)
+        : tr("bins of %1").arg(value(width));
+    // Several workers poll at once: 100 % is one worker busy.
+    if (track < p->trackCount() && p->track(track).workerPool)
+        note += tr(" · shares in worker-equivalents (can exceed 100 %)");
+    m_note->setText(note);
 }
 
 void UsageChart::finishPendingWork()

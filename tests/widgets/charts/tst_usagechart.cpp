@@ -5,6 +5,7 @@
 #include "widgettestsupport.h"
 
 #include <QAreaSeries>
+#include <QLabel>
 #include <QChart>
 #include <QLineSeries>
 #include <QValueAxis>
@@ -300,6 +301,36 @@ private Q_SLOTS:
         }
         QCOMPARE(seen.size(), 9);
         QCOMPARE(view->legendFirst(), 9 - rows);
+    }
+
+    // tokio's runtime is one loop of several workers (TrackInfo::workerPool):
+    // offered, and its bins add the polls running at once, so they exceed
+    // 100 %; checked against the polls' time in each bin.
+    void workerPoolSharesAreWorkerEquivalents()
+    {
+        Fixture f(QStringLiteral("profiles/tokio-multi.jsonl"), 100'000);
+        const Profile& p = f.profile();
+        QCOMPARE(p.trackCount(), std::size_t(1));
+        QVERIFY(p.track(0).workerPool);
+        QCOMPARE(f.chart.track(), TrackId(0));
+        const UsageSeries* u = f.chart.series();
+        QVERIFY(u);
+        double most = 0;
+        for (std::size_t b = 0; b < u->binCount(); ++b) {
+            const Time from = u->start() + Time(b) * u->binWidth();
+            const Time to = from + u->binWidth();
+            Time polled = 0;
+            for (const Interval& iv : p.intervals())
+                polled += std::max<Time>(0, std::min(iv.end, to) - std::max(iv.start, from));
+            QCOMPARE(u->busy(b), double(polled) / double(u->binWidth()));
+            most = std::max(most, u->busy(b));
+        }
+        QVERIFY2(most > 1.0, qPrintable(QString::number(most)));
+        QVERIFY(f.chart.yMaximum() > 100);
+        const QList<QLabel*> labels = f.chart.findChildren<QLabel*>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel* l) {
+            return l->text().endsWith(QStringLiteral(" · shares in worker-equivalents (can exceed 100 %)"));
+        }));
     }
 
     // Found by tst_monkey: a track the chart does not offer (past the
