@@ -27,6 +27,9 @@ LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, con
     checkCancel();
     loaded.flowSpans = std::make_shared<FlowSpans>(*profile);
     checkCancel();
+    if (!profile->wakes().empty())
+        loaded.delays = std::make_shared<SchedulingDelays>(*profile);
+    checkCancel();
     const Time start = profile->startTime();
     const Time span = std::max<Time>(1, profile->duration());
     loaded.overview.assign(profile->trackCount(), std::vector<float>(kOverviewBins, 0.0f));

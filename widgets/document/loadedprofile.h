@@ -4,6 +4,7 @@
 #include "labelindex.h"
 #include "measurementmetrics.h"
 #include "profile.h"
+#include "schedulingdelays.h"
 #include "taskpacking.h"
 
 #include <QString>
@@ -27,6 +28,8 @@ struct LoadedProfile {
     // The same without the tasks that never ran; null if every task ran.
     std::shared_ptr<const TaskPacking> tasksThatRan;
     std::shared_ptr<const FlowSpans> flowSpans; // the icicle's arrows crossing the view
+    // Scheduling delays per task and label; null when the profile has no wakes.
+    std::shared_ptr<const SchedulingDelays> delays;
     // overview[track][bin]: busy fraction of that bin of the whole span.
     std::vector<std::vector<float>> overview;
     Time longestInterval = 1; // for colouring by duration

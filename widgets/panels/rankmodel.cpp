@@ -43,6 +43,13 @@ void RankModel::setTable(std::shared_ptr<const RankTable> table, std::shared_ptr
     beginResetModel();
     m_table = profile ? std::move(table) : nullptr;
     m_profile = m_table ? std::move(profile) : nullptr;
+    // The loading thread computed them for the open profile; one shown
+    // without it (scripts, tests) gets them here.
+    m_delays = nullptr;
+    if (m_profile && !m_profile->wakes().empty())
+        m_delays = m_document->isCurrent(m_profile) && m_document->loaded().delays
+            ? m_document->loaded().delays
+            : std::make_shared<const SchedulingDelays>(*m_profile);
     endResetModel();
 }
 
@@ -106,6 +113,16 @@ QString RankModel::text(const RankRow& row, int column) const
         return value(column == P50 ? row.p50 : column == P90 ? row.p90 : row.p99);
     case Busy:
         return QString::number(row.busyShare * 100.0, 'f', 1) + QStringLiteral(" %");
+    case DelaySum:
+    case DelayMax:
+    case DelayP90: {
+        if (!m_delays)
+            return {};
+        const DelayStats& d = m_delays->ofLabel(row.label);
+        if (d.count == 0)
+            return QStringLiteral("—");
+        return value(column == DelaySum ? d.sum : column == DelayMax ? d.max : d.p90);
+    }
     default:
         return {};
     }
@@ -140,6 +157,13 @@ QVariant RankModel::sortValue(const RankRow& row, int column) const
         return !row.hasDistribution ? qint64(-1) : qint64(column == P50 ? row.p50 : column == P90 ? row.p90 : row.p99);
     case Busy:
         return row.busyShare;
+    case DelaySum:
+    case DelayMax:
+    case DelayP90: {
+        // No delay sorts below every measured one.
+        const DelayStats d = m_delays ? m_delays->ofLabel(row.label) : DelayStats{};
+        return d.count == 0 ? qint64(-1) : qint64(column == DelaySum ? d.sum : column == DelayMax ? d.max : d.p90);
+    }
     default:
         return {};
     }
@@ -181,7 +205,8 @@ QVariant RankModel::headerData(int section, Qt::Orientation orientation, int rol
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
     static const char* const names[] = {"name", "file:line", "calls", "unfinished", "stillborn", "exec", "total",
-                                        "wall", "max", "mean", "p50", "p90", "p99", "% busy"};
+                                        "wall", "max", "mean", "p50", "p90", "p99", "% busy",
+                                        "delay Σ", "delay max", "delay p90"};
     static const char* const tips[] = {
         "The label: a proc, a function, a span name",
         "Where it is defined",
@@ -197,6 +222,9 @@ QVariant RankModel::headerData(int section, Qt::Orientation orientation, int rol
         "90th percentile of one call's exec",
         "99th percentile of one call's exec",
         "Exec as a share of the busy time of all labels",
+        "Scheduling delay (wake to next poll) of its tasks, summed; whole profile",
+        "Longest scheduling delay of one of its tasks; whole profile",
+        "90th percentile of its tasks' scheduling delays; whole profile",
     };
     if (role == Qt::DisplayRole)
         return tr(names[section]);

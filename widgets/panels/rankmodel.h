@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ranktable.h"
+#include "schedulingdelays.h"
 
 #include <QAbstractTableModel>
 
@@ -18,7 +19,29 @@ class RankModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { Name, Location, Calls, Unfinished, Stillborn, Exec, Total, Wall, Max, Mean, P50, P90, P99, Busy, ColumnCount };
+    // The Delay columns are the label's scheduling delays (tokio's wakes,
+    // SchedulingDelays), over the whole profile; RankPanel hides them for
+    // profiles without wakes.
+    enum Column {
+        Name,
+        Location,
+        Calls,
+        Unfinished,
+        Stillborn,
+        Exec,
+        Total,
+        Wall,
+        Max,
+        Mean,
+        P50,
+        P90,
+        P99,
+        Busy,
+        DelaySum,
+        DelayMax,
+        DelayP90,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole + 1, // qint64 or double
         LabelRole, // the row's LabelId
@@ -33,6 +56,8 @@ public:
     const RankTable* table() const { return m_table.get(); }
     const Profile* profile() const { return m_profile.get(); }
     int rowOf(LabelId label) const;
+    // True when the profile has scheduling delays to show.
+    bool hasDelays() const { return m_delays && m_delays->any(); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -46,6 +71,7 @@ private:
     ProfileDocument* m_document;
     std::shared_ptr<const Profile> m_profile; // kept alive with the table
     std::shared_ptr<const RankTable> m_table;
+    std::shared_ptr<const SchedulingDelays> m_delays;
 };
 
 } // namespace runlane

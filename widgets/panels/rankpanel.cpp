@@ -58,6 +58,13 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     m_view->setColumnWidth(RankModel::Location, 170);
     for (int c = RankModel::Calls; c < RankModel::ColumnCount; ++c)
         m_view->setColumnWidth(c, c == RankModel::Exec || c == RankModel::Total || c == RankModel::Wall ? 92 : 76);
+    // The scheduling delay columns only for profiles with wakes (tokio).
+    auto showDelays = [this] {
+        for (int c = RankModel::DelaySum; c <= RankModel::DelayP90; ++c)
+            m_view->setColumnHidden(c, !m_model->hasDelays());
+    };
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, showDelays);
+    showDelays();
 
     // The compare rank: its own view, so each mode keeps its order,
     // widths and selection.

@@ -296,6 +296,46 @@ private Q_SLOTS:
                  QString::fromStdString(RankFormatter::csvRows(*m_three.profile, table, {alpha, alphabet}, ',')));
     }
 
+    // tokio-hand.jsonl (tests/data/profiles/README.md): main loop's
+    // delays are 500 and 400 ns, conn's 1000 ns; shown only where there
+    // are wakes.
+    void delayColumnsForProfilesWithWakes_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("shown");
+        QTest::addColumn<QStringList>("cells"); // sum, max, p90
+        QTest::addColumn<qint64>("sortSum");
+        QTest::newRow("main loop") << "profiles/tokio-hand.jsonl" << "main loop" << true
+                                   << QStringList{"900 ns", "500 ns", "500 ns"} << qint64(900);
+        QTest::newRow("conn") << "profiles/tokio-hand.jsonl" << "src/conn.rs:20" << true
+                              << QStringList{"1.00 µs", "1.00 µs", "1.00 µs"} << qint64(1000);
+        QTest::newRow("no wakes") << "profiles/fgh-chrome.json" << "f" << false << QStringList{"", "", ""} << qint64(-1);
+    }
+    void delayColumnsForProfilesWithWakes()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, name);
+        QFETCH(bool, shown);
+        QFETCH(QStringList, cells);
+        QFETCH(qint64, sortSum);
+        Fixture f(loadedFile(dataPath(file)));
+        const int row = f.panel.model()->rowOf(f.label(name.toStdString()));
+        QVERIFY(row >= 0);
+        QStringList got;
+        for (int c = RankModel::DelaySum; c <= RankModel::DelayP90; ++c) {
+            got << f.panel.model()->index(row, c).data().toString();
+            QCOMPARE(f.panel.view()->isColumnHidden(c), !shown);
+        }
+        QCOMPARE(got, cells);
+        QCOMPARE(f.panel.model()->index(row, RankModel::DelaySum).data(RankModel::SortRole).toLongLong(), sortSum);
+        QCOMPARE(f.panel.model()->headerData(RankModel::DelaySum, Qt::Horizontal).toString(), QStringLiteral("delay Σ"));
+        // A profile without wakes after one with them hides them again.
+        f.document.setProfile(m_three);
+        f.panel.finishPendingWork();
+        QVERIFY(f.panel.view()->isColumnHidden(RankModel::DelaySum));
+    }
+
     void preAggregatedMetricsHaveNoPercentiles()
     {
         Fixture f(loadedFile(dataPath(QStringLiteral("profiles/chroprof-rows.json"))));
