@@ -199,10 +199,17 @@ bool readPrefix(TextSource& source, QByteArray& prefix, LoadError& error)
 
 // The format whose probe claims `prefix`, and what exactly the file is;
 // null with `error` set (at its line and column) when none does.
+// What the first bytes of a text (all of it if shorter than
+// FormatPrefix::kSize) say it is.
+FormatRegistry::Detection detectPrefix(const QByteArray& prefix)
+{
+    return FormatRegistry::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())),
+                                  prefix.size() < qint64(FormatPrefix::kSize));
+}
+
 const InputFormat* detectFormat(TextSource& source, const QByteArray& prefix, std::string& kind, LoadError& error)
 {
-    FormatRegistry::Detection detected = FormatRegistry::detect(
-        std::string_view(prefix.constData(), std::size_t(prefix.size())), prefix.size() < qint64(FormatPrefix::kSize));
+    FormatRegistry::Detection detected = detectPrefix(prefix);
     if (!detected.ok()) {
         error.message = std::move(detected.problem);
         error.byteOffset = detected.offset;
@@ -465,8 +472,7 @@ FormatRegistry::Detection ProfileLoader::detect(const QString& path)
             detected.problem = error.message;
             return detected;
         }
-        return FormatRegistry::detect(std::string_view(prefix.constData(), std::size_t(prefix.size())),
-                                      prefix.size() < qint64(FormatPrefix::kSize));
+        return detectPrefix(prefix);
     } catch (...) {
         detected = FormatRegistry::Detection();
         detected.problem = "cannot be read";

@@ -2,6 +2,8 @@
 
 #include "profiletypes.h"
 
+#include <charconv>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,6 +42,21 @@ struct ChromeEvent {
         Kind kind = Absent;
         std::int64_t number = 0;
         std::string text; // String: the text; Invalid: a description of what was found
+        // A String read as a hexadecimal number, with or without "0x", as
+        // Perfetto reads string ids ("0x402", "402"); nullopt if it is not one.
+        std::optional<std::uint64_t> hexNumber() const
+        {
+            std::string_view digits = text;
+            if (kind != String)
+                return std::nullopt;
+            if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+                digits.remove_prefix(2);
+            std::uint64_t value = 0;
+            const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value, 16);
+            if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
+                return std::nullopt;
+            return value;
+        }
         void clear()
         {
             kind = Absent;

@@ -123,7 +123,9 @@ void ChromeEventFiller::endContainer()
 void ChromeEventFiller::subKey(std::string_view key)
 {
     m_subKey = key;
-    // Node's async_hooks events carry their creator and trigger there.
+    // Kept for V8 samples, and for Node's async_hooks events, whose creator
+    // and trigger are there; while the name or category is not yet known
+    // (keys in another order), kept in case.
     m_wantsRaw = m_sub == Sub::Args && key == "data"
         && (!m_event.hasName || ChromeEvent::isProfileName(m_event.name) || m_event.cat.empty()
             || ChromeEvent::isAsyncHooksCategory(m_event.cat));

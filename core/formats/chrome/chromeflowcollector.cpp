@@ -1,21 +1,13 @@
 #include "chromeflowcollector.h"
 
-#include <charconv>
-
 namespace runlane {
 
 std::string ChromeFlowCollector::idText(const ChromeEvent::Value& value)
 {
     if (value.kind == ChromeEvent::Value::Number)
         return std::to_string(value.number);
-    // Perfetto reads a string id as hexadecimal, with or without "0x".
-    std::string_view text = value.text;
-    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-        text.remove_prefix(2);
-    std::uint64_t number = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number, 16);
-    if (!text.empty() && error == std::errc() && end == text.data() + text.size())
-        return std::to_string(number);
+    if (const std::optional<std::uint64_t> number = value.hexNumber())
+        return std::to_string(*number);
     return "'" + value.text; // not a number: the text itself names it
 }
 

@@ -1,7 +1,6 @@
 #include "nodeasynchooks.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <numeric>
 #include <string>
@@ -28,17 +27,10 @@ bool NodeAsyncHooks::parseAsyncId(const ChromeEvent::Value& id, std::int64_t& as
         asyncId = id.number;
         return asyncId > 0;
     }
-    if (id.kind != ChromeEvent::Value::String)
+    const std::optional<std::uint64_t> number = id.hexNumber();
+    if (!number || *number == 0 || *number > std::uint64_t(INT64_MAX))
         return false;
-    std::string_view text = id.text;
-    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-        text.remove_prefix(2);
-    std::uint64_t number = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number, 16);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size() || number == 0
-        || number > std::uint64_t(INT64_MAX))
-        return false;
-    asyncId = std::int64_t(number);
+    asyncId = std::int64_t(*number);
     return true;
 }
 
@@ -49,7 +41,6 @@ std::uint32_t NodeAsyncHooks::resourceFor(Key key, Time ts, std::uint32_t order,
         // Seen first by a callback or a destroy: created before the trace
         // started. It lives from its first event on.
         Resource r;
-        r.asyncId = key.asyncId;
         r.init = ts;
         r.order = order;
         r.track = key.track;

@@ -46,7 +46,6 @@ public:
 
 private:
     struct Resource {
-        std::int64_t asyncId = 0;
         Time init = 0;
         Time destroy = kTimeMax; // kTimeMax: never destroyed
         std::uint32_t order = 0;
