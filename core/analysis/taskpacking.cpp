@@ -12,6 +12,23 @@ Time TaskPacking::endOf(const Profile& profile, const Measurement& m)
     return m.finalState() == FinalState::Unfinished ? profile.endTime() : m.finished;
 }
 
+namespace {
+
+bool neverRan(const Profile& profile, MeasurementId id)
+{
+    return profile.intervalsOf(id).empty();
+}
+
+} // namespace
+
+std::size_t TaskPacking::neverRanCount(const Profile& profile)
+{
+    std::size_t count = 0;
+    for (MeasurementId id = 0; id < profile.measurementCount(); ++id)
+        count += profile.measurement(id).isAsync() && neverRan(profile, id);
+    return count;
+}
+
 TaskPacking::TaskPacking(const Profile& profile, bool withNeverRan)
 {
     // Tasks per track and label, each list in order of creation (ids are
@@ -26,7 +43,7 @@ TaskPacking::TaskPacking(const Profile& profile, bool withNeverRan)
     std::map<std::pair<TrackId, LabelId>, std::size_t> groupOf;
     for (MeasurementId id = 0; id < profile.measurementCount(); ++id) {
         const Measurement& m = profile.measurement(id);
-        if (!m.isAsync() || (!withNeverRan && profile.intervalsOf(id).empty()))
+        if (!m.isAsync() || (!withNeverRan && neverRan(profile, id)))
             continue;
         const auto [it, added] = groupOf.try_emplace({TrackId(m.track), m.label}, groups.size());
         if (added)

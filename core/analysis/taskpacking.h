@@ -30,6 +30,8 @@ public:
     // `withNeverRan` false leaves out the tasks that never ran (no active
     // interval), such as most of Node's promises.
     explicit TaskPacking(const Profile& profile, bool withNeverRan = true);
+    // The async tasks that never ran: what `withNeverRan` false leaves out.
+    static std::size_t neverRanCount(const Profile& profile);
 
     // By track, then group, then row within the group.
     const std::vector<Row>& rows() const { return m_rows; }

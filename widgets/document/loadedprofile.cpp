@@ -22,8 +22,8 @@ LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, con
     checkCancel();
     loaded.tasks = std::make_shared<TaskPacking>(*profile);
     checkCancel();
-    if (auto ran = std::make_shared<TaskPacking>(*profile, false); ran->taskCount() < loaded.tasks->taskCount())
-        loaded.tasksThatRan = std::move(ran);
+    if (TaskPacking::neverRanCount(*profile) > 0)
+        loaded.tasksThatRan = std::make_shared<TaskPacking>(*profile, false);
     checkCancel();
     loaded.flowSpans = std::make_shared<FlowSpans>(*profile);
     checkCancel();

@@ -184,13 +184,14 @@ void TaskLaneView::collectTasks()
         if (!m_hideChosen)
             m_hideNeverRan = p->hidesTasksThatNeverRan();
         const LoadedProfile& loaded = m_document->loaded();
-        const TaskPacking all = loaded.tasks ? *loaded.tasks : TaskPacking(*p);
-        if (m_hideNeverRan) {
-            // Precomputed on the loading thread; absent when every task ran.
-            m_packing = loaded.tasks ? (loaded.tasksThatRan ? *loaded.tasksThatRan : all) : TaskPacking(*p, false);
-            m_hiddenNeverRan = all.taskCount() - m_packing.taskCount();
+        if (loaded.tasks) {
+            // Both packed on the loading thread; tasksThatRan is absent
+            // when every task ran.
+            m_packing = m_hideNeverRan && loaded.tasksThatRan ? *loaded.tasksThatRan : *loaded.tasks;
+            m_hiddenNeverRan = loaded.tasks->taskCount() - m_packing.taskCount();
         } else {
-            m_packing = all;
+            m_packing = TaskPacking(*p, !m_hideNeverRan);
+            m_hiddenNeverRan = m_hideNeverRan ? TaskPacking::neverRanCount(*p) : 0;
         }
         m_tasks.resize(p->trackCount());
         for (const TaskPacking::Row& row : m_packing.rows()) {

@@ -329,6 +329,40 @@ private Q_SLOTS:
         QCOMPARE(f.lanes.contentHeight(), 0);
     }
 
+    // Node's async_hooks trace: most promises never run a callback, so the
+    // lanes start without the tasks that never ran (Profile::
+    // hidesTasksThatNeverRan); the choice shows them and then holds.
+    void hidesTasksThatNeverRan_data()
+    {
+        QTest::addColumn<bool>("packedOnLoadingThread");
+        QTest::newRow("packed on the loading thread") << true;
+        QTest::newRow("packed by the view") << false;
+    }
+    void hidesTasksThatNeverRan()
+    {
+        QFETCH(bool, packedOnLoadingThread);
+        LoadedProfile loaded = loadedFile(dataPath(QStringLiteral("samples/node/http-async-hooks.trace.json")));
+        if (!packedOnLoadingThread) {
+            loaded.tasks = nullptr;
+            loaded.tasksThatRan = nullptr;
+        }
+        Fixture f(loaded);
+        QVERIFY(f.lanes.hidesTasksThatNeverRan());
+        QCOMPARE(f.lanes.totalTaskCount(), std::size_t(4061));
+        QCOMPARE(f.lanes.hiddenTaskCount(), std::size_t(1543));
+        std::size_t neverRan = 0;
+        for (MeasurementId m = 0; m < f.profile().measurementCount(); ++m)
+            neverRan += f.profile().measurement(m).isAsync() && f.profile().intervalsOf(m).empty();
+        QCOMPARE(neverRan, std::size_t(1543));
+        f.lanes.setHideTasksThatNeverRan(false);
+        QCOMPARE(f.lanes.totalTaskCount(), std::size_t(5604));
+        QCOMPARE(f.lanes.hiddenTaskCount(), std::size_t(0));
+        // The user's choice holds for the next profile that asks to hide.
+        f.document.setProfile(loaded);
+        QVERIFY(!f.lanes.hidesTasksThatNeverRan());
+        QCOMPARE(f.lanes.totalTaskCount(), std::size_t(5604));
+    }
+
 private:
     LoadedProfile m_loaded;
 };
