@@ -46,8 +46,9 @@ waits, over the whole recording.
 // The scheduling delay of the rank's rows, in the rank's order.
 void printDelays(std::ostream& out, const Profile& p, const RankTable& table, std::size_t top)
 {
-    const SchedulingDelays delays(p);
-    out << "\nscheduling delay (wake -> next poll, whole recording):\n";
+    const SchedulingDelays delays(p, table.range());
+    out << (table.range() ? "\nscheduling delay (wake -> next poll, of the polls that start in the range):\n"
+                          : "\nscheduling delay (wake -> next poll, whole recording):\n");
     out << "  delays         sum         max         p90  label\n";
     std::size_t shown = 0;
     for (const RankRow& row : table.rows()) {

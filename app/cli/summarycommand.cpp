@@ -110,11 +110,16 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         // core/analysis/schedulingdelays.h).
         std::size_t selfWakes = 0;
         std::size_t byRef = 0;
+        std::size_t inferred = 0;
         for (const Wake& w : p.wakes()) {
             selfWakes += w.isSelfWake() ? 1 : 0;
             byRef += w.isByRef() ? 1 : 0;
+            inferred += w.isInferred() ? 1 : 0;
         }
-        out << "wakes:         " << p.wakes().size() << " (" << selfWakes << " self-wakes, " << byRef << " by ref)\n";
+        out << "wakes:         " << p.wakes().size() << " (" << selfWakes << " self-wakes, " << byRef << " by ref";
+        if (inferred != 0)
+            out << ", " << inferred << " inferred from the ends of futures they created";
+        out << ")\n";
         const SchedulingDelays delays(p);
         std::uint64_t count = 0;
         Time sum = 0;

@@ -5,7 +5,7 @@
 
 namespace runlane {
 
-std::vector<Time> SchedulingDelays::delaysOf(const Profile& profile, MeasurementId task)
+std::vector<Time> SchedulingDelays::delaysOf(const Profile& profile, MeasurementId task, std::optional<TimeRange> range)
 {
     std::vector<Time> delays;
     const std::span<const Wake> wakes = profile.wakesOf(task); // in time order
@@ -29,7 +29,7 @@ std::vector<Time> SchedulingDelays::delaysOf(const Profile& profile, Measurement
                 since = at;
             }
         }
-        if (ready)
+        if (ready && (!range || range->contains(poll.start)))
             delays.push_back(poll.start - since);
         previous = &poll;
     }
@@ -52,7 +52,7 @@ DelayStats SchedulingDelays::statsOf(std::vector<Time>& delays)
     return stats;
 }
 
-SchedulingDelays::SchedulingDelays(const Profile& profile)
+SchedulingDelays::SchedulingDelays(const Profile& profile, std::optional<TimeRange> range) : m_range(range)
 {
     if (profile.wakes().empty())
         return;
@@ -62,7 +62,7 @@ SchedulingDelays::SchedulingDelays(const Profile& profile)
     // Only the tasks with wakes can have delays: one visit per task.
     for (std::size_t i = 0; i < wakes.size();) {
         const MeasurementId task = wakes[i].task;
-        std::vector<Time> delays = delaysOf(profile, task);
+        std::vector<Time> delays = delaysOf(profile, task, range);
         std::vector<Time>& ofLabel = perLabel[profile.measurement(task).label];
         ofLabel.insert(ofLabel.end(), delays.begin(), delays.end());
         m_tasks[task] = statsOf(delays);

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "profile.h"
+#include "ranktable.h"
+
+#include <optional>
 
 #include <vector>
 
@@ -29,18 +32,22 @@ struct DelayStats {
 //   gives no delay.
 // The first poll after the spawn is no delay: no wake comes before it (that
 // wait is the task's Pending time). Per label, the figures are over all
-// the delays of its tasks (not over per-task sums).
+// the delays of its tasks (not over per-task sums). Over a range, the
+// delays are those of the polls that start in it (a delay belongs to the
+// poll it ends at), wherever its wake lies.
 class SchedulingDelays
 {
 public:
-    explicit SchedulingDelays(const Profile& profile);
+    explicit SchedulingDelays(const Profile& profile, std::optional<TimeRange> range = std::nullopt);
+    const std::optional<TimeRange>& range() const { return m_range; }
 
     // False when the profile has no wakes: every figure is then zero.
     bool any() const { return !m_tasks.empty(); }
     const DelayStats& ofTask(MeasurementId id) const { return id < m_tasks.size() ? m_tasks[id] : m_none; }
     const DelayStats& ofLabel(LabelId id) const { return id < m_labels.size() ? m_labels[id] : m_none; }
     // The delays of one task, in the order of its polls.
-    static std::vector<Time> delaysOf(const Profile& profile, MeasurementId task);
+    static std::vector<Time> delaysOf(const Profile& profile, MeasurementId task,
+                                      std::optional<TimeRange> range = std::nullopt);
 
 private:
     static DelayStats statsOf(std::vector<Time>& delays);
@@ -48,6 +55,7 @@ private:
     std::vector<DelayStats> m_tasks;
     std::vector<DelayStats> m_labels;
     DelayStats m_none;
+    std::optional<TimeRange> m_range;
 };
 
 } // namespace runlane

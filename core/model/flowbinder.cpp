@@ -14,6 +14,14 @@ void FlowBinder::renumberTracks(std::span<const TrackId> newId)
     }
 }
 
+void FlowBinder::renumberMeasurements(std::span<const MeasurementId> newId)
+{
+    for (Point& p : m_points) {
+        if (p.measurement < newId.size())
+            p.measurement = newId[p.measurement];
+    }
+}
+
 IntervalId FlowBinder::locate(const Point& point, std::span<const Interval> intervals,
                               const std::vector<IntervalId>& offsets) const
 {

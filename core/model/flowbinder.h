@@ -48,6 +48,8 @@ public:
     bool empty() const { return m_points.empty(); }
     // Tracks were renumbered (ProfileBuilder::sortTracks).
     void renumberTracks(std::span<const TrackId> newId);
+    // Measurements were renumbered before the build (OutermostTasks).
+    void renumberMeasurements(std::span<const MeasurementId> newId);
 
     // The flows, once intervals are laid out and before measurements are
     // renumbered (Slice points name the loader's ids): `depthOffsets[t]`

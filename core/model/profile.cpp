@@ -1,8 +1,26 @@
 #include "profile.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace runlane {
+
+void CounterSeries::sortByTime()
+{
+    std::vector<std::size_t> order(times.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) { return times[a] < times[b]; });
+    std::vector<Time> sortedTimes;
+    std::vector<double> sortedValues;
+    sortedTimes.reserve(order.size());
+    sortedValues.reserve(order.size());
+    for (std::size_t i : order) {
+        sortedTimes.push_back(times[i]);
+        sortedValues.push_back(values[i]);
+    }
+    times = std::move(sortedTimes);
+    values = std::move(sortedValues);
+}
 
 std::string_view finalStateName(FinalState state)
 {

@@ -49,6 +49,9 @@ struct CounterSeries {
     std::int64_t pid = 0;
     std::vector<Time> times;
     std::vector<double> values;
+
+    // Points are added in file order; stable, so equal times keep it.
+    void sortByTime();
 };
 
 // One proc's figures as a profiler aggregated them (Chroprof metrics), when

@@ -203,20 +203,8 @@ std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* ca
     std::stable_sort(m_marks.begin(), m_marks.end(), [](const Mark& a, const Mark& b) { return a.time < b.time; });
     std::stable_sort(m_wakes.begin(), m_wakes.end(),
                      [](const Wake& a, const Wake& b) { return std::tie(a.task, a.time) < std::tie(b.task, b.time); });
-    for (CounterSeries& c : m_counters) {
-        std::vector<std::size_t> order(c.times.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&c](std::size_t a, std::size_t b) { return c.times[a] < c.times[b]; });
-        CounterSeries sorted;
-        sorted.name = c.name;
-        sorted.key = c.key;
-        sorted.pid = c.pid;
-        for (std::size_t i : order) {
-            sorted.times.push_back(c.times[i]);
-            sorted.values.push_back(c.values[i]);
-        }
-        c = std::move(sorted);
-    }
+    for (CounterSeries& c : m_counters)
+        c.sortByTime();
 
     // The builder's vectors grew by doubling; the profile keeps exact sizes.
     m_labels.shrink_to_fit();
@@ -261,6 +249,8 @@ void ProfileBuilder::sortTracks()
         if (mark.track != kNone)
             mark.track = newId[mark.track];
     }
+    for (auto& [id, track] : m_createdOn)
+        track = newId[track];
     m_flowBinder.renumberTracks(newId);
 }
 
@@ -545,6 +535,8 @@ MeasurementId ProfileBuilder::innermostRunningAt(TrackId track, Time t) const
 void ProfileBuilder::resolveCreators()
 {
     const auto& intervals = m_profile->m_intervals;
+    for (const auto& [id, track] : m_createdOn)
+        m_measurements[id].creator = innermostRunningAt(track, m_measurements[id].created);
     for (MeasurementId id = 0; id < m_measurements.size(); ++id) {
         Measurement& m = m_measurements[id];
         if (m.creator != kAutoCreator)

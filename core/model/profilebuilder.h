@@ -21,6 +21,9 @@ namespace runlane {
 // the (depth, start) layout, creation order, and the profile's time span.
 class ProfileBuilder
 {
+    // Rewrites measurements before the build (merges calls into tasks).
+    friend class OutermostTasks;
+
 public:
     // Creator to derive at build time: the measurement that was running on the
     // same track when this one was created (semantics.md §2).
@@ -40,6 +43,7 @@ public:
     std::string_view string(StringId id) const { return m_profile->m_strings.view(id); }
     LabelId label(StringId name, StringId file = kEmptyString, std::int32_t line = 0);
     LabelId label(std::string_view name, std::string_view file = {}, std::int32_t line = 0);
+    const Label& labelOf(LabelId id) const { return m_labels[id]; }
 
     // See Profile::isIdle.
     void markIdle(LabelId label)
@@ -79,6 +83,22 @@ public:
     // Replaces the creator addMeasurement was given (a format that names it
     // only after the measurement exists).
     void setCreator(MeasurementId measurement, MeasurementId creator) { m_measurements[measurement].creator = creator; }
+    // `measurement` was created at `created` on another track than its own
+    // (a Python asyncio task, by a create_task call on the thread that made
+    // it): its creator is what ran innermost on `track` then (semantics.md
+    // §2), found once intervals are laid out.
+    void setCreatedOn(MeasurementId measurement, Time created, TrackId track)
+    {
+        m_measurements[measurement].creator = kNone;
+        m_measurements[measurement].created = created;
+        m_createdOn.emplace_back(measurement, track);
+    }
+    // The format cannot tell who created `measurement` (see CreatorUnknown).
+    void setCreatorUnknown(MeasurementId measurement)
+    {
+        m_measurements[measurement].creator = kNone;
+        m_measurements[measurement].flags |= CreatorUnknown;
+    }
     // `measurement` was triggered by `trigger` (see Profile::triggers).
     void addTrigger(MeasurementId measurement, MeasurementId trigger) { m_triggers.push_back({measurement, trigger}); }
     // A wake of an async measurement (see Profile::wakes).
@@ -157,6 +177,7 @@ private:
     std::vector<Wake> m_wakes;
     FlowBinder m_flowBinder;
     std::vector<Profile::Trigger> m_triggers;
+    std::vector<std::pair<MeasurementId, TrackId>> m_createdOn;
     std::vector<CounterSeries> m_counters;
     std::vector<Label> m_labels;
     struct LabelKeyHash {

@@ -138,6 +138,9 @@ struct Wake {
     enum Flag : std::uint8_t {
         SelfWake = 1u << 0, // woken from inside its own poll
         ByRef = 1u << 1, // `wake_by_ref` (the waker was kept), else `wake`
+        // Not in the file but inferred from it: a Chronos future's child
+        // ended while it was paused (ChronosLogBuilder).
+        Inferred = 1u << 2,
     };
     Time time = 0;
     MeasurementId task = kNone;
@@ -145,6 +148,7 @@ struct Wake {
 
     bool isSelfWake() const { return (flags & SelfWake) != 0; }
     bool isByRef() const { return (flags & ByRef) != 0; }
+    bool isInferred() const { return (flags & Inferred) != 0; }
 };
 
 enum class MarkScope : std::uint8_t { Thread, Process, Global };

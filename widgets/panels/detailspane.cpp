@@ -86,9 +86,13 @@ void DetailsPane::refresh()
     html += row(tr("exec"), value(metrics.exec(id)));
     html += row(tr("total"), value(metrics.total(id)) + tr(" (with what it created)"));
     if (const auto wakes = p->wakesOf(id); !wakes.empty()) {
-        // tokio wakers: the wait from a wake to the next poll (README).
+        // tokio wakers: the wait from a wake to the next poll (README);
+        // Chronos: wakes inferred from the ends of the futures it created.
         const auto selfWakes = std::count_if(wakes.begin(), wakes.end(), [](const Wake& w) { return w.isSelfWake(); });
-        html += row(tr("wakes"), tr("%1 (%2 self-wakes)").arg(wakes.size()).arg(selfWakes));
+        if (wakes.front().isInferred())
+            html += row(tr("wakes"), tr("%1 (a future it created ended while it was paused)").arg(wakes.size()));
+        else
+            html += row(tr("wakes"), tr("%1 (%2 self-wakes)").arg(wakes.size()).arg(selfWakes));
         std::vector<Time> delays = SchedulingDelays::delaysOf(*p, id);
         if (!delays.empty()) {
             const Time sum = std::accumulate(delays.begin(), delays.end(), Time(0));
@@ -112,7 +116,11 @@ void DetailsPane::refresh()
                     .arg(m.creator)
                     .arg(esc(p->labelText(p->measurement(m.creator).label)));
     else if (m.flags & CreatorUnknown)
-        html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("created by"), tr("unknown (multi-threaded runtime)"));
+        // Why it cannot be known: tokio spawns from any worker; viztracer
+        // writes no link from a create_task call to its task.
+        html += QStringLiteral("<p><b>%1</b> %2</p>")
+                    .arg(tr("created by"), p->formatName().starts_with("tokio") ? tr("unknown (multi-threaded runtime)")
+                                                                       : tr("unknown (not recorded in the file)"));
     // A second kind of link (Node's triggerAsyncId): whose work led to this
     // task, when that is not its creator.
     if (const MeasurementId trigger = p->triggeredBy(id); trigger != kNone)

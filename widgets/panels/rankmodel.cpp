@@ -38,15 +38,16 @@ RankModel::RankModel(ProfileDocument* document, QObject* parent) : QAbstractTabl
     });
 }
 
-void RankModel::setTable(std::shared_ptr<const RankTable> table, std::shared_ptr<const Profile> profile)
+void RankModel::setTable(std::shared_ptr<const RankTable> table, std::shared_ptr<const Profile> profile,
+                         std::shared_ptr<const SchedulingDelays> delays)
 {
     beginResetModel();
     m_table = profile ? std::move(table) : nullptr;
     m_profile = m_table ? std::move(profile) : nullptr;
-    // The loading thread computed them for the open profile; one shown
-    // without it (scripts, tests) gets them here.
-    m_delays = nullptr;
-    if (m_profile && !m_profile->wakes().empty())
+    // The loading thread computed the whole profile's for the open profile;
+    // one shown without it (scripts, tests) gets them here.
+    m_delays = m_profile ? std::move(delays) : nullptr;
+    if (!m_delays && m_profile && !m_profile->wakes().empty())
         m_delays = m_document->isCurrent(m_profile) && m_document->loaded().delays
             ? m_document->loaded().delays
             : std::make_shared<const SchedulingDelays>(*m_profile);
@@ -222,12 +223,15 @@ QVariant RankModel::headerData(int section, Qt::Orientation orientation, int rol
         "90th percentile of one call's exec",
         "99th percentile of one call's exec",
         "Exec as a share of the busy time of all labels",
-        "Scheduling delay (wake to next poll) of its tasks, summed; whole profile",
-        "Longest scheduling delay of one of its tasks; whole profile",
-        "90th percentile of its tasks' scheduling delays; whole profile",
+        "Scheduling delay (wake to next poll) of its tasks, summed",
+        "Longest scheduling delay of one of its tasks",
+        "90th percentile of its tasks' scheduling delays",
     };
     if (role == Qt::DisplayRole)
         return tr(names[section]);
+    if (role == Qt::ToolTipRole && section >= DelaySum)
+        return tr(tips[section])
+            + (m_delays && m_delays->range() ? tr("; of the polls that start in the range") : tr("; whole profile"));
     if (role == Qt::ToolTipRole)
         return tr(tips[section]);
     if (role == Qt::TextAlignmentRole)

@@ -51,8 +51,10 @@ public:
     explicit RankModel(ProfileDocument* document, QObject* parent = nullptr);
 
     // A table and the profile it was computed from (null: empty). Its
-    // label ids are read against that profile only.
-    void setTable(std::shared_ptr<const RankTable> table, std::shared_ptr<const Profile> profile);
+    // label ids are read against that profile only. `delays`: the
+    // scheduling delays of the table's range (null: the whole profile's).
+    void setTable(std::shared_ptr<const RankTable> table, std::shared_ptr<const Profile> profile,
+                  std::shared_ptr<const SchedulingDelays> delays = nullptr);
     const RankTable* table() const { return m_table.get(); }
     const Profile* profile() const { return m_profile.get(); }
     int rowOf(LabelId label) const;

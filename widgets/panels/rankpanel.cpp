@@ -43,7 +43,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
       m_compareProxy(new CompareFilterModel(this)), m_compareView(new QTableView(this)), m_stack(new QStackedWidget(this)),
       m_metricBox(new QComboBox(this)), m_verdictBox(new QComboBox(this)), m_filter(new QLineEdit(this)),
       m_count(new QLabel(this)), m_banner(new QLabel(this)),
-      m_job(this, [this](ProfileResult<RankTable> result) { computed(std::move(result)); })
+      m_job(this, [this](ProfileResult<Computed> result) { computed(std::move(result)); })
 {
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(RankModel::SortRole);
@@ -253,8 +253,12 @@ void RankPanel::recompute()
     const auto metrics = m_document->loaded().metrics;
     const auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancel = cancel;
-    m_job.start(m_document->sharedProfile(), [metrics, range, cancel](const Profile&) {
-        return std::make_shared<const RankTable>(RankTable::compute(*metrics, range, cancel.get()));
+    m_job.start(m_document->sharedProfile(), [metrics, range, cancel](const Profile& profile) {
+        Computed result;
+        result.table = std::make_shared<const RankTable>(RankTable::compute(*metrics, range, cancel.get()));
+        if (range && !profile.wakes().empty())
+            result.delays = std::make_shared<const SchedulingDelays>(profile, range);
+        return std::make_shared<const Computed>(std::move(result));
     });
     updateBanner();
 }
@@ -264,13 +268,13 @@ void RankPanel::finishPendingWork()
     m_job.finish();
 }
 
-void RankPanel::computed(ProfileResult<RankTable> result)
+void RankPanel::computed(ProfileResult<Computed> result)
 {
     // Cancelled (null), or computed for a profile no longer open.
     if (!result.value || !m_document->isCurrent(result.profile))
         return;
     m_syncing = true;
-    m_model->setTable(std::move(result.value), std::move(result.profile));
+    m_model->setTable(result.value->table, std::move(result.profile), result.value->delays);
     m_syncing = false;
     fitColumns();
     focusChanged(); // the focused label's row in the new table

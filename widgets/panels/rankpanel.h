@@ -3,6 +3,7 @@
 #include "profilejob.h"
 #include "profiletypes.h"
 #include "ranktable.h"
+#include "schedulingdelays.h"
 
 #include <QWidget>
 
@@ -83,7 +84,12 @@ private:
     void setUpTable(QTableView* view, QAbstractItemModel* model, int sortColumn);
     void dropProfile();
     void recompute();
-    void computed(ProfileResult<RankTable> result);
+    // A range's rank comes with the range's scheduling delays.
+    struct Computed {
+        std::shared_ptr<const RankTable> table;
+        std::shared_ptr<const SchedulingDelays> delays; // null: the whole profile's
+    };
+    void computed(ProfileResult<Computed> result);
     void fitColumns();
     void currentRowChanged();
     void focusChanged();
@@ -109,7 +115,7 @@ private:
     QLabel* m_count;
     QLabel* m_banner;
     QAction* m_copy;
-    ProfileJob<RankTable> m_job;
+    ProfileJob<Computed> m_job;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_syncing = false;
 };

@@ -131,6 +131,10 @@ struct ChromeEvent {
     // for tasks whose creator is not derived from what ran): -1 if none.
     std::int64_t argCreator = -1;
     std::int64_t argTrigger = -1;
+    // The thread (of its process) a task was created on, when that is not
+    // its own: its creator is what ran there at its creation.
+    bool hasArgCreatorTid = false;
+    std::int64_t argCreatorTid = 0;
     std::string argFile; // source position of a frame
     std::int64_t argLine = 0;
     // `args.data` as JSON text, kept for the events that carry V8 CPU
@@ -175,6 +179,7 @@ struct ChromeEvent {
         argState.clear();
         argCreator = -1;
         argTrigger = -1;
+        hasArgCreatorTid = false;
         argFile.clear();
         argLine = 0;
         hasArgData = false;

@@ -57,10 +57,10 @@ struct Job {
 
 // What the producer hands the consumer, in file order.
 struct Item {
-    enum Kind : std::uint8_t { Events, Skipped, Warning, Done, Unsupported, Failed, Cancelled };
+    enum Kind : std::uint8_t { Events, Key, Skipped, Warning, Done, Unsupported, Failed, Cancelled };
     Kind kind = Events;
     std::size_t job = 0; // Events
-    std::string kindText; // Skipped: what; Warning: its kind
+    std::string kindText; // Key: the key; Skipped: what; Warning: its kind
     std::string message; // Warning
     std::exception_ptr error; // Failed
 };
@@ -350,6 +350,7 @@ private:
             const int c = peekToken();
             if (c < 0)
                 throw Unsupported();
+            push(Item{Item::Key, 0, key, {}, {}});
             if (key == "samples" || key == "stackFrames")
                 push(Item{Item::Skipped, 0, "top-level '" + key + "' (sampled stacks are not imported)", {}, {}});
             if (key == "traceEvents") {
@@ -560,6 +561,10 @@ ChromeFastReader::Outcome ChromeFastReader::read()
                 throw LoadCancelled();
             break;
         }
+        case Item::Key:
+            if (m_keySink)
+                m_keySink(item.kindText);
+            break;
         case Item::Skipped:
             m_diagnostics.skipped(item.kindText);
             break;

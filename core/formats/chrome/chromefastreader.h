@@ -38,6 +38,8 @@ public:
     std::uint64_t eventCount() const { return m_eventCount; }
     // Bytes read (for the final progress report).
     std::int64_t bytesRead() const { return m_bytesRead; }
+    // See ChromeJsonReader::KeySink.
+    void setKeySink(ChromeJsonReader::KeySink sink) { m_keySink = std::move(sink); }
 
     // RUNLANE_JSON=reference in the environment turns the fast path off
     // everywhere, so that the tests can run on either path.
@@ -53,6 +55,7 @@ private:
     const LoadControl& m_control;
     Diagnostics& m_diagnostics;
     ChromeJsonReader::Sink m_sink;
+    ChromeJsonReader::KeySink m_keySink;
     std::uint64_t m_eventCount = 0;
     std::int64_t m_bytesRead = 0;
 };

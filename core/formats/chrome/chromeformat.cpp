@@ -63,6 +63,7 @@ bool ChromeFormat::readFile(QIODevice& file, const LoadControl& control, Profile
     ChromeTraceBuilder chrome(builder);
     ChromeFastReader reader(file, control, builder.diagnostics(),
                             [&chrome](const ChromeEvent& event, std::uint64_t index) { chrome.addEvent(event, index); });
+    reader.setKeySink([&chrome](std::string_view key) { chrome.addTopLevelKey(key); });
     try {
         if (reader.read() != ChromeFastReader::Outcome::Read)
             return false;
@@ -79,6 +80,7 @@ void ChromeFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
     ChromeTraceBuilder chrome(builder);
     ChromeJsonReader reader(input, builder.diagnostics(),
                             [&chrome](const ChromeEvent& event, std::uint64_t index) { chrome.addEvent(event, index); });
+    reader.setKeySink([&chrome](std::string_view key) { chrome.addTopLevelKey(key); });
     reader.read();
     chrome.finish();
 }

@@ -19,8 +19,9 @@ using jsonsax::Json;
 class Handler
 {
 public:
-    Handler(ChunkedFileReader& input, Diagnostics& diagnostics, const ChromeJsonReader::Sink& sink)
-        : m_input(input), m_diagnostics(diagnostics), m_sink(sink), m_startOffset(input.offset())
+    Handler(ChunkedFileReader& input, Diagnostics& diagnostics, const ChromeJsonReader::Sink& sink,
+            const ChromeJsonReader::KeySink& keySink)
+        : m_input(input), m_diagnostics(diagnostics), m_sink(sink), m_keySink(keySink), m_startOffset(input.offset())
     {
     }
 
@@ -137,6 +138,8 @@ public:
             m_filler.subKey(key);
         } else if (m_depth == 1 && m_objectForm) {
             m_topKey = key;
+            if (m_keySink)
+                m_keySink(key);
             if (key == "samples" || key == "stackFrames")
                 m_diagnostics.skipped("top-level '" + key + "' (sampled stacks are not imported)");
         }
@@ -279,6 +282,7 @@ private:
     ChunkedFileReader& m_input;
     Diagnostics& m_diagnostics;
     const ChromeJsonReader::Sink& m_sink;
+    const ChromeJsonReader::KeySink& m_keySink;
     ChromeEvent m_event;
     ChromeEventFiller m_filler{m_event};
     bool m_inSub = false;
@@ -306,7 +310,7 @@ ChromeJsonReader::ChromeJsonReader(ChunkedFileReader& input, Diagnostics& diagno
 
 void ChromeJsonReader::read()
 {
-    Handler handler(m_input, m_diagnostics, m_sink);
+    Handler handler(m_input, m_diagnostics, m_sink, m_keySink);
     const bool complete = Json::sax_parse(m_input.begin(), m_input.end(), &handler, nlohmann::json::input_format_t::json,
                                           /*strict=*/false);
     m_eventCount = handler.eventCount();

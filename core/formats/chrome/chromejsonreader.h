@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string_view>
 
 namespace runlane {
 
@@ -19,16 +20,21 @@ class ChromeJsonReader
 {
 public:
     using Sink = std::function<void(const ChromeEvent&, std::uint64_t index)>;
+    // Called with each key of the top-level object, in file order (a tool's
+    // own metadata names the tool: viztracer's "viztracer_metadata").
+    using KeySink = std::function<void(std::string_view key)>;
 
     ChromeJsonReader(ChunkedFileReader& input, Diagnostics& diagnostics, Sink sink);
     // Throws FormatError for malformed JSON or structure, LoadCancelled.
     void read();
     std::uint64_t eventCount() const { return m_eventCount; }
+    void setKeySink(KeySink sink) { m_keySink = std::move(sink); }
 
 private:
     ChunkedFileReader& m_input;
     Diagnostics& m_diagnostics;
     Sink m_sink;
+    KeySink m_keySink;
     std::uint64_t m_eventCount = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "chrometracebuilder.h"
 
+#include "asynciotasks.h"
 #include "loaderror.h"
 #include "numberparse.h"
 #include "texthash.h"
@@ -414,6 +415,11 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
             m_threadTasksById.emplace(e.id.number, it->second);
     }
     AsyncTask& task = m_asyncTasks[it->second];
+    if (task.onThread && e.hasArgCreatorTid) {
+        task.hasCreatorTid = true;
+        task.creatorTid = e.argCreatorTid;
+        m_threadTaskLinks = true;
+    }
     if (task.onThread && (e.argCreator >= 0 || e.argTrigger >= 0)) {
         task.creatorId = e.argCreator >= 0 ? e.argCreator : task.creatorId;
         task.triggerId = e.argTrigger >= 0 ? e.argTrigger : task.triggerId;
@@ -472,6 +478,20 @@ void ChromeTraceBuilder::finish()
             }
         }
     }
+    if (m_viztracer) {
+        std::vector<TrackId> tasks;
+        for (const Thread& t : m_threads) {
+            if (AsyncioTasks::isTaskName(m_builder.string(m_builder.trackInfo(t.track).threadName)))
+                tasks.push_back(t.track);
+        }
+        AsyncioTasks::build(m_builder, tasks);
+    }
+}
+
+void ChromeTraceBuilder::addTopLevelKey(std::string_view key)
+{
+    if (key == "viztracer_metadata")
+        m_viztracer = true;
 }
 
 // Matches B and E of one thread on a stack after a stable sort by time, so
@@ -711,6 +731,9 @@ void ChromeTraceBuilder::linkThreadTasks()
     for (const AsyncTask& task : m_asyncTasks) {
         if (task.measurement == kNone)
             continue;
+        if (task.hasCreatorTid)
+            m_builder.setCreatedOn(task.measurement, m_builder.measurement(task.measurement).created,
+                                   thread(task.pid, task.creatorTid).track);
         if (const MeasurementId creator = measurementOf(task.creatorId); creator != kNone && creator != task.measurement)
             m_builder.setCreator(task.measurement, creator);
         if (const MeasurementId trigger = measurementOf(task.triggerId); trigger != kNone && trigger != task.measurement)

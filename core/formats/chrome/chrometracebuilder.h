@@ -31,6 +31,8 @@ public:
     explicit ChromeTraceBuilder(ProfileBuilder& builder);
     // Throws FormatError for events that break the format's rules.
     void addEvent(const ChromeEvent& event, std::uint64_t index);
+    // A key of the file's top-level object (ChromeJsonReader::KeySink).
+    void addTopLevelKey(std::string_view key);
     void finish();
 
 private:
@@ -67,6 +69,9 @@ private:
         // Ids of the creator and trigger tasks, as args name them (-1: none).
         std::int64_t creatorId = -1;
         std::int64_t triggerId = -1;
+        // The thread it was created on, when not its own (args.creator_tid).
+        bool hasCreatorTid = false;
+        std::int64_t creatorTid = 0;
     };
     struct Process {
         StringId name = kEmptyString;
@@ -138,6 +143,8 @@ private:
     // creators and triggers args name; only while any are named.
     std::unordered_map<std::int64_t, std::uint32_t> m_threadTasksById;
     bool m_threadTaskLinks = false;
+    // The file is viztracer's: its Task-<n> threads are asyncio tasks.
+    bool m_viztracer = false;
     std::unordered_map<std::string, std::size_t, StringHash, std::equal_to<>> m_counterIndex;
     std::string m_keyBuffer;
     // matchBeginEnd's count of open B per name, reused from thread to thread.

@@ -259,6 +259,10 @@ private:
         const MeasurementId creator = m_profile.measurement(m).creator;
         if (creator != kNone && m_profile.measurement(creator).isAsync())
             links += ",\"creator\":" + std::to_string(creator);
+        else if (creator != kNone && m_profile.measurement(creator).track != m_profile.measurement(m).track)
+            // Created by a call on another thread (a Python asyncio task):
+            // reading back finds the call running there at the creation.
+            links += ",\"creator_tid\":" + std::to_string(tidOf(m_profile.track(m_profile.measurement(creator).track)));
         if (const MeasurementId trigger = m_profile.triggeredBy(m); trigger != kNone)
             links += ",\"trigger\":" + std::to_string(trigger);
         return links;

@@ -154,6 +154,11 @@ void ChronosLogBuilder::addEvent(const ChronosEvent& e, std::uint64_t index)
             warnTransition(index, id, state, now);
             return;
         }
+        if (const Time woken = wokenAt(live->second.measurement); woken != kNotPaused) {
+            if (woken != kNotWoken)
+                m_builder.addWake(Wake{woken, live->second.measurement, Wake::Inferred});
+            setWokenAt(live->second.measurement, kNotPaused);
+        }
         live->second.state = State::Running;
         live->second.runningSince = t;
         live->second.order = orderOf(index);
@@ -165,6 +170,7 @@ void ChronosLogBuilder::addEvent(const ChronosEvent& e, std::uint64_t index)
         }
         stopRunning(live->second, t, index, id);
         live->second.state = State::Paused;
+        setWokenAt(live->second.measurement, kNotWoken);
     } else if (state == "Completed" || state == "Failed" || state == "Cancelled") {
         const FinalState final = state == "Completed" ? FinalState::Completed
             : state == "Failed"                       ? FinalState::Failed
@@ -182,6 +188,12 @@ void ChronosLogBuilder::addEvent(const ChronosEvent& e, std::uint64_t index)
         if (live->second.state == State::Running)
             stopRunning(live->second, t, index, id);
         m_builder.finish(live->second.measurement, t, final);
+        if (live->second.state == State::Paused)
+            setWokenAt(live->second.measurement, kNotPaused);
+        // Its creator, if paused, may have been waiting for it.
+        const MeasurementId creator = m_builder.measurement(live->second.measurement).creator;
+        if (creator != kNone && wokenAt(creator) != kNotPaused)
+            setWokenAt(creator, t);
         m_live.erase(live); // the id may be used again
     } else {
         m_builder.diagnostics().warnWith("unknown state", [&] {

@@ -3,6 +3,7 @@
 #include "chronosevent.h"
 #include "profilebuilder.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,6 +19,18 @@ namespace runlane {
 // child's synchronous first segment nests inside its creator's segment and
 // is billed to the child. Transitions the state machine does not allow are
 // warnings naming the event; loading goes on.
+//
+// Wakes (Profile::wakes, for the scheduling delay): Chronos logs none, but a
+// paused future is resumed by a callback scheduled when what it awaits
+// completes, and what it awaits is almost always a future it created. So
+// the last completion (or failure, cancellation) of a future it created
+// while it was paused is taken as its wake (Wake::Inferred), and the wait
+// from there to its next Running is its scheduling delay: the time the
+// resumed continuation spent queued behind other work on the loop. The
+// last, not the first: `await allFutures(a, b)` is woken by the later one,
+// and a fire-and-forget child finishing early is not what it waited for.
+// A pause that no child's end falls in (a timer, an event, a future made
+// by another) has no wake and no delay.
 class ChronosLogBuilder
 {
 public:
@@ -48,6 +61,18 @@ private:
     std::unordered_map<std::string, Live> m_live;
     std::vector<std::string> m_running; // ids, innermost last
     std::unordered_map<std::string, LabelId> m_labels;
+    // By measurement: kNotPaused, kNotWoken (paused, nothing of its ended
+    // yet) or the time of the wake so far.
+    static constexpr Time kNotPaused = kTimeMax;
+    static constexpr Time kNotWoken = kTimeMin;
+    std::vector<Time> m_wokenAt;
+    void setWokenAt(MeasurementId m, Time t)
+    {
+        if (m_wokenAt.size() <= m)
+            m_wokenAt.resize(std::max<std::size_t>(m + 1, m_wokenAt.size() * 2), kNotPaused);
+        m_wokenAt[m] = t;
+    }
+    Time wokenAt(MeasurementId m) const { return m < m_wokenAt.size() ? m_wokenAt[m] : kNotPaused; }
     std::string m_keyBuffer;
 };
 

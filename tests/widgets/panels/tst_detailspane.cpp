@@ -75,6 +75,18 @@ private Q_SLOTS:
         axis.selectItem(q.intervalsOf(2).front(), 2);
         text = pane.toPlainText();
         QVERIFY2(text.contains(QStringLiteral("created by unknown (multi-threaded runtime)")), qPrintable(text));
+
+        // A viztracer asyncio task without its create_task call: the file
+        // does not say, and a single-threaded runtime is not the reason.
+        document.setProfile(loadedText(
+            "{\"traceEvents\":[{\"ph\":\"M\",\"pid\":1,\"tid\":7,\"name\":\"thread_name\",\"args\":{\"name\":\"Task-1\"}},"
+            "{\"ph\":\"X\",\"pid\":1,\"tid\":7,\"ts\":1,\"dur\":2,\"name\":\"main (app.py:8)\"}],"
+            "\"viztracer_metadata\":{}}"));
+        const Profile& v = *document.profile();
+        QVERIFY(v.measurement(0).isAsync());
+        axis.selectItem(v.intervalsOf(0).front(), 0);
+        text = pane.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("created by unknown (not recorded in the file)")), qPrintable(text));
     }
 
     // Following a link selects that slice and zooms the shared axis to it.

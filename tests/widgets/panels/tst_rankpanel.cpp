@@ -336,6 +336,53 @@ private Q_SLOTS:
         QVERIFY(f.panel.view()->isColumnHidden(RankModel::DelaySum));
     }
 
+    // With a range selected, the delay columns count the polls that start
+    // in it (tokio-hand: main loop's polls after a wake start at 3500 and
+    // 7400 with delays 500 and 400 ns, conn's at 6000 with 1000 ns).
+    void delayColumnsFollowTheRange_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<QStringList>("mainLoop"); // sum, max, p90
+        QTest::addColumn<QStringList>("conn");
+        QTest::newRow("before 5000") << qint64(0) << qint64(5000) << QStringList{"500 ns", "500 ns", "500 ns"}
+                                     << QStringList{"—", "—", "—"};
+        QTest::newRow("from 5000") << qint64(5000) << qint64(8000) << QStringList{"400 ns", "400 ns", "400 ns"}
+                                   << QStringList{"1.00 µs", "1.00 µs", "1.00 µs"};
+        QTest::newRow("a poll's start is in, its wake not") << qint64(7100) << qint64(7500)
+                                                            << QStringList{"400 ns", "400 ns", "400 ns"}
+                                                            << QStringList{"no row"}; // closed before the range
+    }
+    void delayColumnsFollowTheRange()
+    {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(QStringList, mainLoop);
+        QFETCH(QStringList, conn);
+        Fixture f(loadedFile(dataPath(QStringLiteral("profiles/tokio-hand.jsonl"))));
+        f.axis.setSelection(from, to);
+        f.panel.finishPendingWork();
+        QVERIFY(f.panel.model()->table()->range());
+        auto cells = [&f](std::string_view name) {
+            const int row = f.panel.model()->rowOf(f.label(name));
+            if (row < 0)
+                return QStringList{QStringLiteral("no row")};
+            QStringList got;
+            for (int c = RankModel::DelaySum; c <= RankModel::DelayP90; ++c)
+                got << f.panel.model()->index(row, c).data().toString();
+            return got;
+        };
+        QCOMPARE(cells("main loop"), mainLoop);
+        QCOMPARE(cells("src/conn.rs:20"), conn);
+        QVERIFY(f.panel.model()->headerData(RankModel::DelaySum, Qt::Horizontal, Qt::ToolTipRole).toString().endsWith(
+            QStringLiteral("of the polls that start in the range")));
+        f.axis.clearSelection();
+        f.panel.finishPendingWork();
+        QCOMPARE(cells("main loop"), QStringList({"900 ns", "500 ns", "500 ns"}));
+        QVERIFY(f.panel.model()->headerData(RankModel::DelaySum, Qt::Horizontal, Qt::ToolTipRole).toString().endsWith(
+            QStringLiteral("whole profile")));
+    }
+
     void preAggregatedMetricsHaveNoPercentiles()
     {
         Fixture f(loadedFile(dataPath(QStringLiteral("profiles/chroprof-rows.json"))));

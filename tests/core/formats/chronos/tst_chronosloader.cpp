@@ -1,5 +1,6 @@
 #include "measurementmetrics.h"
 #include "ranktable.h"
+#include "schedulingdelays.h"
 #include "testsupport.h"
 #include "usageseries.h"
 
@@ -176,6 +177,74 @@ private Q_SLOTS:
         const Profile& p = *r.profile;
         QCOMPARE(p.measurement(byName(p, "b")).creator, byName(p, "a"));
         QCOMPARE(p.depthOf(p.intervalsOf(byName(p, "b"))[0]), 1);
+    }
+
+    // Wakes inferred from the ends of the futures a paused future created
+    // (ChronosLogBuilder): the last such end before it runs again, and the
+    // wait from there to its Running is its scheduling delay.
+    void inferredWakes_data()
+    {
+        QTest::addColumn<QByteArray>("events"); // after P (id 1) is created and running at 0
+        QTest::addColumn<QStringList>("wakes"); // "task@time"
+        QTest::addColumn<QList<qint64>>("delays"); // P's
+        auto ev = [](int t, int id, const char* state, const char* proc = nullptr) {
+            QByteArray e = "{\"t\":" + QByteArray::number(t) + ",\"id\":" + QByteArray::number(id) + ",\"state\":\"" + state + "\"";
+            if (proc)
+                e += QByteArray(",\"proc\":\"") + proc + "\",\"file\":\"x.nim\",\"line\":1";
+            return e + "}";
+        };
+        const QByteArray child = ev(10, 2, "Pending", "c") + "," + ev(10, 2, "Running") + "," + ev(12, 2, "Paused");
+        QTest::newRow("awaited child ends, P resumes 20 ns later")
+            << child + "," + ev(15, 1, "Paused") + "," + ev(50, 2, "Running") + "," + ev(55, 2, "Completed") + ","
+                   + ev(75, 1, "Running") + "," + ev(80, 1, "Completed")
+            << QStringList{"p@55"} << QList<qint64>{20};
+        QTest::newRow("allFutures: the later of two children")
+            << child + "," + ev(13, 3, "Pending", "d") + "," + ev(13, 3, "Running") + "," + ev(14, 3, "Paused") + ","
+                   + ev(15, 1, "Paused") + "," + ev(30, 3, "Running") + "," + ev(32, 3, "Completed") + ","
+                   + ev(50, 2, "Running") + "," + ev(55, 2, "Failed") + "," + ev(60, 1, "Running") + ","
+                   + ev(61, 1, "Completed")
+            << QStringList{"p@55"} << QList<qint64>{5};
+        QTest::newRow("a child ending while P runs is no wake")
+            << ev(10, 2, "Pending", "c") + "," + ev(10, 2, "Running") + "," + ev(12, 2, "Completed") + ","
+                   + ev(15, 1, "Paused") + "," + ev(40, 1, "Running") + "," + ev(41, 1, "Completed")
+            << QStringList() << QList<qint64>();
+        QTest::newRow("a pause no child ends in has no wake")
+            << ev(15, 1, "Paused") + "," + ev(40, 1, "Running") + "," + ev(41, 1, "Completed")
+            << QStringList() << QList<qint64>();
+        QTest::newRow("woken but cancelled before it runs")
+            << child + "," + ev(15, 1, "Paused") + "," + ev(50, 2, "Running") + "," + ev(55, 2, "Cancelled") + ","
+                   + ev(60, 1, "Cancelled")
+            << QStringList() << QList<qint64>();
+        QTest::newRow("two pauses, each woken")
+            << child + "," + ev(15, 1, "Paused") + "," + ev(50, 2, "Running") + "," + ev(51, 2, "Completed") + ","
+                   + ev(54, 1, "Running") + "," + ev(56, 3, "Pending", "d") + "," + ev(56, 3, "Running") + ","
+                   + ev(57, 3, "Paused") + "," + ev(58, 1, "Paused") + "," + ev(70, 3, "Running") + ","
+                   + ev(71, 3, "Completed") + "," + ev(90, 1, "Running") + "," + ev(91, 1, "Completed")
+            << QStringList{"p@51", "p@71"} << QList<qint64>{3, 19};
+    }
+    void inferredWakes()
+    {
+        QFETCH(QByteArray, events);
+        QFETCH(QStringList, wakes);
+        QFETCH(QList<qint64>, delays);
+        const LoadResult r = loadText("{\"chronosFutureEvents\":1,\"events\":["
+                                      "{\"t\":0,\"id\":1,\"state\":\"Pending\",\"proc\":\"p\",\"file\":\"x.nim\",\"line\":1},"
+                                      "{\"t\":0,\"id\":1,\"state\":\"Running\"},"
+                                      + events + "]}");
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QStringList got;
+        for (const Wake& w : p.wakes()) {
+            QVERIFY(w.isInferred());
+            QVERIFY(!w.isSelfWake());
+            got << QStringLiteral("%1@%2").arg(QString::fromUtf8(p.labelName(p.measurement(w.task).label))).arg(w.time);
+        }
+        QCOMPARE(got, wakes);
+        QList<qint64> gotDelays;
+        for (const Time d : SchedulingDelays::delaysOf(p, byName(p, "p")))
+            gotDelays << d;
+        QCOMPARE(gotDelays, delays);
+        QCOMPARE(p.diagnostics().warningCount(), 0u);
     }
 
     void errors_data()
