@@ -29,8 +29,20 @@ std::size_t TaskPacking::neverRanCount(const Profile& profile)
     return count;
 }
 
+std::vector<TrackId> TaskPacking::laneTracks(const Profile& profile)
+{
+    std::vector<TrackId> lane(profile.trackCount());
+    std::map<std::pair<std::int64_t, StringId>, TrackId> first;
+    for (TrackId t = 0; t < profile.trackCount(); ++t) {
+        const Track& track = profile.track(t);
+        lane[t] = track.laneGroup == kEmptyString ? t : first.try_emplace({track.pid, track.laneGroup}, t).first->second;
+    }
+    return lane;
+}
+
 TaskPacking::TaskPacking(const Profile& profile, bool withNeverRan)
 {
+    const std::vector<TrackId> lane = laneTracks(profile);
     // Tasks per track and label, each list in order of creation (ids are
     // not: a reused Chronos id or a late begin event comes later).
     struct Group {
@@ -45,9 +57,9 @@ TaskPacking::TaskPacking(const Profile& profile, bool withNeverRan)
         const Measurement& m = profile.measurement(id);
         if (!m.isAsync() || (!withNeverRan && neverRan(profile, id)))
             continue;
-        const auto [it, added] = groupOf.try_emplace({TrackId(m.track), m.label}, groups.size());
+        const auto [it, added] = groupOf.try_emplace({lane[m.track], m.label}, groups.size());
         if (added)
-            groups.push_back(Group{TrackId(m.track), m.created, m.label, {}});
+            groups.push_back(Group{lane[m.track], m.created, m.label, {}});
         Group& g = groups[it->second];
         g.firstCreated = std::min(g.firstCreated, m.created);
         g.tasks.push_back(id);

@@ -9,7 +9,7 @@
 namespace runlane {
 
 // The async tasks of a profile packed into shared rows, as Perfetto packs
-// async slices: per track, one group per label (the labels with the most
+// async slices: per track (or lane group of tracks), one group per label (the labels with the most
 // tasks first, then in order of their first task's creation), and in each group the fewest rows such that the
 // tasks sharing a row never overlap in time. A task occupies [created, end),
 // end being when it finished (the profile's end if it did not), so a row
@@ -32,6 +32,10 @@ public:
     explicit TaskPacking(const Profile& profile, bool withNeverRan = true);
     // The async tasks that never ran: what `withNeverRan` false leaves out.
     static std::size_t neverRanCount(const Profile& profile);
+    // Per track, the track whose heading its tasks are listed under: the
+    // first track of its process with the same lane group (TrackInfo::
+    // laneGroup), else itself. Rows name these tracks.
+    static std::vector<TrackId> laneTracks(const Profile& profile);
 
     // By track, then group, then row within the group.
     const std::vector<Row>& rows() const { return m_rows; }

@@ -1,6 +1,7 @@
 #include "profileloader.h"
 
 #include "addedthread.h"
+#include "creatingfunctions.h"
 #include "formatregistry.h"
 #include "gzipdevice.h"
 #include "memoryguard.h"
@@ -450,6 +451,8 @@ bool addFiles(ProfileBuilder& builder, const LoadControl& control, const LoadPro
             return false;
         before += size;
     }
+    if (!control.additions.empty())
+        CreatingFunctions::apply(builder);
     return true;
 }
 

@@ -29,6 +29,10 @@ struct TrackInfo {
     // each interval goes to the first row free at its start, and the rows
     // are as many as intervals ran at once.
     bool workerPool = false;
+    // Tracks of one process with the same lane group share one heading in
+    // the task lanes, this text (viztracer's asyncio tasks, a pseudo-thread
+    // each: "MainProcess / asyncio tasks"); none: the track's own.
+    StringId laneGroup = kEmptyString;
 };
 
 struct Track : TrackInfo {

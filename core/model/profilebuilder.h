@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -76,6 +77,15 @@ public:
     MeasurementId addCall(TrackId track, LabelId label, Time start, Time end, std::uint32_t order);
 
     const Measurement& measurement(MeasurementId id) const { return m_measurements[id]; }
+    // The intervals so far, before the layout: `parent` still holds the
+    // order addInterval was given.
+    std::span<const Interval> intervalsSoFar() const { return m_intervals; }
+    void relabel(MeasurementId measurement, LabelId label) { m_measurements[measurement].label = label; }
+    // The format labels its tasks by kind only (Node's resource types): a
+    // sampled profile added to it names the function that created each
+    // (CreatingFunctions).
+    void setTasksNameTheirCreator(bool name) { m_tasksNameTheirCreator = name; }
+    bool tasksNameTheirCreator() const { return m_tasksNameTheirCreator; }
     std::size_t measurementCount() const { return m_measurements.size(); }
     std::size_t intervalCount() const { return m_intervals.size(); }
 
@@ -178,6 +188,7 @@ private:
     FlowBinder m_flowBinder;
     std::vector<Profile::Trigger> m_triggers;
     std::vector<std::pair<MeasurementId, TrackId>> m_createdOn;
+    bool m_tasksNameTheirCreator = false;
     std::vector<CounterSeries> m_counters;
     std::vector<Label> m_labels;
     struct LabelKeyHash {

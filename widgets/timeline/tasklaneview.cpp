@@ -477,8 +477,9 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
             p.setFont(bold);
             p.setPen(ColorScheme::text());
             const Profile* profile = m_profile.get(); // rows exist only while it is the open one
-            QString text = qs(profile->string(profile->track(it->track).name)) + QStringLiteral(" — ")
-                + countText(qint64(it->count), "task", "tasks");
+            const Track& track = profile->track(it->track);
+            QString text = qs(profile->string(track.laneGroup != kEmptyString ? track.laneGroup : track.name))
+                + QStringLiteral(" — ") + countText(qint64(it->count), "task", "tasks");
             if (m_packedShown) {
                 std::size_t rows = 0;
                 for (auto next = it + 1; next != m_rows.end() && next->kind == Kind::Packed; ++next)

@@ -58,6 +58,7 @@ void AsyncioTasks::build(ProfileBuilder& b, const std::vector<TrackId>& tracks)
         // trackName gives "<process> / <thread>": keep its process part.
         const std::string prefix = process.substr(0, process.size() - threadName.size());
         info.displayName = b.intern(prefix + "asyncio tasks / " + threadName);
+        info.laneGroup = b.intern(prefix + "asyncio tasks");
         info.threadSortIndex = kTaskSortBase + std::int64_t(rank);
     }
 

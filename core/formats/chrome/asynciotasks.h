@@ -17,7 +17,7 @@ class ProfileBuilder;
 // to the next `await` that suspends, are its Running intervals and the gaps
 // between them Paused. The tracks are named "<process> / asyncio tasks /
 // <name>" and listed together after the process's threads, in the order the
-// tasks first ran.
+// tasks first ran; the task lanes list them under one heading (laneGroup).
 //
 // What the file does not say:
 // * Which tracks are tasks. A track is taken for one when the file is

@@ -135,6 +135,8 @@ struct ChromeEvent {
     // its own: its creator is what ran there at its creation.
     bool hasArgCreatorTid = false;
     std::int64_t argCreatorTid = 0;
+    // A wake of the task (Runlane's convert output): its Wake flags; -1 if none.
+    std::int16_t argWake = -1;
     std::string argFile; // source position of a frame
     std::int64_t argLine = 0;
     // `args.data` as JSON text, kept for the events that carry V8 CPU
@@ -180,6 +182,7 @@ struct ChromeEvent {
         argCreator = -1;
         argTrigger = -1;
         hasArgCreatorTid = false;
+        argWake = -1;
         argFile.clear();
         argLine = 0;
         hasArgData = false;

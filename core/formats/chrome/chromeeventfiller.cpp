@@ -353,6 +353,8 @@ void ChromeEventFiller::subScalar(const JsonScalar& v)
             m_event.argCreator = whole;
         } else if (m_subKey == "trigger" && integral && whole >= 0) {
             m_event.argTrigger = whole;
+        } else if (m_subKey == "wake" && integral && whole >= 0 && whole <= 0xff) {
+            m_event.argWake = std::int16_t(whole);
         } else if (m_subKey == "creator_tid" && integral) {
             m_event.hasArgCreatorTid = true;
             m_event.argCreatorTid = whole;

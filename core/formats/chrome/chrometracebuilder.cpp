@@ -365,6 +365,8 @@ void ChromeTraceBuilder::addMetadata(const ChromeEvent& e, std::uint64_t index)
     } else if (e.name == "thread_sort_index") {
         if (e.hasArgSortIndex)
             m_threadMeta[{pid, tid}].sortIndex = e.argSortIndex;
+    } else if (e.name == "runlane_worker_pool") {
+        process(pid).workerPool = true;
     } else {
         m_diagnostics.skipped("metadata '" + e.name.substr(0, 40) + "'");
     }
@@ -411,7 +413,7 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
         task.onThread = e.cat == kThreadTaskCategory;
         m_asyncTasks.push_back(std::move(task));
         it = m_asyncIndex.emplace(key, std::uint32_t(m_asyncTasks.size() - 1)).first;
-        if (m_asyncTasks.back().onThread && e.id.kind == ChromeEvent::Value::Number)
+        if ((m_asyncTasks.back().onThread || e.cat == kAsyncTaskCategory) && e.id.kind == ChromeEvent::Value::Number)
             m_threadTasksById.emplace(e.id.number, it->second);
     }
     AsyncTask& task = m_asyncTasks[it->second];
@@ -420,7 +422,7 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
         task.creatorTid = e.argCreatorTid;
         m_threadTaskLinks = true;
     }
-    if (task.onThread && (e.argCreator >= 0 || e.argTrigger >= 0)) {
+    if ((task.onThread || e.cat == kAsyncTaskCategory) && (e.argCreator >= 0 || e.argTrigger >= 0)) {
         task.creatorId = e.argCreator >= 0 ? e.argCreator : task.creatorId;
         task.triggerId = e.argTrigger >= 0 ? e.argTrigger : task.triggerId;
         m_threadTaskLinks = true;
@@ -429,7 +431,8 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
     const std::int8_t stateCode = e.argState.empty()                   ? kNoState
         : parseFinalState(e.argState, state) ? std::int8_t(state)
                                                : kOtherState;
-    task.events.push_back(AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, stateCode});
+    task.events.push_back(AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, stateCode,
+                                     kind == 'n' ? e.argWake : std::int16_t(-1)});
     if ((kind == 'b' || kind == 'n') && ChromeFlowCollector::hasBinding(e))
         m_flows.deferSlice(e, orderOf(index), ts); // an 'n' stays unbound: no slice
 }
@@ -469,6 +472,8 @@ void ChromeTraceBuilder::finish()
         if (p != m_processes.end()) {
             info.processName = p->second.name;
             info.processSortIndex = p->second.sortIndex;
+            if (info.kind == TrackKind::Async && p->second.workerPool)
+                info.workerPool = true;
         }
         if (info.kind != TrackKind::Async) {
             const auto meta = m_threadMeta.find({info.pid, info.tid});
@@ -628,6 +633,7 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
         StringId name;
     };
     std::vector<Open> stack;
+    std::vector<const AsyncEvent*> wakes;
     MeasurementId taskId = kNone;
     // Only a final state makes a task of instants alone.
     const bool anyState = std::any_of(events.begin(), events.end(), [](const AsyncEvent& e) { return e.state >= 0; });
@@ -683,6 +689,8 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
             m_flows.sliceBuilt(open.order, track, open.measurement);
             if (open.measurement != taskId)
                 m_builder.finish(open.measurement, ev.ts, FinalState::Completed);
+        } else if (ev.wake >= 0) {
+            wakes.push_back(&ev);
         } else if (ev.state != kNoState) {
             // An instant that states the task's state is part of its life
             // (Runlane writes one at creation and one at the end).
@@ -698,6 +706,10 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
         }
     }
     task.measurement = taskId;
+    if (taskId != kNone) {
+        for (const AsyncEvent* w : wakes)
+            m_builder.addWake(Wake{w->ts, taskId, std::uint8_t(w->wake)});
+    }
     if (taskId == kNone)
         return;
     if (!stack.empty()) {

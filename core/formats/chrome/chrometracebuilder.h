@@ -24,6 +24,9 @@ public:
     // Slices of this category are tasks that ran on their thread's running
     // stack (Runlane's own convert output); other async slices are concurrent.
     static constexpr std::string_view kThreadTaskCategory = "runlane.task";
+    // Runlane's concurrent tasks: like any async slices, but their ids name
+    // them in links (creator, trigger) and wakes.
+    static constexpr std::string_view kAsyncTaskCategory = "runlane.async";
     // Instants of this category only mark where the profile starts or ends
     // (Runlane writes them when nothing else would keep the span).
     static constexpr std::string_view kSpanCategory = "runlane.span";
@@ -57,6 +60,7 @@ private:
         // FinalState from args.state; kNoState if none, kOtherState for a
         // state that is not final (Runlane writes "pending" at creation).
         std::int8_t state;
+        std::int16_t wake; // an 'n': a wake's flags (args.wake), else -1
     };
     static constexpr std::int8_t kNoState = -2;
     static constexpr std::int8_t kOtherState = -1;
@@ -77,6 +81,7 @@ private:
         StringId name = kEmptyString;
         std::int64_t sortIndex = 0;
         TrackId asyncTrack = kNone;
+        bool workerPool = false; // metadata runlane_worker_pool
     };
     struct ThreadMeta {
         StringId name = kEmptyString;

@@ -84,6 +84,7 @@ public:
             else
                 writeThreadTrack(t);
         }
+        writeWakes();
         writeMarksAndCounters();
         writeFlows();
         writeSnapshots();
@@ -187,6 +188,12 @@ private:
                     m_out += ",\"args\":{\"sort_index\":" + std::to_string(t.processSortIndex) + "}}";
                 }
             }
+            if (t.kind == TrackKind::Async && t.workerPool) {
+                // tokio's tasks, polled by workers the file does not name
+                // (TrackInfo::workerPool): no task nests in another.
+                begin('M', "runlane_worker_pool", t.pid, 0, 0);
+                m_out += '}';
+            }
             if (t.kind != TrackKind::Thread)
                 continue;
             const bool moved = tidOf(t) != t.tid;
@@ -247,16 +254,21 @@ private:
         m_out += '}';
     }
 
-    // A task on a thread whose creator is another such task, or that has a
-    // trigger (Profile::triggers), names them by their ids: reading back
-    // derives a creator from what ran at the creation, which is not where
-    // a format's own creator (Node's executionAsyncId) always is.
+    // A task whose creator is another task, or that has a trigger
+    // (Profile::triggers), names them by their ids: reading back derives a
+    // creator on a thread from what ran at the creation, which is not where
+    // a format's own creator (Node's executionAsyncId) always is, and of a
+    // concurrent task from the slice it is written in, which a task it
+    // created (tokio's spawn) is not.
     std::string taskLinks(MeasurementId m) const
     {
         std::string links;
-        if (m_profile.track(m_profile.measurement(m).track).kind != TrackKind::Thread)
-            return links; // a concurrent task's creator is the slice it is written in
         const MeasurementId creator = m_profile.measurement(m).creator;
+        if (m_profile.track(m_profile.measurement(m).track).kind != TrackKind::Thread) {
+            if (creator != kNone && m_profile.measurement(creator).isAsync())
+                links += ",\"creator\":" + std::to_string(creator);
+            return links;
+        }
         if (creator != kNone && m_profile.measurement(creator).isAsync())
             links += ",\"creator\":" + std::to_string(creator);
         else if (creator != kNone && m_profile.measurement(creator).track != m_profile.measurement(m).track)
@@ -457,11 +469,22 @@ private:
             const Measurement& mm = m_profile.measurement(m);
             if (mm.track != t)
                 continue;
-            if (track.kind == TrackKind::Async && mm.creator != kNone
+            if (track.kind == TrackKind::Async && !mm.isAsync() && mm.creator != kNone
                 && m_profile.measurement(mm.creator).track == t)
                 continue; // nested in a task: not expressible without a slice
             const std::string links = taskCreation(cat, m, track);
             taskEnd(cat, m, track, links);
+        }
+    }
+
+    // Wakes (tokio's wakers, Chronos' inferred ones) as instants of their
+    // task, its flags in args.wake.
+    void writeWakes()
+    {
+        for (const Wake& w : m_profile.wakes()) {
+            const Track& track = m_profile.track(m_profile.measurement(w.task).track);
+            const char* cat = track.kind == TrackKind::Async ? "runlane.async" : "runlane.task";
+            asyncEvent('n', cat, w.task, w.task, track, w.time, {}, ",\"wake\":" + std::to_string(w.flags));
         }
     }
 
@@ -471,9 +494,11 @@ private:
     {
         static constexpr const char* cat = "runlane.async";
         const Track& track = m_profile.track(t);
+        // A slice belongs to the task that created it; a task is its own.
         auto root = [&](MeasurementId m) {
             MeasurementId r = m;
-            while (m_profile.measurement(r).creator != kNone && m_profile.measurement(m_profile.measurement(r).creator).track == t)
+            while (!m_profile.measurement(r).isAsync() && m_profile.measurement(r).creator != kNone
+                   && m_profile.measurement(m_profile.measurement(r).creator).track == t)
                 r = m_profile.measurement(r).creator;
             return r;
         };

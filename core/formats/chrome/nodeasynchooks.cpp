@@ -128,8 +128,10 @@ void NodeAsyncHooks::finish()
         return x.init != y.init ? x.init < y.init : x.order < y.order;
     });
     std::vector<MeasurementId> measurements(m_resources.size(), kNone);
-    if (!m_resources.empty())
+    if (!m_resources.empty()) {
         m_builder.setHidesTasksThatNeverRan(true); // thousands of promises that never run a callback
+        m_builder.setTasksNameTheirCreator(true); // an added CPU profile knows the JS function
+    }
     for (const std::uint32_t index : order) {
         const Resource& r = m_resources[index];
         // The main script (1) and "no JavaScript" (0) are no resource: a root.

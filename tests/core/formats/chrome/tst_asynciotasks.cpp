@@ -3,6 +3,7 @@
 // file with Qt's JSON and plain loops, and small traces for each rule.
 #include "chrometracewriter.h"
 #include "measurementmetrics.h"
+#include "taskpacking.h"
 #include "testsupport.h"
 
 #include <QJsonArray>
@@ -212,6 +213,30 @@ private Q_SLOTS:
         QCOMPARE(int(p.intervalCount()), 656);
         QCOMPARE(int(p.measurementCount()), 652);
         QCOMPARE(p.diagnostics().warningCount(), 0u);
+    }
+
+    // The task lanes list the six tasks under one heading, packed by label.
+    void lanesListTasksUnderOneHeading()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath(kSample));
+        QVERIFY2(r.ok(), r.error.message.c_str());
+        const Profile& p = *r.profile;
+        const TaskPacking packing(p);
+        QStringList rows;
+        for (const TaskPacking::Row& row : packing.rows())
+            rows << QStringLiteral("%1 | %2 #%3: %4")
+                        .arg(qstr(p.string(p.track(row.track).laneGroup)), qstr(p.labelName(row.label)).section(QLatin1Char(' '), 0, 0))
+                        .arg(row.indexInGroup)
+                        .arg(row.end - row.begin);
+        const QString heading = QStringLiteral("MainProcess / asyncio tasks | ");
+        // io_task's three overlap (most tasks first), then by first creation.
+        QCOMPARE(rows, QStringList({heading + "io_task #0: 1", heading + "io_task #1: 1", heading + "io_task #2: 1",
+                                    heading + "main #0: 1", heading + "BaseEventLoop.shutdown_asyncgens #0: 1",
+                                    heading + "BaseEventLoop.shutdown_default_executor #0: 1"}));
+        const std::vector<TrackId> lanes = TaskPacking::laneTracks(p);
+        QCOMPARE(lanes[0], TrackId(0)); // MainThread: its own
+        for (TrackId t = 1; t < p.trackCount(); ++t)
+            QCOMPARE(lanes[t], TrackId(1));
     }
 
     // convert --to chrome writes the tasks as tasks on their threads and a

@@ -63,7 +63,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("file");
         for (const QString& dir : {QStringLiteral("samples"), QStringLiteral("profiles")}) {
-            QDirIterator it(dataPath(dir), {"*.json", "*.txt"}, QDir::Files, QDirIterator::Subdirectories);
+            QDirIterator it(dataPath(dir), {"*.json", "*.txt", "*.jsonl"}, QDir::Files, QDirIterator::Subdirectories);
             QStringList files;
             while (it.hasNext())
                 files << QDir(dataPath("")).relativeFilePath(it.next());
@@ -88,6 +88,16 @@ private Q_SLOTS:
         QCOMPARE(second.profile->intervalCount(), first.profile->intervalCount());
         QCOMPARE(second.profile->duration(), first.profile->duration());
         QCOMPARE(second.profile->marks().size(), first.profile->marks().size());
+        // Wakes (tokio's, Chronos' inferred) and the delays they give.
+        QCOMPARE(second.profile->wakes().size(), first.profile->wakes().size());
+        for (std::size_t k = 0; k < first.profile->wakes().size(); ++k) {
+            QCOMPARE(second.profile->wakes()[k].time, first.profile->wakes()[k].time);
+            QCOMPARE(second.profile->wakes()[k].flags, first.profile->wakes()[k].flags);
+        }
+        QCOMPARE(second.profile->measurementCount(), first.profile->measurementCount());
+        for (const Track& t : first.profile->tracks())
+            QVERIFY(!t.workerPool || std::any_of(second.profile->tracks().begin(), second.profile->tracks().end(),
+                                                 [](const Track& u) { return u.workerPool; }));
         QCOMPARE(flowTexts(*second.profile), flowTexts(*first.profile));
         QCOMPARE(second.profile->unboundFlowEnds(), std::uint64_t(0));
         QCOMPARE(second.profile->counters().size(), first.profile->counters().size());
