@@ -106,4 +106,25 @@ std::vector<MeasurementId> OutermostTasks::apply(ProfileBuilder& b, std::span<co
     return tasks;
 }
 
+void OutermostTasks::mergeTrack(ProfileBuilder& b, TrackId from, TrackId into)
+{
+    for (Measurement& m : b.m_measurements) {
+        if (m.track == from)
+            m.track = into;
+    }
+    for (Mark& mark : b.m_marks) {
+        if (mark.track == from)
+            mark.track = into;
+    }
+    for (auto& [id, track] : b.m_createdOn) {
+        if (track == from)
+            track = into;
+    }
+    std::vector<TrackId> same(b.m_tracks.size());
+    for (TrackId t = 0; t < same.size(); ++t)
+        same[t] = t == from ? into : t;
+    b.m_flowBinder.renumberTracks(same);
+    b.m_mergedTracks.push_back(from);
+}
+
 } // namespace runlane

@@ -33,6 +33,9 @@ public:
     // that named a step's call (creators, flows, wakes, triggers) names the
     // task afterwards; measurement ids are renumbered.
     static std::vector<MeasurementId> apply(ProfileBuilder& builder, std::span<const Request> requests);
+    // Moves everything on track `from` to track `into` (where the tasks ran,
+    // so that their steps nest in what ran them there) and drops `from`.
+    static void mergeTrack(ProfileBuilder& builder, TrackId from, TrackId into);
 };
 
 } // namespace runlane

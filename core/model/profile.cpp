@@ -5,6 +5,24 @@
 
 namespace runlane {
 
+std::string Profile::nameOf(const TrackInfo& track, const StringPool& strings)
+{
+    if (track.displayName != kEmptyString)
+        return std::string(strings.view(track.displayName));
+    std::string name = track.processName != kEmptyString ? std::string(strings.view(track.processName))
+                                                         : "pid " + std::to_string(track.pid);
+    name += " / ";
+    if (track.kind == TrackKind::Async)
+        name += "async";
+    else if (track.threadName != kEmptyString)
+        name += strings.view(track.threadName);
+    else
+        name += "tid " + std::to_string(track.tid);
+    if (track.kind == TrackKind::Samples)
+        name += " (samples)";
+    return name;
+}
+
 void CounterSeries::sortByTime()
 {
     std::vector<std::size_t> order(times.size());

@@ -131,6 +131,9 @@ public:
 
     std::size_t trackCount() const { return m_tracks.size(); }
     const Track& track(TrackId id) const { return m_tracks[id]; }
+    // The name a track is shown by (Track::name): its display name, else
+    // "process / thread", with " (samples)" for a Samples track.
+    static std::string nameOf(const TrackInfo& track, const StringPool& strings);
     const std::vector<Track>& tracks() const { return m_tracks; }
 
     std::size_t intervalCount() const { return m_intervals.size(); }

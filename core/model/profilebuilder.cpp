@@ -235,7 +235,10 @@ void ProfileBuilder::sortTracks()
         return std::tie(x.processSortIndex, x.pid, xAsync, x.threadSortIndex, x.tid, x.kind)
             < std::tie(y.processSortIndex, y.pid, yAsync, y.threadSortIndex, y.tid, y.kind);
     });
-    std::vector<TrackId> newId(m_tracks.size());
+    // A track merged into another (OutermostTasks::mergeTrack) is gone:
+    // nothing refers to it any more.
+    std::erase_if(order, [this](TrackId t) { return std::find(m_mergedTracks.begin(), m_mergedTracks.end(), t) != m_mergedTracks.end(); });
+    std::vector<TrackId> newId(m_tracks.size(), kNone);
     std::vector<TrackInfo> sorted;
     sorted.reserve(m_tracks.size());
     for (TrackId i = 0; i < order.size(); ++i) {
@@ -769,24 +772,6 @@ void ProfileBuilder::finishTracks()
         track.end = track.depthOffsets.back();
         track.name = track.displayName != kEmptyString ? track.displayName : intern(trackName(track));
     }
-}
-
-std::string ProfileBuilder::trackName(const TrackInfo& track) const
-{
-    if (track.displayName != kEmptyString)
-        return std::string(string(track.displayName));
-    std::string name = track.processName != kEmptyString ? std::string(string(track.processName))
-                                                         : "pid " + std::to_string(track.pid);
-    name += " / ";
-    if (track.kind == TrackKind::Async)
-        name += "async";
-    else if (track.threadName != kEmptyString)
-        name += string(track.threadName);
-    else
-        name += "tid " + std::to_string(track.tid);
-    if (track.kind == TrackKind::Samples)
-        name += " (samples)";
-    return name;
 }
 
 } // namespace runlane

@@ -56,9 +56,10 @@ public:
 
     TrackId addTrack(const TrackInfo& info);
     TrackInfo& trackInfo(TrackId id) { return m_tracks[id]; }
+    const TrackInfo& trackInfo(TrackId id) const { return m_tracks[id]; }
     // The name the built profile gives a track (Track::name): its display
     // name, else "process / thread", with " (samples)" for a Samples track.
-    std::string trackName(const TrackInfo& track) const;
+    std::string trackName(const TrackInfo& track) const { return Profile::nameOf(track, m_profile->m_strings); }
     std::size_t trackCount() const { return m_tracks.size(); }
 
     // `creator` is an existing measurement, kNone (a root) or kAutoCreator.
@@ -188,6 +189,7 @@ private:
     FlowBinder m_flowBinder;
     std::vector<Profile::Trigger> m_triggers;
     std::vector<std::pair<MeasurementId, TrackId>> m_createdOn;
+    std::vector<TrackId> m_mergedTracks; // OutermostTasks::mergeTrack
     bool m_tasksNameTheirCreator = false;
     std::vector<CounterSeries> m_counters;
     std::vector<Label> m_labels;

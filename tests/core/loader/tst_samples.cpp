@@ -74,7 +74,7 @@ private Q_SLOTS:
         row("cpuprofile/node10-example.cpuprofile", 1, 6, 6, 0, 1, 0);
         row("node/http-async-hooks.cpuprofile", 1, 2469, 2469, 0, 0, 0);
         row("node/http-async-hooks.trace.json", 2, 5842, 4797, 166, 2, 4); // async_hooks resources as tasks (NodeAsyncHooks)
-        row("viztracer/async_simple.json", 7, 652, 656, 0, 0, 0); // 6 asyncio tasks of 10 steps (AsyncioTasks)
+        row("viztracer/async_simple.json", 1, 652, 656, 0, 0, 0); // 6 asyncio tasks of 10 steps, back on MainThread (AsyncioTasks)
         row("chrome-trace/perfetto/connected_flow_data.json", 4, 11, 11, 0, 0, 0);
         row("chrome-trace/perfetto/flow_events_json_v1.json", 5, 5, 5, 0, 0, 1);
         row("chrome-trace/perfetto/flow_events_json_v2.json", 5, 6, 6, 0, 0, 0);
