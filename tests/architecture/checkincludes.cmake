@@ -18,6 +18,8 @@ set(rules
     "core/analysis:core/base core/model"
     "core/compare:core/base core/model core/analysis"
     "core/text:core/base core/model core/analysis core/compare"
+    # The history stores what compare computes and judges it the same way.
+    "core/history:core/base core/model core/analysis core/compare core/text"
     # A format uses the model and io (and text, to write values in its
     # warnings); never the analyses nor another format.
     "core/formats/*:core/base core/model core/io core/text"
