@@ -117,7 +117,7 @@ bool HistoryJsonLines::read(HistoryStore& store, std::istream& in, std::size_t& 
                 sets.emplace(oldSet, run.runSet);
             ++runs;
         } catch (const nlohmann::json::exception& e) {
-            error = where + e.what();
+            error = where + (header ? std::string(e.what()) : "not a Runlane history export (version " + std::to_string(kVersion) + ")");
             return false;
         }
     }
