@@ -16,6 +16,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QtTest>
 
 #include <unistd.h>
 
@@ -119,6 +120,60 @@ private:
     QTemporaryDir m_dir;
     QString m_port;
     bool m_running = false;
+};
+
+// The backends every history test runs on: an SQLite file and a database
+// of the throwaway server. In the test class: initTestCase(),
+// cleanupTestCase() and init() in its own, addRows() as a test's _data, newHistory()
+// in the test for an empty history of the row's backend (as --db takes it).
+class HistoryBackends
+{
+public:
+    // initTestCase: starts the server. Where PostgreSQL is not installed
+    // the postgresql rows are skipped (with a warning); installed, it must
+    // start.
+    void initTestCase()
+    {
+        if (!PgServer::installed()) {
+            qWarning("PostgreSQL (Debian's postgresql package) is not installed: the postgresql rows are skipped");
+            return;
+        }
+        QString error;
+        m_running = m_server.start(error);
+        QVERIFY2(m_running, qPrintable(error));
+    }
+    void cleanupTestCase() { m_server.stop(); }
+    // init: skips a postgresql row without a server.
+    void init()
+    {
+        if (QTest::currentDataTag() && QByteArray(QTest::currentDataTag()) == "postgresql" && !m_running)
+            QSKIP("no PostgreSQL server");
+    }
+    static void addRows()
+    {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("sqlite") << QStringLiteral("sqlite");
+        QTest::newRow("postgresql") << QStringLiteral("postgresql");
+    }
+    // "" where the database cannot be made.
+    QString newHistory()
+    {
+        QFETCH(QString, backend);
+        const QString name = QStringLiteral("history%1").arg(++m_count);
+        if (backend == QLatin1String("sqlite"))
+            return m_dir.filePath(name + QStringLiteral(".sqlite"));
+        QString error;
+        const QString url = m_server.createDatabase(name, error);
+        return error.isEmpty() ? url : QString();
+    }
+    // A new name in the SQLite files' directory.
+    QString newFile(const QString& suffix) { return m_dir.filePath(QStringLiteral("file%1").arg(++m_count) + suffix); }
+
+private:
+    QTemporaryDir m_dir;
+    PgServer m_server;
+    bool m_running = false;
+    int m_count = 0;
 };
 
 } // namespace runlane::test

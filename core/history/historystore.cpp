@@ -93,32 +93,54 @@ const std::string& HistoryStore::error() const
     return m_db.error();
 }
 
-bool HistoryStore::labelId(const LabelKey& key, std::int64_t& id)
+bool HistoryStore::labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id)
 {
     if (const auto it = m_labelIds.find(key); it != m_labelIds.end()) {
         id = it->second;
         return true;
     }
-    // ON CONFLICT: another recorder may add the same label at the same
-    // time (PostgreSQL waits for its transaction, then skips the row).
-    QSqlQuery insert(m_db.connection());
-    insert.prepare(QStringLiteral("INSERT INTO labels (name, file, line) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"));
-    insert.addBindValue(qs(key.name));
-    insert.addBindValue(qs(key.file));
-    insert.addBindValue(key.line);
-    if (!m_db.exec(insert, "adding a label"))
+    // Known already (the usual case once a workload has a history): one
+    // lookup. New: inserted first; ON CONFLICT because another recorder
+    // may add the same label at the same time (PostgreSQL waits for its
+    // transaction, then skips the row).
+    for (const bool inserted : {false, true}) {
+        queries.select.addBindValue(qs(key.name));
+        queries.select.addBindValue(qs(key.file));
+        queries.select.addBindValue(key.line);
+        if (!m_db.exec(queries.select, "finding a label"))
+            return false;
+        if (queries.select.next()) {
+            id = queries.select.value(0).toLongLong();
+            queries.select.finish();
+            m_labelIds.emplace(key, id);
+            return true;
+        }
+        queries.select.finish();
+        if (inserted)
+            break;
+        queries.insert.addBindValue(qs(key.name));
+        queries.insert.addBindValue(qs(key.file));
+        queries.insert.addBindValue(key.line);
+        if (!m_db.exec(queries.insert, "adding a label"))
+            return false;
+    }
+    return false;
+}
+
+bool HistoryStore::knownLabels(const std::string& workload)
+{
+    // The labels of the workload's latest run, in one query: a run usually
+    // has the labels of the one before, and one lookup per label cost as
+    // much as writing its values.
+    QSqlQuery q(m_db.connection());
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT l.id, l.name, l.file, l.line FROM run_values v JOIN labels l ON l.id = v.label_id"
+                             " WHERE v.run_id = (SELECT max(id) FROM runs WHERE workload = ?)"));
+    q.addBindValue(qs(workload));
+    if (!m_db.exec(q, "reading the workload's labels"))
         return false;
-    QSqlQuery select(m_db.connection());
-    select.prepare(QStringLiteral("SELECT id FROM labels WHERE name = ? AND file = ? AND line = ?"));
-    select.addBindValue(qs(key.name));
-    select.addBindValue(qs(key.file));
-    select.addBindValue(key.line);
-    if (!m_db.exec(select, "finding a label"))
-        return false;
-    if (!select.next())
-        return false;
-    id = select.value(0).toLongLong();
-    m_labelIds.emplace(key, id);
+    while (q.next())
+        m_labelIds.emplace(LabelKey{str(q.value(1)), str(q.value(2)), q.value(3).toInt()}, q.value(0).toLongLong());
     return true;
 }
 
@@ -156,12 +178,16 @@ bool HistoryStore::insertRun(HistoryRun& run, const Values& values, std::size_t&
             return false;
     }
 
+    LabelQueries labels{QSqlQuery(m_db.connection()), QSqlQuery(m_db.connection())};
+    labels.select.prepare(QStringLiteral("SELECT id FROM labels WHERE name = ? AND file = ? AND line = ?"));
+    labels.insert.prepare(
+        QStringLiteral("INSERT INTO labels (name, file, line) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"));
     QSqlQuery row(m_db.connection());
     row.prepare(QStringLiteral("INSERT INTO run_values (run_id, label_id, async, ") + valueColumns()
                 + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const auto& [label, v] : values) {
         std::int64_t id = 0;
-        if (!labelId(label.key, id))
+        if (!labelId(label.key, labels, id))
             return false;
         row.addBindValue(qlonglong(run.id));
         row.addBindValue(qlonglong(id));
@@ -178,6 +204,8 @@ bool HistoryStore::insertRun(HistoryRun& run, const Values& values, std::size_t&
 
 bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
 {
+    if (!runs.empty() && !knownLabels(runs.front().workload))
+        return false;
     const char* hook = std::getenv(kAbortHook);
     const long long abortAfter = hook ? std::atoll(hook) : -1;
     std::size_t rows = 0;

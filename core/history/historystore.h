@@ -4,6 +4,8 @@
 #include "historyrun.h"
 #include "runset.h"
 
+#include <QSqlQuery>
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -57,7 +59,13 @@ public:
 
 private:
     bool insertRun(HistoryRun& run, const Values& values, std::size_t& rows, long long abortAfter);
-    bool labelId(const LabelKey& key, std::int64_t& id);
+    // The statements that find and add labels, prepared once per run.
+    struct LabelQueries {
+        QSqlQuery select;
+        QSqlQuery insert;
+    };
+    bool labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id);
+    bool knownLabels(const std::string& workload);
 
     HistoryDatabase& m_db;
     std::map<LabelKey, std::int64_t> m_labelIds;

@@ -42,29 +42,11 @@ class TestHistoryCommand : public QObject
 
 private:
     QTemporaryDir m_dir;
-    runlane::test::PgServer m_pg;
-    bool m_pgRunning = false;
+    runlane::test::HistoryBackends m_backends;
     int m_databases = 0;
     QStringList m_profiles; // 30 generated runs of one workload
 
-    void backends()
-    {
-        QTest::addColumn<QString>("backend");
-        QTest::newRow("sqlite") << QStringLiteral("sqlite");
-        QTest::newRow("postgresql") << QStringLiteral("postgresql");
-    }
-
-    // A new empty history of the row's backend, as --db takes it.
-    QString newHistory()
-    {
-        QFETCH(QString, backend);
-        const QString name = QStringLiteral("cli%1").arg(++m_databases);
-        if (backend == QLatin1String("sqlite"))
-            return m_dir.filePath(name + QStringLiteral(".sqlite"));
-        QString error;
-        const QString url = m_pg.createDatabase(name, error);
-        return error.isEmpty() ? url : QString();
-    }
+    QString newHistory() { return m_backends.newHistory(); }
 
     static int runCount(const QString& db)
     {
@@ -87,26 +69,15 @@ private Q_SLOTS:
                 generator.factors["f5"] = 1.15;
             m_profiles << runlane::test::writeTemp(m_dir, generator.chronosLog(), QStringLiteral("run%1.json").arg(r));
         }
-        if (!runlane::test::PgServer::installed()) {
-            qWarning("PostgreSQL (Debian's postgresql package) is not installed: the postgresql rows are skipped");
-            return;
-        }
-        QString error;
-        m_pgRunning = m_pg.start(error);
-        QVERIFY2(m_pgRunning, qPrintable(error));
+        m_backends.initTestCase();
     }
-    void cleanupTestCase() { m_pg.stop(); }
-
-    void init()
-    {
-        if (QTest::currentDataTag() && QByteArray(QTest::currentDataTag()) == "postgresql" && !m_pgRunning)
-            QSKIP("no PostgreSQL server");
-    }
+    void cleanupTestCase() { m_backends.cleanupTestCase(); }
+    void init() { m_backends.init(); }
 
     // 30 runs recorded one by one; check on run 25 flags exactly f5, with
     // compare's per-label keys and threshold_pct; exit 4 with
     // --fail-on-regression.
-    void stepChange_data() { backends(); }
+    void stepChange_data() { runlane::test::HistoryBackends::addRows(); }
     void stepChange()
     {
         const QString db = newHistory();
@@ -178,7 +149,7 @@ private Q_SLOTS:
     }
 
     // A recorder killed between two value rows leaves no trace of its run.
-    void atomicity_data() { backends(); }
+    void atomicity_data() { runlane::test::HistoryBackends::addRows(); }
     void atomicity()
     {
         const QString db = newHistory();
@@ -196,7 +167,7 @@ private Q_SLOTS:
     }
 
     // Two recorders at once on a new history: both land.
-    void concurrentRecords_data() { backends(); }
+    void concurrentRecords_data() { runlane::test::HistoryBackends::addRows(); }
     void concurrentRecords()
     {
         const QString db = newHistory();
@@ -221,7 +192,7 @@ private Q_SLOTS:
     }
 
     // export from one backend, import into the other's empty history.
-    void exportImport_data() { backends(); }
+    void exportImport_data() { runlane::test::HistoryBackends::addRows(); }
     void exportImport()
     {
         const QString source = m_dir.filePath(QStringLiteral("export-source%1.sqlite").arg(++m_databases));

@@ -83,32 +83,10 @@ class TestHistoryStore : public QObject
 
 private:
     QTemporaryDir m_dir;
-    test::PgServer m_pg;
-    bool m_pgRunning = false;
+    test::HistoryBackends m_backends;
     int m_databases = 0;
 
-    // Every test runs on both: an SQLite file and a database of the
-    // throwaway PostgreSQL server.
-    void backends()
-    {
-        QTest::addColumn<QString>("backend");
-        QTest::newRow("sqlite") << QStringLiteral("sqlite");
-        QTest::newRow("postgresql") << QStringLiteral("postgresql");
-    }
-
-    // A new empty history of the row's backend; "" if there is none.
-    std::string newHistory()
-    {
-        QFETCH(QString, backend);
-        const QString name = QStringLiteral("history%1").arg(++m_databases);
-        if (backend == QLatin1String("sqlite"))
-            return m_dir.filePath(name + QStringLiteral(".sqlite")).toStdString();
-        if (!m_pgRunning)
-            return {};
-        QString error;
-        const QString url = m_pg.createDatabase(name, error);
-        return error.isEmpty() ? url.toStdString() : std::string();
-    }
+    std::string newHistory() { return m_backends.newHistory().toStdString(); }
 
     static bool record(HistoryStore& store, const std::string& workload, const HistoryStore::Values& values,
                        const std::string& commit = {})
@@ -123,23 +101,12 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        if (!test::PgServer::installed()) {
-            qWarning("PostgreSQL (Debian's postgresql package) is not installed: the postgresql rows are skipped");
-            return;
-        }
-        QString error;
-        m_pgRunning = m_pg.start(error);
-        QVERIFY2(m_pgRunning, qPrintable(error));
+        m_backends.initTestCase();
     }
-    void cleanupTestCase() { m_pg.stop(); }
+    void cleanupTestCase() { m_backends.cleanupTestCase(); }
+    void init() { m_backends.init(); }
 
-    void init()
-    {
-        if (QTest::currentDataTag() && QByteArray(QTest::currentDataTag()) == "postgresql" && !m_pgRunning)
-            QSKIP("no PostgreSQL server");
-    }
-
-    void recordAndRead_data() { backends(); }
+    void recordAndRead_data() { test::HistoryBackends::addRows(); }
     void recordAndRead()
     {
         const std::string location = newHistory();
@@ -220,7 +187,7 @@ private Q_SLOTS:
     // 30 seeded runs of 12 labels, 3 % noise each (but `noisy`, 12 %), and
     // a planted step of +15 % in `step` from run 25 on: checking run 25
     // flags exactly `step`; the noisy label's threshold is wider.
-    void stepChange_data() { backends(); }
+    void stepChange_data() { test::HistoryBackends::addRows(); }
     void stepChange()
     {
         HistoryDatabase db;
@@ -279,7 +246,7 @@ private Q_SLOTS:
     // Thresholds worked by hand (tst_noisethreshold's series): a label
     // jittering by 10 % gets 40 % and does not alarm at +24.5 %; a steady
     // one (1-3 %) gets 5 % and alarms at +6.6 %.
-    void handThresholds_data() { backends(); }
+    void handThresholds_data() { test::HistoryBackends::addRows(); }
     void handThresholds()
     {
         HistoryDatabase db;
@@ -316,7 +283,7 @@ private Q_SLOTS:
     }
 
     // A database of the first schema is migrated on open.
-    void migration_data() { backends(); }
+    void migration_data() { test::HistoryBackends::addRows(); }
     void migration()
     {
         QFETCH(QString, backend);
@@ -368,7 +335,7 @@ private Q_SLOTS:
 
     // Export, import into an empty history of the row's backend (from
     // SQLite), export again: the same lines.
-    void jsonLines_data() { backends(); }
+    void jsonLines_data() { test::HistoryBackends::addRows(); }
     void jsonLines()
     {
         QFETCH(QString, backend);
