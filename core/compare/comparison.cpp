@@ -427,6 +427,13 @@ void Comparison::sortLabels()
     });
 }
 
+Comparison::Verdict Comparison::judge(double delta, double deltaPct, double threshold)
+{
+    if (delta == 0 || std::fabs(deltaPct) <= threshold)
+        return Verdict::Unchanged;
+    return delta > 0 ? Verdict::Regressed : Verdict::Improved;
+}
+
 Comparison Comparison::withThresholds(const std::map<LabelKey, double>& thresholds, double fallback) const
 {
     Comparison c = *this;
@@ -438,10 +445,7 @@ Comparison Comparison::withThresholds(const std::map<LabelKey, double>& threshol
         label.verdict = Verdict::Unchanged;
         for (MetricResult& m : label.metrics) {
             m.threshold = threshold;
-            if (m.delta == 0 || std::fabs(m.deltaPct) <= threshold)
-                m.verdict = Verdict::Unchanged;
-            else
-                m.verdict = m.delta > 0 ? Verdict::Regressed : Verdict::Improved;
+            m.verdict = judge(m.delta, m.deltaPct, threshold);
             if (severity(m.verdict) > severity(label.verdict))
                 label.verdict = m.verdict;
         }

@@ -90,6 +90,9 @@ public:
     // it unchanged, beyond it regressed or improved by the sign of Δ. The
     // figures (medians, Δ, p, interval) stay those of compute().
     Comparison withThresholds(const std::map<LabelKey, double>& thresholds, double fallback) const;
+    // That judgement of one change: unchanged within `threshold` (relative),
+    // else regressed (Δ > 0) or improved.
+    static Verdict judge(double delta, double deltaPct, double threshold);
     // The floor of |Δ| when none is given: 0.1 % of the base's busy time.
     static double defaultFloor(const RunSet& base);
 

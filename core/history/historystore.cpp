@@ -93,6 +93,15 @@ const std::string& HistoryStore::error() const
     return m_db.error();
 }
 
+bool HistoryStore::select(QSqlQuery& q, const QString& sql, const QVariantList& values, const char* what)
+{
+    q.setForwardOnly(true); // read once, front to back: no copy of the rows
+    q.prepare(sql);
+    for (const QVariant& value : values)
+        q.addBindValue(value);
+    return m_db.exec(q, what);
+}
+
 bool HistoryStore::labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id)
 {
     if (const auto it = m_labelIds.find(key); it != m_labelIds.end()) {
@@ -133,11 +142,10 @@ bool HistoryStore::knownLabels(const std::string& workload)
     // has the labels of the one before, and one lookup per label cost as
     // much as writing its values.
     QSqlQuery q(m_db.connection());
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT l.id, l.name, l.file, l.line FROM run_values v JOIN labels l ON l.id = v.label_id"
-                             " WHERE v.run_id = (SELECT max(id) FROM runs WHERE workload = ?)"));
-    q.addBindValue(qs(workload));
-    if (!m_db.exec(q, "reading the workload's labels"))
+    if (!select(q,
+                QStringLiteral("SELECT l.id, l.name, l.file, l.line FROM run_values v JOIN labels l ON l.id = v.label_id"
+                               " WHERE v.run_id = (SELECT max(id) FROM runs WHERE workload = ?)"),
+                {qs(workload)}, "reading the workload's labels"))
         return false;
     while (q.next())
         m_labelIds.emplace(LabelKey{str(q.value(1)), str(q.value(2)), q.value(3).toInt()}, q.value(0).toLongLong());
@@ -256,8 +264,6 @@ bool HistoryStore::record(HistoryRun& run, const Values& values)
 bool HistoryStore::runs(const std::string& workload, std::size_t last, std::vector<HistoryRun>& out)
 {
     out.clear();
-    QSqlQuery q(m_db.connection());
-    q.setForwardOnly(true);
     // The last N: newest first from the index, turned round below.
     QString sql = QStringLiteral("SELECT ") + kRunColumns + QStringLiteral(" FROM runs");
     if (!workload.empty())
@@ -265,10 +271,8 @@ bool HistoryStore::runs(const std::string& workload, std::size_t last, std::vect
     sql += QStringLiteral(" ORDER BY id DESC");
     if (last > 0)
         sql += QStringLiteral(" LIMIT %1").arg(qulonglong(last));
-    q.prepare(sql);
-    if (!workload.empty())
-        q.addBindValue(qs(workload));
-    if (!m_db.exec(q, "listing the runs"))
+    QSqlQuery q(m_db.connection());
+    if (!select(q, sql, workload.empty() ? QVariantList() : QVariantList{qs(workload)}, "listing the runs"))
         return false;
     while (q.next())
         out.push_back(runOf(q));
@@ -280,9 +284,8 @@ bool HistoryStore::run(std::int64_t id, std::optional<HistoryRun>& out)
 {
     out.reset();
     QSqlQuery q(m_db.connection());
-    q.prepare(QStringLiteral("SELECT ") + kRunColumns + QStringLiteral(" FROM runs WHERE id = ?"));
-    q.addBindValue(qlonglong(id));
-    if (!m_db.exec(q, "reading a run"))
+    if (!select(q, QStringLiteral("SELECT ") + kRunColumns + QStringLiteral(" FROM runs WHERE id = ?"), {qlonglong(id)},
+                "reading a run"))
         return false;
     if (q.next())
         out = runOf(q);
@@ -293,8 +296,6 @@ bool HistoryStore::series(const std::string& workload, const std::string& label,
                           std::size_t last, std::vector<Point>& out)
 {
     out.clear();
-    QSqlQuery q(m_db.connection());
-    q.setForwardOnly(true);
     // From the label's rows (index by label, then run) to their runs.
     QString sql = QStringLiteral("SELECT ");
     for (const QString& c : kRunColumns.split(QStringLiteral(", ")))
@@ -302,10 +303,8 @@ bool HistoryStore::series(const std::string& workload, const std::string& label,
     sql += QStringLiteral("l.file, l.line, v.") + column(metric)
         + QStringLiteral(" FROM labels l JOIN run_values v ON v.label_id = l.id JOIN runs r ON r.id = v.run_id"
                          " WHERE l.name = ? AND r.workload = ? ORDER BY r.id DESC, l.file, l.line");
-    q.prepare(sql);
-    q.addBindValue(qs(label));
-    q.addBindValue(qs(workload));
-    if (!m_db.exec(q, "reading the label's history"))
+    QSqlQuery q(m_db.connection());
+    if (!select(q, sql, {qs(label), qs(workload)}, "reading the label's history"))
         return false;
     std::size_t runsSeen = 0;
     std::int64_t lastRun = -1;
@@ -326,16 +325,40 @@ bool HistoryStore::series(const std::string& workload, const std::string& label,
     return true;
 }
 
+bool HistoryStore::workloads(std::vector<std::string>& out)
+{
+    out.clear();
+    QSqlQuery q(m_db.connection());
+    if (!select(q, QStringLiteral("SELECT DISTINCT workload FROM runs ORDER BY workload"), {}, "listing the workloads"))
+        return false;
+    while (q.next())
+        out.push_back(str(q.value(0)));
+    return true;
+}
+
+bool HistoryStore::labelNames(const std::string& workload, std::vector<std::string>& out)
+{
+    out.clear();
+    QSqlQuery q(m_db.connection());
+    if (!select(q,
+                QStringLiteral("SELECT DISTINCT l.name FROM labels l JOIN run_values v ON v.label_id = l.id"
+                               " JOIN runs r ON r.id = v.run_id WHERE r.workload = ? ORDER BY l.name"),
+                {qs(workload)}, "listing the labels"))
+        return false;
+    while (q.next())
+        out.push_back(str(q.value(0)));
+    return true;
+}
+
 bool HistoryStore::values(std::int64_t run, Values& out)
 {
     out.clear();
     QSqlQuery q(m_db.connection());
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT v.label_id, l.name, l.file, l.line, v.async, ") + valueColumns()
-              + QStringLiteral(" FROM run_values v JOIN labels l ON l.id = v.label_id WHERE v.run_id = ?"
-                               " ORDER BY v.label_id"));
-    q.addBindValue(qlonglong(run));
-    if (!m_db.exec(q, "reading a run's values"))
+    if (!select(q,
+                QStringLiteral("SELECT v.label_id, l.name, l.file, l.line, v.async, ") + valueColumns()
+                    + QStringLiteral(" FROM run_values v JOIN labels l ON l.id = v.label_id WHERE v.run_id = ?"
+                                     " ORDER BY v.label_id"),
+                {qlonglong(run)}, "reading a run's values"))
         return false;
     while (q.next()) {
         RunSet::Label label;

@@ -5,6 +5,7 @@
 #include "runset.h"
 
 #include <QSqlQuery>
+#include <QVariantList>
 
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +53,9 @@ public:
     // give several points per run).
     bool series(const std::string& workload, const std::string& label, CompareMetric metric, std::size_t last,
                 std::vector<Point>& out);
+    // The workloads, and the label names of a workload's runs, sorted.
+    bool workloads(std::vector<std::string>& out);
+    bool labelNames(const std::string& workload, std::vector<std::string>& out);
     // The labels' values of one run, as recorded.
     bool values(std::int64_t run, Values& out);
 
@@ -66,6 +70,8 @@ private:
     };
     bool labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id);
     bool knownLabels(const std::string& workload);
+    // Prepares `sql` on `q`, binds `values` and runs it; false with the error set.
+    bool select(QSqlQuery& q, const QString& sql, const QVariantList& values, const char* what);
 
     HistoryDatabase& m_db;
     std::map<LabelKey, std::int64_t> m_labelIds;

@@ -28,10 +28,10 @@ set(rules
     # format or how files are read.
     "widgets/document:core/base core/model core/analysis core/compare core/text core/loader"
     "widgets/timeline:core/base core/model core/analysis core/compare core/text widgets/document"
-    "widgets/charts:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline"
+    "widgets/charts:core/base core/model core/analysis core/compare core/text core/history widgets/document widgets/timeline"
     "widgets/panels:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline"
     "widgets/export:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline widgets/charts"
-    "app/gui:core/base core/model core/analysis core/compare core/text core/loader widgets/*"
+    "app/gui:core/base core/model core/analysis core/compare core/text core/history core/loader widgets/*"
     "app/cli:core/* core/formats/* widgets/* app/gui")
 set(max_lines 800)
 

@@ -3,6 +3,7 @@
 #include "historyjsonlines.h"
 #include "historystore.h"
 #include "noisethreshold.h"
+#include "historytestsupport.h"
 #include "pgserver.h"
 #include "testsupport.h"
 
@@ -15,24 +16,9 @@
 
 using namespace runlane;
 using runlane::test::dataPath;
+using runlane::test::rowsOf;
 
 namespace {
-
-// One row of values: `calls` calls, every time metric `exec`.
-HistoryStore::Values rowsOf(const std::vector<std::pair<std::string, double>>& execs, double calls = 10)
-{
-    HistoryStore::Values values;
-    int line = 1;
-    for (const auto& [name, exec] : execs) {
-        RunSet::Label label;
-        label.key = LabelKey{name, "app.rs", line++};
-        CompareMetrics::Values v{};
-        v.fill(exec);
-        v[std::size_t(CompareMetric::Calls)] = calls;
-        values.emplace_back(std::move(label), v);
-    }
-    return values;
-}
 
 // Seeded: a uniform draw in [-1, 1) (the tests' own generator, so that the
 // runs are the same with every standard library).

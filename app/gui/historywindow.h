@@ -1,0 +1,65 @@
+#pragma once
+
+#include "historydatabase.h"
+#include "historystore.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace runlane {
+
+class HistoryTrendChart;
+
+// A history opened in the viewer (File ▸ Open History…): pick a workload,
+// a label and a metric; the trend chart (HistoryTrendChart) and a table of
+// the runs, the same verdicts as `history check` per run. Double-click a
+// run to open its profile while the recorded file is still there. Exports
+// the chart as PNG and the series as CSV (`history show --format csv`).
+class HistoryWindow : public QWidget
+{
+    Q_OBJECT
+
+public:
+    using Open = std::function<void(const QString& path)>;
+
+    // Opens `location` (as --db takes it); see error() when it fails.
+    HistoryWindow(const std::string& location, Open open, QWidget* parent = nullptr);
+    ~HistoryWindow() override;
+
+    bool isOpen() const { return m_open; }
+    const std::string& error() const { return m_error; }
+    HistoryTrendChart* chart() const { return m_chart; }
+    QTableWidget* runs() const { return m_table; }
+    QComboBox* workloads() const { return m_workloads; }
+    QComboBox* labels() const { return m_labels; }
+    // The series shown, as CSV; false if it cannot be written.
+    bool saveCsv(const QString& path) const;
+
+private:
+    void fillLabels();
+    void showTrend();
+    void openRun(int row);
+
+    HistoryDatabase m_db;
+    std::unique_ptr<HistoryStore> m_store;
+    Open m_openProfile;
+    bool m_open = false;
+    std::string m_error;
+    std::vector<HistoryStore::Point> m_points;
+    QComboBox* m_workloads = nullptr;
+    QComboBox* m_labels = nullptr;
+    QComboBox* m_metrics = nullptr;
+    HistoryTrendChart* m_chart = nullptr;
+    QTableWidget* m_table = nullptr;
+    QLabel* m_note = nullptr;
+};
+
+} // namespace runlane
