@@ -1,7 +1,9 @@
 #include "historycontroller.h"
 
 #include "historydatabase.h"
+#include "comparecontroller.h"
 #include "historywindow.h"
+#include "mainwindow.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -16,10 +18,9 @@
 
 namespace runlane {
 
-HistoryController::HistoryController(QMenu* file, Open open, QWidget* window)
+HistoryController::HistoryController(QMenu* file, MainWindow* window)
     : QObject(window)
     , m_window(window)
-    , m_open(std::move(open))
     , m_last(QString::fromLatin1(HistoryDatabase::kDefaultFile))
 {
     QAction* action = file->addAction(tr("Open &History…"), this, [this] {
@@ -63,9 +64,20 @@ QString HistoryController::askLocation()
     return m_last;
 }
 
+void HistoryController::compare(const QString& path, const QString& base)
+{
+    // The base applies to the open profile: the run's own first.
+    connect(
+        m_window, &MainWindow::profileShown, this,
+        [this, base] { m_window->compareController()->compareWith({base}); }, Qt::SingleShotConnection);
+    m_window->openFile(path);
+}
+
 HistoryWindow* HistoryController::openHistory(const QString& location)
 {
-    auto* window = new HistoryWindow(location.toStdString(), m_open, m_window);
+    auto* window = new HistoryWindow(
+        location.toStdString(), [this](const QString& path) { m_window->openFile(path); },
+        [this](const QString& path, const QString& base) { compare(path, base); }, m_window);
     if (!window->isOpen()) {
         QMessageBox::warning(m_window, tr("Open History"), QString::fromStdString(window->error()));
         window->deleteLater();

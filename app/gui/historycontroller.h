@@ -6,35 +6,36 @@
 #include <functional>
 
 class QMenu;
-class QWidget;
 
 namespace runlane {
 
 class HistoryWindow;
+class MainWindow;
 
 // File ▸ Open History…: asks for an SQLite file or a PostgreSQL URL (a
-// small dialog), then opens a HistoryWindow on it. Kept out of MainWindow,
-// which only hands it the File menu and a way to open a run's profile.
+// small dialog), then opens a HistoryWindow on it, whose runs open in the
+// main window (a run's profile, or compare mode of a run against the one
+// before it). Kept out of MainWindow, which only hands it the File menu.
 class HistoryController : public QObject
 {
     Q_OBJECT
 
 public:
-    using Open = std::function<void(const QString& path)>;
-
-    HistoryController(QMenu* file, Open open, QWidget* window);
+    HistoryController(QMenu* file, MainWindow* window);
 
     // Opens the history at `location` (as --db takes it); null, the error
     // shown, if it cannot be opened.
     HistoryWindow* openHistory(const QString& location);
     // The dialog: the location, or "" if cancelled.
     QString askLocation();
+    // Opens `path` in the main window and, once it is shown, compares it
+    // with `base` (compare mode).
+    void compare(const QString& path, const QString& base);
     // Tests: what the dialog would answer, without it.
     void setLocationChooser(std::function<QString()> chooser) { m_chooseLocation = std::move(chooser); }
 
 private:
-    QWidget* m_window;
-    Open m_open;
+    MainWindow* m_window;
     QString m_last;
     std::function<QString()> m_chooseLocation;
 };

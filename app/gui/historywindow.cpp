@@ -31,9 +31,10 @@ QString qs(const std::string& text)
 
 } // namespace
 
-HistoryWindow::HistoryWindow(const std::string& location, Open open, QWidget* parent)
+HistoryWindow::HistoryWindow(const std::string& location, Open open, Compare compare, QWidget* parent)
     : QWidget(parent, Qt::Window)
     , m_openProfile(std::move(open))
+    , m_compareProfiles(std::move(compare))
 {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("History — %1").arg(qs(location.empty() ? HistoryDatabase::kDefaultFile : location)));
@@ -49,8 +50,12 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, QWidget* pa
     for (const CompareMetric m : CompareMetrics::all())
         m_metrics->addItem(QString::fromLatin1(CompareMetrics::name(m).data()), int(m));
     m_metrics->setCurrentIndex(int(CompareMetric::Exec));
+    auto* xAxis = new QComboBox(this);
+    xAxis->addItems({tr("by run"), tr("by time")});
     auto* png = new QPushButton(tr("Export PNG…"), this);
     auto* csv = new QPushButton(tr("Export CSV…"), this);
+    m_compare = new QPushButton(tr("Compare with the run before"), this);
+    m_compare->setEnabled(false);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Workload"), this));
     controls->addWidget(m_workloads);
@@ -58,6 +63,8 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, QWidget* pa
     controls->addWidget(m_labels, 1);
     controls->addWidget(new QLabel(tr("Metric"), this));
     controls->addWidget(m_metrics);
+    controls->addWidget(xAxis);
+    controls->addWidget(m_compare);
     controls->addWidget(png);
     controls->addWidget(csv);
 
@@ -72,8 +79,11 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, QWidget* pa
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_chart);
     split->addWidget(m_table);
+    // The chart first: the table is for looking a run up.
+    m_chart->setMinimumHeight(320);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({450, 250});
     m_note = new QLabel(this);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
@@ -84,6 +94,11 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, QWidget* pa
     connect(m_labels, &QComboBox::currentIndexChanged, this, &HistoryWindow::showTrend);
     connect(m_metrics, &QComboBox::currentIndexChanged, this, &HistoryWindow::showTrend);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { openRun(row); });
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { m_compare->setEnabled(row > 0); });
+    connect(m_compare, &QPushButton::clicked, this, &HistoryWindow::compareRun);
+    connect(xAxis, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_chart->setXAxis(index == 1 ? HistoryTrendChart::XAxis::Time : HistoryTrendChart::XAxis::RunOrder);
+    });
     connect(png, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export trend chart"), QString(), tr("PNG (*.png)"));
         if (!path.isEmpty() && !m_chart->savePng(path))
@@ -158,23 +173,41 @@ void HistoryWindow::showTrend()
         for (int c = 0; c < 7; ++c)
             m_table->setItem(int(i), c, new QTableWidgetItem(cells[c]));
     }
+    m_table->resizeColumnsToContents();
     m_note->setText(tr("%1 runs, %2 regressed, %3 improved (against the 30 runs before each)")
                         .arg(trend.points().size())
                         .arg(trend.count(Comparison::Verdict::Regressed))
                         .arg(trend.count(Comparison::Verdict::Improved)));
 }
 
+QString HistoryWindow::profileOf(std::size_t row)
+{
+    const HistoryRun& run = m_points[row].run;
+    const QString path = qs(run.sourcePath);
+    if (path.isEmpty() || !QFileInfo::exists(path)) {
+        QMessageBox::information(this, tr("Open run"), tr("The profile of run %1 is no longer at %2.").arg(run.id).arg(path));
+        return {};
+    }
+    return path;
+}
+
 void HistoryWindow::openRun(int row)
 {
     if (row < 0 || std::size_t(row) >= m_points.size())
         return;
-    const QString path = qs(m_points[std::size_t(row)].run.sourcePath);
-    if (path.isEmpty() || !QFileInfo::exists(path)) {
-        QMessageBox::information(this, tr("Open run"),
-                                 tr("The profile of run %1 is no longer at %2.").arg(m_points[std::size_t(row)].run.id).arg(path));
+    if (const QString path = profileOf(std::size_t(row)); !path.isEmpty())
+        m_openProfile(path);
+}
+
+void HistoryWindow::compareRun()
+{
+    const int row = m_table->currentRow();
+    if (row < 1 || std::size_t(row) >= m_points.size())
         return;
-    }
-    m_openProfile(path);
+    const QString path = profileOf(std::size_t(row));
+    const QString base = path.isEmpty() ? QString() : profileOf(std::size_t(row) - 1);
+    if (!base.isEmpty())
+        m_compareProfiles(path, base);
 }
 
 bool HistoryWindow::saveCsv(const QString& path) const

@@ -12,6 +12,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace runlane {
@@ -21,7 +22,8 @@ class HistoryTrendChart;
 // A history opened in the viewer (File ▸ Open History…): pick a workload,
 // a label and a metric; the trend chart (HistoryTrendChart) and a table of
 // the runs, the same verdicts as `history check` per run. Double-click a
-// run to open its profile while the recorded file is still there. Exports
+// run to open its profile while the recorded file is still there, or
+// compare it with the run before it (the viewer's compare mode). Exports
 // the chart as PNG and the series as CSV (`history show --format csv`).
 class HistoryWindow : public QWidget
 {
@@ -29,9 +31,10 @@ class HistoryWindow : public QWidget
 
 public:
     using Open = std::function<void(const QString& path)>;
+    using Compare = std::function<void(const QString& path, const QString& base)>;
 
     // Opens `location` (as --db takes it); see error() when it fails.
-    HistoryWindow(const std::string& location, Open open, QWidget* parent = nullptr);
+    HistoryWindow(const std::string& location, Open open, Compare compare, QWidget* parent = nullptr);
     ~HistoryWindow() override;
 
     bool isOpen() const { return m_open; }
@@ -40,6 +43,7 @@ public:
     QTableWidget* runs() const { return m_table; }
     QComboBox* workloads() const { return m_workloads; }
     QComboBox* labels() const { return m_labels; }
+    QPushButton* compareButton() const { return m_compare; }
     // The series shown, as CSV; false if it cannot be written.
     bool saveCsv(const QString& path) const;
 
@@ -47,10 +51,15 @@ private:
     void fillLabels();
     void showTrend();
     void openRun(int row);
+    // The selected run against the one before it (compare mode).
+    void compareRun();
+    // A run's profile, if its file is still there; "" after saying it is not.
+    QString profileOf(std::size_t row);
 
     HistoryDatabase m_db;
     std::unique_ptr<HistoryStore> m_store;
     Open m_openProfile;
+    Compare m_compareProfiles;
     bool m_open = false;
     std::string m_error;
     std::vector<HistoryStore::Point> m_points;
@@ -60,6 +69,7 @@ private:
     HistoryTrendChart* m_chart = nullptr;
     QTableWidget* m_table = nullptr;
     QLabel* m_note = nullptr;
+    QPushButton* m_compare = nullptr;
 };
 
 } // namespace runlane

@@ -4,6 +4,8 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QDateTime>
+#include <QDateTimeAxis>
 #include <QLineSeries>
 #include <QPixmap>
 #include <QScatterSeries>
@@ -43,6 +45,11 @@ HistoryTrendChart::HistoryTrendChart(QWidget* parent)
     m_x->setLabelFormat(QStringLiteral("%d"));
     m_y = new QValueAxis;
     m_y->setLabelFormat(QStringLiteral("%.0f"));
+    m_time = new QDateTimeAxis;
+    m_time->setTitleText(tr("recorded"));
+    m_time->setFormat(QStringLiteral("yyyy-MM-dd HH:mm"));
+    m_time->setVisible(false);
+    c->addAxis(m_time, Qt::AlignBottom);
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_y, Qt::AlignLeft);
     for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_band, m_values, m_regressions, m_improvements}) {
@@ -60,6 +67,37 @@ void HistoryTrendChart::setTrend(const HistoryTrend& trend, const QString& title
     m_trend = trend;
     m_unit = unit;
     chart()->setTitle(title);
+    m_y->setTitleText(unit);
+    fill();
+}
+
+void HistoryTrendChart::setXAxis(XAxis axis)
+{
+    if (axis == m_axis)
+        return;
+    QAbstractAxis* from = axis == XAxis::Time ? static_cast<QAbstractAxis*>(m_x) : m_time;
+    QAbstractAxis* to = axis == XAxis::Time ? static_cast<QAbstractAxis*>(m_time) : m_x;
+    for (QAbstractSeries* s : chart()->series()) {
+        s->detachAxis(from);
+        s->attachAxis(to);
+    }
+    from->setVisible(false);
+    to->setVisible(true);
+    m_axis = axis;
+    fill();
+}
+
+double HistoryTrendChart::xOf(std::size_t run) const
+{
+    if (m_axis == XAxis::RunOrder)
+        return double(run + 1);
+    return double(QDateTime::fromString(QString::fromStdString(m_trend.points()[run].run.recordedAt), Qt::ISODateWithMs)
+                      .toMSecsSinceEpoch());
+}
+
+void HistoryTrendChart::fill()
+{
+    const HistoryTrend& trend = m_trend;
     // The band only where a run has runs before it; replaced in one go,
     // so that each series repaints once.
     QList<QPointF> values;
@@ -72,7 +110,7 @@ void HistoryTrendChart::setTrend(const HistoryTrend& trend, const QString& title
     bool any = false;
     for (std::size_t i = 0; i < trend.points().size(); ++i) {
         const HistoryTrend::Point& p = trend.points()[i];
-        const double x = double(i + 1);
+        const double x = xOf(i);
         values << QPointF(x, p.value);
         double lo = p.value;
         double hi = p.value;
@@ -102,13 +140,24 @@ void HistoryTrendChart::setTrend(const HistoryTrend& trend, const QString& title
     m_x->setTickType(QValueAxis::TicksDynamic);
     m_x->setTickAnchor(1);
     m_x->setTickInterval(std::max(1.0, std::ceil(runs / 10)));
+    if (!trend.points().empty()) {
+        const double first = xOf(0);
+        const double last = std::max(xOf(trend.points().size() - 1), first + 60'000); // a minute at least
+        const double pad = (last - first) * 0.02;
+        m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(first - pad), Qt::UTC),
+                         QDateTime::fromMSecsSinceEpoch(qint64(last + pad), Qt::UTC));
+    }
     m_y->setRange(std::max(0.0, bottom - margin), top + margin);
-    m_y->setTitleText(unit);
 }
 
 void HistoryTrendChart::showTip(const QPointF& point, bool state)
 {
-    const auto i = std::size_t(std::llround(point.x())) - 1;
+    // The run at the point: the nearest x (runs recorded at one time share it).
+    std::size_t i = 0;
+    for (std::size_t k = 1; k < m_trend.points().size(); ++k) {
+        if (std::fabs(xOf(k) - point.x()) < std::fabs(xOf(i) - point.x()))
+            i = k;
+    }
     if (!state || i >= m_trend.points().size()) {
         QToolTip::hideText();
         return;

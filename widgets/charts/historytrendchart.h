@@ -6,6 +6,7 @@
 #include <QString>
 
 class QAreaSeries;
+class QDateTimeAxis;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
@@ -22,11 +23,16 @@ class HistoryTrendChart : public QChartView
     Q_OBJECT
 
 public:
+    // x: each run's order in the history (1, 2, …), or when it was recorded.
+    enum class XAxis { RunOrder, Time };
+
     explicit HistoryTrendChart(QWidget* parent = nullptr);
 
     // `title`: the label; `unit`: ValueFormat's key of the values.
     void setTrend(const HistoryTrend& trend, const QString& title, const QString& unit);
     const HistoryTrend& trend() const { return m_trend; }
+    void setXAxis(XAxis axis);
+    XAxis xAxis() const { return m_axis; }
 
     QLineSeries* values() const { return m_values; }
     QAreaSeries* band() const { return m_band; }
@@ -37,9 +43,13 @@ public:
 
 private:
     void showTip(const QPointF& point, bool state);
+    void fill();
+    double xOf(std::size_t run) const;
 
     HistoryTrend m_trend;
     QString m_unit;
+    XAxis m_axis = XAxis::RunOrder;
+    QDateTimeAxis* m_time = nullptr;
     QLineSeries* m_values = nullptr;
     QLineSeries* m_bandHigh = nullptr;
     QLineSeries* m_bandLow = nullptr;

@@ -2,13 +2,16 @@
 #include "historytrendchart.h"
 #include "historytestsupport.h"
 #include "historywindow.h"
+#include "comparesession.h"
 #include "mainwindow.h"
+#include "profiledocument.h"
 #include "testsupport.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QLineSeries>
 #include <QMenu>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QTableWidget>
 #include <QtTest>
@@ -48,7 +51,8 @@ private Q_SLOTS:
             record(store, "server", "", {{"accept", 130}, {"parse", 50}});
         }
         QStringList opened;
-        HistoryWindow window(location, [&opened](const QString& path) { opened << path; });
+        HistoryWindow window(
+            location, [&opened](const QString& path) { opened << path; }, [](const QString&, const QString&) {});
         QVERIFY(window.isOpen());
         QCOMPARE(window.workloads()->count(), 2);
         window.workloads()->setCurrentText(QStringLiteral("server"));
@@ -77,17 +81,46 @@ private Q_SLOTS:
         QVERIFY(lines[3].startsWith(QLatin1String("4,4,")));
         QVERIFY(lines[3].contains(QLatin1String(",accept,app.rs,1,exec,130.0,ns")));
 
-        HistoryWindow broken("/nonexistent/dir/h.sqlite", [](const QString&) {});
+        HistoryWindow broken(
+            "/nonexistent/dir/h.sqlite", [](const QString&) {}, [](const QString&, const QString&) {});
         QVERIFY(!broken.isOpen());
     }
 
-    // The viewer's File menu has it.
-    void menu()
+    // From the viewer's File menu: the history's window; a run compared
+    // with the one before it opens the run and compares (compare mode).
+    void fromTheMenu()
     {
+        QTemporaryDir dir;
+        const QString before = dir.filePath(QStringLiteral("before.json"));
+        const QString after = dir.filePath(QStringLiteral("after.json"));
+        QVERIFY(QFile::copy(test::dataPath(QStringLiteral("profiles/fgh-chrome.json")), before));
+        QVERIFY(QFile::copy(test::dataPath(QStringLiteral("profiles/fgh-chrome.json")), after));
+        const QString location = dir.filePath(QStringLiteral("h.sqlite"));
+        {
+            HistoryDatabase db;
+            QVERIFY(db.open(location.toStdString()));
+            HistoryStore store(db);
+            record(store, "w", before.toStdString(), {{"f", 70000}});
+            record(store, "w", after.toStdString(), {{"f", 71000}});
+        }
         MainWindow window;
         QAction* action = window.findChild<QAction*>(QStringLiteral("openHistory"));
         QVERIFY(action);
         QCOMPARE(action->text(), QStringLiteral("Open &History…"));
+        auto* controller = window.findChild<HistoryController*>();
+        controller->setLocationChooser([&location] { return location; });
+        action->trigger();
+        auto* history = window.findChild<HistoryWindow*>();
+        QVERIFY(history);
+        QVERIFY(history->isVisible());
+        QCOMPARE(history->runs()->rowCount(), 2);
+        QVERIFY(!history->compareButton()->isEnabled());
+        history->runs()->setCurrentCell(1, 0);
+        QVERIFY(history->compareButton()->isEnabled());
+        history->compareButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(window.document()->compare()->isActive(), 20000);
+        QCOMPARE(window.currentPath(), after);
+        QCOMPARE(window.document()->compare()->basePaths(), QStringList{before});
     }
 };
 

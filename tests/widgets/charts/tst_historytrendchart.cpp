@@ -3,6 +3,7 @@
 #include "historytrendchart.h"
 
 #include <QAreaSeries>
+#include <QDateTime>
 #include <QImage>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -63,6 +64,17 @@ private Q_SLOTS:
         const HistoryTrend::Point& p = chart.trend().points()[24];
         QCOMPARE(chart.band()->upperSeries()->at(23).y(), p.high());
         QVERIFY(p.value > p.high());
+        // By time: the same points at the times recorded.
+        chart.setXAxis(HistoryTrendChart::XAxis::Time);
+        QCOMPARE(chart.values()->count(), 30);
+        const auto msecs = [&points](std::size_t i) {
+            return double(QDateTime::fromString(QString::fromStdString(points[i].run.recordedAt), Qt::ISODateWithMs)
+                              .toMSecsSinceEpoch());
+        };
+        QCOMPARE(chart.values()->at(29).x(), msecs(29));
+        QCOMPARE(chart.regressions()->at(2), QPointF(msecs(24), points[24].value));
+        chart.setXAxis(HistoryTrendChart::XAxis::RunOrder);
+        QCOMPARE(chart.values()->at(29).x(), 30.0);
         const QImage image = chart.grab().toImage();
         QCOMPARE(image.size(), QSize(900, 500));
         QVERIFY(chart.savePng(dir.filePath(QStringLiteral("trend.png"))));
