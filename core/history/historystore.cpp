@@ -8,6 +8,7 @@
 #include <QVariant>
 
 #include <cstdlib>
+#include <set>
 
 namespace runlane {
 
@@ -102,6 +103,23 @@ bool HistoryStore::select(QSqlQuery& q, const QString& sql, const QVariantList& 
     return m_db.exec(q, what);
 }
 
+bool HistoryStore::addLabels(const std::set<LabelKey>& keys)
+{
+    // In one order (the keys'), before any value row: two PostgreSQL
+    // transactions adding the same new labels then wait for each other in
+    // the same order, never each for the other (a deadlock, one aborted).
+    LabelQueries queries{QSqlQuery(m_db.connection()), QSqlQuery(m_db.connection())};
+    queries.select.prepare(QStringLiteral("SELECT id FROM labels WHERE name = ? AND file = ? AND line = ?"));
+    queries.insert.prepare(
+        QStringLiteral("INSERT INTO labels (name, file, line) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"));
+    for (const LabelKey& key : keys) {
+        std::int64_t id = 0;
+        if (!labelId(key, queries, id))
+            return false;
+    }
+    return true;
+}
+
 bool HistoryStore::labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id)
 {
     if (const auto it = m_labelIds.find(key); it != m_labelIds.end()) {
@@ -186,19 +204,15 @@ bool HistoryStore::insertRun(HistoryRun& run, const Values& values, std::size_t&
             return false;
     }
 
-    LabelQueries labels{QSqlQuery(m_db.connection()), QSqlQuery(m_db.connection())};
-    labels.select.prepare(QStringLiteral("SELECT id FROM labels WHERE name = ? AND file = ? AND line = ?"));
-    labels.insert.prepare(
-        QStringLiteral("INSERT INTO labels (name, file, line) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"));
     QSqlQuery row(m_db.connection());
     row.prepare(QStringLiteral("INSERT INTO run_values (run_id, label_id, async, ") + valueColumns()
                 + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const auto& [label, v] : values) {
-        std::int64_t id = 0;
-        if (!labelId(label.key, labels, id))
+        const auto id = m_labelIds.find(label.key); // addLabels made them all
+        if (id == m_labelIds.end())
             return false;
         row.addBindValue(qlonglong(run.id));
-        row.addBindValue(qlonglong(id));
+        row.addBindValue(qlonglong(id->second));
         row.addBindValue(label.async ? 1 : 0);
         for (const double value : v)
             row.addBindValue(value);
@@ -217,8 +231,16 @@ bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
     const char* hook = std::getenv(kAbortHook);
     const long long abortAfter = hook ? std::atoll(hook) : -1;
     std::size_t rows = 0;
+    std::set<LabelKey> keys;
+    for (const RunSet::Label& label : set.labels())
+        keys.insert(label.key);
     if (!m_db.begin())
         return false;
+    if (!addLabels(keys)) {
+        m_db.rollback();
+        m_labelIds.clear();
+        return false;
+    }
     for (std::size_t i = 0; i < set.runs().size() && i < runs.size(); ++i) {
         const RunSet::Run& from = set.runs()[i];
         HistoryRun& run = runs[i];
@@ -251,9 +273,12 @@ bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
 bool HistoryStore::record(HistoryRun& run, const Values& values)
 {
     std::size_t rows = 0;
+    std::set<LabelKey> keys;
+    for (const auto& [label, v] : values)
+        keys.insert(label.key);
     if (!m_db.begin())
         return false;
-    if (!insertRun(run, values, rows, -1) || !m_db.commit()) {
+    if (!addLabels(keys) || !insertRun(run, values, rows, -1) || !m_db.commit()) {
         m_db.rollback();
         m_labelIds.clear();
         return false;

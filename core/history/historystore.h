@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,8 @@ private:
     };
     bool labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id);
     bool knownLabels(const std::string& workload);
+    // Every one of `keys` in the labels table and in m_labelIds.
+    bool addLabels(const std::set<LabelKey>& keys);
     // Prepares `sql` on `q`, binds `values` and runs it; false with the error set.
     bool select(QSqlQuery& q, const QString& sql, const QVariantList& values, const char* what);
 
