@@ -168,6 +168,15 @@ private Q_SLOTS:
         HistoryDatabase again;
         QVERIFY2(again.open(location), again.error().c_str());
         QCOMPARE(again.versionFound(), HistoryDatabase::kSchemaVersion);
+        if (QString::fromStdString(location).startsWith(QLatin1String("postgresql://"))) {
+            // No host but the socket's directory: postgresql://user@:port/db?host=/dir.
+            HistoryDatabase socket;
+            const std::string url = QString::fromStdString(location).replace(QLatin1String("@localhost:"), QLatin1String("@:")).toStdString();
+            QVERIFY2(socket.open(url), socket.error().c_str());
+            HistoryStore viaSocket(socket);
+            QVERIFY(viaSocket.runs("server", 0, listed));
+            QCOMPARE(listed.size(), std::size_t(3));
+        }
     }
 
     // 30 seeded runs of 12 labels, 3 % noise each (but `noisy`, 12 %), and
