@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
@@ -44,8 +45,8 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, Compare com
     m_store = std::make_unique<HistoryStore>(m_db);
 
     m_workloads = new QComboBox(this);
-    m_labels = new QComboBox(this);
-    m_labels->setMinimumContentsLength(30);
+    m_labels = new QListWidget(this);
+    m_labels->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_metrics = new QComboBox(this);
     for (const CompareMetric m : CompareMetrics::all())
         m_metrics->addItem(QString::fromLatin1(CompareMetrics::name(m).data()), int(m));
@@ -59,8 +60,7 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, Compare com
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Workload"), this));
     controls->addWidget(m_workloads);
-    controls->addWidget(new QLabel(tr("Label"), this));
-    controls->addWidget(m_labels, 1);
+    controls->addStretch(1);
     controls->addWidget(new QLabel(tr("Metric"), this));
     controls->addWidget(m_metrics);
     controls->addWidget(xAxis);
@@ -76,8 +76,13 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, Compare com
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
+    auto* labelsAndChart = new QSplitter(Qt::Horizontal, this);
+    labelsAndChart->addWidget(m_labels);
+    labelsAndChart->addWidget(m_chart);
+    labelsAndChart->setStretchFactor(1, 1);
+    labelsAndChart->setSizes({220, 880});
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_chart);
+    split->addWidget(labelsAndChart);
     split->addWidget(m_table);
     // The chart first: the table is for looking a run up.
     m_chart->setMinimumHeight(320);
@@ -91,7 +96,7 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, Compare com
     layout->addWidget(m_note);
 
     connect(m_workloads, &QComboBox::currentIndexChanged, this, &HistoryWindow::fillLabels);
-    connect(m_labels, &QComboBox::currentIndexChanged, this, &HistoryWindow::showTrend);
+    connect(m_labels, &QListWidget::itemSelectionChanged, this, &HistoryWindow::showTrend);
     connect(m_metrics, &QComboBox::currentIndexChanged, this, &HistoryWindow::showTrend);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { openRun(row); });
     connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { m_compare->setEnabled(row > 0); });
@@ -133,29 +138,54 @@ void HistoryWindow::fillLabels()
         for (const std::string& n : names)
             m_labels->addItem(qs(n));
     }
+    if (m_labels->count() > 0)
+        m_labels->setCurrentRow(0);
     m_labels->blockSignals(false);
     showTrend();
+}
+
+std::vector<HistoryStore::Point> HistoryWindow::pointsOf(const QString& label, CompareMetric metric)
+{
+    std::vector<HistoryStore::Point> all;
+    if (!m_store->series(m_workloads->currentText().toStdString(), label.toStdString(), metric, 0, all)) {
+        m_note->setText(qs(m_db.error()));
+        return {};
+    }
+    // Several labels of one name (other files or lines): the first one's.
+    std::vector<HistoryStore::Point> points;
+    const LabelKey shown = all.empty() ? LabelKey{} : all.front().key;
+    for (HistoryStore::Point& p : all) {
+        if (p.key == shown)
+            points.push_back(std::move(p));
+    }
+    return points;
 }
 
 void HistoryWindow::showTrend()
 {
     const auto metric = CompareMetric(m_metrics->currentData().toInt());
-    m_points.clear();
-    std::vector<HistoryStore::Point> all;
-    if (!m_store->series(m_workloads->currentText().toStdString(), m_labels->currentText().toStdString(), metric, 0, all)) {
-        m_note->setText(qs(m_db.error()));
-        return;
+    // The current label first, then the other selected ones in list order.
+    QStringList chosen;
+    if (m_labels->currentItem())
+        chosen << m_labels->currentItem()->text();
+    for (int row = 0; row < m_labels->count(); ++row) {
+        const QListWidgetItem* item = m_labels->item(row);
+        if (item->isSelected() && !chosen.contains(item->text()))
+            chosen << item->text();
     }
-    // Several labels of one name (other files or lines): the first one's.
-    const LabelKey shown = all.empty() ? LabelKey{} : all.front().key;
-    for (HistoryStore::Point& p : all) {
-        if (p.key == shown)
-            m_points.push_back(std::move(p));
+    m_points = chosen.isEmpty() ? std::vector<HistoryStore::Point>() : pointsOf(chosen.front(), metric);
+    std::vector<HistoryTrendChart::Labelled> trends;
+    for (const QString& label : chosen) {
+        const std::vector<HistoryStore::Point> points = trends.empty() ? m_points : pointsOf(label, metric);
+        if (!points.empty())
+            trends.push_back({qs(CompareFormatter::labelText(points.front().key)), HistoryTrend::compute(points)});
     }
-    const HistoryTrend trend = HistoryTrend::compute(m_points);
     const QString unit = m_points.empty() ? QStringLiteral("ns") : qs(m_points.front().run.unit);
-    const QString label = m_points.empty() ? QString() : qs(CompareFormatter::labelText(m_points.front().key));
-    m_chart->setTrend(trend, tr("%1 — %2").arg(label, m_metrics->currentText()), unit);
+    QStringList names;
+    for (const HistoryTrendChart::Labelled& t : trends)
+        names << t.label;
+    m_chart->setTrends(trends, tr("%1 — %2").arg(names.join(QStringLiteral(", ")), m_metrics->currentText()), unit);
+    const HistoryTrend& trend = m_chart->trend();
     m_table->setRowCount(int(trend.points().size()));
     for (std::size_t i = 0; i < trend.points().size(); ++i) {
         const HistoryTrend::Point& p = trend.points()[i];

@@ -12,6 +12,7 @@
 
 class QComboBox;
 class QLabel;
+class QListWidget;
 class QPushButton;
 class QTableWidget;
 
@@ -42,7 +43,9 @@ public:
     HistoryTrendChart* chart() const { return m_chart; }
     QTableWidget* runs() const { return m_table; }
     QComboBox* workloads() const { return m_workloads; }
-    QComboBox* labels() const { return m_labels; }
+    // The labels of the workload: the current one with its band and marks,
+    // the other selected ones as lines.
+    QListWidget* labels() const { return m_labels; }
     QPushButton* compareButton() const { return m_compare; }
     // The series shown, as CSV; false if it cannot be written.
     bool saveCsv(const QString& path) const;
@@ -62,9 +65,12 @@ private:
     Compare m_compareProfiles;
     bool m_open = false;
     std::string m_error;
-    std::vector<HistoryStore::Point> m_points;
+    std::vector<HistoryStore::Point> m_points; // the current label's
+    // One label's points over the workload's runs (the first of its name's
+    // files and lines).
+    std::vector<HistoryStore::Point> pointsOf(const QString& label, CompareMetric metric);
     QComboBox* m_workloads = nullptr;
-    QComboBox* m_labels = nullptr;
+    QListWidget* m_labels = nullptr;
     QComboBox* m_metrics = nullptr;
     HistoryTrendChart* m_chart = nullptr;
     QTableWidget* m_table = nullptr;

@@ -29,9 +29,6 @@ HistoryTrendChart::HistoryTrendChart(QWidget* parent)
     m_band->setName(tr("noise threshold"));
     m_band->setColor(QColor(120, 160, 220, 70));
     m_band->setBorderColor(QColor(120, 160, 220, 140));
-    m_values = new QLineSeries;
-    m_values->setName(tr("value"));
-    m_values->setPointsVisible(true);
     m_regressions = new QScatterSeries;
     m_regressions->setName(tr("regressed"));
     m_regressions->setColor(QColor(210, 40, 40));
@@ -52,22 +49,58 @@ HistoryTrendChart::HistoryTrendChart(QWidget* parent)
     c->addAxis(m_time, Qt::AlignBottom);
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_y, Qt::AlignLeft);
-    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_band, m_values, m_regressions, m_improvements}) {
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_band, m_regressions, m_improvements}) {
         c->addSeries(s);
         s->attachAxis(m_x);
         s->attachAxis(m_y);
     }
-    connect(m_values, &QLineSeries::hovered, this, &HistoryTrendChart::showTip);
-    connect(m_regressions, &QScatterSeries::hovered, this, &HistoryTrendChart::showTip);
-    connect(m_improvements, &QScatterSeries::hovered, this, &HistoryTrendChart::showTip);
+    // The marks are the first label's.
+    const auto tip = [this](const QPointF& point, bool state) { showTipOf(0, point, state); };
+    connect(m_regressions, &QScatterSeries::hovered, this, tip);
+    connect(m_improvements, &QScatterSeries::hovered, this, tip);
+    setTrends({}, QString(), QStringLiteral("ns"));
 }
 
 void HistoryTrendChart::setTrend(const HistoryTrend& trend, const QString& title, const QString& unit)
 {
-    m_trend = trend;
+    setTrends({{title, trend}}, title, unit);
+}
+
+void HistoryTrendChart::setTrends(std::vector<Labelled> trends, const QString& title, const QString& unit)
+{
+    m_trends = std::move(trends);
     m_unit = unit;
     chart()->setTitle(title);
     m_y->setTitleText(unit);
+    // One line per label (at least one, empty): made or dropped to match.
+    const std::size_t wanted = std::max<std::size_t>(1, m_trends.size());
+    while (m_lines.size() > wanted) {
+        chart()->removeSeries(m_lines.back());
+        delete m_lines.back();
+        m_lines.pop_back();
+    }
+    while (m_lines.size() < wanted) {
+        auto* line = new QLineSeries;
+        line->setPointsVisible(true);
+        chart()->addSeries(line);
+        line->attachAxis(m_axis == XAxis::Time ? static_cast<QAbstractAxis*>(m_time) : m_x);
+        line->attachAxis(m_y);
+        const std::size_t index = m_lines.size();
+        connect(line, &QLineSeries::hovered, this,
+                [this, index](const QPointF& point, bool state) { showTipOf(index, point, state); });
+        m_lines.push_back(line);
+    }
+    for (std::size_t i = 0; i < m_lines.size(); ++i)
+        m_lines[i]->setName(i < m_trends.size() ? m_trends[i].label : tr("value"));
+    // By run order, x is a run's place among the runs of every label shown.
+    m_order.clear();
+    for (const Labelled& l : m_trends) {
+        for (const HistoryTrend::Point& p : l.trend.points())
+            m_order.emplace(p.run.id, 0);
+    }
+    double x = 0;
+    for (auto& [id, at] : m_order)
+        at = ++x;
     fill();
 }
 
@@ -87,62 +120,66 @@ void HistoryTrendChart::setXAxis(XAxis axis)
     fill();
 }
 
-double HistoryTrendChart::xOf(std::size_t run) const
+double HistoryTrendChart::xOf(const HistoryTrend::Point& point) const
 {
     if (m_axis == XAxis::RunOrder)
-        return double(run + 1);
-    return double(QDateTime::fromString(QString::fromStdString(m_trend.points()[run].run.recordedAt), Qt::ISODateWithMs)
-                      .toMSecsSinceEpoch());
+        return m_order.at(point.run.id);
+    return double(QDateTime::fromString(QString::fromStdString(point.run.recordedAt), Qt::ISODateWithMs).toMSecsSinceEpoch());
 }
 
 void HistoryTrendChart::fill()
 {
-    const HistoryTrend& trend = m_trend;
-    // The band only where a run has runs before it; replaced in one go,
-    // so that each series repaints once.
-    QList<QPointF> values;
+    // Each series replaced in one go, so that it repaints once; the band
+    // only where a run has runs before it.
     QList<QPointF> high;
     QList<QPointF> low;
     QList<QPointF> regressed;
     QList<QPointF> improved;
     double top = 0;
     double bottom = 0;
+    double first = 0;
+    double last = 0;
     bool any = false;
-    for (std::size_t i = 0; i < trend.points().size(); ++i) {
-        const HistoryTrend::Point& p = trend.points()[i];
-        const double x = xOf(i);
-        values << QPointF(x, p.value);
-        double lo = p.value;
-        double hi = p.value;
-        if (p.hasWindow) {
-            high << QPointF(x, p.high());
-            low << QPointF(x, p.low());
-            lo = std::min(lo, p.low());
-            hi = std::max(hi, p.high());
+    for (std::size_t l = 0; l < m_trends.size(); ++l) {
+        QList<QPointF> values;
+        for (const HistoryTrend::Point& p : m_trends[l].trend.points()) {
+            const double x = xOf(p);
+            values << QPointF(x, p.value);
+            double lo = p.value;
+            double hi = p.value;
+            if (l == 0 && p.hasWindow) {
+                high << QPointF(x, p.high());
+                low << QPointF(x, p.low());
+                lo = std::min(lo, p.low());
+                hi = std::max(hi, p.high());
+            }
+            if (l == 0 && p.verdict == Comparison::Verdict::Regressed)
+                regressed << QPointF(x, p.value);
+            else if (l == 0 && p.verdict == Comparison::Verdict::Improved)
+                improved << QPointF(x, p.value);
+            top = any ? std::max(top, hi) : hi;
+            bottom = any ? std::min(bottom, lo) : lo;
+            first = any ? std::min(first, x) : x;
+            last = any ? std::max(last, x) : x;
+            any = true;
         }
-        if (p.verdict == Comparison::Verdict::Regressed)
-            regressed << QPointF(x, p.value);
-        else if (p.verdict == Comparison::Verdict::Improved)
-            improved << QPointF(x, p.value);
-        top = any ? std::max(top, hi) : hi;
-        bottom = any ? std::min(bottom, lo) : lo;
-        any = true;
+        m_lines[l]->replace(values);
     }
-    m_values->replace(values);
+    if (m_trends.empty())
+        m_lines.front()->clear();
     m_bandHigh->replace(high);
     m_bandLow->replace(low);
     m_regressions->replace(regressed);
     m_improvements->replace(improved);
     const double margin = std::max(1.0, (top - bottom) * 0.05);
     // Ticks on whole runs, about ten of them.
-    const double runs = double(trend.points().size());
+    const double runs = double(m_order.size());
     m_x->setRange(0.5, std::max(1.5, runs + 0.5));
     m_x->setTickType(QValueAxis::TicksDynamic);
     m_x->setTickAnchor(1);
     m_x->setTickInterval(std::max(1.0, std::ceil(runs / 10)));
-    if (!trend.points().empty()) {
-        const double first = xOf(0);
-        const double last = std::max(xOf(trend.points().size() - 1), first + 60'000); // a minute at least
+    if (any && m_axis == XAxis::Time) {
+        last = std::max(last, first + 60'000); // a minute at least
         const double pad = (last - first) * 0.02;
         m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(first - pad), Qt::UTC),
                          QDateTime::fromMSecsSinceEpoch(qint64(last + pad), Qt::UTC));
@@ -150,26 +187,30 @@ void HistoryTrendChart::fill()
     m_y->setRange(std::max(0.0, bottom - margin), top + margin);
 }
 
-void HistoryTrendChart::showTip(const QPointF& point, bool state)
+void HistoryTrendChart::showTipOf(std::size_t line, const QPointF& point, bool state)
 {
-    // The run at the point: the nearest x (runs recorded at one time share it).
-    std::size_t i = 0;
-    for (std::size_t k = 1; k < m_trend.points().size(); ++k) {
-        if (std::fabs(xOf(k) - point.x()) < std::fabs(xOf(i) - point.x()))
-            i = k;
-    }
-    if (!state || i >= m_trend.points().size()) {
+    if (!state || line >= m_trends.size() || m_trends[line].trend.points().empty()) {
         QToolTip::hideText();
         return;
     }
-    const HistoryTrend::Point& p = m_trend.points()[i];
-    QString text = tr("run %1, %2\ncommit %3\n%4")
+    // The run at the point: the nearest x (runs recorded at one time share it).
+    const std::vector<HistoryTrend::Point>& points = m_trends[line].trend.points();
+    std::size_t i = 0;
+    for (std::size_t k = 1; k < points.size(); ++k) {
+        if (std::fabs(xOf(points[k]) - point.x()) < std::fabs(xOf(points[i]) - point.x()))
+            i = k;
+    }
+    const HistoryTrend::Point& p = points[i];
+    QString text = tr("%1\nrun %2, %3\ncommit %4\n%5")
+                       .arg(m_trends[line].label)
                        .arg(p.run.id)
                        .arg(QString::fromStdString(p.run.recordedAt), QString::fromStdString(p.run.commit),
                             QString::fromStdString(ValueFormat::text(Time(std::llround(p.value)),
                                                                      ValueFormat::unitOfKey(m_unit.toStdString()))));
     if (p.hasWindow)
-        text += tr("\nthreshold ±%1 %, %2").arg(p.threshold * 100, 0, 'f', 2).arg(QString::fromLatin1(Comparison::name(p.verdict).data()));
+        text += tr("\nthreshold ±%1 %, %2")
+                    .arg(p.threshold * 100, 0, 'f', 2)
+                    .arg(QString::fromLatin1(Comparison::name(p.verdict).data()));
     QToolTip::showText(QCursor::pos(), text, this);
 }
 

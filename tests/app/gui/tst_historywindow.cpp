@@ -8,8 +8,10 @@
 #include "testsupport.h"
 
 #include <QAction>
+#include <QChart>
 #include <QComboBox>
 #include <QLineSeries>
+#include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -57,8 +59,9 @@ private Q_SLOTS:
         QCOMPARE(window.workloads()->count(), 2);
         window.workloads()->setCurrentText(QStringLiteral("server"));
         QCOMPARE(window.labels()->count(), 2);
-        QCOMPARE(window.labels()->currentText(), QStringLiteral("accept"));
+        QCOMPARE(window.labels()->currentItem()->text(), QStringLiteral("accept"));
         QCOMPARE(window.chart()->values()->count(), 3);
+        QCOMPARE(window.chart()->lines().size(), std::size_t(1));
         QCOMPARE(window.runs()->rowCount(), 3);
         QCOMPARE(window.runs()->item(0, 0)->text(), QStringLiteral("2"));
         // Run 4 (130 after 100 and 101): one change of 1 % before it, so
@@ -80,6 +83,19 @@ private Q_SLOTS:
         QCOMPARE(lines.size(), 4);
         QVERIFY(lines[3].startsWith(QLatin1String("4,4,")));
         QVERIFY(lines[3].contains(QLatin1String(",accept,app.rs,1,exec,130.0,ns")));
+
+        // Both labels chosen: parse as a second line, accept keeps the band,
+        // the marks and the table.
+        window.labels()->item(1)->setSelected(true);
+        QCOMPARE(window.chart()->lines().size(), std::size_t(2));
+        QCOMPARE(window.chart()->lines()[1]->name(), QStringLiteral("parse (app.rs:2)"));
+        QCOMPARE(window.chart()->lines()[1]->count(), 3);
+        QCOMPARE(window.chart()->lines()[1]->at(2), QPointF(3, 50));
+        QCOMPARE(window.chart()->chart()->title(), QStringLiteral("accept (app.rs:1), parse (app.rs:2) — exec"));
+        QCOMPARE(window.chart()->regressions()->count(), 2);
+        QCOMPARE(window.runs()->rowCount(), 3);
+        window.labels()->item(1)->setSelected(false);
+        QCOMPARE(window.chart()->lines().size(), std::size_t(1));
 
         HistoryWindow broken(
             "/nonexistent/dir/h.sqlite", [](const QString&) {}, [](const QString&, const QString&) {});

@@ -75,6 +75,19 @@ private Q_SLOTS:
         QCOMPARE(chart.regressions()->at(2), QPointF(msecs(24), points[24].value));
         chart.setXAxis(HistoryTrendChart::XAxis::RunOrder);
         QCOMPARE(chart.values()->at(29).x(), 30.0);
+        // A second label, in runs 11-30 only: a line of its own, each point
+        // at its run's place among all runs shown; the band and the marks
+        // stay the first label's.
+        std::vector<HistoryStore::Point> later(points.begin() + 10, points.end());
+        for (HistoryStore::Point& p : later)
+            p.value /= 2;
+        chart.setTrends({{QStringLiteral("poll"), HistoryTrend::compute(points)},
+                         {QStringLiteral("half"), HistoryTrend::compute(later)}},
+                        QStringLiteral("poll, half"), QStringLiteral("ns"));
+        QCOMPARE(chart.lines().size(), std::size_t(2));
+        QCOMPARE(chart.lines()[1]->count(), 20);
+        QCOMPARE(chart.lines()[1]->at(0), QPointF(11, points[10].value / 2));
+        QCOMPARE(chart.regressions()->count(), 8);
         const QImage image = chart.grab().toImage();
         QCOMPARE(image.size(), QSize(900, 500));
         QVERIFY(chart.savePng(dir.filePath(QStringLiteral("trend.png"))));
