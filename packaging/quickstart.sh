@@ -26,10 +26,14 @@ packages=(
     zlib1g-dev                       # gzip: writing compressed files (tests, convert)
     libisal-dev                      # gzip: reading, 3 x as fast as zlib
     fonts-dejavu-core                # text in offscreen renders and tests
+    libqt6sql6-sqlite                # history: Qt SQL's SQLite driver (the default database)
+    libqt6sql6-psql                  # history: Qt SQL's PostgreSQL driver (a team's server)
 )
-# Only for `test`: the sanitizer build and the fuzz targets.
+# Only for `test`: the sanitizer build, the fuzz targets and the history's
+# PostgreSQL tests.
 test_packages=(
     clang libclang-rt-14-dev         # ASan, UBSan, libFuzzer
+    postgresql                       # the history tests start a throwaway server (initdb, pg_ctl)
 )
 
 usage() {

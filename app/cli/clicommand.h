@@ -23,6 +23,7 @@ CliCommand convertCommand();
 CliCommand renderCommand();
 CliCommand compareCommand();
 CliCommand reportCommand();
+CliCommand historyCommand();
 CliCommand formatsCommand();
 
 } // namespace runlane

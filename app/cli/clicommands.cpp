@@ -50,7 +50,7 @@ std::string mainHelp()
     }
     help += "\nRun 'runlane-cli COMMAND --help' for a command's options.\n"
             "Exit codes: 0 ok, 1 output not written, 2 usage error, 3 unreadable or invalid input,\n"
-            "4 a regression (compare --fail-on-regression).\n";
+            "4 a regression (compare and history check --fail-on-regression).\n";
     return help;
 }
 
@@ -68,6 +68,7 @@ const std::vector<CliCommand>& CliCommands::table()
         renderCommand(),
         compareCommand(),
         reportCommand(),
+        historyCommand(),
         formatsCommand(),
     };
     return commands;

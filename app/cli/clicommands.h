@@ -10,7 +10,7 @@ namespace runlane {
 // runlane-cli: finds the subcommand in the table and runs it. Each returns
 // the process exit code: 0 ok, 1 the output could not be written, 2 usage
 // error, 3 the input is unreadable or not a valid profile, 4 a regression
-// (compare --fail-on-regression).
+// (compare and history check --fail-on-regression).
 class CliCommands
 {
 public:

@@ -9,6 +9,7 @@
 #include "counttext.h"
 #include "detailspane.h"
 #include "droptargets.h"
+#include "historycontroller.h"
 #include "findbar.h"
 #include "formatregistry.h"
 #include "icicleview.h"
@@ -236,6 +237,7 @@ void MainWindow::buildMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     addItem(file, "open", tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), [this](const QString& path) { openFile(path); }, this);
+    new HistoryController(file, this);
     m_compare->addFileActions(file);
     m_addProfile->addFileActions(file);
     addItem(file, "reload", tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {

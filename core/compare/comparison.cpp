@@ -427,6 +427,40 @@ void Comparison::sortLabels()
     });
 }
 
+Comparison::Verdict Comparison::judge(double delta, double deltaPct, double threshold)
+{
+    if (delta == 0 || std::fabs(deltaPct) <= threshold)
+        return Verdict::Unchanged;
+    return delta > 0 ? Verdict::Regressed : Verdict::Improved;
+}
+
+Comparison Comparison::withThresholds(const std::map<LabelKey, double>& thresholds, double fallback) const
+{
+    Comparison c = *this;
+    for (LabelResult& label : c.m_labels) {
+        if (label.metrics.empty())
+            continue; // added or removed: no figures to judge
+        const auto it = thresholds.find(label.key);
+        const double threshold = it == thresholds.end() ? fallback : it->second;
+        label.verdict = Verdict::Unchanged;
+        for (MetricResult& m : label.metrics) {
+            m.threshold = threshold;
+            m.verdict = judge(m.delta, m.deltaPct, threshold);
+            if (severity(m.verdict) > severity(label.verdict))
+                label.verdict = m.verdict;
+        }
+    }
+    // Judged on thresholds, the test's warnings about how many runs it
+    // had no longer say what the verdicts rest on.
+    c.m_warnings.erase(std::remove_if(c.m_warnings.begin(), c.m_warnings.end(),
+                                      [](const std::string& w) {
+                                          return w.rfind("fewer than", 0) == 0 || w.rfind("one run per side", 0) == 0;
+                                      }),
+                       c.m_warnings.end());
+    c.sortLabels();
+    return c;
+}
+
 Comparison Comparison::only(CompareMetric metric) const
 {
     Comparison c;

@@ -4,6 +4,7 @@
 #include "statistics.h"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,9 @@ public:
         Statistics::Interval ci; // of Δ (per call with Test::Calls)
         Statistics::Interval ciPct; // of Δ %
         Verdict verdict = Verdict::Unchanged;
+        // Set when the verdict is judged on the label's own noise threshold
+        // (withThresholds: a history check) instead of the test above.
+        std::optional<double> threshold;
     };
     struct LabelResult {
         LabelKey key; // as in the new runs (as in the base if removed)
@@ -79,6 +83,16 @@ public:
     // This comparison with the metrics of `more` (of the same runs) added:
     // the viewer computes the rank's metric first and the rest after.
     Comparison with(const Comparison& more) const;
+    // A history check's verdicts: one new run (set) against a window of
+    // past runs, where a test over runs cannot reach significance (one
+    // value on the new side). Each matched label is judged on its own
+    // relative threshold instead (`thresholds`, else `fallback`): within
+    // it unchanged, beyond it regressed or improved by the sign of Δ. The
+    // figures (medians, Δ, p, interval) stay those of compute().
+    Comparison withThresholds(const std::map<LabelKey, double>& thresholds, double fallback) const;
+    // That judgement of one change: unchanged within `threshold` (relative),
+    // else regressed (Δ > 0) or improved.
+    static Verdict judge(double delta, double deltaPct, double threshold);
     // The floor of |Δ| when none is given: 0.1 % of the base's busy time.
     static double defaultFloor(const RunSet& base);
 

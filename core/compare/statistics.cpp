@@ -102,6 +102,13 @@ double binomial(std::size_t n, std::size_t k)
 double exactP(const std::vector<double>& ranks, std::size_t m, double observed)
 {
     const std::size_t n = ranks.size();
+    if (2 * m > n) {
+        // The other sample's rank sum is the rest of the total and lies as
+        // far from its mean: the same p, counting choices of fewer ranks
+        // (a history check's 30 runs against 1: 1 rank, not 30).
+        const double all = std::accumulate(ranks.begin(), ranks.end(), 0.0);
+        return exactP(ranks, n - m, all - observed);
+    }
     std::vector<long> doubled(n);
     long total = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -261,6 +268,27 @@ std::vector<std::pair<double, double>> exactResampleMedian(const std::vector<dou
 double differenceQuantile(const std::vector<std::pair<double, double>>& a,
                           const std::vector<std::pair<double, double>>& b, double q)
 {
+    // One side a single value (one run): the quantile is read off the
+    // other side's law directly, the smallest d whose CDF reaches q (as
+    // the bisection below finds it, without the bisection).
+    if (b.size() == 1 || a.size() == 1) {
+        double p = 0;
+        if (b.size() == 1) {
+            // P(b - MA <= d) = P(MA >= b - d): from the largest values down.
+            for (auto it = a.rbegin(); it != a.rend(); ++it) {
+                p += it->second;
+                if (p >= q - 1e-12)
+                    return b.front().first - it->first;
+            }
+            return b.front().first - a.front().first;
+        }
+        for (const auto& [vb, pb] : b) {
+            p += pb;
+            if (p >= q - 1e-12)
+                return vb - a.front().first;
+        }
+        return b.back().first - a.front().first;
+    }
     std::vector<double> cumulativeB(b.size());
     double sum = 0;
     for (std::size_t i = 0; i < b.size(); ++i)
@@ -376,7 +404,11 @@ Statistics::Interval Statistics::bootstrapMedianDelta(const std::vector<double>&
     }
     if (a.size() + b.size() > kBootstrapMaxValues)
         return medianDeltaAsymptotic(a, b, level);
-    if (a.size() <= kExactBootstrapValues && b.size() <= kExactBootstrapValues) {
+    // One value on a side (one run against a window of runs: a history
+    // check) resamples to itself: the other side's law alone is exact and
+    // cheap up to kExactSingleSideValues values.
+    const bool single = (a.size() == 1 || b.size() == 1) && std::max(a.size(), b.size()) <= kExactSingleSideValues;
+    if (single || (a.size() <= kExactBootstrapValues && b.size() <= kExactBootstrapValues)) {
         // Few runs: the limit of infinitely many resamples, computed.
         std::vector<double> sortedA(a);
         std::vector<double> sortedB(b);

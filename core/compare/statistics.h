@@ -44,8 +44,9 @@ public:
     // Percentile bootstrap interval of median(b) - median(a): each resample
     // draws |a| values from a and |b| from b with replacement. `seed` fixes
     // the sequence, so a report is the same every time it is computed.
-    // Up to kExactBootstrapValues per side (runs, usually) the resamples'
-    // law is computed exactly, the limit of infinitely many resamples, so
+    // Up to kExactBootstrapValues per side (runs, usually), or one value
+    // against up to kExactSingleSideValues, the resamples' law is computed
+    // exactly, the limit of infinitely many resamples, so
     // the seed does not matter there. Above kBootstrapMaxValues values in
     // all (each call of a label) the interval is asymptotic instead: the
     // medians' standard errors from their order-statistic intervals.
@@ -54,6 +55,8 @@ public:
 
     static constexpr std::size_t kBootstrapMaxValues = 400;
     static constexpr std::size_t kExactBootstrapValues = 12;
+    // With one value on a side the law is exact up to this many on the other.
+    static constexpr std::size_t kExactSingleSideValues = 64;
 
     // The standard normal distribution's upper tail, P(Z > z).
     static double normalUpperTail(double z);

@@ -13,13 +13,6 @@ namespace {
 
 using Verdict = Comparison::Verdict;
 
-std::string labelText(const LabelKey& key)
-{
-    if (key.file.empty())
-        return key.name;
-    return key.name + " (" + key.file + (key.line > 0 ? ":" + std::to_string(key.line) : "") + ")";
-}
-
 std::string metricNames(const Comparison& c)
 {
     std::string names;
@@ -70,18 +63,6 @@ std::string interval(const Comparison::MetricResult& m)
     return "[" + percent(m.ciPct.low) + ", " + percent(m.ciPct.high) + "]";
 }
 
-std::string pad(std::string text, std::size_t width, bool right = false)
-{
-    // Column widths count characters, not bytes (µ, Δ are two bytes).
-    std::size_t chars = 0;
-    for (const char c : text)
-        chars += (static_cast<unsigned char>(c) & 0xc0) != 0x80 ? 1 : 0;
-    if (chars >= width)
-        return text;
-    const std::string fill(width - chars, ' ');
-    return right ? fill + text : text + fill;
-}
-
 nlohmann::json numberOrNull(double v)
 {
     if (!std::isfinite(v))
@@ -117,10 +98,42 @@ nlohmann::json metricJson(const Comparison& c, const Comparison::MetricResult& m
     j["new_max_ns"] = numberOrNull(m.next.max);
     j["base_runs"] = c.baseRuns();
     j["new_runs"] = c.newRuns();
+    // A history check's own threshold for this label (Comparison::withThresholds).
+    if (m.threshold)
+        j["threshold_pct"] = *m.threshold * 100;
     return j;
 }
 
 } // namespace
+
+std::string CompareFormatter::labelText(const LabelKey& key)
+{
+    if (key.file.empty())
+        return key.name;
+    return key.name + " (" + key.file + (key.line > 0 ? ":" + std::to_string(key.line) : "") + ")";
+}
+
+std::string CompareFormatter::pad(std::string text, std::size_t width, bool right)
+{
+    // Column widths count characters, not bytes (µ, Δ are two bytes).
+    std::size_t chars = 0;
+    for (const char c : text)
+        chars += (static_cast<unsigned char>(c) & 0xc0) != 0x80 ? 1 : 0;
+    if (chars >= width)
+        return text;
+    const std::string fill(width - chars, ' ');
+    return right ? fill + text : text + fill;
+}
+
+std::string CompareFormatter::csvField(const std::string& text, char separator)
+{
+    if (text.find_first_of(std::string("\"\n") + separator) == std::string::npos)
+        return text;
+    std::string q = "\"";
+    for (const char ch : text)
+        q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+}
 
 std::string CompareFormatter::header(const Comparison& c)
 {
@@ -191,14 +204,7 @@ std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, 
                      char separator = ',')
 {
     const std::string sep(1, separator);
-    const auto quoted = [separator](const std::string& text) {
-        if (text.find_first_of(std::string("\"\n") + separator) == std::string::npos)
-            return text;
-        std::string q = "\"";
-        for (const char ch : text)
-            q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-        return q + "\"";
-    };
+    const auto quoted = [separator](const std::string& text) { return CompareFormatter::csvField(text, separator); };
     const auto num = [](double v) { return numberOrNull(v).dump() == "null" ? std::string() : numberOrNull(v).dump(); };
     const std::string key = quoted(label.key.name) + sep + quoted(label.key.file) + sep + std::to_string(label.key.line);
     const std::string runs = std::to_string(c.baseRuns()) + sep + std::to_string(c.newRuns());

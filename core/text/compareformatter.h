@@ -23,6 +23,12 @@ public:
     static std::string csvRows(const Comparison& comparison, const std::vector<std::size_t>& labels, char separator = ',');
     static std::string json(const Comparison& comparison, std::size_t limit = kAllRows);
     static std::string markdown(const Comparison& comparison, std::size_t limit = kAllRows);
+    // "name (file:line)", as every text of a comparison names a label.
+    static std::string labelText(const LabelKey& key);
+    // `text` padded to `width` characters (not bytes: µ and Δ are two).
+    static std::string pad(std::string text, std::size_t width, bool right = false);
+    // A CSV field, quoted when it holds a quote, a newline or `separator`.
+    static std::string csvField(const std::string& text, char separator = ',');
     // "5 base runs, 5 new runs; exec per run total; ...": the header line.
     static std::string header(const Comparison& comparison);
 };

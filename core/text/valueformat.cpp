@@ -66,6 +66,15 @@ std::string_view ValueFormat::key(ValueUnit unit)
     return "units";
 }
 
+ValueUnit ValueFormat::unitOfKey(std::string_view text)
+{
+    for (const ValueUnit unit : {ValueUnit::Nanoseconds, ValueUnit::Samples, ValueUnit::Bytes, ValueUnit::None}) {
+        if (key(unit) == text)
+            return unit;
+    }
+    return ValueUnit::Nanoseconds;
+}
+
 double ValueFormat::inUnits(Time value, ValueUnit unit)
 {
     return unit == ValueUnit::Nanoseconds ? double(value) : double(value) / double(kTicksPerUnit);

@@ -19,6 +19,9 @@ public:
     static std::string point(Time value, ValueUnit unit);
     // The unit as a key suffix for CSV and JSON: "ns", "samples", "bytes", "units".
     static std::string_view key(ValueUnit unit);
+    // The unit a key() names; nanoseconds for anything else (a history's
+    // runs store their unit as its key).
+    static ValueUnit unitOfKey(std::string_view key);
     // The value in whole units of the key (ns, samples, ...), exact for time.
     static double inUnits(Time value, ValueUnit unit);
     // The value as it is written in CSV and JSON: an integer for time,

@@ -18,6 +18,8 @@ set(rules
     "core/analysis:core/base core/model"
     "core/compare:core/base core/model core/analysis"
     "core/text:core/base core/model core/analysis core/compare"
+    # The history stores what compare computes and judges it the same way.
+    "core/history:core/base core/model core/analysis core/compare core/text"
     # A format uses the model and io (and text, to write values in its
     # warnings); never the analyses nor another format.
     "core/formats/*:core/base core/model core/io core/text"
@@ -26,10 +28,10 @@ set(rules
     # format or how files are read.
     "widgets/document:core/base core/model core/analysis core/compare core/text core/loader"
     "widgets/timeline:core/base core/model core/analysis core/compare core/text widgets/document"
-    "widgets/charts:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline"
+    "widgets/charts:core/base core/model core/analysis core/compare core/text core/history widgets/document widgets/timeline"
     "widgets/panels:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline"
     "widgets/export:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline widgets/charts"
-    "app/gui:core/base core/model core/analysis core/compare core/text core/loader widgets/*"
+    "app/gui:core/base core/model core/analysis core/compare core/text core/history core/loader widgets/*"
     "app/cli:core/* core/formats/* widgets/* app/gui")
 set(max_lines 800)
 

@@ -20,6 +20,7 @@
 #include "comparecontroller.h"
 #include "counterview.h"
 #include "findbar.h"
+#include "historycontroller.h"
 #include "mainwindowdriver.h"
 #include "usagechartview.h"
 #include "widgettestsupport.h"
@@ -110,6 +111,8 @@ public:
                 files << randomFile();
             return files;
         });
+        // File ▸ Open History…: the dialog cancelled.
+        m_window.findChild<HistoryController*>()->setLocationChooser([] { return QString(); });
         m_window.setSaveFileChooser([this](const QString& suggestion) { return m_exportDir + QLatin1Char('/') + suggestion; });
         // A CPU profile dropped on a trace: added, opened or neither; the
         // thread it goes to, if asked (or that question cancelled).

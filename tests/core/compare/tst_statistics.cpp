@@ -156,6 +156,15 @@ private Q_SLOTS:
         QTest::newRow("6 vs 4, ties") << std::vector<double>{10, 10, 12, 11, 14, 13} << std::vector<double>{13, 13, 16, 18};
         QTest::newRow("3 vs 12") << std::vector<double>{5, 9, 7}
                                  << std::vector<double>{4, 8, 6, 9, 12, 3, 7, 7, 10, 5, 8, 11};
+        // One value against a window of runs (a history check): exact up
+        // to kExactSingleSideValues on the other side, even and odd.
+        std::vector<double> window30;
+        for (int i = 0; i < 30; ++i)
+            window30.push_back(100 + double((i * 7) % 13) + (i % 4) * 0.5);
+        std::vector<double> window31 = window30;
+        window31.push_back(104.5);
+        QTest::newRow("30 vs 1") << window30 << std::vector<double>{109};
+        QTest::newRow("1 vs 31") << std::vector<double>{101} << window31;
     }
 
     void exactBootstrapMatchesManyResamples()
@@ -200,6 +209,23 @@ private Q_SLOTS:
         const double tolerance = 0.02 * (high - low) + 1e-9;
         QVERIFY2(std::fabs(fast.low - low) <= tolerance && std::fabs(fast.high - high) <= tolerance,
                  qPrintable(QStringLiteral("fast [%1, %2], every value drawn [%3, %4]").arg(fast.low).arg(fast.high).arg(low).arg(high)));
+    }
+
+    // 30 runs against 1 (a history check): the exact p counts the one
+    // value's rank, either side first. Above all 30: ranks 31 and 1 are
+    // as extreme, p = 2/31; in the middle (rank 16 of 31) p = 1.
+    void exactPOneAgainstMany()
+    {
+        std::vector<double> window;
+        for (int i = 1; i <= 30; ++i)
+            window.push_back(i * 10);
+        for (const auto& [value, p] : {std::pair{1000.0, 2.0 / 31}, std::pair{155.0, 1.0}}) {
+            const Statistics::MannWhitney many = Statistics::mannWhitney(window, {value});
+            const Statistics::MannWhitney one = Statistics::mannWhitney({value}, window);
+            QVERIFY(many.exact && one.exact);
+            QVERIFY2(std::fabs(many.p - p) < 1e-12, qPrintable(QString::number(many.p, 'g', 17)));
+            QVERIFY2(std::fabs(one.p - p) < 1e-12, qPrintable(QString::number(one.p, 'g', 17)));
+        }
     }
 
     void normalTail()

@@ -1,0 +1,223 @@
+#include "historydatabase.h"
+
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUrl>
+#include <QUrlQuery>
+
+#include <atomic>
+
+namespace runlane {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+// The migrations, in order: migration N brings a database from version
+// N - 1 to N. "%ID%" is each engine's own auto-numbered key. Values are
+// one row per (run, label) with a column per metric: a run of 5,000 labels
+// is 5,000 rows, not 45,000.
+const char* const kMigration1[] = {
+    "CREATE TABLE runs (id %ID%, recorded_at TEXT NOT NULL, commit_sha TEXT NOT NULL DEFAULT '',"
+    " branch TEXT NOT NULL DEFAULT '', host TEXT NOT NULL DEFAULT '', workload TEXT NOT NULL,"
+    " tool_version TEXT NOT NULL DEFAULT '', source_name TEXT NOT NULL DEFAULT '',"
+    " source_size BIGINT NOT NULL DEFAULT 0, format TEXT NOT NULL DEFAULT '', unit TEXT NOT NULL DEFAULT 'ns',"
+    " busy DOUBLE PRECISION NOT NULL DEFAULT 0)",
+    "CREATE INDEX runs_by_workload ON runs (workload, id)",
+    "CREATE TABLE labels (id %ID%, name TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,"
+    " UNIQUE (name, file, line))",
+    // "All labels of a run": the primary key; "one label over time": the
+    // index by label.
+    "CREATE TABLE run_values (run_id BIGINT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+    " label_id BIGINT NOT NULL REFERENCES labels (id), async INTEGER NOT NULL DEFAULT 0,"
+    " calls DOUBLE PRECISION NOT NULL, exec_time DOUBLE PRECISION NOT NULL, total_time DOUBLE PRECISION NOT NULL,"
+    " wall_time DOUBLE PRECISION NOT NULL, p50 DOUBLE PRECISION NOT NULL, p90 DOUBLE PRECISION NOT NULL,"
+    " p99 DOUBLE PRECISION NOT NULL, max_time DOUBLE PRECISION NOT NULL, wait_time DOUBLE PRECISION NOT NULL,"
+    " PRIMARY KEY (run_id, label_id))",
+    "CREATE INDEX run_values_by_label ON run_values (label_id, run_id)",
+};
+// Version 2: where the profile is (to open it again), free-form tags, the
+// run sets of several profiles recorded together, and labels by name.
+const char* const kMigration2[] = {
+    "ALTER TABLE runs ADD COLUMN source_path TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE runs ADD COLUMN tags TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE runs ADD COLUMN run_set BIGINT NOT NULL DEFAULT 0",
+    "UPDATE runs SET run_set = id",
+    "CREATE INDEX runs_by_set ON runs (workload, run_set)",
+    "CREATE INDEX labels_by_name ON labels (name)",
+};
+
+struct Migration {
+    const char* const* begin;
+    const char* const* end;
+};
+const Migration kMigrations[] = {
+    {std::begin(kMigration1), std::end(kMigration1)},
+    {std::begin(kMigration2), std::end(kMigration2)},
+};
+static_assert(std::size(kMigrations) == HistoryDatabase::kSchemaVersion);
+
+} // namespace
+
+HistoryDatabase::HistoryDatabase()
+{
+    static std::atomic<int> next{0};
+    m_name = QStringLiteral("runlane-history-%1").arg(next++);
+}
+
+HistoryDatabase::~HistoryDatabase()
+{
+    if (!QSqlDatabase::contains(m_name))
+        return;
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_name, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_name);
+}
+
+QSqlDatabase HistoryDatabase::connection() const
+{
+    return QSqlDatabase::database(m_name, false);
+}
+
+bool HistoryDatabase::open(const std::string& location, int schemaVersion)
+{
+    const std::string where = location.empty() ? std::string(kDefaultFile) : location;
+    const QUrl url(qs(where));
+    m_kind = (url.scheme() == QLatin1String("postgresql") || url.scheme() == QLatin1String("postgres"))
+        ? Kind::PostgreSQL
+        : Kind::SQLite;
+    const QString driver = m_kind == Kind::PostgreSQL ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE");
+    if (!QSqlDatabase::isDriverAvailable(driver)) {
+        m_error = "the Qt SQL driver " + driver.toStdString() + " is not installed ("
+            + (m_kind == Kind::PostgreSQL ? "libqt6sql6-psql" : "libqt6sql6-sqlite") + " on Debian)";
+        return false;
+    }
+    QSqlDatabase db = QSqlDatabase::addDatabase(driver, m_name);
+    if (m_kind == Kind::PostgreSQL) {
+        if (!url.isValid() || url.path().size() < 2 || !url.password().isEmpty()) {
+            m_error = url.password().isEmpty()
+                ? "bad PostgreSQL URL '" + where + "' (postgresql://user@host:port/dbname)"
+                : std::string("no password in the URL: give it in PGPASSWORD or ~/.pgpass");
+            return false;
+        }
+        db.setDatabaseName(url.path().mid(1));
+        db.setUserName(url.userName());
+        // ?host=/run/postgresql: a Unix socket's directory, as libpq takes it.
+        const QString socketDir = QUrlQuery(url).queryItemValue(QStringLiteral("host"), QUrl::FullyDecoded);
+        db.setHostName(socketDir.isEmpty() ? url.host() : socketDir);
+        if (url.port() > 0)
+            db.setPort(url.port());
+    } else {
+        db.setDatabaseName(qs(where));
+        // A second recorder waits for the first one's transaction instead
+        // of failing at once.
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=60000"));
+    }
+    if (!db.open()) {
+        m_error = "cannot open the history " + where + ": " + db.lastError().text().toStdString();
+        return false;
+    }
+    if (m_kind == Kind::SQLite) {
+        // WAL: readers never block the writer nor it them, and two
+        // recorders take turns on the write lock (the busy timeout).
+        // synchronous=NORMAL: in WAL mode a commit is not synced to disk
+        // (the checkpoint is), so a power cut may lose the last runs
+        // recorded, but never leaves half of one; a killed process loses
+        // nothing. A sync per commit took longer than the rest of a record.
+        if (!exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !exec(QStringLiteral("PRAGMA synchronous=NORMAL"))
+            || !exec(QStringLiteral("PRAGMA foreign_keys=ON")))
+            return false;
+    }
+    return migrate(schemaVersion);
+}
+
+bool HistoryDatabase::exec(QSqlQuery& query, const char* what)
+{
+    if (query.exec())
+        return true;
+    m_error = std::string(what) + ": " + query.lastError().text().toStdString();
+    return false;
+}
+
+bool HistoryDatabase::exec(const QString& sql)
+{
+    QSqlQuery query(connection());
+    if (query.exec(sql))
+        return true;
+    m_error = sql.left(60).toStdString() + ": " + query.lastError().text().toStdString();
+    return false;
+}
+
+bool HistoryDatabase::begin()
+{
+    return exec(m_kind == Kind::SQLite ? QStringLiteral("BEGIN IMMEDIATE") : QStringLiteral("BEGIN"));
+}
+
+bool HistoryDatabase::commit()
+{
+    return exec(QStringLiteral("COMMIT"));
+}
+
+void HistoryDatabase::rollback()
+{
+    QSqlQuery query(connection());
+    query.exec(QStringLiteral("ROLLBACK"));
+}
+
+bool HistoryDatabase::migrate(int target)
+{
+    if (!begin())
+        return false;
+    // Two processes opening a new database at once: one migrates, the
+    // other waits (SQLite: the write lock of BEGIN IMMEDIATE).
+    if (m_kind == Kind::PostgreSQL && !exec(QStringLiteral("SELECT pg_advisory_xact_lock(7146723)"))) {
+        rollback();
+        return false;
+    }
+    if (!exec(QStringLiteral("CREATE TABLE IF NOT EXISTS runlane_schema (version INTEGER NOT NULL)"))) {
+        rollback();
+        return false;
+    }
+    QSqlQuery version(connection());
+    if (!version.exec(QStringLiteral("SELECT version FROM runlane_schema"))) {
+        m_error = "reading the schema version: " + version.lastError().text().toStdString();
+        rollback();
+        return false;
+    }
+    const bool hasRow = version.next();
+    m_versionFound = hasRow ? version.value(0).toInt() : 0;
+    version.finish();
+    if (m_versionFound > kSchemaVersion) {
+        m_error = "the history has schema version " + std::to_string(m_versionFound) + ", newer than this Runlane's "
+            + std::to_string(kSchemaVersion);
+        rollback();
+        return false;
+    }
+    const QString id = m_kind == Kind::SQLite ? QStringLiteral("INTEGER PRIMARY KEY AUTOINCREMENT")
+                                              : QStringLiteral("BIGSERIAL PRIMARY KEY");
+    for (int v = m_versionFound + 1; v <= target; ++v) {
+        for (const char* const* sql = kMigrations[v - 1].begin; sql != kMigrations[v - 1].end; ++sql) {
+            if (!exec(QString::fromLatin1(*sql).replace(QLatin1String("%ID%"), id))) {
+                rollback();
+                return false;
+            }
+        }
+    }
+    if (target > m_versionFound) {
+        const QString set = hasRow ? QStringLiteral("UPDATE runlane_schema SET version = %1")
+                                   : QStringLiteral("INSERT INTO runlane_schema (version) VALUES (%1)");
+        if (!exec(set.arg(target))) {
+            rollback();
+            return false;
+        }
+    }
+    return commit();
+}
+
+} // namespace runlane

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QString>
+
+#include <string>
+
+class QSqlDatabase;
+class QSqlQuery;
+
+namespace runlane {
+
+// A history's database, through Qt SQL: an SQLite file (QSQLITE) or a
+// PostgreSQL server (QPSQL, "postgresql://user@host:port/dbname", a Unix
+// socket's directory as "?host=/path"; the password only from PGPASSWORD
+// or ~/.pgpass, which libpq reads, never from the command line). Opening
+// it brings its schema to kSchemaVersion (the version table, then each
+// migration in one transaction), so every Runlane reads the same tables.
+class HistoryDatabase
+{
+public:
+    enum class Kind { SQLite, PostgreSQL };
+    static constexpr int kSchemaVersion = 2;
+    static constexpr const char* kDefaultFile = "runlane-history.sqlite";
+
+    HistoryDatabase();
+    ~HistoryDatabase();
+    HistoryDatabase(const HistoryDatabase&) = delete;
+    HistoryDatabase& operator=(const HistoryDatabase&) = delete;
+
+    // `location` as --db takes it ("" is kDefaultFile). Migrates up to
+    // `schemaVersion` (a lower one only to write the tests' fixture of an
+    // older schema). False with error() set.
+    bool open(const std::string& location, int schemaVersion = kSchemaVersion);
+    const std::string& error() const { return m_error; }
+    Kind kind() const { return m_kind; }
+    // The schema version the database had when opened (0: it was new).
+    int versionFound() const { return m_versionFound; }
+
+    QSqlDatabase connection() const;
+    // One write transaction: on SQLite BEGIN IMMEDIATE, so that two
+    // writers queue on the busy timeout instead of one failing when it
+    // would turn its read lock into a write lock.
+    bool begin();
+    bool commit();
+    void rollback();
+    // Runs `sql`; false with error() set to what the database said.
+    bool exec(QSqlQuery& query, const char* what);
+    bool exec(const QString& sql);
+
+private:
+    bool migrate(int target);
+
+    QString m_name; // the Qt connection's name, unique per object
+    Kind m_kind = Kind::SQLite;
+    int m_versionFound = 0;
+    std::string m_error;
+};
+
+} // namespace runlane

@@ -1,0 +1,400 @@
+#include "historystore.h"
+
+#include "historydatabase.h"
+
+#include <QDateTime>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <cstdlib>
+#include <set>
+
+namespace runlane {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+std::string str(const QVariant& value)
+{
+    return value.toString().toStdString();
+}
+
+// The value columns, in CompareMetrics::all() order.
+const char* const kValueColumns[CompareMetrics::kCount] = {"calls", "exec_time", "total_time", "wall_time", "p50",
+                                                           "p90",   "p99",       "max_time",   "wait_time"};
+
+QString column(CompareMetric metric)
+{
+    return QString::fromLatin1(kValueColumns[std::size_t(metric)]);
+}
+
+QString valueColumns()
+{
+    QString list;
+    for (const char* name : kValueColumns)
+        list += (list.isEmpty() ? QString() : QStringLiteral(", ")) + QString::fromLatin1(name);
+    return list;
+}
+
+const QString kRunColumns = QStringLiteral(
+    "id, run_set, recorded_at, commit_sha, branch, host, workload, tool_version, source_name, source_size, source_path,"
+    " format, unit, busy, tags");
+
+// "k=v" lines: a tag's key has no '=' and neither has a newline.
+std::string tagsText(const HistoryRun& run)
+{
+    std::string text;
+    for (const auto& [key, value] : run.tags)
+        text += (text.empty() ? "" : "\n") + key + "=" + value;
+    return text;
+}
+
+HistoryRun runOf(const QSqlQuery& q)
+{
+    HistoryRun run;
+    run.id = q.value(0).toLongLong();
+    run.runSet = q.value(1).toLongLong();
+    run.recordedAt = str(q.value(2));
+    run.commit = str(q.value(3));
+    run.branch = str(q.value(4));
+    run.host = str(q.value(5));
+    run.workload = str(q.value(6));
+    run.toolVersion = str(q.value(7));
+    run.sourceName = str(q.value(8));
+    run.sourceSize = q.value(9).toLongLong();
+    run.sourcePath = str(q.value(10));
+    run.format = str(q.value(11));
+    run.unit = str(q.value(12));
+    run.busy = q.value(13).toDouble();
+    const std::string tags = str(q.value(14));
+    for (std::size_t pos = 0; pos < tags.size();) {
+        const std::size_t end = std::min(tags.find('\n', pos), tags.size());
+        const std::string tag = tags.substr(pos, end - pos);
+        const std::size_t eq = tag.find('=');
+        run.tags.emplace_back(tag.substr(0, eq), eq == std::string::npos ? std::string() : tag.substr(eq + 1));
+        pos = end + 1;
+    }
+    return run;
+}
+
+} // namespace
+
+HistoryStore::HistoryStore(HistoryDatabase& db)
+    : m_db(db)
+{
+}
+
+const std::string& HistoryStore::error() const
+{
+    return m_db.error();
+}
+
+bool HistoryStore::select(QSqlQuery& q, const QString& sql, const QVariantList& values, const char* what)
+{
+    q.setForwardOnly(true); // read once, front to back: no copy of the rows
+    q.prepare(sql);
+    for (const QVariant& value : values)
+        q.addBindValue(value);
+    return m_db.exec(q, what);
+}
+
+bool HistoryStore::addLabels(const std::set<LabelKey>& keys)
+{
+    // In one order (the keys'), before any value row: two PostgreSQL
+    // transactions adding the same new labels then wait for each other in
+    // the same order, never each for the other (a deadlock, one aborted).
+    LabelQueries queries{QSqlQuery(m_db.connection()), QSqlQuery(m_db.connection())};
+    queries.select.prepare(QStringLiteral("SELECT id FROM labels WHERE name = ? AND file = ? AND line = ?"));
+    queries.insert.prepare(
+        QStringLiteral("INSERT INTO labels (name, file, line) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"));
+    for (const LabelKey& key : keys) {
+        std::int64_t id = 0;
+        if (!labelId(key, queries, id))
+            return false;
+    }
+    return true;
+}
+
+bool HistoryStore::labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id)
+{
+    if (const auto it = m_labelIds.find(key); it != m_labelIds.end()) {
+        id = it->second;
+        return true;
+    }
+    // Known already (the usual case once a workload has a history): one
+    // lookup. New: inserted first; ON CONFLICT because another recorder
+    // may add the same label at the same time (PostgreSQL waits for its
+    // transaction, then skips the row).
+    for (const bool inserted : {false, true}) {
+        queries.select.addBindValue(qs(key.name));
+        queries.select.addBindValue(qs(key.file));
+        queries.select.addBindValue(key.line);
+        if (!m_db.exec(queries.select, "finding a label"))
+            return false;
+        if (queries.select.next()) {
+            id = queries.select.value(0).toLongLong();
+            queries.select.finish();
+            m_labelIds.emplace(key, id);
+            return true;
+        }
+        queries.select.finish();
+        if (inserted)
+            break;
+        queries.insert.addBindValue(qs(key.name));
+        queries.insert.addBindValue(qs(key.file));
+        queries.insert.addBindValue(key.line);
+        if (!m_db.exec(queries.insert, "adding a label"))
+            return false;
+    }
+    return false;
+}
+
+bool HistoryStore::knownLabels(const std::string& workload)
+{
+    // The labels of the workload's latest run, in one query: a run usually
+    // has the labels of the one before, and one lookup per label cost as
+    // much as writing its values.
+    QSqlQuery q(m_db.connection());
+    if (!select(q,
+                QStringLiteral("SELECT l.id, l.name, l.file, l.line FROM run_values v JOIN labels l ON l.id = v.label_id"
+                               " WHERE v.run_id = (SELECT max(id) FROM runs WHERE workload = ?)"),
+                {qs(workload)}, "reading the workload's labels"))
+        return false;
+    while (q.next())
+        m_labelIds.emplace(LabelKey{str(q.value(1)), str(q.value(2)), q.value(3).toInt()}, q.value(0).toLongLong());
+    return true;
+}
+
+bool HistoryStore::insertRun(HistoryRun& run, const Values& values, std::size_t& rows, long long abortAfter)
+{
+    if (run.recordedAt.empty())
+        run.recordedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
+    QSqlQuery insert(m_db.connection());
+    insert.prepare(QStringLiteral(
+        "INSERT INTO runs (run_set, recorded_at, commit_sha, branch, host, workload, tool_version, source_name,"
+        " source_size, source_path, format, unit, busy, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " RETURNING id"));
+    insert.addBindValue(qlonglong(run.runSet));
+    for (const std::string* text : {&run.recordedAt, &run.commit, &run.branch, &run.host, &run.workload,
+                                    &run.toolVersion, &run.sourceName})
+        insert.addBindValue(qs(*text));
+    insert.addBindValue(qlonglong(run.sourceSize));
+    insert.addBindValue(qs(run.sourcePath));
+    insert.addBindValue(qs(run.format));
+    insert.addBindValue(qs(run.unit));
+    insert.addBindValue(run.busy);
+    insert.addBindValue(qs(tagsText(run)));
+    if (!m_db.exec(insert, "adding a run") || !insert.next())
+        return false;
+    run.id = insert.value(0).toLongLong();
+    insert.finish();
+    if (run.runSet == 0) {
+        // The first run of its set names the set.
+        run.runSet = run.id;
+        QSqlQuery set(m_db.connection());
+        set.prepare(QStringLiteral("UPDATE runs SET run_set = ? WHERE id = ?"));
+        set.addBindValue(qlonglong(run.id));
+        set.addBindValue(qlonglong(run.id));
+        if (!m_db.exec(set, "naming the run set"))
+            return false;
+    }
+
+    QSqlQuery row(m_db.connection());
+    row.prepare(QStringLiteral("INSERT INTO run_values (run_id, label_id, async, ") + valueColumns()
+                + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const auto& [label, v] : values) {
+        const auto id = m_labelIds.find(label.key); // addLabels made them all
+        if (id == m_labelIds.end())
+            return false;
+        row.addBindValue(qlonglong(run.id));
+        row.addBindValue(qlonglong(id->second));
+        row.addBindValue(label.async ? 1 : 0);
+        for (const double value : v)
+            row.addBindValue(value);
+        if (!m_db.exec(row, "adding a label's values"))
+            return false;
+        if (abortAfter >= 0 && (long long)(++rows) >= abortAfter)
+            std::abort(); // the test hook: killed halfway through the transaction
+    }
+    return true;
+}
+
+bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
+{
+    if (!runs.empty() && !knownLabels(runs.front().workload))
+        return false;
+    const char* hook = std::getenv(kAbortHook);
+    const long long abortAfter = hook ? std::atoll(hook) : -1;
+    std::size_t rows = 0;
+    std::set<LabelKey> keys;
+    for (const RunSet::Label& label : set.labels())
+        keys.insert(label.key);
+    if (!m_db.begin())
+        return false;
+    if (!addLabels(keys)) {
+        m_db.rollback();
+        m_labelIds.clear();
+        return false;
+    }
+    for (std::size_t i = 0; i < set.runs().size() && i < runs.size(); ++i) {
+        const RunSet::Run& from = set.runs()[i];
+        HistoryRun& run = runs[i];
+        run.format = from.format;
+        run.busy = from.busy;
+        run.runSet = i == 0 ? 0 : runs.front().runSet;
+        Values values;
+        for (const RunSet::Label& label : set.labels()) {
+            const CompareMetrics::Values& v = label.runs[i];
+            // A label absent from this run (of a set of several) has zeros.
+            if (v[std::size_t(CompareMetric::Calls)] == 0)
+                continue;
+            RunSet::Label key;
+            key.key = label.key;
+            key.async = label.async;
+            values.emplace_back(std::move(key), v);
+        }
+        if (!insertRun(run, values, rows, abortAfter)) {
+            m_db.rollback();
+            m_labelIds.clear(); // the labels added in it are gone too
+            return false;
+        }
+    }
+    if (m_db.commit())
+        return true;
+    m_labelIds.clear();
+    return false;
+}
+
+bool HistoryStore::record(HistoryRun& run, const Values& values)
+{
+    std::size_t rows = 0;
+    std::set<LabelKey> keys;
+    for (const auto& [label, v] : values)
+        keys.insert(label.key);
+    if (!m_db.begin())
+        return false;
+    if (!addLabels(keys) || !insertRun(run, values, rows, -1) || !m_db.commit()) {
+        m_db.rollback();
+        m_labelIds.clear();
+        return false;
+    }
+    return true;
+}
+
+bool HistoryStore::runs(const std::string& workload, std::size_t last, std::vector<HistoryRun>& out)
+{
+    out.clear();
+    // The last N: newest first from the index, turned round below.
+    QString sql = QStringLiteral("SELECT ") + kRunColumns + QStringLiteral(" FROM runs");
+    if (!workload.empty())
+        sql += QStringLiteral(" WHERE workload = ?");
+    sql += QStringLiteral(" ORDER BY id DESC");
+    if (last > 0)
+        sql += QStringLiteral(" LIMIT %1").arg(qulonglong(last));
+    QSqlQuery q(m_db.connection());
+    if (!select(q, sql, workload.empty() ? QVariantList() : QVariantList{qs(workload)}, "listing the runs"))
+        return false;
+    while (q.next())
+        out.push_back(runOf(q));
+    std::reverse(out.begin(), out.end());
+    return true;
+}
+
+bool HistoryStore::run(std::int64_t id, std::optional<HistoryRun>& out)
+{
+    out.reset();
+    QSqlQuery q(m_db.connection());
+    if (!select(q, QStringLiteral("SELECT ") + kRunColumns + QStringLiteral(" FROM runs WHERE id = ?"), {qlonglong(id)},
+                "reading a run"))
+        return false;
+    if (q.next())
+        out = runOf(q);
+    return true;
+}
+
+bool HistoryStore::series(const std::string& workload, const std::string& label, CompareMetric metric,
+                          std::size_t last, std::vector<Point>& out)
+{
+    out.clear();
+    // From the label's rows (index by label, then run) to their runs.
+    QString sql = QStringLiteral("SELECT ");
+    for (const QString& c : kRunColumns.split(QStringLiteral(", ")))
+        sql += QStringLiteral("r.") + c.trimmed() + QStringLiteral(", ");
+    sql += QStringLiteral("l.file, l.line, v.") + column(metric)
+        + QStringLiteral(" FROM labels l JOIN run_values v ON v.label_id = l.id JOIN runs r ON r.id = v.run_id"
+                         " WHERE l.name = ? AND r.workload = ? ORDER BY r.id DESC, l.file, l.line");
+    QSqlQuery q(m_db.connection());
+    if (!select(q, sql, {qs(label), qs(workload)}, "reading the label's history"))
+        return false;
+    std::size_t runsSeen = 0;
+    std::int64_t lastRun = -1;
+    while (q.next()) {
+        Point p;
+        p.run = runOf(q);
+        if (p.run.id != lastRun) {
+            if (last > 0 && runsSeen == last)
+                break;
+            ++runsSeen;
+            lastRun = p.run.id;
+        }
+        p.key = LabelKey{label, str(q.value(15)), q.value(16).toInt()};
+        p.value = q.value(17).toDouble();
+        out.push_back(std::move(p));
+    }
+    std::reverse(out.begin(), out.end());
+    return true;
+}
+
+bool HistoryStore::workloads(std::vector<std::string>& out)
+{
+    out.clear();
+    QSqlQuery q(m_db.connection());
+    if (!select(q, QStringLiteral("SELECT DISTINCT workload FROM runs ORDER BY workload"), {}, "listing the workloads"))
+        return false;
+    while (q.next())
+        out.push_back(str(q.value(0)));
+    return true;
+}
+
+bool HistoryStore::labelNames(const std::string& workload, std::vector<std::string>& out)
+{
+    out.clear();
+    QSqlQuery q(m_db.connection());
+    if (!select(q,
+                QStringLiteral("SELECT DISTINCT l.name FROM labels l JOIN run_values v ON v.label_id = l.id"
+                               " JOIN runs r ON r.id = v.run_id WHERE r.workload = ? ORDER BY l.name"),
+                {qs(workload)}, "listing the labels"))
+        return false;
+    while (q.next())
+        out.push_back(str(q.value(0)));
+    return true;
+}
+
+bool HistoryStore::values(std::int64_t run, Values& out)
+{
+    out.clear();
+    QSqlQuery q(m_db.connection());
+    if (!select(q,
+                QStringLiteral("SELECT v.label_id, l.name, l.file, l.line, v.async, ") + valueColumns()
+                    + QStringLiteral(" FROM run_values v JOIN labels l ON l.id = v.label_id WHERE v.run_id = ?"
+                                     " ORDER BY v.label_id"),
+                {qlonglong(run)}, "reading a run's values"))
+        return false;
+    while (q.next()) {
+        RunSet::Label label;
+        label.key = LabelKey{str(q.value(1)), str(q.value(2)), q.value(3).toInt()};
+        label.async = q.value(4).toInt() != 0;
+        CompareMetrics::Values v{};
+        for (std::size_t m = 0; m < v.size(); ++m)
+            v[m] = q.value(int(5 + m)).toDouble();
+        out.emplace_back(std::move(label), v);
+    }
+    return true;
+}
+
+} // namespace runlane

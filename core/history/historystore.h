@@ -1,0 +1,83 @@
+#pragma once
+
+#include "comparemetric.h"
+#include "historyrun.h"
+#include "runset.h"
+
+#include <QSqlQuery>
+#include <QVariantList>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace runlane {
+
+class HistoryDatabase;
+
+// What a history holds: runs with their per-label values of every metric,
+// written one run set per transaction (a killed recorder leaves all of its
+// runs or none), read back as RunSets for the comparison code.
+class HistoryStore
+{
+public:
+    // Test hook: with RUNLANE_HISTORY_ABORT_AFTER_ROWS=N in the environment,
+    // a record aborts the process after writing N value rows, halfway
+    // through its transaction, as a killed CI job would.
+    static constexpr const char* kAbortHook = "RUNLANE_HISTORY_ABORT_AFTER_ROWS";
+
+    struct Point {
+        HistoryRun run;
+        LabelKey key;
+        double value = 0;
+    };
+    using Values = std::vector<std::pair<RunSet::Label, CompareMetrics::Values>>;
+
+    explicit HistoryStore(HistoryDatabase& db);
+
+    // Stores set.runs()[i] as runs[i] (workload, commit, source … filled
+    // in; id, runSet and recordedAt, if empty, are set here) with its
+    // labels' values. One transaction for the whole set.
+    bool record(const RunSet& set, std::vector<HistoryRun>& runs);
+    // One run as it was exported (HistoryJsonLines): its values as given.
+    bool record(HistoryRun& run, const Values& values);
+
+    // Runs in recording order; `workload` "" for all, `last` 0 for all.
+    bool runs(const std::string& workload, std::size_t last, std::vector<HistoryRun>& out);
+    bool run(std::int64_t id, std::optional<HistoryRun>& out);
+    // One label's metric over the workload's runs, oldest first (the last
+    // `last`, 0 for all); every label of that name (several files or lines
+    // give several points per run).
+    bool series(const std::string& workload, const std::string& label, CompareMetric metric, std::size_t last,
+                std::vector<Point>& out);
+    // The workloads, and the label names of a workload's runs, sorted.
+    bool workloads(std::vector<std::string>& out);
+    bool labelNames(const std::string& workload, std::vector<std::string>& out);
+    // The labels' values of one run, as recorded.
+    bool values(std::int64_t run, Values& out);
+
+    const std::string& error() const;
+
+private:
+    bool insertRun(HistoryRun& run, const Values& values, std::size_t& rows, long long abortAfter);
+    // The statements that find and add labels, prepared once per run.
+    struct LabelQueries {
+        QSqlQuery select;
+        QSqlQuery insert;
+    };
+    bool labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id);
+    bool knownLabels(const std::string& workload);
+    // Every one of `keys` in the labels table and in m_labelIds.
+    bool addLabels(const std::set<LabelKey>& keys);
+    // Prepares `sql` on `q`, binds `values` and runs it; false with the error set.
+    bool select(QSqlQuery& q, const QString& sql, const QVariantList& values, const char* what);
+
+    HistoryDatabase& m_db;
+    std::map<LabelKey, std::int64_t> m_labelIds;
+};
+
+} // namespace runlane
