@@ -196,6 +196,9 @@ public:
     // True when the task lanes should start without the tasks that never
     // ran: a format whose tasks are mostly such (Node's promises).
     bool hidesTasksThatNeverRan() const { return m_hidesTasksThatNeverRan; }
+    // Why the format cannot tell who created a CreatorUnknown measurement,
+    // as the details say it ("multi-threaded runtime").
+    const std::string& creatorUnknownReason() const { return m_creatorUnknownReason; }
     // kNone when the format names none.
     MeasurementId triggeredBy(MeasurementId id) const;
     // Flow events of the file that connect nothing: no slice where they
@@ -238,6 +241,7 @@ private:
     std::vector<Flow> m_flows;
     std::vector<Trigger> m_triggers;
     bool m_hidesTasksThatNeverRan = false;
+    std::string m_creatorUnknownReason = "not recorded in the file";
     std::vector<std::uint32_t> m_flowsByTarget;
     std::uint64_t m_unboundFlowEnds = 0;
     std::vector<CounterSeries> m_counters;

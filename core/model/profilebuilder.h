@@ -132,6 +132,7 @@ public:
     void setUnit(ValueUnit unit) { m_profile->m_unit = unit; }
     void setPrefersAggregatedView(bool prefer) { m_profile->m_prefersAggregated = prefer; }
     void setHidesTasksThatNeverRan(bool hide) { m_profile->m_hidesTasksThatNeverRan = hide; }
+    void setCreatorUnknownReason(std::string reason) { m_profile->m_creatorUnknownReason = std::move(reason); }
     // See Profile::hasTimestamps: also makes the aggregated view preferred.
     void setHasNoTimestamps()
     {

@@ -116,11 +116,8 @@ void DetailsPane::refresh()
                     .arg(m.creator)
                     .arg(esc(p->labelText(p->measurement(m.creator).label)));
     else if (m.flags & CreatorUnknown)
-        // Why it cannot be known: tokio spawns from any worker; viztracer
-        // writes no link from a create_task call to its task.
         html += QStringLiteral("<p><b>%1</b> %2</p>")
-                    .arg(tr("created by"), p->formatName().starts_with("tokio") ? tr("unknown (multi-threaded runtime)")
-                                                                       : tr("unknown (not recorded in the file)"));
+                    .arg(tr("created by"), tr("unknown (%1)").arg(QString::fromStdString(p->creatorUnknownReason())));
     // A second kind of link (Node's triggerAsyncId): whose work led to this
     // task, when that is not its creator.
     if (const MeasurementId trigger = p->triggeredBy(id); trigger != kNone)

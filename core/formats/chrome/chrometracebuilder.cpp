@@ -414,7 +414,7 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
         m_asyncTasks.push_back(std::move(task));
         it = m_asyncIndex.emplace(key, std::uint32_t(m_asyncTasks.size() - 1)).first;
         if ((m_asyncTasks.back().onThread || e.cat == kAsyncTaskCategory) && e.id.kind == ChromeEvent::Value::Number)
-            m_threadTasksById.emplace(e.id.number, it->second);
+            m_tasksById.emplace(e.id.number, it->second);
     }
     AsyncTask& task = m_asyncTasks[it->second];
     if (task.onThread && e.hasArgCreatorTid) {
@@ -737,8 +737,8 @@ void ChromeTraceBuilder::linkThreadTasks()
     if (!m_threadTaskLinks)
         return;
     auto measurementOf = [this](std::int64_t id) {
-        const auto it = m_threadTasksById.find(id);
-        return it == m_threadTasksById.end() ? kNone : m_asyncTasks[it->second].measurement;
+        const auto it = m_tasksById.find(id);
+        return it == m_tasksById.end() ? kNone : m_asyncTasks[it->second].measurement;
     };
     for (const AsyncTask& task : m_asyncTasks) {
         if (task.measurement == kNone)

@@ -144,9 +144,9 @@ private:
     std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>> m_stringIds;
     std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_asyncIndex;
     std::vector<AsyncTask> m_asyncTasks;
-    // Tasks on a thread (kThreadTaskCategory) by their numeric id, for the
-    // creators and triggers args name; only while any are named.
-    std::unordered_map<std::int64_t, std::uint32_t> m_threadTasksById;
+    // Runlane's tasks (kThreadTaskCategory, kAsyncTaskCategory) by their
+    // numeric id, for the creators and triggers args name.
+    std::unordered_map<std::int64_t, std::uint32_t> m_tasksById;
     bool m_threadTaskLinks = false;
     // The file is viztracer's: its Task-<n> threads are asyncio tasks.
     bool m_viztracer = false;

@@ -94,6 +94,7 @@ void TokioTaskBuilder::spawn(const TokioEvent& e, std::uint64_t index)
         creator = m_tasks[m_entered.front()].measurement;
     } else if (m_entered.size() > 1) {
         flags |= CreatorUnknown;
+        m_builder.setCreatorUnknownReason("multi-threaded runtime");
         ++m_unknownCreators;
     }
     const auto [it, fresh] = m_live.try_emplace(e.id, std::uint32_t(m_tasks.size()));
