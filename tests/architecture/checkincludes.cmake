@@ -24,6 +24,9 @@ set(rules
     # warnings); never the analyses nor another format.
     "core/formats/*:core/base core/model core/io core/text"
     "core/loader:core/base core/model core/io core/formats/*"
+    # Live sources fetch Prometheus data and write recordings: they read
+    # and write formats like the loader does.
+    "core/live:core/base core/model core/io core/analysis core/text core/formats/*"
     # The views see the model, the analyses and the loader, never a file
     # format or how files are read.
     "widgets/document:core/base core/model core/analysis core/compare core/text core/loader"
@@ -31,7 +34,7 @@ set(rules
     "widgets/charts:core/base core/model core/analysis core/compare core/text core/history widgets/document widgets/timeline"
     "widgets/panels:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline"
     "widgets/export:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline widgets/charts"
-    "app/gui:core/base core/model core/analysis core/compare core/text core/history core/loader widgets/*"
+    "app/gui:core/base core/model core/analysis core/compare core/text core/history core/loader core/live widgets/*"
     "app/cli:core/* core/formats/* widgets/* app/gui")
 set(max_lines 800)
 
