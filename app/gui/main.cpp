@@ -3,6 +3,7 @@
 // the V8 CPU profiles of the same run added to it (File ▸ Add to this
 // profile…, onto the trace's main thread).
 #include "icicleview.h"
+#include "livecontroller.h"
 #include "mainwindow.h"
 
 #include <QApplication>
@@ -78,6 +79,16 @@ int main(int argc, char** argv)
                                         QStringLiteral("Print how long the profile took to appear (from the start to "
                                                        "its first painted frame), then quit. For benchmarks."));
     parser.addOption(firstFrame);
+    const QCommandLineOption attach(QStringLiteral("attach"),
+                                    QStringLiteral("Follow a running program's Chroprof metrics: an exporter's "
+                                                   "http://host:port/metrics or a Prometheus server "
+                                                   "(prometheus://host:9090). File ▸ Attach… does the same."),
+                                    QStringLiteral("url"));
+    const QCommandLineOption interval(QStringLiteral("interval"),
+                                      QStringLiteral("With --attach: milliseconds between scrapes (default 1000)."),
+                                      QStringLiteral("ms"), QStringLiteral("1000"));
+    parser.addOption(attach);
+    parser.addOption(interval);
     parser.process(app);
 
     runlane::MainWindow window;
@@ -85,8 +96,24 @@ int main(int argc, char** argv)
     if (parser.isSet(firstFrame))
         reporter = std::make_unique<FirstFrameReporter>(window, clock);
     window.show();
+    // A recording the last run could not save is offered once the window is up.
+    QTimer::singleShot(0, &window, [&window] { window.liveController()->offerRecovery(); });
     const QStringList files = parser.positionalArguments();
-    if (files.isEmpty())
+    if (parser.isSet(attach)) {
+        runlane::LiveOptions options;
+        bool ok = false;
+        const int ms = parser.value(interval).toInt(&ok);
+        if (!ok || ms < 100) {
+            std::fprintf(stderr, "runlane: --interval must be at least 100 (ms)\n");
+            return 2;
+        }
+        options.interval = std::chrono::milliseconds(ms);
+        QString error;
+        if (!window.liveController()->attach(QUrl::fromUserInput(parser.value(attach)), options, &error)) {
+            std::fprintf(stderr, "runlane: cannot attach: %s\n", qPrintable(error));
+            return 2;
+        }
+    } else if (files.isEmpty())
         window.openDemo();
     else {
         std::vector<runlane::ProfileAddition> additions;

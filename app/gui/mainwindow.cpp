@@ -10,6 +10,7 @@
 #include "detailspane.h"
 #include "droptargets.h"
 #include "historycontroller.h"
+#include "livecontroller.h"
 #include "findbar.h"
 #include "formatregistry.h"
 #include "icicleview.h"
@@ -172,7 +173,6 @@ MainWindow::MainWindow(QWidget* parent)
         if (!last.isEmpty())
             m_statusText->setText(tr("Adding %1 to %2…").arg(last, displayName(path)));
     });
-
     buildMenus();
     buildStatusBar();
     connect(m_loader, &BackgroundLoader::progress, this, &MainWindow::progress);
@@ -238,6 +238,7 @@ void MainWindow::buildMenus()
     addItem(file, "open", tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     m_recent = new RecentFiles(file->addMenu(tr("Open &Recent")), [this](const QString& path) { openFile(path); }, this);
     new HistoryController(file, this);
+    m_live = new LiveController(file, this);
     m_compare->addFileActions(file);
     m_addProfile->addFileActions(file);
     addItem(file, "reload", tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {
@@ -521,9 +522,8 @@ void MainWindow::fitSplitter()
 
 int MainWindow::countersHeight(int panel) const
 {
-    // Every track if they fit in a third of the splitter, or in what the
-    // icicle's rows leave of a timeline panel `panel` px high; the view
-    // scrolls the rest.
+    // Every track if they fit in a third of the splitter, or in what the icicle's
+    // rows leave of a timeline panel `panel` px high; the view scrolls the rest.
     const int room = std::max(m_splitter->height() / 3, panel - m_icicle->contentHeight() - 8);
     return std::max(m_counters->minimumHeight(), std::min(m_counters->contentHeight(), room));
 }

@@ -20,6 +20,7 @@ class QAction;
 namespace runlane {
 
 class AddProfileController;
+class LiveController;
 class BackgroundLoader;
 class CompareController;
 class DropTargets;
@@ -90,6 +91,8 @@ public:
     // Compare mode: File ▸ Compare with…, its exports and its dock.
     CompareController* compareController() const { return m_compare; }
     AddProfileController* addProfileController() const { return m_addProfile; }
+    // Live mode: File ▸ Attach…, Save recording…, Follow.
+    LiveController* liveController() const { return m_live; }
     // A menu action by object name: open, reload, close, exportIcicle,
     // exportLanes, exportWindow, exportScale, aggregated, themeSystem,
     // themeLight, themeDark, …
@@ -154,6 +157,7 @@ private:
     DropTargets* m_drop;
     CompareController* m_compare;
     AddProfileController* m_addProfile;
+    LiveController* m_live = nullptr;
     QLabel* m_statusText;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

@@ -380,16 +380,30 @@ RankTable RankTable::fromSnapshots(const Profile& profile, std::optional<TimeRan
     const bool clip = range && profile.snapshotsAreTimed();
     std::vector<const AggregateRow*> atEnd(profile.labelCount(), nullptr);
     std::vector<const AggregateRow*> atStart(profile.labelCount(), nullptr);
-    std::vector<LabelId> order; // labels in order of first appearance
-    for (const Snapshot& s : profile.snapshots()) {
-        if (clip && s.time > range->to)
-            break;
-        for (const AggregateRow& r : s.rows) {
-            if (!atEnd[r.label])
-                order.push_back(r.label);
-            atEnd[r.label] = &r;
-            if (clip && s.time <= range->from)
-                atStart[r.label] = &r;
+    std::vector<LabelId> order; // labels in order of appearance (the table is sorted after)
+    if (!clip) {
+        // From the newest back, until every label has its last row: a live
+        // recording's rank costs its procs, not the hours received.
+        const SnapshotList& snapshots = profile.snapshots();
+        for (std::size_t i = snapshots.size(); i-- > 0 && order.size() < profile.labelCount();) {
+            for (const AggregateRow& r : snapshots[i].rows) {
+                if (!atEnd[r.label]) {
+                    order.push_back(r.label);
+                    atEnd[r.label] = &r;
+                }
+            }
+        }
+    } else {
+        for (const Snapshot& s : profile.snapshots()) {
+            if (s.time > range->to)
+                break;
+            for (const AggregateRow& r : s.rows) {
+                if (!atEnd[r.label])
+                    order.push_back(r.label);
+                atEnd[r.label] = &r;
+                if (s.time <= range->from)
+                    atStart[r.label] = &r;
+            }
         }
     }
     auto minus = [](auto later, auto earlier) { return later >= earlier ? later - earlier : later; };

@@ -98,11 +98,42 @@ std::vector<UsageSeries::Span> UsageSeries::spansOf(const Profile& profile, Trac
         // samples, exec grew by the difference. A drop means the counters
         // were reset: that step has no value. A proc missing from a snapshot
         // is not zero there: its next step spans from its last sample.
+        //
+        // Only steps that end after r.from can reach into the range: the
+        // scan starts at the first snapshot after it, with each label's
+        // sample before that found by looking back only as far as needed
+        // (one snapshot, unless a proc was away), so following the end of
+        // a long live recording costs the range, not the recording.
+        const SnapshotList& snapshots = profile.snapshots();
+        const std::size_t first = std::size_t(
+            std::upper_bound(snapshots.begin(), snapshots.end(), r.from,
+                             [](Time t, const Snapshot& s) { return t < s.time; })
+            - snapshots.begin());
         std::vector<std::pair<Time, Time>> last(profile.labelCount(), {kTimeMin, 0});
-        for (const Snapshot& snapshot : profile.snapshots()) {
+        std::vector<std::uint8_t> wanted(profile.labelCount(), 0); // 1: seen from `first` on, 2: its sample before found
+        std::size_t missing = 0;
+        for (std::size_t i = first; i < snapshots.size(); ++i) {
+            for (const AggregateRow& row : snapshots[i].rows) {
+                if (!wanted[row.label]) {
+                    wanted[row.label] = 1;
+                    ++missing;
+                }
+            }
+        }
+        for (std::size_t i = first; i-- > 0 && missing > 0;) {
+            for (const AggregateRow& row : snapshots[i].rows) {
+                if (wanted[row.label] == 1) {
+                    wanted[row.label] = 2;
+                    last[row.label] = {snapshots[i].time, row.exec};
+                    --missing;
+                }
+            }
+        }
+        for (std::size_t i = first; i < snapshots.size(); ++i) {
+            const Snapshot& snapshot = snapshots[i];
             for (const AggregateRow& row : snapshot.rows) {
                 const auto [t0, e0] = last[row.label];
-                if (t0 != kTimeMin && snapshot.time > t0 && row.exec >= e0)
+                if (t0 != kTimeMin && snapshot.time > t0 && row.exec >= e0 && t0 < r.to)
                     spans.push_back(Span{row.label, t0, snapshot.time, double(row.exec - e0)});
                 last[row.label] = {snapshot.time, row.exec};
             }

@@ -2,6 +2,7 @@
 
 #include "diagnostics.h"
 #include "profiletypes.h"
+#include "snapshotlist.h"
 #include "stringpool.h"
 
 #include <span>
@@ -155,7 +156,7 @@ public:
 
     // Pre-aggregated metrics (Chroprof): the rank comes from the last
     // snapshot and usage from the differences between snapshots.
-    const std::vector<Snapshot>& snapshots() const { return m_snapshots; }
+    const SnapshotList& snapshots() const { return m_snapshots; }
     // False when the snapshots carry no times (a bare array of rows).
     bool snapshotsAreTimed() const { return m_snapshotsTimed; }
     // Sampled profiles and folded stacks read best as a flame graph.
@@ -245,7 +246,7 @@ private:
     std::vector<std::uint32_t> m_flowsByTarget;
     std::uint64_t m_unboundFlowEnds = 0;
     std::vector<CounterSeries> m_counters;
-    std::vector<Snapshot> m_snapshots;
+    SnapshotList m_snapshots;
     bool m_snapshotsTimed = false;
     bool m_prefersAggregated = false;
     bool m_hasTimestamps = true;

@@ -151,7 +151,12 @@ public:
     // profile knows of its threads before the build.
     std::vector<std::size_t> intervalsPerTrack() const;
     // Snapshots of pre-aggregated metrics, in time order (see Profile).
-    void addSnapshot(Snapshot snapshot) { m_profile->m_snapshots.push_back(std::move(snapshot)); }
+    void addSnapshot(Snapshot snapshot)
+    {
+        m_profile->m_snapshots.push_back(std::make_shared<const Snapshot>(std::move(snapshot)));
+    }
+    // One that other profiles share (the versions of a live recording).
+    void addSnapshot(SnapshotList::Pointer snapshot) { m_profile->m_snapshots.push_back(std::move(snapshot)); }
     void setSnapshotsTimed(bool timed) { m_profile->m_snapshotsTimed = timed; }
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
     // The file being read ("" for none), for a format that names a track

@@ -150,10 +150,15 @@ void UsageChart::dropProfile()
     m_pending = false;
     // A job under way keeps its own reference; the next profile gets a new cache.
     m_indexCache.reset();
-    m_shown = {};
-    m_hidden.clear();
     m_tracks.clear();
     m_trackBox->clear();
+    // A live recording's next version: the bands shown stay until the new
+    // series replaces them (no blank chart once a second), and the hidden
+    // labels mean the same there.
+    if (m_document->isContinuation())
+        return;
+    m_shown = {};
+    m_hidden.clear();
     rebuildChart();
 }
 
@@ -182,7 +187,8 @@ void UsageChart::profileChanged()
     }
     m_track = m_tracks.empty() ? 0 : m_tracks.front();
     m_trackBox->setVisible(m_tracks.size() > 1);
-    rebuildChart();
+    if (!m_document->isContinuation())
+        rebuildChart();
     recompute();
 }
 

@@ -33,6 +33,37 @@ void ProfileDocument::setProfile(const LoadedProfile& loaded)
         Q_EMIT viewModeChanged(); // back to the timeline: the lanes and the usage chart return
 }
 
+void ProfileDocument::continueProfile(const LoadedProfile& loaded)
+{
+    if (!hasProfile() || loaded.isNull() || loaded.profile->labelCount() < m_loaded.profile->labelCount()) {
+        setProfile(loaded);
+        return;
+    }
+    m_continuing = true;
+    Q_EMIT profileAboutToChange();
+    m_callTreeJob.drop();
+    m_loaded = loaded;
+    m_callTree.reset();
+    m_colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode);
+    m_longest = m_loaded.longestInterval;
+    const QString search = std::exchange(m_search, QString());
+    m_matches.clear();
+    m_matchList.clear();
+    m_matchIntervals = 0;
+    m_searchValid = true;
+    if (m_aggregated)
+        m_callTreeJob.start(m_loaded.profile, [](const Profile& profile) { return std::make_shared<const CallTree>(profile); });
+    else
+        m_axis->extendBounds(m_loaded.profile->startTime(),
+                             std::max(m_loaded.profile->endTime(), m_loaded.profile->startTime() + 1));
+    Q_EMIT profileChanged();
+    m_continuing = false;
+    if (!search.isEmpty())
+        setSearch(search);
+    else
+        Q_EMIT emphasisChanged();
+}
+
 void ProfileDocument::clear()
 {
     const bool wasAggregated = m_aggregated;

@@ -35,6 +35,13 @@ public:
     ~ProfileDocument() override;
 
     void setProfile(const LoadedProfile& loaded);
+    // The open profile grown (a live recording's next version): every
+    // label id of the open profile means the same in `loaded`. Views are
+    // told as for a new profile, with isContinuation() true meanwhile so
+    // they keep what they can (the rank's selection and scroll, the chart's
+    // hidden series); the focus, the search and the visible range stay.
+    void continueProfile(const LoadedProfile& loaded);
+    bool isContinuation() const { return m_continuing; }
     void clear();
     bool hasProfile() const { return !m_loaded.isNull(); }
     const LoadedProfile& loaded() const { return m_loaded; }
@@ -126,6 +133,7 @@ private:
     std::vector<QRgb> m_colors;
     Time m_longest = 1;
     bool m_aggregated = false;
+    bool m_continuing = false;
     LabelId m_focus = kNone;
     QString m_search;
     bool m_searchValid = true;

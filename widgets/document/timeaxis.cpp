@@ -48,6 +48,23 @@ void TimeAxis::setBounds(Time start, Time end)
     Q_EMIT historyChanged();
 }
 
+void TimeAxis::extendBounds(Time start, Time end)
+{
+    Time width = 0;
+    if (__builtin_sub_overflow(end, start, &width))
+        end = addClamped(start, kTimeMax);
+    m_boundsStart = start;
+    m_boundsEnd = std::max(end, addClamped(start, 1));
+    const Time from = std::clamp(m_from, m_boundsStart, m_boundsEnd);
+    const Time to = std::clamp(m_to, from, m_boundsEnd);
+    const bool moved = from != m_from || to != m_to;
+    m_from = from;
+    m_to = to > from ? to : std::min(m_boundsEnd, addClamped(from, kMinimumSpan));
+    Q_EMIT boundsChanged();
+    if (moved)
+        Q_EMIT visibleRangeChanged();
+}
+
 void TimeAxis::record()
 {
     m_back.emplace_back(m_from, m_to);

@@ -36,6 +36,9 @@ public:
 
     // New bounds reset the visible range to them, the selection and history.
     void setBounds(Time start, Time end);
+    // The same data grown (a live recording): the visible range, the
+    // selection and the history stay, clamped to the new bounds.
+    void extendBounds(Time start, Time end);
     Time boundsStart() const { return m_boundsStart; }
     Time boundsEnd() const { return m_boundsEnd; }
 

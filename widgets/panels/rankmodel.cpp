@@ -51,7 +51,56 @@ void RankModel::setTable(std::shared_ptr<const RankTable> table, std::shared_ptr
         m_delays = m_document->isCurrent(m_profile) && m_document->loaded().delays
             ? m_document->loaded().delays
             : std::make_shared<const SchedulingDelays>(*m_profile);
+    m_order.clear();
+    if (m_table) {
+        m_order.resize(m_table->rows().size());
+        for (std::uint32_t r = 0; r < m_order.size(); ++r)
+            m_order[r] = r;
+    }
     endResetModel();
+}
+
+bool RankModel::updateTable(std::shared_ptr<const RankTable> table, std::shared_ptr<const Profile> profile)
+{
+    if (!m_table || !table || !profile || m_delays || !profile->wakes().empty())
+        return false;
+    // Where each label is in the new table; every row shown must still be
+    // there, or this is not the same table grown.
+    std::vector<std::uint32_t> at(profile->labelCount(), UINT32_MAX);
+    const auto& rows = table->rows();
+    for (std::uint32_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].label >= at.size())
+            return false;
+        at[rows[r].label] = r;
+    }
+    std::vector<std::uint32_t> order;
+    order.reserve(rows.size());
+    std::vector<bool> placed(rows.size(), false);
+    for (const std::uint32_t old : m_order) {
+        const LabelId label = m_table->rows()[old].label;
+        if (label >= at.size() || at[label] == UINT32_MAX)
+            return false;
+        order.push_back(at[label]);
+        placed[at[label]] = true;
+    }
+    const int shown = int(m_order.size());
+    for (std::uint32_t r = 0; r < rows.size(); ++r) {
+        if (!placed[r])
+            order.push_back(r);
+    }
+    // Rows keep their places (so the view's selection, current row and
+    // scroll stay); a proc seen for the first time is appended.
+    m_table = std::move(table);
+    m_profile = std::move(profile);
+    m_order.assign(order.begin(), order.begin() + shown);
+    if (shown > 0)
+        Q_EMIT dataChanged(index(0, 0), index(shown - 1, ColumnCount - 1));
+    if (order.size() > std::size_t(shown)) {
+        beginInsertRows({}, shown, int(order.size()) - 1);
+        m_order = std::move(order);
+        endInsertRows();
+    }
+    return true;
 }
 
 int RankModel::rowOf(LabelId label) const
@@ -59,8 +108,8 @@ int RankModel::rowOf(LabelId label) const
     if (!m_table)
         return -1;
     const auto& rows = m_table->rows();
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        if (rows[r].label == label)
+    for (std::size_t r = 0; r < m_order.size(); ++r) {
+        if (rows[m_order[r]].label == label)
             return int(r);
     }
     return -1;
@@ -68,7 +117,7 @@ int RankModel::rowOf(LabelId label) const
 
 int RankModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() || !m_table ? 0 : int(m_table->rows().size());
+    return parent.isValid() || !m_table ? 0 : int(m_order.size());
 }
 
 int RankModel::columnCount(const QModelIndex& parent) const
@@ -174,7 +223,7 @@ QVariant RankModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || !m_table || index.row() >= rowCount() || index.column() >= ColumnCount)
         return {};
-    const RankRow& row = m_table->rows()[std::size_t(index.row())];
+    const RankRow& row = m_table->rows()[m_order[std::size_t(index.row())]];
     switch (role) {
     case Qt::DisplayRole:
         return text(row, index.column());

@@ -55,6 +55,12 @@ public:
     // scheduling delays of the table's range (null: the whole profile's).
     void setTable(std::shared_ptr<const RankTable> table, std::shared_ptr<const Profile> profile,
                   std::shared_ptr<const SchedulingDelays> delays = nullptr);
+    // The same table grown (a live recording's next version, label ids
+    // unchanged): the rows shown keep their places and new labels are
+    // appended, so a view keeps its selection, current row and scroll; a
+    // sorting proxy re-sorts on dataChanged. False (nothing changed) when
+    // `table` is not such a continuation: call setTable.
+    bool updateTable(std::shared_ptr<const RankTable> table, std::shared_ptr<const Profile> profile);
     const RankTable* table() const { return m_table.get(); }
     const Profile* profile() const { return m_profile.get(); }
     int rowOf(LabelId label) const;
@@ -74,6 +80,7 @@ private:
     std::shared_ptr<const Profile> m_profile; // kept alive with the table
     std::shared_ptr<const RankTable> m_table;
     std::shared_ptr<const SchedulingDelays> m_delays;
+    std::vector<std::uint32_t> m_order; // model row -> table row
 };
 
 } // namespace runlane

@@ -229,6 +229,12 @@ void RankPanel::dropProfile()
     if (m_cancel)
         m_cancel->store(true);
     m_job.drop();
+    // A live recording's next version: the table shown stays (it holds its
+    // own profile, and the ids mean the same) until the new one updates it
+    // in place.
+    m_continuing = m_document->isContinuation() && m_model->table() && !isComparing();
+    if (m_continuing)
+        return;
     m_syncing = true; // the reset must not move the focus of the profile to come
     m_model->setTable(nullptr, nullptr);
     m_compareModel->setComparison(nullptr, nullptr);
@@ -274,7 +280,10 @@ void RankPanel::computed(ProfileResult<Computed> result)
     if (!result.value || !m_document->isCurrent(result.profile))
         return;
     m_syncing = true;
-    m_model->setTable(result.value->table, std::move(result.profile), result.value->delays);
+    const bool updated = std::exchange(m_continuing, false) && !result.value->delays
+        && m_model->updateTable(result.value->table, result.profile);
+    if (!updated)
+        m_model->setTable(result.value->table, std::move(result.profile), result.value->delays);
     m_syncing = false;
     fitColumns();
     focusChanged(); // the focused label's row in the new table

@@ -118,6 +118,7 @@ private:
     ProfileJob<Computed> m_job;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_syncing = false;
+    bool m_continuing = false; // the table shown is kept for the next version
 };
 
 } // namespace runlane

@@ -1,0 +1,111 @@
+#pragma once
+
+#include "liverecording.h"
+#include "livesource.h"
+#include "loadedprofile.h"
+#include "recordingfile.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QUrl>
+
+#include <functional>
+#include <memory>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QToolButton;
+
+namespace runlane {
+
+class MainWindow;
+
+// Live mode (File ▸ Attach…, runlane --attach URL): a LiveSource's
+// snapshots go into a LiveRecording, whose next version replaces the open
+// profile in place (ProfileDocument::continueProfile: the usage chart grows
+// to the right, the rank keeps its sort, selection and scroll). While
+// following, the visible range slides with the data; any zoom or pan stops
+// following until Follow is pressed again. The status bar says the
+// connection state, the data's last refresh and errors. Everything received
+// is autosaved to a recovery file (offered on the next start if it was
+// never saved) and can be saved with File ▸ Save recording….
+class LiveController : public QObject
+{
+    Q_OBJECT
+
+public:
+    using SourceFactory = std::function<std::unique_ptr<LiveSource>(const QUrl&, const LiveOptions&, QString* error)>;
+    struct AttachChoice {
+        QUrl url;
+        LiveOptions options;
+        int topK = 10;
+    };
+
+    LiveController(QMenu* file, MainWindow* window);
+    ~LiveController() override;
+
+    // Starts following `url`; false (the error shown in the status bar and
+    // returned) when no source can be made for it.
+    bool attach(const QUrl& url, const LiveOptions& options, QString* error = nullptr);
+    void detach();
+    bool isAttached() const { return m_source != nullptr; }
+    bool isFollowing() const { return m_following; }
+    void setFollowing(bool following);
+    const LiveRecording* recording() const { return m_recording.get(); }
+    LiveSource* source() const { return m_source.get(); }
+    QString statusText() const;
+    // File ▸ Save recording… without the dialog.
+    bool saveRecording(const QString& path, QString* error = nullptr);
+    // Where unsaved recordings are kept (one file per attach).
+    static QString recoveryFolder();
+    QString recoveryPath() const { return m_autosave.path(); }
+    // Offers the recordings a previous run left unsaved (at start-up).
+    void offerRecovery();
+    // Blocks until the profile version being prepared is shown (tests).
+    void finishPendingWork();
+
+    // Tests: another source than LiveSource::create, and the dialogs' answers.
+    void setSourceFactory(SourceFactory factory) { m_factory = std::move(factory); }
+    void setAttachChooser(std::function<std::optional<AttachChoice>()> chooser) { m_chooseAttach = std::move(chooser); }
+
+Q_SIGNALS:
+    // A version of the recording is shown (its snapshot count).
+    void versionShown(std::size_t snapshots);
+
+private:
+    std::optional<AttachChoice> askAttach();
+    void received(const std::shared_ptr<const std::vector<ScrapedSnapshot>>& snapshots);
+    void prepareNext();
+    void prepared();
+    void updateStatus();
+    void visibleRangeChanged();
+    void chooseAndSave();
+    void closeAutosave();
+
+    MainWindow* m_window;
+    SourceFactory m_factory;
+    std::function<std::optional<AttachChoice>()> m_chooseAttach;
+    std::unique_ptr<LiveSource> m_source;
+    std::unique_ptr<LiveRecording> m_recording;
+    RecordingFile m_autosave;
+    bool m_saved = false;
+    bool m_following = true;
+    bool m_adjusting = false; // the axis moves because of us, not the user
+    bool m_pending = false; // data arrived while a version was being prepared
+    quint64 m_session = 0; // which attach a prepared version belongs to
+    quint64 m_preparing = 0;
+    QFutureWatcher<LoadedProfile> m_watcher;
+    std::size_t m_shownSnapshots = 0;
+    int m_topK = 10;
+    QString m_lastAttach = QStringLiteral("http://127.0.0.1:8008/metrics");
+    QAction* m_attachAction = nullptr;
+    QAction* m_detachAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_followAction = nullptr;
+    QLabel* m_status = nullptr;
+    QToolButton* m_followButton = nullptr;
+};
+
+} // namespace runlane

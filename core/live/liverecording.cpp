@@ -1,0 +1,100 @@
+#include "liverecording.h"
+
+#include "profilebuilder.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace runlane {
+
+LiveRecording::LiveRecording(std::string source) : m_source(std::move(source)) { }
+
+LabelId LiveRecording::idOf(const NamedAggregateRow& row)
+{
+    std::string key;
+    key.reserve(row.procedure.size() + row.file.size() + 12);
+    key.append(row.procedure).push_back('\0');
+    key.append(row.file).push_back('\0');
+    key.append(std::to_string(row.line));
+    const auto [it, inserted] = m_ids.try_emplace(std::move(key), LabelId(m_names.size()));
+    if (inserted) {
+        m_names.push_back(Name{row.procedure, row.file, row.line});
+        m_lastExec.push_back(-1);
+    }
+    return it->second;
+}
+
+LiveRecording::Added LiveRecording::add(const std::vector<ScrapedSnapshot>& snapshots)
+{
+    Added added;
+    for (const ScrapedSnapshot& scraped : snapshots) {
+        // A source delivers in time order; one that goes back (a clock
+        // step, a server answering twice) must not make usage negative.
+        if (!m_snapshots.empty() && scraped.time <= m_snapshots.back()->time) {
+            ++added.outOfOrder;
+            continue;
+        }
+        auto snapshot = std::make_shared<Snapshot>();
+        snapshot->time = scraped.time;
+        snapshot->rows.reserve(scraped.rows.size());
+        for (const NamedAggregateRow& row : scraped.rows) {
+            AggregateRow r = row.values;
+            r.label = idOf(row);
+            Time& last = m_lastExec[r.label];
+            if (last >= 0 && r.exec < last)
+                ++added.resets;
+            last = r.exec;
+            snapshot->rows.push_back(r);
+        }
+        m_snapshots.push_back(std::move(snapshot));
+        ++added.snapshots;
+    }
+    m_resets += added.resets;
+    return added;
+}
+
+std::shared_ptr<const Profile> LiveRecording::build(const Version& version)
+{
+    if (version.snapshots.empty())
+        return nullptr;
+    ProfileBuilder builder("Chroprof metrics (live)", version.source);
+    // Interned in id order, so the profile's label ids are the recording's.
+    for (LabelId id = 0; id < version.names.size(); ++id) {
+        const Name& n = version.names[id];
+        if (builder.label(n.procedure, n.file, n.line) != id)
+            throw std::logic_error("LiveRecording: label ids out of step with the profile's");
+    }
+    TrackInfo info;
+    info.displayName = builder.intern("event loop (aggregated)");
+    builder.addTrack(info);
+    builder.setSnapshotsTimed(true);
+    for (const SnapshotList::Pointer& s : version.snapshots)
+        builder.addSnapshot(s);
+    return builder.build();
+}
+
+ScrapedSnapshot LiveRecording::named(std::size_t i) const
+{
+    const Snapshot& s = *m_snapshots.at(i);
+    ScrapedSnapshot out;
+    out.time = s.time;
+    out.rows.reserve(s.rows.size());
+    for (const AggregateRow& r : s.rows) {
+        const Name& n = m_names[r.label];
+        out.rows.push_back(NamedAggregateRow{n.procedure, n.file, n.line, r});
+    }
+    return out;
+}
+
+std::size_t LiveRecording::memoryBytes() const
+{
+    std::size_t bytes = m_snapshots.capacity() * sizeof(SnapshotList::Pointer);
+    for (const auto& s : m_snapshots)
+        bytes += sizeof(Snapshot) + 16 + s->rows.capacity() * sizeof(AggregateRow); // 16: the shared control block
+    for (const Name& n : m_names)
+        bytes += sizeof(Name) + n.procedure.capacity() + n.file.capacity();
+    bytes += m_ids.size() * (sizeof(std::string) + 32 + sizeof(LabelId)) + m_lastExec.capacity() * sizeof(Time);
+    return bytes;
+}
+
+} // namespace runlane

@@ -1,0 +1,266 @@
+#include "livecontroller.h"
+#include "mainwindow.h"
+#include "profiledocument.h"
+#include "profileloader.h"
+#include "rankmodel.h"
+#include "rankpanel.h"
+#include "timeaxis.h"
+#include "usagechart.h"
+#include "widgettestsupport.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QtTest>
+
+using namespace runlane;
+
+namespace {
+
+constexpr Time kSecond = 1'000'000'000;
+
+// A source the test drives: what it "receives" is pushed by hand.
+class FakeSource : public LiveSource
+{
+public:
+    using LiveSource::LiveSource;
+    void start() override
+    {
+        Status s = status();
+        s.state = State::Following;
+        setStatus(s);
+    }
+    void stop() override
+    {
+        Status s = status();
+        s.state = State::Stopped;
+        setStatus(s);
+    }
+    QString description() const override { return QStringLiteral("http://fake:1/metrics"); }
+    void push(std::vector<ScrapedSnapshot> snapshots)
+    {
+        Q_EMIT received(std::make_shared<const std::vector<ScrapedSnapshot>>(std::move(snapshots)));
+    }
+    void failing(const QString& message, std::chrono::milliseconds retryIn)
+    {
+        Status s = status();
+        s.state = State::Retrying;
+        s.message = message;
+        s.failures += 1;
+        s.retryIn = retryIn;
+        setStatus(s);
+    }
+};
+
+// `procs` procs p000, p001, …; proc i has exec (i + 1) × step × 1000 ns at step `step`.
+ScrapedSnapshot snapshotAt(int step, int procs)
+{
+    ScrapedSnapshot s;
+    s.time = Time(step) * kSecond;
+    for (int i = 0; i < procs; ++i) {
+        NamedAggregateRow r;
+        r.procedure = QStringLiteral("p%1").arg(i, 3, 10, QLatin1Char('0')).toStdString();
+        r.file = "node.nim";
+        r.line = i + 1;
+        r.values.exec = Time(i + 1) * step * 1000;
+        r.values.calls = std::uint64_t(step);
+        r.values.wall = r.values.exec * 3;
+        s.rows.push_back(r);
+    }
+    return s;
+}
+
+LabelId currentLabel(RankPanel* rank)
+{
+    const QModelIndex current = rank->view()->selectionModel()->currentIndex();
+    return current.isValid() ? LabelId(current.data(RankModel::LabelRole).toULongLong()) : kNone;
+}
+
+} // namespace
+
+class TestLiveController : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QDir(LiveController::recoveryFolder()).removeRecursively();
+    }
+
+    void init()
+    {
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1400, 900);
+        m_window->show();
+        m_live = m_window->liveController();
+        m_source = nullptr;
+        m_live->setSourceFactory([this](const QUrl&, const LiveOptions&, QString*) {
+            auto source = std::make_unique<FakeSource>();
+            m_source = source.get();
+            return source;
+        });
+        QVERIFY(m_live->attach(QUrl(QStringLiteral("http://fake:1/metrics")), LiveOptions()));
+        QVERIFY(m_source);
+    }
+
+    void cleanup()
+    {
+        m_window.reset();
+        QDir(LiveController::recoveryFolder()).removeRecursively();
+    }
+
+    void growsAndFollows()
+    {
+        m_source->push({snapshotAt(1, 4), snapshotAt(2, 4)});
+        m_live->finishPendingWork();
+        ProfileDocument* doc = m_window->document();
+        TimeAxis* axis = m_window->axis();
+        QCOMPARE(doc->profile()->snapshots().size(), std::size_t(2));
+        QCOMPARE(axis->boundsStart(), 1 * kSecond);
+        QCOMPARE(axis->boundsEnd(), 2 * kSecond);
+        m_window->rank()->finishPendingWork();
+        QCOMPARE(m_window->rank()->model()->rowCount(), 4);
+        QVERIFY(m_live->isFollowing());
+
+        // All of it is shown while following from the start.
+        m_source->push({snapshotAt(3, 4)});
+        m_live->finishPendingWork();
+        QCOMPARE(axis->boundsEnd(), 3 * kSecond);
+        QCOMPARE(axis->visibleStart(), 1 * kSecond);
+        QCOMPARE(axis->visibleEnd(), 3 * kSecond);
+
+        // A zoom stops following: new data leaves the view where it is.
+        axis->setVisibleRange(2 * kSecond, 2 * kSecond + kSecond / 2);
+        QVERIFY(!m_live->isFollowing());
+        QVERIFY(!m_window->findChild<QAction*>(QStringLiteral("follow"))->isChecked());
+        m_source->push({snapshotAt(4, 4)});
+        m_live->finishPendingWork();
+        QCOMPARE(axis->boundsEnd(), 4 * kSecond);
+        QCOMPARE(axis->visibleStart(), 2 * kSecond);
+        QCOMPARE(axis->visibleEnd(), 2 * kSecond + kSecond / 2);
+
+        // Follow again: the span shown slides to the newest data.
+        m_window->findChild<QAction*>(QStringLiteral("follow"))->trigger();
+        QVERIFY(m_live->isFollowing());
+        QCOMPARE(axis->visibleStart(), 4 * kSecond - kSecond / 2);
+        QCOMPARE(axis->visibleEnd(), 4 * kSecond);
+        m_source->push({snapshotAt(5, 4)});
+        m_live->finishPendingWork();
+        QCOMPARE(axis->visibleStart(), 5 * kSecond - kSecond / 2);
+        QCOMPARE(axis->visibleEnd(), 5 * kSecond);
+
+        // The usage chart shows the newest step: p003 grew 4,000 ns per second.
+        m_window->usage()->finishPendingWork();
+        const UsageSeries* series = m_window->usage()->series();
+        QVERIFY(series);
+        QCOMPARE(doc->profile()->labelName(series->labels().front()), std::string_view("p003"));
+        QCOMPARE(series->share(0, 0), 4000.0 / double(kSecond));
+    }
+
+    void rankKeepsSortSelectionAndScroll()
+    {
+        m_source->push({snapshotAt(1, 300), snapshotAt(2, 300)});
+        m_live->finishPendingWork();
+        RankPanel* rank = m_window->rank();
+        rank->finishPendingWork();
+        QTableView* view = rank->view();
+        QCOMPARE(rank->model()->rowCount(), 300);
+        view->sortByColumn(RankModel::Name, Qt::AscendingOrder);
+        const QModelIndex row = rank->proxy()->index(120, RankModel::Name);
+        view->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        const LabelId selected = currentLabel(rank);
+        QCOMPARE(m_window->document()->profile()->labelName(selected), std::string_view("p120"));
+        view->verticalScrollBar()->setValue(100);
+        const int scroll = view->verticalScrollBar()->value();
+        QVERIFY(scroll > 0);
+
+        // More data and a new proc: rows update in place.
+        ScrapedSnapshot next = snapshotAt(3, 301);
+        m_source->push({next});
+        m_live->finishPendingWork();
+        rank->finishPendingWork();
+        QCOMPARE(rank->model()->rowCount(), 301);
+        QCOMPARE(currentLabel(rank), selected);
+        QCOMPARE(m_window->document()->focusLabel(), selected);
+        QCOMPARE(view->horizontalHeader()->sortIndicatorSection(), int(RankModel::Name));
+        QCOMPARE(view->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+        QCOMPARE(view->verticalScrollBar()->value(), scroll);
+        // The values are the new ones: p120's exec at step 3.
+        const QModelIndex current = view->selectionModel()->currentIndex();
+        QCOMPARE(rank->proxy()->index(current.row(), RankModel::Exec).data(RankModel::SortRole).toLongLong(),
+                 qint64(121 * 3 * 1000));
+    }
+
+    void statusSaysWhatHappens()
+    {
+        QLabel* status = m_window->findChild<QLabel*>(QStringLiteral("liveStatus"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral("following")), qPrintable(status->text()));
+        m_source->push({snapshotAt(1, 2)});
+        m_live->finishPendingWork();
+        QVERIFY2(status->text().contains(QStringLiteral("1 snapshot, 2 procs")), qPrintable(status->text()));
+        m_source->failing(QStringLiteral("connection refused"), std::chrono::milliseconds(4000));
+        QVERIFY2(status->text().contains(QStringLiteral("connection refused — retrying in 4 s")), qPrintable(status->text()));
+        // Nothing received is lost by a failure.
+        QCOMPARE(m_live->recording()->snapshotCount(), std::size_t(1));
+    }
+
+    void savesAndRecovers()
+    {
+        m_source->push({snapshotAt(1, 3), snapshotAt(2, 3), snapshotAt(3, 3)});
+        m_live->finishPendingWork();
+        const QString recovery = m_live->recoveryPath();
+        QVERIFY(QFile::exists(recovery));
+        // The recovery file is written as data arrives: it loads now.
+        auto loaded = ProfileLoader::load(recovery);
+        QVERIFY(loaded.profile);
+        QCOMPARE(loaded.profile->snapshots().size(), std::size_t(3));
+
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("rec.json"));
+        QString error;
+        QVERIFY2(m_live->saveRecording(saved, &error), qPrintable(error));
+        auto back = ProfileLoader::load(saved);
+        QCOMPARE(back.profile->snapshots().size(), std::size_t(3));
+        QCOMPARE(back.profile->snapshots().back().rows[2].exec, Time(3 * 3 * 1000));
+        QCOMPARE(back.profile->labelName(back.profile->snapshots().back().rows[2].label), std::string_view("p002"));
+        // Saved, then detached: nothing is left to recover.
+        m_live->detach();
+        QVERIFY(!QFile::exists(recovery));
+    }
+
+    void unsavedRecordingIsKept()
+    {
+        m_source->push({snapshotAt(1, 2), snapshotAt(2, 2)});
+        m_live->finishPendingWork();
+        const QString recovery = m_live->recoveryPath();
+        m_window.reset(); // the program closes without saving
+        QVERIFY(QFile::exists(recovery));
+        auto loaded = ProfileLoader::load(recovery);
+        QCOMPARE(loaded.profile->snapshots().size(), std::size_t(2));
+    }
+
+    void anotherFileEndsFollowing()
+    {
+        m_source->push({snapshotAt(1, 2), snapshotAt(2, 2)});
+        m_live->finishPendingWork();
+        QVERIFY(m_live->isAttached());
+        m_window->openFile(QStringLiteral(RUNLANE_DEMO_PROFILE));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->loader()->isLoading(), 20000);
+        QVERIFY(!m_live->isAttached());
+        // Data that was on its way is not shown over the new file.
+        QCOMPARE(m_window->document()->profile()->snapshots().size(), std::size_t(0));
+    }
+
+private:
+    std::unique_ptr<MainWindow> m_window;
+    LiveController* m_live = nullptr;
+    FakeSource* m_source = nullptr;
+};
+
+QTEST_MAIN(TestLiveController)
+#include "tst_livecontroller.moc"
