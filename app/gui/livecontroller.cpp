@@ -1,11 +1,14 @@
 #include "livecontroller.h"
 
+#include "counttext.h"
 #include "mainwindow.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "usagechart.h"
 
 #include <QAction>
+#include <QCoreApplication>
+#include <QPushButton>
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -212,10 +215,11 @@ void LiveController::received(const std::shared_ptr<const std::vector<ScrapedSna
 void LiveController::prepareNext()
 {
     // One version at a time: data that arrives meanwhile goes into the next.
-    if (m_watcher.isRunning()) {
+    if (m_inFlight) {
         m_pending = true;
         return;
     }
+    m_inFlight = true;
     m_pending = false;
     m_preparing = m_session;
     const QString path = QString::fromStdString(m_recording->source());
@@ -231,9 +235,13 @@ void LiveController::prepareNext()
 
 void LiveController::prepared()
 {
+    m_inFlight = false;
     LoadedProfile loaded = m_watcher.result();
-    if (m_preparing != m_session || loaded.isNull())
+    if (m_preparing != m_session || loaded.isNull()) {
+        if (m_pending && m_recording && m_preparing == m_session)
+            prepareNext();
         return;
+    }
     ProfileDocument* document = m_window->document();
     const Time end = loaded.profile->endTime();
     m_adjusting = true;
@@ -263,10 +271,11 @@ void LiveController::prepared()
 
 void LiveController::finishPendingWork()
 {
-    while (m_watcher.isRunning() || m_pending) {
+    // Until prepared() ran for the last version (the watcher's finished
+    // signal is queued: a finished future is not yet a shown version).
+    while (m_inFlight || m_pending) {
         m_watcher.waitForFinished();
-        QCoreApplication::sendPostedEvents();
-        QCoreApplication::processEvents();
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }
 }
 
@@ -306,9 +315,10 @@ void LiveController::updateStatus()
     QString text = QString::fromStdString(m_recording->source());
     const std::size_t n = m_recording->snapshotCount();
     const QString data = n == 0 ? tr("no data yet")
-                                : tr("%n snapshot(s), %1 procs, data of %2", nullptr, int(n))
-                                      .arg(m_recording->procCount())
-                                      .arg(clockText(m_recording->lastTime()));
+                                : tr("%1, %2, data of %3")
+                                      .arg(countText(qint64(n), "snapshot", "snapshots"),
+                                           countText(qint64(m_recording->procCount()), "proc", "procs"),
+                                           clockText(m_recording->lastTime()));
     if (!m_source) {
         text = tr("Detached from %1 — %2").arg(text, data);
     } else {
@@ -333,10 +343,10 @@ void LiveController::updateStatus()
         if (s.lastFetch.isValid())
             text += tr(", fetched %1").arg(s.lastFetch.toString(QStringLiteral("HH:mm:ss")));
         if (s.warnings > 0)
-            text += tr(", %n malformed line(s) skipped", nullptr, int(std::min<quint64>(s.warnings, INT32_MAX)));
+            text += tr(", %1 skipped").arg(countText(qint64(s.warnings), "malformed line", "malformed lines"));
     }
     if (m_recording->resets() > 0)
-        text += tr(", %n counter reset(s)", nullptr, int(std::min<std::uint64_t>(m_recording->resets(), INT32_MAX)));
+        text += QStringLiteral(", ") + countText(qint64(m_recording->resets()), "counter reset", "counter resets");
     m_status->setText(text);
     m_status->show();
 }

@@ -93,6 +93,7 @@ private:
     bool m_saved = false;
     bool m_following = true;
     bool m_adjusting = false; // the axis moves because of us, not the user
+    bool m_inFlight = false; // a version is being prepared
     bool m_pending = false; // data arrived while a version was being prepared
     quint64 m_session = 0; // which attach a prepared version belongs to
     quint64 m_preparing = 0;

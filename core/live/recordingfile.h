@@ -31,7 +31,7 @@ public:
     bool append(const ScrapedSnapshot& snapshot);
     // Closes the JSON; the file is complete.
     bool finish();
-    const QString& path() const { return m_file.fileName(); }
+    QString path() const { return m_file.fileName(); }
     const QString& error() const { return m_error; }
 
     // The whole of `recording` to `path`, written to a temporary file first

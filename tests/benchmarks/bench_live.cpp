@@ -21,6 +21,7 @@
 #include "usagechart.h"
 
 #include <QApplication>
+#include <QStandardPaths>
 #include <QThread>
 
 #include <ctime>

@@ -178,6 +178,37 @@ QString RankModel::text(const RankRow& row, int column) const
     }
 }
 
+std::optional<long double> RankModel::sortNumber(int row, int column) const
+{
+    if (!m_table || row < 0 || row >= rowCount() || column <= Location || column >= ColumnCount)
+        return std::nullopt;
+    const RankRow& r = m_table->rows()[m_order[std::size_t(row)]];
+    switch (column) {
+    case Calls:
+        return (long double)(r.calls);
+    case Unfinished:
+        return (long double)(r.unfinished);
+    case Stillborn:
+        return (long double)(r.stillborn);
+    case Busy:
+        return (long double)(r.busyShare);
+    default: {
+        const QVariant v = sortValue(r, column); // the rarer columns: one place says what they sort by
+        return v.typeId() == QMetaType::Double ? (long double)(v.toDouble()) : (long double)(v.toLongLong());
+    }
+    case Exec:
+        return (long double)(r.exec);
+    case Total:
+        return (long double)(r.total);
+    case Wall:
+        return (long double)(r.wall);
+    case Max:
+        return (long double)(r.max);
+    case Mean:
+        return (long double)(r.mean);
+    }
+}
+
 QVariant RankModel::sortValue(const RankRow& row, int column) const
 {
     switch (column) {

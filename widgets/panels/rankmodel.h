@@ -6,6 +6,7 @@
 #include <QAbstractTableModel>
 
 #include <memory>
+#include <optional>
 
 namespace runlane {
 
@@ -64,6 +65,9 @@ public:
     const RankTable* table() const { return m_table.get(); }
     const Profile* profile() const { return m_profile.get(); }
     int rowOf(LabelId label) const;
+    // The number SortRole gives for a numeric column (exact: long double
+    // holds every 64-bit integer), without a QVariant; nullopt for text.
+    std::optional<long double> sortNumber(int row, int column) const;
     // True when the profile has scheduling delays to show.
     bool hasDelays() const { return m_delays && m_delays->any(); }
 

@@ -90,7 +90,8 @@ private:
         std::shared_ptr<const SchedulingDelays> delays; // null: the whole profile's
     };
     void computed(ProfileResult<Computed> result);
-    void fitColumns();
+    // Widens the numeric columns to their values; `grown`: the same table with new values.
+    void fitColumns(bool grown = false);
     void currentRowChanged();
     void focusChanged();
     void updateBanner();

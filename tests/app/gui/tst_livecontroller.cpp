@@ -1,3 +1,4 @@
+#include "backgroundloader.h"
 #include "livecontroller.h"
 #include "mainwindow.h"
 #include "profiledocument.h"
@@ -9,6 +10,7 @@
 #include "widgettestsupport.h"
 
 #include <QAction>
+#include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
