@@ -1,6 +1,7 @@
 #include "diagnostics.h"
 #include "loaderror.h"
 #include "queryrangereader.h"
+#include "snapshotsupport.h"
 
 #include <QtTest>
 
@@ -13,18 +14,7 @@ QStringList describe(const std::vector<ScrapedSnapshot>& snapshots)
 {
     QStringList out;
     for (const ScrapedSnapshot& s : snapshots) {
-        QStringList rows;
-        for (const NamedAggregateRow& r : s.rows) {
-            const AggregateRow& v = r.values;
-            rows << QStringLiteral("%1|%2|%3 exec=%4 max=%5 children=%6 wall=%7 calls=%8")
-                        .arg(QString::fromStdString(r.procedure), QString::fromStdString(r.file))
-                        .arg(r.line)
-                        .arg(v.exec)
-                        .arg(v.execMax)
-                        .arg(v.childrenExec)
-                        .arg(v.wall)
-                        .arg(v.calls);
-        }
+        const QStringList rows = runlane::test::rowLines(s);
         out << QString::number(s.time) + QStringLiteral(": ") + rows.join(QStringLiteral("; "));
     }
     return out;
