@@ -111,6 +111,12 @@ public:
 private:
     bool open(bool object)
     {
+        // What is skipped is skipped whole, by depth alone: the stack stays
+        // as deep as the parts read, whatever the nesting.
+        if (!m_stack.empty() && m_stack.back() == Context::Skip) {
+            ++m_skipDepth;
+            return true;
+        }
         const Context parent = m_stack.empty() ? Context::Skip : m_stack.back();
         Context context = Context::Skip;
         if (m_stack.empty()) {
@@ -139,15 +145,16 @@ private:
         } else if (parent == Context::Top && m_key == "warnings" && !object) {
             context = Context::Warnings;
         }
-        // Deep nesting is skipped by depth alone: no stack of its own.
-        if (m_stack.size() >= 16)
-            throw FormatError("JSON nested too deeply for a Prometheus API response", -1, m_input.offset());
         m_stack.push_back(context);
         return true;
     }
 
     bool close()
     {
+        if (m_skipDepth > 0) {
+            --m_skipDepth;
+            return true;
+        }
         const Context context = m_stack.back();
         m_stack.pop_back();
         if (context == Context::Series) {
@@ -277,6 +284,7 @@ private:
     Diagnostics& m_diagnostics;
     std::int64_t m_startOffset;
     std::vector<Context> m_stack;
+    std::uint64_t m_skipDepth = 0; // containers open inside a skipped one
     std::string m_key;
     std::string m_status, m_errorType, m_errorText, m_resultType;
     // The current series.

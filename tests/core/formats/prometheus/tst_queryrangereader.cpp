@@ -68,6 +68,10 @@ private Q_SLOTS:
                            QStringLiteral("12000000000: a||0 exec=0 max=0 children=0 wall=0 calls=0"),
                            QStringLiteral("13000000000: a||0 exec=5 max=0 children=0 wall=0 calls=0")}
             << 5 << 0;
+        // Whatever else a response holds is skipped, however deep.
+        QTest::newRow("otherKeys")
+            << QByteArray(R"({"status":"success","stats":{"timings":{"a":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]}},"data":{"resultType":"matrix","result":[{"metric":{"__name__":"chronos_exec_time_total","proc":"a","extra":{"x":[{"y":"z"}]}},"values":[[1,"2"]],"histograms":[[1,{"count":"1"}]]}]},"infos":["i"]})")
+            << QStringList{QStringLiteral("1000000000: a||0 exec=2 max=0 children=0 wall=0 calls=0")} << 0 << 0;
         QTest::newRow("emptyResult") << QByteArray(R"({"status":"success","data":{"resultType":"matrix","result":[]}})")
                                      << QStringList{} << 0 << 0;
     }
