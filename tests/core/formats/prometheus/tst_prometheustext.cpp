@@ -1,29 +1,15 @@
 #include "prometheustext.h"
+#include "snapshotsupport.h"
 
 #include <QtTest>
 
 using namespace runlane;
+using runlane::test::rowLines;
 
 namespace {
 
 constexpr Time kScrape = 5000000000;
 
-QStringList rowLines(const ScrapedSnapshot& s)
-{
-    QStringList lines;
-    for (const NamedAggregateRow& r : s.rows) {
-        const AggregateRow& v = r.values;
-        lines << QStringLiteral("%1|%2|%3 exec=%4 max=%5 children=%6 wall=%7 calls=%8")
-                     .arg(QString::fromStdString(r.procedure), QString::fromStdString(r.file))
-                     .arg(r.line)
-                     .arg(v.exec)
-                     .arg(v.execMax)
-                     .arg(v.childrenExec)
-                     .arg(v.wall)
-                     .arg(v.calls);
-    }
-    return lines;
-}
 
 QString counts(const PrometheusText::Result& r)
 {
