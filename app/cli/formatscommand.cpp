@@ -4,6 +4,7 @@
 #include "clisupport.h"
 #include "formatregistry.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -25,7 +26,11 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     if (const int code = CliSupport::parseArgs(args, {{}, {"--help"}, 0, 0}, argc, argv, kFormatsHelp, out, err);
         code >= 0)
         return code;
-    out << std::left << std::setw(12) << "id" << std::setw(28) << "name" << std::setw(34) << "files"
+    // The name column as wide as the longest name and two blanks.
+    int nameWidth = 28;
+    for (const InputFormat* format : FormatRegistry::formats())
+        nameWidth = std::max(nameWidth, int(format->name().size()) + 2);
+    out << std::left << std::setw(12) << "id" << std::setw(nameWidth) << "name" << std::setw(34) << "files"
         << "memory\n";
     for (const InputFormat* format : FormatRegistry::formats()) {
         std::string patterns;
@@ -33,7 +38,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
             patterns += (patterns.empty() ? "" : " ") + std::string(pattern);
         std::ostringstream memory;
         memory << format->memoryPerInputByte() << " x file";
-        out << std::setw(12) << format->id() << std::setw(28) << format->name() << std::setw(34) << patterns
+        out << std::setw(12) << format->id() << std::setw(nameWidth) << format->name() << std::setw(34) << patterns
             << memory.str() << "\n";
     }
     return CliCommands::Ok;

@@ -8,6 +8,7 @@
 #include "foldedformat.h"
 #include "geckoformat.h"
 #include "pprofformat.h"
+#include "prometheusformat.h"
 #include "perfformat.h"
 #include "speedscopeformat.h"
 #include "tokioformat.h"
@@ -82,6 +83,8 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
         // Its evidence, the header `{"v":1}` alone on the first line, is at
         // the file's first byte: no other format claims that line.
         one<TokioFormat>(),
+        // {"status", "data"}: a Prometheus API response, no profile format's keys.
+        one<PrometheusFormat>(),
     };
     return formats;
 }

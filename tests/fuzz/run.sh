@@ -7,7 +7,8 @@
 #   tests/fuzz/run.sh SECONDS [TARGET...]   # default: every target
 #
 # Targets: detect, load, baseline (the baseline-report reader and compare),
-# gzip (the decompression layer alone, GzipDevice),
+# gzip (the decompression layer alone, GzipDevice), exposition (a Prometheus
+# scrape, PrometheusText),
 # and one per input format (the FormatRegistry's ids: chrome enso ...).
 # FUZZ_BUILD_DIR picks the build directory (default: build-fuzz/),
 # FUZZ_JOBS how many targets run at once (default: the number of cores).

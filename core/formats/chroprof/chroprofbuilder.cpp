@@ -1,5 +1,7 @@
 #include "chroprofbuilder.h"
 
+#include "aggregatedtrack.h"
+
 #include <algorithm>
 
 namespace runlane {
@@ -51,18 +53,8 @@ void ChroprofBuilder::addRow(const ChroprofJsonReader::Row& row, std::uint64_t i
 
 void ChroprofBuilder::finish()
 {
-    if (!std::is_sorted(m_snapshots.begin(), m_snapshots.end(),
-                        [](const Snapshot& a, const Snapshot& b) { return a.time < b.time; })) {
-        m_builder.diagnostics().warn("unsorted snapshots", "snapshots are not in time order; sorted by time");
-        std::stable_sort(m_snapshots.begin(), m_snapshots.end(),
-                         [](const Snapshot& a, const Snapshot& b) { return a.time < b.time; });
-    }
-    TrackInfo info;
-    info.displayName = m_builder.intern("event loop (aggregated)");
-    m_builder.addTrack(info);
-    m_builder.setSnapshotsTimed(m_timed);
-    for (Snapshot& s : m_snapshots)
-        m_builder.addSnapshot(std::move(s));
+    AggregatedTrack::add(m_builder, std::move(m_snapshots), m_timed);
+    m_snapshots.clear();
 }
 
 } // namespace runlane

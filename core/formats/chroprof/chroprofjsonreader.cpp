@@ -55,6 +55,8 @@ public:
     const jsonsax::SyntaxError& error() const { return m_error; }
     bool snapshotForm() const { return m_snapshots; }
     bool inSnapshotArray() const { return m_inSnapshots; }
+    // The array is closed, the object not: a cut in the file's last bytes.
+    bool afterSnapshotArray() const { return m_afterSnapshots; }
     std::uint64_t snapshotsRead() const { return m_snapshotIndex; }
     bool hasMarker() const { return m_marker; }
     std::int64_t version() const { return m_version; }
@@ -183,6 +185,7 @@ private:
                 m_sink.row(m_held[k], m_rowIndex - m_held.size() + k);
         } else if (m_snapshots && m_depth == 1 && m_inSnapshots) {
             m_inSnapshots = false;
+            m_afterSnapshots = true;
         }
         return true;
     }
@@ -202,6 +205,7 @@ private:
     bool m_marker = false;
     std::int64_t m_version = 0;
     bool m_inSnapshots = false;
+    bool m_afterSnapshots = false;
     bool m_inSnapshot = false;
     bool m_inRows = false;
     bool m_inRow = false;
@@ -231,9 +235,11 @@ void ChroprofJsonReader::read()
         const jsonsax::SyntaxError& e = handler.error();
         // Snapshots cut short (the process died while writing them) keep
         // the ones before the cut, as an event log does.
-        if (!e.atEnd || !handler.snapshotForm() || !handler.hasMarker() || !handler.inSnapshotArray())
+        if (!e.atEnd || !handler.snapshotForm() || !handler.hasMarker()
+            || !(handler.inSnapshotArray() || handler.afterSnapshotArray()))
             throw FormatError(e.message, handler.currentRow(), e.offset);
-        m_diagnostics.warn("truncated file", "the file ends inside the snapshot array after "
+        m_diagnostics.warn("truncated file", (handler.inSnapshotArray() ? "the file ends inside the snapshot array after "
+                                                                         : "the file ends before its closing '}' after ")
                                                  + std::to_string(handler.snapshotsRead())
                                                  + " snapshot(s); the rest is missing");
     }

@@ -1,0 +1,333 @@
+#include "queryrangereader.h"
+
+#include "gaugerows.h"
+#include "jsonsaxsupport.h"
+#include "numberparse.h"
+
+#include <QBuffer>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <unordered_map>
+
+namespace runlane {
+
+namespace {
+
+using jsonsax::Json;
+
+// Where the parser stands, one entry per open container.
+enum class Context : std::uint8_t { Top, Data, Result, Series, Metric, Values, Pair, Warnings, Skip };
+
+// A proc as the series' labels name it.
+struct Proc {
+    std::string procedure;
+    std::string file;
+    std::int32_t line = 0;
+};
+
+// One value of one gauge of one proc. Kept flat until the end (the
+// snapshots need every series, which come in any order) rather than as
+// rows per time, which would hold a proc's names once per sample.
+struct Entry {
+    Time time = 0;
+    std::uint32_t proc = 0;
+    GaugeRows::Gauge gauge = GaugeRows::Gauge::None;
+    std::int64_t value = 0;
+};
+
+std::string describe(double value)
+{
+    if (std::isnan(value))
+        return "NaN";
+    if (std::isinf(value))
+        return value > 0 ? "+Inf" : "-Inf";
+    return std::to_string(value);
+}
+
+class Handler
+{
+public:
+    Handler(ChunkedFileReader& input, Diagnostics& diagnostics)
+        : m_input(input), m_diagnostics(diagnostics), m_startOffset(input.offset())
+    {
+    }
+
+    bool null() { return scalar(false, "null"); }
+    bool boolean(bool v) { return scalar(false, v ? "true" : "false"); }
+    bool number_integer(Json::number_integer_t v) { return scalar(false, std::to_string(v)); }
+    bool number_unsigned(Json::number_unsigned_t v) { return scalar(false, std::to_string(v)); }
+    bool number_float(Json::number_float_t, const std::string& text) { return scalar(false, text); }
+    bool string(std::string& v) { return scalar(true, v); }
+    bool binary(Json::binary_t&) { return true; }
+    bool start_object(std::size_t) { return open(true); }
+    bool start_array(std::size_t) { return open(false); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(std::string& k)
+    {
+        m_key = k;
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex)
+    {
+        m_error.record(m_startOffset, position, lastToken, ex, m_input);
+        return false;
+    }
+
+    const jsonsax::SyntaxError& error() const { return m_error; }
+    std::int64_t currentSeries() const { return m_stack.size() > 3 ? std::int64_t(m_series) : -1; }
+
+    std::vector<ScrapedSnapshot> finish()
+    {
+        if (m_status == "error")
+            throw FormatError("Prometheus answered with an error: " + (m_errorType.empty() ? "" : m_errorType + ": ")
+                                  + (m_errorText.empty() ? "(no message)" : m_errorText),
+                              -1, 0);
+        if (m_status.empty())
+            throw FormatError("not a Prometheus API response: it has no \"status\"", -1, 0);
+        if (m_status != "success")
+            throw FormatError("unknown Prometheus response status '" + m_status + "'", -1, 0);
+        if (!m_resultType.empty() && m_resultType != "matrix" && m_resultType != "vector")
+            throw FormatError("resultType '" + m_resultType
+                                  + "' has no series of Chroprof's gauges (a \"matrix\" or a \"vector\" is needed)",
+                              -1, 0);
+        if (m_otherSeries > 0)
+            m_diagnostics.skipped("series of other metrics", m_otherSeries);
+        std::stable_sort(m_entries.begin(), m_entries.end(), [](const Entry& a, const Entry& b) { return a.time < b.time; });
+        std::vector<ScrapedSnapshot> snapshots;
+        GaugeRows rows;
+        for (std::size_t k = 0; k < m_entries.size(); ++k) {
+            const Entry& e = m_entries[k];
+            const Proc& proc = m_procs[e.proc];
+            rows.set(proc.procedure, proc.file, proc.line, e.gauge, e.value);
+            if (k + 1 == m_entries.size() || m_entries[k + 1].time != e.time)
+                snapshots.push_back(rows.snapshot(e.time));
+        }
+        return snapshots;
+    }
+
+private:
+    bool open(bool object)
+    {
+        const Context parent = m_stack.empty() ? Context::Skip : m_stack.back();
+        Context context = Context::Skip;
+        if (m_stack.empty()) {
+            if (!object)
+                throw FormatError("expected a Prometheus API response, a JSON object {\"status\", \"data\"}", -1, 0);
+            context = Context::Top;
+        } else if (parent == Context::Top && m_key == "data" && object) {
+            context = Context::Data;
+        } else if (parent == Context::Data && m_key == "result" && !object) {
+            context = Context::Result;
+        } else if (parent == Context::Result && object) {
+            context = Context::Series;
+            m_metricName.clear();
+            m_proc = Proc();
+            m_hasProc = false;
+            m_points.clear();
+        } else if (parent == Context::Series && m_key == "metric" && object) {
+            context = Context::Metric;
+        } else if (parent == Context::Series && m_key == "values" && !object) {
+            context = Context::Values;
+        } else if ((parent == Context::Series && m_key == "value" && !object) || (parent == Context::Values && !object)) {
+            context = Context::Pair;
+            m_pairOffset = m_input.offset() - 1; // its '[', just read
+            m_pairIndex = 0;
+            m_pairTimeOk = m_pairValueOk = false;
+        } else if (parent == Context::Top && m_key == "warnings" && !object) {
+            context = Context::Warnings;
+        }
+        // Deep nesting is skipped by depth alone: no stack of its own.
+        if (m_stack.size() >= 16)
+            throw FormatError("JSON nested too deeply for a Prometheus API response", -1, m_input.offset());
+        m_stack.push_back(context);
+        return true;
+    }
+
+    bool close()
+    {
+        const Context context = m_stack.back();
+        m_stack.pop_back();
+        if (context == Context::Series) {
+            endSeries();
+            ++m_series;
+        } else if (context == Context::Pair) {
+            endPair();
+        }
+        return true;
+    }
+
+    bool scalar(bool isString, const std::string& text)
+    {
+        if (m_stack.empty())
+            throw FormatError("expected a Prometheus API response, a JSON object {\"status\", \"data\"}", -1, 0);
+        switch (m_stack.back()) {
+        case Context::Top:
+            if (m_key == "status" && isString)
+                m_status = text;
+            else if (m_key == "errorType" && isString)
+                m_errorType = text;
+            else if (m_key == "error" && isString)
+                m_errorText = text;
+            break;
+        case Context::Data:
+            if (m_key == "resultType" && isString)
+                m_resultType = text;
+            break;
+        case Context::Metric:
+            if (isString)
+                metricLabel(text);
+            break;
+        case Context::Warnings:
+            if (isString)
+                m_diagnostics.warnWith("prometheus warning", [&] { return "Prometheus warned: " + text; });
+            break;
+        case Context::Pair:
+            pairElement(isString, text);
+            break;
+        default:
+            break;
+        }
+        return true;
+    }
+
+    void metricLabel(const std::string& text)
+    {
+        if (m_key == "__name__") {
+            m_metricName = text;
+        } else if (m_key == "proc") {
+            m_proc.procedure = text;
+            m_hasProc = true;
+        } else if (m_key == "file") {
+            m_proc.file = text;
+        } else if (m_key == "line") {
+            std::int64_t line = 0;
+            if (!parseInteger(text, line))
+                m_diagnostics.warnWith("bad label", [&] {
+                    return "series #" + std::to_string(m_series) + ": the 'line' label '" + text
+                        + "' is not an integer; taken as 0";
+                });
+            m_proc.line = std::int32_t(std::clamp<std::int64_t>(line, 0, INT32_MAX));
+        }
+    }
+
+    // [seconds, "value"]: the time a number (exact decimal text), the value
+    // a string as Prometheus writes floats.
+    void pairElement(bool isString, const std::string& text)
+    {
+        if (m_pairIndex == 0) {
+            m_pairTimeOk = !isString && parseScaledDecimal(text, 9, m_pairTime) == ParseStatus::Ok;
+        } else if (m_pairIndex == 1) {
+            const auto value = isString ? GaugeRows::parseValue(text) : std::nullopt;
+            m_pairValueOk = value.has_value();
+            m_pairValue = value.value_or(0);
+        }
+        ++m_pairIndex;
+    }
+
+    void endPair()
+    {
+        if (m_pairIndex != 2 || !m_pairTimeOk || !m_pairValueOk) {
+            m_diagnostics.warnWith("bad sample", [&] {
+                return "series #" + std::to_string(m_series)
+                    + ": a sample that is not [seconds, \"value\"] is left out (byte " + std::to_string(m_pairOffset)
+                    + ")";
+            });
+            return;
+        }
+        m_points.push_back({m_pairTime, m_pairValue});
+    }
+
+    void endSeries()
+    {
+        const GaugeRows::Gauge gauge = GaugeRows::gaugeOf(m_metricName);
+        if (gauge == GaugeRows::Gauge::None) {
+            ++m_otherSeries;
+            return;
+        }
+        if (!m_hasProc) {
+            m_diagnostics.warnWith("bad label", [&] {
+                return "series #" + std::to_string(m_series) + " of " + m_metricName + " has no 'proc' label; left out";
+            });
+            return;
+        }
+        const std::string key = m_proc.procedure + '\x1f' + m_proc.file + '\x1f' + std::to_string(m_proc.line);
+        const auto [it, inserted] = m_procIndex.try_emplace(key, std::uint32_t(m_procs.size()));
+        if (inserted)
+            m_procs.push_back(m_proc);
+        for (const Point& p : m_points) {
+            const auto value = GaugeRows::toInteger(p.value);
+            if (!value)
+                m_diagnostics.warnWith("bad value", [&] {
+                    return m_metricName + "{proc=\"" + m_proc.procedure + "\"} is " + describe(p.value) + " at "
+                        + std::to_string(p.time) + " ns; taken as 0";
+                });
+            m_entries.push_back({p.time, it->second, gauge, value.value_or(0)});
+        }
+    }
+
+    struct Point {
+        Time time;
+        double value; // NaN and ±Inf too: warned about when the series' gauge is known
+    };
+
+    ChunkedFileReader& m_input;
+    Diagnostics& m_diagnostics;
+    std::int64_t m_startOffset;
+    std::vector<Context> m_stack;
+    std::string m_key;
+    std::string m_status, m_errorType, m_errorText, m_resultType;
+    // The current series.
+    std::uint64_t m_series = 0;
+    std::string m_metricName;
+    Proc m_proc;
+    bool m_hasProc = false;
+    std::vector<Point> m_points;
+    int m_pairIndex = 0;
+    bool m_pairTimeOk = false, m_pairValueOk = false;
+    Time m_pairTime = 0;
+    std::int64_t m_pairOffset = 0;
+    double m_pairValue = 0;
+    // Every series read.
+    std::uint64_t m_otherSeries = 0;
+    std::vector<Proc> m_procs;
+    std::unordered_map<std::string, std::uint32_t> m_procIndex;
+    std::vector<Entry> m_entries;
+    jsonsax::SyntaxError m_error;
+};
+
+} // namespace
+
+QueryRangeReader::QueryRangeReader(ChunkedFileReader& input, Diagnostics& diagnostics)
+    : m_input(input), m_diagnostics(diagnostics)
+{
+}
+
+std::vector<ScrapedSnapshot> QueryRangeReader::read()
+{
+    m_input.limitJsonStrings();
+    Handler handler(m_input, m_diagnostics);
+    if (!Json::sax_parse(m_input.begin(), m_input.end(), &handler, nlohmann::json::input_format_t::json,
+                         /*strict=*/false)) {
+        const jsonsax::SyntaxError& e = handler.error();
+        throw FormatError(e.message, handler.currentSeries(), e.offset);
+    }
+    if (m_input.skipWhitespace())
+        m_diagnostics.warn("trailing data", "bytes after the end of the response (byte "
+                                                + std::to_string(m_input.offset()) + ") are ignored");
+    return handler.finish();
+}
+
+std::vector<ScrapedSnapshot> QueryRangeReader::parse(const QByteArray& response, Diagnostics& diagnostics)
+{
+    QByteArray copy = response; // QBuffer wants a non-const array; shared, not copied
+    QBuffer buffer(&copy);
+    buffer.open(QIODevice::ReadOnly);
+    LoadControl control;
+    ChunkedFileReader reader(buffer, control);
+    return QueryRangeReader(reader, diagnostics).read();
+}
+
+} // namespace runlane

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "profilebuilder.h"
+#include "scrapedsnapshot.h"
+
+#include <vector>
+
+namespace runlane {
+
+// The profile every source of Chroprof metrics builds (a snapshots file, a
+// saved Prometheus query, a live recording): one track, "event loop
+// (aggregated)", holding cumulative snapshots and no timeline. Here, not in
+// a format, so that formats that may not use each other build the same thing.
+class AggregatedTrack
+{
+public:
+    // `snapshot`'s named rows as labels of `builder` (rows in their order).
+    static Snapshot intern(ProfileBuilder& builder, const ScrapedSnapshot& snapshot);
+    // Adds the track and `snapshots`, sorted by time (with a warning when
+    // they were not: a writer's clock that went back).
+    static void add(ProfileBuilder& builder, std::vector<Snapshot> snapshots, bool timed);
+};
+
+} // namespace runlane
