@@ -12,6 +12,7 @@
 // UTF-8 lines, a 404; close() and listen() again for refused → recovery.
 // Everything runs on the test's event loop: wait with QTRY_*, never block.
 
+#include "livesource.h"
 #include "scrapedsnapshot.h"
 
 #include <QByteArray>
@@ -244,6 +245,20 @@ private:
     int m_dataRequests = 0;
     qint64 m_streamed = 0;
     std::vector<ScrapedSnapshot> m_served;
+};
+
+// Everything a live source delivered, in order, and in how many batches.
+struct LiveReceived {
+    explicit LiveReceived(LiveSource& source)
+    {
+        QObject::connect(&source, &LiveSource::received, &source,
+                         [this](const std::shared_ptr<const std::vector<ScrapedSnapshot>>& batch) {
+                             ++batches;
+                             snapshots.insert(snapshots.end(), batch->begin(), batch->end());
+                         });
+    }
+    std::vector<ScrapedSnapshot> snapshots;
+    int batches = 0;
 };
 
 } // namespace runlane::test

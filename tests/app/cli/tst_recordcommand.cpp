@@ -14,6 +14,12 @@ namespace {
 // must keep serving while it runs.
 struct CliProcess {
     explicit CliProcess(const QStringList& args) { process.start(QStringLiteral(RUNLANE_CLI), args); }
+    // record from `exporter` every 100 ms until a signal, into `file`.
+    CliProcess(const LiveTestExporter& exporter, const QString& file)
+        : CliProcess({QStringLiteral("record"), exporter.url().toString(), QStringLiteral("--interval"),
+                      QStringLiteral("100ms"), QStringLiteral("--until-interrupted"), QStringLiteral("-o"), file})
+    {
+    }
     ~CliProcess()
     {
         if (process.state() != QProcess::NotRunning) {
@@ -74,8 +80,7 @@ private Q_SLOTS:
         LiveTestExporter exporter;
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("live.json"));
-        CliProcess cli({QStringLiteral("record"), exporter.url().toString(), QStringLiteral("--interval"),
-                        QStringLiteral("100ms"), QStringLiteral("--until-interrupted"), QStringLiteral("-o"), file});
+        CliProcess cli(exporter, file);
         QTRY_VERIFY_WITH_TIMEOUT(exporter.dataRequests() >= 6, 10000);
         ::kill(pid_t(cli.process.processId()), SIGKILL);
         QTRY_COMPARE_WITH_TIMEOUT(cli.process.state(), QProcess::NotRunning, 5000);
@@ -93,8 +98,7 @@ private Q_SLOTS:
         LiveTestExporter exporter;
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("live.json"));
-        CliProcess cli({QStringLiteral("record"), exporter.url().toString(), QStringLiteral("--interval"),
-                        QStringLiteral("100ms"), QStringLiteral("--until-interrupted"), QStringLiteral("-o"), file});
+        CliProcess cli(exporter, file);
         QTRY_VERIFY_WITH_TIMEOUT(exporter.dataRequests() >= 4, 10000);
         exporter.setGenerations(int(exporter.served().size())); // no new data from here on
         QTest::qWait(400);

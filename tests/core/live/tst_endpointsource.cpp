@@ -8,6 +8,7 @@
 
 using namespace runlane;
 using runlane::test::LiveTestExporter;
+using Received = runlane::test::LiveReceived;
 
 namespace {
 
@@ -23,18 +24,6 @@ LiveOptions fastOptions()
     options.retryMax = 30000ms;
     return options;
 }
-
-// Everything a source delivered, in order.
-struct Received {
-    explicit Received(LiveSource& source)
-    {
-        QObject::connect(&source, &LiveSource::received, &source,
-                         [this](const std::shared_ptr<const std::vector<ScrapedSnapshot>>& batch) {
-                             snapshots.insert(snapshots.end(), batch->begin(), batch->end());
-                         });
-    }
-    std::vector<ScrapedSnapshot> snapshots;
-};
 
 // The process's peak resident memory (VmHWM), in bytes.
 qint64 peakMemory()

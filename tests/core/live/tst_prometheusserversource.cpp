@@ -1,29 +1,19 @@
 #include "livetestexporter.h"
 #include "prometheusserver.h"
 #include "prometheusserversource.h"
+#include "profileloader.h"
+#include "testsupport.h"
 
 #include <QtTest>
 
 using namespace runlane;
 using runlane::test::LiveTestExporter;
+using Received = runlane::test::LiveReceived;
 using runlane::test::PrometheusServer;
 
 namespace {
 
 using namespace std::chrono_literals;
-
-struct Received {
-    explicit Received(LiveSource& source)
-    {
-        QObject::connect(&source, &LiveSource::received, &source,
-                         [this](const std::shared_ptr<const std::vector<ScrapedSnapshot>>& batch) {
-                             ++batches;
-                             snapshots.insert(snapshots.end(), batch->begin(), batch->end());
-                         });
-    }
-    std::vector<ScrapedSnapshot> snapshots;
-    int batches = 0;
-};
 
 } // namespace
 
@@ -54,10 +44,7 @@ private Q_SLOTS:
     // order, each change once, at the step where the server first had it.
     void backfillThenFollow()
     {
-        LiveOptions options;
-        options.interval = 1000ms;
-        options.backfill = 1min;
-        PrometheusServerSource source(api(), options);
+        PrometheusServerSource source(api(), options(1000ms));
         Received received(source);
         source.start();
         QTRY_COMPARE_WITH_TIMEOUT(received.batches, 1, 10000);
@@ -70,11 +57,8 @@ private Q_SLOTS:
         source.stop();
         QCOMPARE(source.status().failures, 0);
         QCOMPARE(source.status().warnings, quint64(0));
+        checkServed(received.snapshots);
         const std::vector<ScrapedSnapshot>& served = m_exporter.served();
-        QVERIFY(received.snapshots.size() <= served.size());
-        QCOMPARE(LiveTestExporter::describe(received.snapshots),
-                 LiveTestExporter::describe(std::vector<ScrapedSnapshot>(served.begin(),
-                                                                          served.begin() + qsizetype(received.snapshots.size()))));
         for (std::size_t i = 0; i < received.snapshots.size(); ++i) {
             const Time time = received.snapshots[i].time;
             // A step of the 1 s grid, after the scrape that stored it.
@@ -92,29 +76,23 @@ private Q_SLOTS:
     // the same changes.
     void longBackfillInParts()
     {
-        LiveOptions options;
-        options.interval = 5ms;
-        options.backfill = 1min;
-        PrometheusServerSource source(api(), options);
+        PrometheusServerSource source(api(), options(5ms));
         Received received(source);
         source.start();
         QTRY_VERIFY_WITH_TIMEOUT(received.batches >= 2, 15000);
         source.stop();
         QCOMPARE(source.status().failures, 0);
-        const std::vector<ScrapedSnapshot>& served = m_exporter.served();
         QVERIFY(received.snapshots.size() >= 6);
-        QCOMPARE(LiveTestExporter::describe(received.snapshots),
-                 LiveTestExporter::describe(std::vector<ScrapedSnapshot>(served.begin(),
-                                                                          served.begin() + qsizetype(received.snapshots.size()))));
+        checkServed(received.snapshots);
     }
 
     // Not a Prometheus API (the exporter's own text): a failure that is
     // retried, nothing delivered.
     void notAnApi()
     {
-        LiveOptions options;
-        options.retryBase = 10000ms;
-        PrometheusServerSource source(QUrl(QStringLiteral("http://127.0.0.1:%1/api/v1").arg(m_exporter.port())), options);
+        LiveOptions patient = options(1000ms);
+        patient.retryBase = 10000ms;
+        PrometheusServerSource source(QUrl(QStringLiteral("http://127.0.0.1:%1/api/v1").arg(m_exporter.port())), patient);
         Received received(source);
         source.start();
         QTRY_COMPARE_WITH_TIMEOUT(source.status().state, LiveSource::State::Retrying, 10000);
@@ -122,7 +100,49 @@ private Q_SLOTS:
         QCOMPARE(received.snapshots.size(), std::size_t(0));
     }
 
+    // tests/data/profiles/prometheus-query-range.json (README there), a
+    // query_range this test took from the real server, through the normal
+    // loader: 17 steps, 9 changes (generations 0-8), the last exec of each
+    // proc as the exporter served it.
+    void savedResponseLoads()
+    {
+        const LoadResult r = ProfileLoader::load(runlane::test::dataPath(QStringLiteral("profiles/prometheus-query-range.json")));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.formatName(), std::string_view("Prometheus query_range (Chroprof)"));
+        QCOMPARE(p.snapshots().size(), std::size_t(9));
+        QCOMPARE(p.duration(), Time(16000000000));
+        QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(0));
+        QCOMPARE(p.diagnostics().skippedEvents(),
+                 (std::map<std::string, std::uint64_t, std::less<>>{{"snapshots repeating the previous values", 8}}));
+        // The last value of each proc: alpha and gamma in the last
+        // snapshot (generation 8, after the reset), beta in its last
+        // (generation 2: it left the top-k at 3).
+        std::map<std::string, Time> lastExec;
+        for (const Snapshot& snapshot : p.snapshots()) {
+            for (const AggregateRow& row : snapshot.rows)
+                lastExec[std::string(p.labelName(row.label))] = row.exec;
+        }
+        QCOMPARE(lastExec, (std::map<std::string, Time>{{"alpha", 1200}, {"beta", 6000}, {"gamma", 400}}));
+        QCOMPARE(p.snapshots().back().rows.size(), std::size_t(2));
+    }
+
 private:
+    static LiveOptions options(std::chrono::milliseconds interval)
+    {
+        LiveOptions options;
+        options.interval = interval;
+        options.backfill = 1min;
+        return options;
+    }
+    // What was received is what the exporter served first, in order.
+    void checkServed(const std::vector<ScrapedSnapshot>& received)
+    {
+        const std::vector<ScrapedSnapshot>& served = m_exporter.served();
+        QVERIFY(received.size() <= served.size());
+        QCOMPARE(LiveTestExporter::describe(received),
+                 LiveTestExporter::describe(std::vector<ScrapedSnapshot>(served.begin(), served.begin() + qsizetype(received.size()))));
+    }
     QUrl api() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/api/v1").arg(m_server.port())); }
 
     // RUNLANE_SAVE_QUERY_RANGE=FILE: a query_range of this real server,
