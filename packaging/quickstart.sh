@@ -29,11 +29,12 @@ packages=(
     libqt6sql6-sqlite                # history: Qt SQL's SQLite driver (the default database)
     libqt6sql6-psql                  # history: Qt SQL's PostgreSQL driver (a team's server)
 )
-# Only for `test`: the sanitizer build, the fuzz targets and the history's
-# PostgreSQL tests.
+# Only for `test`: the sanitizer build, the fuzz targets, the history's
+# PostgreSQL tests and the live tests' Prometheus.
 test_packages=(
     clang libclang-rt-14-dev         # ASan, UBSan, libFuzzer
     postgresql                       # the history tests start a throwaway server (initdb, pg_ctl)
+    prometheus                       # the live tests start a real server scraping a test exporter
 )
 
 usage() {

@@ -24,6 +24,7 @@ CliCommand renderCommand();
 CliCommand compareCommand();
 CliCommand reportCommand();
 CliCommand historyCommand();
+CliCommand recordCommand();
 CliCommand formatsCommand();
 
 } // namespace runlane

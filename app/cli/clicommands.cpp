@@ -69,6 +69,7 @@ const std::vector<CliCommand>& CliCommands::table()
         compareCommand(),
         reportCommand(),
         historyCommand(),
+        recordCommand(),
         formatsCommand(),
     };
     return commands;

@@ -20,6 +20,10 @@ struct LiveOptions {
     std::chrono::milliseconds timeout{10000}; // per request
     std::chrono::minutes backfill{15}; // a Prometheus server's past, fetched first
     qint64 maxResponseBytes = qint64(256) << 20; // a bigger response is an error, not an OOM
+    // After a failure the next attempt waits retryBase, doubling up to
+    // retryMax (1 s, 2 s, 4 s … 30 s); the tests shorten them.
+    std::chrono::milliseconds retryBase{1000};
+    std::chrono::milliseconds retryMax{30000};
 };
 
 // A running program's Chroprof metrics, fetched periodically: an exporter's

@@ -1,0 +1,163 @@
+#include "livetestexporter.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using runlane::test::LiveTestExporter;
+
+namespace {
+
+// runlane-cli, started without blocking: the exporter in this process
+// must keep serving while it runs.
+struct CliProcess {
+    explicit CliProcess(const QStringList& args) { process.start(QStringLiteral(RUNLANE_CLI), args); }
+    // record from `exporter` every 100 ms until a signal, into `file`.
+    CliProcess(const LiveTestExporter& exporter, const QString& file)
+        : CliProcess({QStringLiteral("record"), exporter.url().toString(), QStringLiteral("--interval"),
+                      QStringLiteral("100ms"), QStringLiteral("--until-interrupted"), QStringLiteral("-o"), file})
+    {
+    }
+    ~CliProcess()
+    {
+        if (process.state() != QProcess::NotRunning) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+    }
+    QProcess process;
+};
+
+// `runlane-cli summary FILE`: its "snapshots:" count, -1 if it does not load.
+int snapshotsIn(const QString& file, QString& output)
+{
+    QProcess summary;
+    summary.start(QStringLiteral(RUNLANE_CLI), {QStringLiteral("summary"), file});
+    summary.waitForFinished(30000);
+    output = QString::fromUtf8(summary.readAllStandardOutput() + summary.readAllStandardError());
+    if (summary.exitCode() != 0)
+        return -1;
+    for (const QString& line : output.split(QLatin1Char('\n'))) {
+        if (line.startsWith(QLatin1String("snapshots:")))
+            return line.mid(10).trimmed().section(QLatin1Char(' '), 0, 0).toInt();
+    }
+    return 0;
+}
+
+} // namespace
+
+class TestRecordCommand : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // About 3 s from the exporter (8 changes, then unchanged values):
+    // the file loads with exactly the 8 snapshots it served.
+    void recordsForADuration()
+    {
+        LiveTestExporter exporter;
+        exporter.setGenerations(8);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("live.json"));
+        CliProcess cli({QStringLiteral("record"), exporter.url().toString(), QStringLiteral("--interval"),
+                        QStringLiteral("100ms"), QStringLiteral("--duration"), QStringLiteral("3s"), QStringLiteral("-o"), file});
+        QTRY_COMPARE_WITH_TIMEOUT(cli.process.state(), QProcess::NotRunning, 15000);
+        const QString err = QString::fromUtf8(cli.process.readAllStandardError());
+        QCOMPARE(cli.process.exitCode(), 0);
+        QVERIFY2(err.contains(QStringLiteral("runlane-cli: 8 snapshot(s) written to ") + file), qPrintable(err));
+        QVERIFY2(exporter.dataRequests() >= 12, qPrintable(QString::number(exporter.dataRequests())));
+        QCOMPARE(int(exporter.served().size()), 8);
+        QString summary;
+        QCOMPARE(snapshotsIn(file, summary), 8);
+    }
+
+    // Killed while recording: the file loads with every snapshot that
+    // was complete.
+    void killedMidRecording()
+    {
+        LiveTestExporter exporter;
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("live.json"));
+        CliProcess cli(exporter, file);
+        QTRY_VERIFY_WITH_TIMEOUT(exporter.dataRequests() >= 6, 10000);
+        ::kill(pid_t(cli.process.processId()), SIGKILL);
+        QTRY_COMPARE_WITH_TIMEOUT(cli.process.state(), QProcess::NotRunning, 5000);
+        const int served = int(exporter.served().size());
+        QString summary;
+        const int loaded = snapshotsIn(file, summary);
+        // The last one served may not have been written before the kill.
+        QVERIFY2(loaded == served || loaded == served - 1, qPrintable(summary));
+        QVERIFY2(loaded >= 5, qPrintable(summary));
+    }
+
+    // Ctrl+C with --until-interrupted: a complete file, exit 0.
+    void interrupted()
+    {
+        LiveTestExporter exporter;
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("live.json"));
+        CliProcess cli(exporter, file);
+        QTRY_VERIFY_WITH_TIMEOUT(exporter.dataRequests() >= 4, 10000);
+        exporter.setGenerations(int(exporter.served().size())); // no new data from here on
+        QTest::qWait(400);
+        ::kill(pid_t(cli.process.processId()), SIGINT);
+        QTRY_COMPARE_WITH_TIMEOUT(cli.process.state(), QProcess::NotRunning, 5000);
+        const QString err = QString::fromUtf8(cli.process.readAllStandardError());
+        QCOMPARE(cli.process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(cli.process.exitCode(), 0);
+        QVERIFY2(err.contains(QStringLiteral("runlane-cli: interrupted\n")), qPrintable(err));
+        QString summary;
+        QCOMPARE(snapshotsIn(file, summary), int(exporter.served().size()));
+    }
+
+    // Nothing listens: exit 3 and why.
+    void refused()
+    {
+        LiveTestExporter exporter;
+        exporter.close();
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("live.json"));
+        CliProcess cli({QStringLiteral("record"), exporter.url().toString(), QStringLiteral("--duration"),
+                        QStringLiteral("1500ms"), QStringLiteral("-o"), file});
+        QTRY_COMPARE_WITH_TIMEOUT(cli.process.state(), QProcess::NotRunning, 10000);
+        const QString err = QString::fromUtf8(cli.process.readAllStandardError());
+        QCOMPARE(cli.process.exitCode(), 3);
+        QVERIFY2(err.contains(QStringLiteral(": retrying: connection refused — retrying in 1 s\n")), qPrintable(err));
+        QVERIFY2(err.endsWith(QStringLiteral("runlane-cli: nothing recorded from %1: connection refused\n")
+                                  .arg(exporter.url().toString())),
+                 qPrintable(err));
+        QVERIFY(!QFile::exists(file));
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no output") << QStringList{"record", "http://127.0.0.1:1/metrics"} << "record needs -o FILE";
+        QTest::newRow("ftp") << QStringList{"record", "ftp://127.0.0.1/metrics", "-o", "x.json"}
+                             << "unsupported URL 'ftp://127.0.0.1/metrics': give http://host:port/metrics (an exporter), "
+                                "prometheus://host:port or http://host:port/api/v1 (a Prometheus server)";
+        QTest::newRow("no host") << QStringList{"record", "http:///metrics", "-o", "x.json"}
+                                 << "URL 'http:///metrics' names no host";
+        QTest::newRow("bad interval") << QStringList{"record", "http://127.0.0.1:1/metrics", "--interval", "5", "-o", "x.json"}
+                                      << "bad --interval '5': give a positive time with a unit, e.g. 500ms, 1s, 2m, 1h";
+        QTest::newRow("both ends") << QStringList{"record", "http://127.0.0.1:1/metrics", "--duration", "1s",
+                                                  "--until-interrupted", "-o", "x.json"}
+                                   << "give --duration or --until-interrupted, not both";
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QProcess cli;
+        cli.start(QStringLiteral(RUNLANE_CLI), args);
+        QVERIFY(cli.waitForFinished(10000));
+        QCOMPARE(cli.exitCode(), 2);
+        QCOMPARE(QString::fromUtf8(cli.readAllStandardError()), QStringLiteral("runlane-cli: %1 (see --help)\n").arg(message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecordCommand)
+#include "tst_recordcommand.moc"
