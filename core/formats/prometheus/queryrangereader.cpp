@@ -263,8 +263,8 @@ private:
             });
             return;
         }
-        const std::string key = m_proc.procedure + '\x1f' + m_proc.file + '\x1f' + std::to_string(m_proc.line);
-        const auto [it, inserted] = m_procIndex.try_emplace(key, std::uint32_t(m_procs.size()));
+        GaugeRows::procKey(m_proc.procedure, m_proc.file, m_proc.line, m_procKey);
+        const auto [it, inserted] = m_procIndex.try_emplace(m_procKey, std::uint32_t(m_procs.size()));
         if (inserted)
             m_procs.push_back(m_proc);
         for (const Point& p : m_points) {
@@ -305,6 +305,7 @@ private:
     std::uint64_t m_otherSeries = 0;
     std::vector<Proc> m_procs;
     std::unordered_map<std::string, std::uint32_t> m_procIndex;
+    std::string m_procKey;
     std::vector<Entry> m_entries;
     jsonsax::SyntaxError m_error;
 };
