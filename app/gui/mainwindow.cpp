@@ -209,17 +209,15 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::fitToScreen()
 {
-    // The first start's size, or one restored from a larger screen or
-    // another scale factor (2880 px saved at 150 %), may not fit the screen
-    // we are on: the title bar and the status bar must stay reachable.
+    // The first start's size, or one restored from a larger screen or another scale factor (2880 px
+    // saved at 150 %), may not fit the screen we are on: the title bar and the status bar must stay reachable.
     const QScreen* on = QGuiApplication::screenAt(geometry().center());
     if (!on)
         on = screen() ? screen() : QGuiApplication::primaryScreen();
     if (!on)
         return;
     const QRect available = on->availableGeometry();
-    // A frame's decorations are unknown before the window is shown: leave
-    // room for a usual title bar and border.
+    // A frame's decorations are unknown before the window is shown: leave room for a usual title bar and border.
     const QSize room(std::max(200, available.width() - 16), std::max(200, available.height() - 48));
     const QSize fitted = size().boundedTo(room);
     if (fitted != size())
@@ -269,8 +267,7 @@ void MainWindow::buildMenus()
     addItem(file, "quit", tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    // The rank's own action, so that one Ctrl+C exists (two would cancel
-    // each other out as ambiguous); text fields still copy their text.
+    // The rank's own action, so that one Ctrl+C exists (two would cancel each other out as ambiguous).
     m_rank->copyAction()->setShortcutContext(Qt::WindowShortcut);
     edit->addAction(m_rank->copyAction());
     edit->addSeparator();
@@ -484,16 +481,19 @@ void MainWindow::showProfile(const LoadedProfile& profile)
 
 void MainWindow::fitSplitter()
 {
-    // Without async tasks the lanes keep only their legend and the note
-    // saying so; the sizes they had come back with the next async profile.
-    // Sizes the user chose (or restored from the settings) are kept;
-    // otherwise the icicle gets the rows it needs, up to 60 % of the room,
-    // and whatever the lanes do not need. Counters, if any, are added to
-    // the icicle's panel and split off it (fitCounters).
+    // Without async tasks the lanes keep only their legend and the note saying so; the
+    // sizes they had come back with the next async profile. Sizes the user chose (or
+    // restored from the settings) are kept; otherwise the icicle gets the rows it needs,
+    // up to 60 % of the room, and whatever the lanes do not need. Counters, if any, are
+    // added to the icicle's panel and split off it (fitCounters). Metrics over time
+    // (Chroprof, live or saved) have no intervals: their chart gets the room.
     if (auto* layout = centralWidget()->layout())
         layout->activate();
     const int total = std::max(200, m_splitter->height() - (m_splitter->count() - 1) * m_splitter->handleWidth());
-    const int usage = std::max(m_usage->minimumHeight(), std::min(kUsageHeight, total / 4));
+    const Profile* p = m_document->profile();
+    const bool chartOnly = p && p->intervalCount() == 0 && p->snapshotsAreTimed();
+    const int usage = chartOnly ? std::max(kUsageHeight, total - kShrunkLanesHeight - 100)
+                                : std::max(m_usage->minimumHeight(), std::min(kUsageHeight, total / 4));
     if (m_lanes->totalTaskCount() == 0) {
         if (!m_lanesShrunk)
             m_sizesBeforeShrink = m_splitter->sizes();
