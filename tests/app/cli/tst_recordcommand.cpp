@@ -131,6 +131,17 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(file));
     }
 
+    // The main help lists it (from the command table).
+    void listedInHelp()
+    {
+        QProcess cli;
+        cli.start(QStringLiteral(RUNLANE_CLI), {QStringLiteral("help")});
+        QVERIFY(cli.waitForFinished(10000));
+        QVERIFY(QString::fromUtf8(cli.readAllStandardOutput())
+                    .contains(QStringLiteral("  record    record a running program's Chroprof metrics (its exporter or a "
+                                             "Prometheus server)\n")));
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");
