@@ -9,7 +9,7 @@
 // them, and when), so tests compare exactly. Hostile modes: a body that
 // streams forever, a 10 GB line (streamed in chunks, never allocated), a
 // 302, a server that accepts and never answers, malformed and invalid
-// UTF-8 lines, a 404; close() and listen() again for refused → recovery.
+// UTF-8 lines, a 404, no Chroprof gauges at all; close() and listen() again for refused → recovery.
 // Everything runs on the test's event loop: wait with QTRY_*, never block.
 
 #include "livesource.h"
@@ -34,7 +34,7 @@ namespace runlane::test {
 class LiveTestExporter
 {
 public:
-    enum class Mode { Normal, Forever, HugeLine, Redirect, Silent, Malformed, NotFound };
+    enum class Mode { Normal, Forever, HugeLine, Redirect, Silent, Malformed, NotFound, NoChroprof };
     // The malformed and invalid UTF-8 lines Malformed adds to each response.
     static constexpr int kMalformedLines = 2;
     static constexpr int kInvalidUtf8Lines = 1;
@@ -188,6 +188,8 @@ private:
             return reply(socket, "302 Found", "Location: http://127.0.0.1:1/elsewhere\r\n", {});
         case Mode::NotFound:
             return reply(socket, "404 Not Found", {}, "no metrics here\n");
+        case Mode::NoChroprof:
+            return reply(socket, "200 OK", "Content-Type: text/plain; version=0.0.4\r\n", "process_cpu_seconds_total 1.25\n");
         case Mode::Forever:
         case Mode::HugeLine:
             return stream(socket);

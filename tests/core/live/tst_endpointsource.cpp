@@ -196,6 +196,21 @@ private Q_SLOTS:
         QCOMPARE(source.status().message, QString());
     }
 
+    // An endpoint without Chroprof's gauges (yet): followed, nothing delivered.
+    void noChroprofGauges()
+    {
+        LiveTestExporter exporter;
+        exporter.setMode(LiveTestExporter::Mode::NoChroprof);
+        EndpointSource source(exporter.url(), fastOptions());
+        Received received(source);
+        source.start();
+        QTRY_VERIFY_WITH_TIMEOUT(exporter.requests() >= 3, 5000);
+        QCOMPARE(source.status().state, LiveSource::State::Following);
+        QCOMPARE(source.status().warnings, quint64(0));
+        source.stop();
+        QCOMPARE(received.batches, 0);
+    }
+
     // Refused again and again: 100 ms, 200 ms, 400 ms, then the cap; each
     // attempt after its wait.
     void backoffSequence()
