@@ -1,5 +1,7 @@
 #include "chrometracewriter.h"
 
+#include "jsontext.h"
+
 #include <QSaveFile>
 
 #include <algorithm>
@@ -9,40 +11,6 @@
 namespace runlane {
 
 namespace {
-
-void appendEscaped(std::string& out, std::string_view text)
-{
-    out += '"';
-    for (const char c : text) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                static constexpr char hex[] = "0123456789abcdef";
-                out += "\\u00";
-                out += hex[(c >> 4) & 0xf];
-                out += hex[c & 0xf];
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
-}
 
 // Nanoseconds as exact microseconds: 1234567 -> "1234.567".
 void appendMicros(std::string& out, Time ns)
@@ -90,9 +58,9 @@ public:
         writeSnapshots();
         writeSpan();
         m_out += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"runlane\",\"source\":";
-        appendEscaped(m_out, m_profile.sourcePath());
+        JsonText::appendString(m_out, m_profile.sourcePath());
         m_out += ",\"format\":";
-        appendEscaped(m_out, m_profile.formatName());
+        JsonText::appendString(m_out, m_profile.formatName());
         m_out += "}}\n";
         flush();
         return m_ok;
@@ -119,7 +87,7 @@ private:
         m_first = false;
         m_out += ph;
         m_out += "\",\"name\":";
-        appendEscaped(m_out, name);
+        JsonText::appendString(m_out, name);
         m_out += ",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid);
         if (ph != 'M') {
             m_out += ",\"ts\":";
@@ -137,14 +105,14 @@ private:
         bool comma = false;
         if (l.file != kEmptyString) {
             m_out += "\"file\":";
-            appendEscaped(m_out, m_profile.string(l.file));
+            JsonText::appendString(m_out, m_profile.string(l.file));
             if (l.line > 0)
                 m_out += ",\"line\":" + std::to_string(l.line);
             comma = true;
         }
         if (!state.empty()) {
             m_out += comma ? ",\"state\":" : "\"state\":";
-            appendEscaped(m_out, state);
+            JsonText::appendString(m_out, state);
             comma = true;
         }
         if (!links.empty())
@@ -180,7 +148,7 @@ private:
                 if (t.processName != kEmptyString) {
                     begin('M', "process_name", t.pid, 0, 0);
                     m_out += ",\"args\":{\"name\":";
-                    appendEscaped(m_out, m_profile.string(t.processName));
+                    JsonText::appendString(m_out, m_profile.string(t.processName));
                     m_out += "}}";
                 }
                 if (t.processSortIndex != 0) {
@@ -200,7 +168,7 @@ private:
             if (t.threadName != kEmptyString || moved) {
                 begin('M', "thread_name", t.pid, tidOf(t), 0);
                 m_out += ",\"args\":{\"name\":";
-                appendEscaped(m_out, m_profile.string(moved ? t.name : t.threadName));
+                JsonText::appendString(m_out, m_profile.string(moved ? t.name : t.threadName));
                 m_out += "}}";
             }
             if (t.threadSortIndex != 0) {
@@ -436,9 +404,9 @@ private:
                         continue;
                     const Label& l = m_profile.label(nodeList[n].second);
                     m_out += "{\"functionName\":";
-                    appendEscaped(m_out, m_profile.string(l.name));
+                    JsonText::appendString(m_out, m_profile.string(l.name));
                     m_out += ",\"url\":";
-                    appendEscaped(m_out, m_profile.string(l.file));
+                    JsonText::appendString(m_out, m_profile.string(l.file));
                     m_out += ",\"lineNumber\":" + std::to_string(std::int64_t(l.line) - 1) + "}}";
                 }
                 m_out += "],";
@@ -629,7 +597,7 @@ private:
             m_out += mark.scope == MarkScope::Global ? ",\"s\":\"g\"" : mark.scope == MarkScope::Process ? ",\"s\":\"p\"" : ",\"s\":\"t\"";
             if (mark.detail != kEmptyString) {
                 m_out += ",\"args\":{\"detail\":";
-                appendEscaped(m_out, m_profile.string(mark.detail));
+                JsonText::appendString(m_out, m_profile.string(mark.detail));
                 m_out += '}';
             }
             m_out += '}';
@@ -640,7 +608,7 @@ private:
                 char value[64];
                 std::snprintf(value, sizeof value, "%.17g", c.values[i]);
                 m_out += ",\"args\":{";
-                appendEscaped(m_out, m_profile.string(c.key));
+                JsonText::appendString(m_out, m_profile.string(c.key));
                 m_out += ':';
                 m_out += value;
                 m_out += "}}";

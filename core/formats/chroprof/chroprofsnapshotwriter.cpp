@@ -1,8 +1,12 @@
 #include "chroprofsnapshotwriter.h"
 
+#include "jsontext.h"
+
 #include <QFileDevice>
 
+#include <algorithm>
 #include <charconv>
+#include <utility>
 
 namespace runlane {
 
@@ -20,43 +24,6 @@ void appendInteger(Integer value, std::string& out)
 
 ChroprofSnapshotWriter::ChroprofSnapshotWriter(QIODevice* out) : m_out(out) { }
 
-void ChroprofSnapshotWriter::appendJsonString(std::string_view text, std::string& out)
-{
-    static constexpr char hex[] = "0123456789abcdef";
-    out += '"';
-    std::size_t plain = 0; // start of the run of bytes copied as they are
-    for (std::size_t k = 0; k < text.size(); ++k) {
-        const auto c = static_cast<unsigned char>(text[k]);
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        out.append(text.substr(plain, k - plain));
-        plain = k + 1;
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 0xf];
-        }
-    }
-    out.append(text.substr(plain));
-    out += '"';
-}
-
 void ChroprofSnapshotWriter::serialize(const ScrapedSnapshot& snapshot, std::string& out)
 {
     out += "{\"t\": ";
@@ -68,25 +35,30 @@ void ChroprofSnapshotWriter::serialize(const ScrapedSnapshot& snapshot, std::str
         out += first ? "" : ", ";
         first = false;
         out += "{\"location\": {\"procedure\": ";
-        appendJsonString(row.procedure, out);
+        JsonText::appendString(out, row.procedure);
         out += ", \"file\": ";
-        appendJsonString(row.file, out);
+        JsonText::appendString(out, row.file);
         out += ", \"line\": ";
         appendInteger(row.line, out);
-        out += "}, \"execTime\": ";
-        appendInteger(v.exec, out);
-        out += ", \"execTimeMax\": ";
-        appendInteger(v.execMax, out);
-        out += ", \"childrenExecTime\": ";
-        appendInteger(v.childrenExec, out);
-        out += ", \"wallClockTime\": ";
-        appendInteger(v.wall, out);
-        out += ", \"callCount\": ";
-        appendInteger(v.calls, out);
-        out += ", \"stillbornCount\": ";
-        appendInteger(v.stillborn, out);
-        out += ", \"zombieEventCount\": ";
-        appendInteger(v.zombieEvents, out);
+        out += '}';
+        // The reader's keys, in the order Chroprof's JSON export has them;
+        // the reader takes no negative time, so none is written.
+        const auto time = [](Time t) { return std::uint64_t(std::max<Time>(t, 0)); };
+        const std::pair<std::string_view, std::uint64_t> fields[] = {
+            {"execTime", time(v.exec)},
+            {"execTimeMax", time(v.execMax)},
+            {"childrenExecTime", time(v.childrenExec)},
+            {"wallClockTime", time(v.wall)},
+            {"callCount", v.calls},
+            {"stillbornCount", v.stillborn},
+            {"zombieEventCount", v.zombieEvents},
+        };
+        for (const auto& [key, value] : fields) {
+            out += ", \"";
+            out += key;
+            out += "\": ";
+            appendInteger(value, out);
+        }
         out += '}';
     }
     out += "]}";

@@ -30,8 +30,6 @@ public:
 
     // One snapshot as the file holds it, without separator: {"t": ..., "rows": [...]}.
     static void serialize(const ScrapedSnapshot& snapshot, std::string& out);
-    // `text` as a JSON string, quotes included; UTF-8 passes through.
-    static void appendJsonString(std::string_view text, std::string& out);
 
 private:
     bool put(const std::string& bytes);

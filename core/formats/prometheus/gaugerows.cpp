@@ -65,14 +65,20 @@ std::optional<std::int64_t> GaugeRows::toInteger(double value)
     return rounded >= limit ? std::nullopt : std::optional<std::int64_t>(std::int64_t(rounded));
 }
 
+void GaugeRows::procKey(std::string_view procedure, std::string_view file, std::int32_t line, std::string& out)
+{
+    out = std::to_string(procedure.size());
+    out += ':';
+    out += procedure;
+    out += file;
+    out += '\x1f';
+    out += std::to_string(line);
+}
+
 void GaugeRows::set(std::string_view procedure, std::string_view file, std::int32_t line, Gauge gauge,
                     std::int64_t value)
 {
-    m_key.assign(procedure);
-    m_key += '\x1f';
-    m_key += file;
-    m_key += '\x1f';
-    m_key += std::to_string(line);
+    procKey(procedure, file, line, m_key);
     auto [it, inserted] = m_index.try_emplace(m_key, m_rows.size());
     if (inserted) {
         Row row;

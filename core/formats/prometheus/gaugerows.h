@@ -31,6 +31,10 @@ public:
     // caller warns) for NaN, ±Inf, a negative value or one past int64.
     static std::optional<std::int64_t> toInteger(double value);
 
+    // A proc's identity as one string, into `out`: the procedure's length
+    // first, so that no name, whatever bytes it holds, runs into the file.
+    static void procKey(std::string_view procedure, std::string_view file, std::int32_t line, std::string& out);
+
     void set(std::string_view procedure, std::string_view file, std::int32_t line, Gauge gauge, std::int64_t value);
     bool empty() const { return m_rows.empty(); }
     // The rows sorted by (procedure, file, line), childrenExec = with
@@ -44,8 +48,8 @@ private:
     };
 
     std::vector<Row> m_rows;
-    // "procedure\x1ffile\x1fline" → index in m_rows; the key is rebuilt in
-    // m_key for every sample rather than allocated.
+    // procKey() → index in m_rows; the key is rebuilt in m_key for every
+    // sample rather than allocated.
     std::unordered_map<std::string, std::size_t> m_index;
     std::string m_key;
 };

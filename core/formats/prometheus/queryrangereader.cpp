@@ -81,16 +81,18 @@ public:
 
     std::vector<ScrapedSnapshot> finish()
     {
+        // The server's words, cut to a length a message can show.
         if (m_status == "error")
-            throw FormatError("Prometheus answered with an error: " + (m_errorType.empty() ? "" : m_errorType + ": ")
-                                  + (m_errorText.empty() ? "(no message)" : m_errorText),
+            throw FormatError("Prometheus answered with an error: "
+                                  + (m_errorType.empty() ? "" : jsonsax::describeScalar(m_errorType, 80) + ": ")
+                                  + (m_errorText.empty() ? "(no message)" : jsonsax::describeScalar(m_errorText, 400)),
                               -1, 0);
         if (m_status.empty())
             throw FormatError("not a Prometheus API response: it has no \"status\"", -1, 0);
         if (m_status != "success")
-            throw FormatError("unknown Prometheus response status '" + m_status + "'", -1, 0);
+            throw FormatError("unknown Prometheus response status '" + jsonsax::describeScalar(m_status) + "'", -1, 0);
         if (!m_resultType.empty() && m_resultType != "matrix" && m_resultType != "vector")
-            throw FormatError("resultType '" + m_resultType
+            throw FormatError("resultType '" + jsonsax::describeScalar(m_resultType)
                                   + "' has no series of Chroprof's gauges (a \"matrix\" or a \"vector\" is needed)",
                               -1, 0);
         if (m_otherSeries > 0)
@@ -111,6 +113,12 @@ public:
 private:
     bool open(bool object)
     {
+        // What is skipped is skipped whole, by depth alone: the stack stays
+        // as deep as the parts read, whatever the nesting.
+        if (!m_stack.empty() && m_stack.back() == Context::Skip) {
+            ++m_skipDepth;
+            return true;
+        }
         const Context parent = m_stack.empty() ? Context::Skip : m_stack.back();
         Context context = Context::Skip;
         if (m_stack.empty()) {
@@ -139,15 +147,16 @@ private:
         } else if (parent == Context::Top && m_key == "warnings" && !object) {
             context = Context::Warnings;
         }
-        // Deep nesting is skipped by depth alone: no stack of its own.
-        if (m_stack.size() >= 16)
-            throw FormatError("JSON nested too deeply for a Prometheus API response", -1, m_input.offset());
         m_stack.push_back(context);
         return true;
     }
 
     bool close()
     {
+        if (m_skipDepth > 0) {
+            --m_skipDepth;
+            return true;
+        }
         const Context context = m_stack.back();
         m_stack.pop_back();
         if (context == Context::Series) {
@@ -182,7 +191,8 @@ private:
             break;
         case Context::Warnings:
             if (isString)
-                m_diagnostics.warnWith("prometheus warning", [&] { return "Prometheus warned: " + text; });
+                m_diagnostics.warnWith("prometheus warning",
+                                       [&] { return "Prometheus warned: " + jsonsax::describeScalar(text, 400); });
             break;
         case Context::Pair:
             pairElement(isString, text);
@@ -206,7 +216,7 @@ private:
             std::int64_t line = 0;
             if (!parseInteger(text, line))
                 m_diagnostics.warnWith("bad label", [&] {
-                    return "series #" + std::to_string(m_series) + ": the 'line' label '" + text
+                    return "series #" + std::to_string(m_series) + ": the 'line' label '" + jsonsax::describeScalar(text)
                         + "' is not an integer; taken as 0";
                 });
             m_proc.line = std::int32_t(std::clamp<std::int64_t>(line, 0, INT32_MAX));
@@ -253,16 +263,16 @@ private:
             });
             return;
         }
-        const std::string key = m_proc.procedure + '\x1f' + m_proc.file + '\x1f' + std::to_string(m_proc.line);
-        const auto [it, inserted] = m_procIndex.try_emplace(key, std::uint32_t(m_procs.size()));
+        GaugeRows::procKey(m_proc.procedure, m_proc.file, m_proc.line, m_procKey);
+        const auto [it, inserted] = m_procIndex.try_emplace(m_procKey, std::uint32_t(m_procs.size()));
         if (inserted)
             m_procs.push_back(m_proc);
         for (const Point& p : m_points) {
             const auto value = GaugeRows::toInteger(p.value);
             if (!value)
                 m_diagnostics.warnWith("bad value", [&] {
-                    return m_metricName + "{proc=\"" + m_proc.procedure + "\"} is " + describe(p.value) + " at "
-                        + std::to_string(p.time) + " ns; taken as 0";
+                    return m_metricName + "{proc=\"" + jsonsax::describeScalar(m_proc.procedure, 200) + "\"} is "
+                        + describe(p.value) + " at " + std::to_string(p.time) + " ns; taken as 0";
                 });
             m_entries.push_back({p.time, it->second, gauge, value.value_or(0)});
         }
@@ -277,6 +287,7 @@ private:
     Diagnostics& m_diagnostics;
     std::int64_t m_startOffset;
     std::vector<Context> m_stack;
+    std::uint64_t m_skipDepth = 0; // containers open inside a skipped one
     std::string m_key;
     std::string m_status, m_errorType, m_errorText, m_resultType;
     // The current series.
@@ -294,6 +305,7 @@ private:
     std::uint64_t m_otherSeries = 0;
     std::vector<Proc> m_procs;
     std::unordered_map<std::string, std::uint32_t> m_procIndex;
+    std::string m_procKey;
     std::vector<Entry> m_entries;
     jsonsax::SyntaxError m_error;
 };

@@ -1,6 +1,7 @@
 #include "measurementmetrics.h"
 #include "rankformatter.h"
 #include "ranktable.h"
+#include "snapshotsupport.h"
 #include "testsupport.h"
 #include "usageseries.h"
 
@@ -9,28 +10,7 @@
 using namespace runlane;
 using runlane::test::dataPath;
 using runlane::test::loadText;
-
-namespace {
-
-QStringList rankLines(const Profile& p, const RankTable& t)
-{
-    QStringList lines;
-    for (const RankRow& r : t.rows()) {
-        lines << QStringLiteral("%1 calls=%2 stillborn=%3 zombies=%4 exec=%5 total=%6 wall=%7 max=%8 mean=%9")
-                     .arg(QString::fromStdString(std::string(p.labelName(r.label))))
-                     .arg(r.calls)
-                     .arg(r.stillborn)
-                     .arg(r.zombieEvents)
-                     .arg(r.exec)
-                     .arg(r.total)
-                     .arg(r.wall)
-                     .arg(r.max)
-                     .arg(r.mean);
-    }
-    return lines;
-}
-
-} // namespace
+using runlane::test::rankLines;
 
 class TestChroprofLoader : public QObject
 {

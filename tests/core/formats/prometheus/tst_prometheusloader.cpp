@@ -1,6 +1,7 @@
 #include "measurementmetrics.h"
 #include "profileloader.h"
 #include "ranktable.h"
+#include "snapshotsupport.h"
 #include "testsupport.h"
 #include "usageseries.h"
 
@@ -9,26 +10,12 @@
 using namespace runlane;
 using runlane::test::dataPath;
 using runlane::test::loadText;
+using runlane::test::rankLines;
 
 namespace {
 
 constexpr Time kT0 = 1732500000000000000;
 
-QStringList rankLines(const Profile& p, const RankTable& t)
-{
-    QStringList lines;
-    for (const RankRow& r : t.rows()) {
-        lines << QStringLiteral("%1 calls=%2 exec=%3 total=%4 wall=%5 max=%6 mean=%7")
-                     .arg(QString::fromStdString(std::string(p.labelName(r.label))))
-                     .arg(r.calls)
-                     .arg(r.exec)
-                     .arg(r.total)
-                     .arg(r.wall)
-                     .arg(r.max)
-                     .arg(r.mean);
-    }
-    return lines;
-}
 
 } // namespace
 
@@ -65,8 +52,8 @@ private Q_SLOTS:
         const Profile& p = *r.profile;
         const RankTable t = RankTable::compute(MeasurementMetrics(p));
         QCOMPARE(rankLines(p, t),
-                 (QStringList{QStringLiteral("poll calls=70 exec=700000000 total=900000000 wall=0 max=30000000 mean=10000000"),
-                              QStringLiteral("handle calls=35 exec=350000000 total=350000000 wall=2000000000 max=20000000 mean=10000000")}));
+                 (QStringList{QStringLiteral("poll calls=70 stillborn=0 zombies=0 exec=700000000 total=900000000 wall=0 max=30000000 mean=10000000"),
+                              QStringLiteral("handle calls=35 stillborn=0 zombies=0 exec=350000000 total=350000000 wall=2000000000 max=20000000 mean=10000000")}));
         QCOMPARE(p.string(p.label(t.rows()[1].label).file), std::string_view("server.nim"));
         QCOMPARE(p.label(t.rows()[1].label).line, 42);
     }

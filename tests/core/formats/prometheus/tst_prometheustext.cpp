@@ -1,29 +1,15 @@
 #include "prometheustext.h"
+#include "snapshotsupport.h"
 
 #include <QtTest>
 
 using namespace runlane;
+using runlane::test::rowLines;
 
 namespace {
 
 constexpr Time kScrape = 5000000000;
 
-QStringList rowLines(const ScrapedSnapshot& s)
-{
-    QStringList lines;
-    for (const NamedAggregateRow& r : s.rows) {
-        const AggregateRow& v = r.values;
-        lines << QStringLiteral("%1|%2|%3 exec=%4 max=%5 children=%6 wall=%7 calls=%8")
-                     .arg(QString::fromStdString(r.procedure), QString::fromStdString(r.file))
-                     .arg(r.line)
-                     .arg(v.exec)
-                     .arg(v.execMax)
-                     .arg(v.childrenExec)
-                     .arg(v.wall)
-                     .arg(v.calls);
-    }
-    return lines;
-}
 
 QString counts(const PrometheusText::Result& r)
 {
@@ -158,6 +144,17 @@ private Q_SLOTS:
                                       << QStringLiteral("lines=5 samples=5 other=3 malformed=0 utf8=0 timestamped=0 time=5000000000")
                                       << QStringList{QStringLiteral("line 4: the 'line' label is not an integer; taken as 0"),
                                                      QStringLiteral("line 5: a Chroprof gauge without a 'proc' label; skipped")};
+        // Names that hold the key's separators are still other procs.
+        QTest::newRow("oddNames") << QByteArray("chronos_exec_time_total{proc=\"a\x1f\",file=\"b\"} 1\n"
+                                                "chronos_exec_time_total{proc=\"a\",file=\"\x1f" "b\"} 2\n"
+                                                "chronos_exec_time_total{proc=\"1:a\",file=\"\"} 3\n"
+                                                "chronos_exec_time_total{proc=\"1\",file=\":a\"} 4\n")
+                                  << QStringList{QStringLiteral("1|:a|0 exec=4 max=0 children=0 wall=0 calls=0"),
+                                                 QStringLiteral("1:a||0 exec=3 max=0 children=0 wall=0 calls=0"),
+                                                 QStringLiteral("a|\x1f" "b|0 exec=2 max=0 children=0 wall=0 calls=0"),
+                                                 QStringLiteral("a\x1f|b|0 exec=1 max=0 children=0 wall=0 calls=0")}
+                                  << QStringLiteral("lines=4 samples=4 other=0 malformed=0 utf8=0 timestamped=0 time=5000000000")
+                                  << QStringList{};
         QTest::newRow("empty") << QByteArray() << QStringList{}
                                << QStringLiteral("lines=0 samples=0 other=0 malformed=0 utf8=0 timestamped=0 time=5000000000")
                                << QStringList{};

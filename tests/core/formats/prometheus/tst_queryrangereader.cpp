@@ -1,6 +1,7 @@
 #include "diagnostics.h"
 #include "loaderror.h"
 #include "queryrangereader.h"
+#include "snapshotsupport.h"
 
 #include <QtTest>
 
@@ -13,18 +14,7 @@ QStringList describe(const std::vector<ScrapedSnapshot>& snapshots)
 {
     QStringList out;
     for (const ScrapedSnapshot& s : snapshots) {
-        QStringList rows;
-        for (const NamedAggregateRow& r : s.rows) {
-            const AggregateRow& v = r.values;
-            rows << QStringLiteral("%1|%2|%3 exec=%4 max=%5 children=%6 wall=%7 calls=%8")
-                        .arg(QString::fromStdString(r.procedure), QString::fromStdString(r.file))
-                        .arg(r.line)
-                        .arg(v.exec)
-                        .arg(v.execMax)
-                        .arg(v.childrenExec)
-                        .arg(v.wall)
-                        .arg(v.calls);
-        }
+        const QStringList rows = runlane::test::rowLines(s);
         out << QString::number(s.time) + QStringLiteral(": ") + rows.join(QStringLiteral("; "));
     }
     return out;
@@ -78,6 +68,10 @@ private Q_SLOTS:
                            QStringLiteral("12000000000: a||0 exec=0 max=0 children=0 wall=0 calls=0"),
                            QStringLiteral("13000000000: a||0 exec=5 max=0 children=0 wall=0 calls=0")}
             << 5 << 0;
+        // Whatever else a response holds is skipped, however deep.
+        QTest::newRow("otherKeys")
+            << QByteArray(R"({"status":"success","stats":{"timings":{"a":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]}},"data":{"resultType":"matrix","result":[{"metric":{"__name__":"chronos_exec_time_total","proc":"a","extra":{"x":[{"y":"z"}]}},"values":[[1,"2"]],"histograms":[[1,{"count":"1"}]]}]},"infos":["i"]})")
+            << QStringList{QStringLiteral("1000000000: a||0 exec=2 max=0 children=0 wall=0 calls=0")} << 0 << 0;
         QTest::newRow("emptyResult") << QByteArray(R"({"status":"success","data":{"resultType":"matrix","result":[]}})")
                                      << QStringList{} << 0 << 0;
     }
