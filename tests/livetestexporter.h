@@ -14,6 +14,7 @@
 
 #include "livesource.h"
 #include "scrapedsnapshot.h"
+#include "snapshotsupport.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -128,25 +129,9 @@ public:
         return text;
     }
 
-    // A snapshot's rows as one line per proc, for exact comparisons with
-    // readable failures.
-    static QString describe(const ScrapedSnapshot& snapshot)
-    {
-        QString text;
-        for (const NamedAggregateRow& row : snapshot.rows) {
-            const auto& v = row.values;
-            text += QStringLiteral("%1 %2:%3 exec=%4 children=%5 wall=%6 calls=%7 max=%8 stillborn=%9\n")
-                        .arg(QString::fromStdString(row.procedure), QString::fromStdString(row.file))
-                        .arg(row.line)
-                        .arg(qint64(v.exec))
-                        .arg(qint64(v.childrenExec))
-                        .arg(qint64(v.wall))
-                        .arg(qulonglong(v.calls))
-                        .arg(qint64(v.execMax))
-                        .arg(qulonglong(v.stillborn));
-        }
-        return text;
-    }
+    // A snapshot's rows as one line per proc (snapshotsupport.h), for
+    // exact comparisons with readable failures.
+    static QString describe(const ScrapedSnapshot& snapshot) { return rowLines(snapshot).join(QLatin1Char('\n')); }
     static QStringList describe(const std::vector<ScrapedSnapshot>& snapshots)
     {
         QStringList list;
