@@ -86,6 +86,7 @@ void PolledSource::onFetched(const QByteArray& body)
             this, [this, generation, parsed = std::move(parsed)]() mutable { deliver(generation, std::move(parsed)); },
             Qt::QueuedConnection);
     });
+    Q_EMIT fetched(body.size());
 }
 
 void PolledSource::deliver(quint64 generation, Parsed parsed)
