@@ -9,11 +9,12 @@
 // them, and when), so tests compare exactly. Hostile modes: a body that
 // streams forever, a 10 GB line (streamed in chunks, never allocated), a
 // 302, a server that accepts and never answers, malformed and invalid
-// UTF-8 lines, a 404; close() and listen() again for refused → recovery.
+// UTF-8 lines, a 404, no Chroprof gauges at all; close() and listen() again for refused → recovery.
 // Everything runs on the test's event loop: wait with QTRY_*, never block.
 
 #include "livesource.h"
 #include "scrapedsnapshot.h"
+#include "snapshotsupport.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -34,7 +35,7 @@ namespace runlane::test {
 class LiveTestExporter
 {
 public:
-    enum class Mode { Normal, Forever, HugeLine, Redirect, Silent, Malformed, NotFound };
+    enum class Mode { Normal, Forever, HugeLine, Redirect, Silent, Malformed, NotFound, NoChroprof };
     // The malformed and invalid UTF-8 lines Malformed adds to each response.
     static constexpr int kMalformedLines = 2;
     static constexpr int kInvalidUtf8Lines = 1;
@@ -128,25 +129,9 @@ public:
         return text;
     }
 
-    // A snapshot's rows as one line per proc, for exact comparisons with
-    // readable failures.
-    static QString describe(const ScrapedSnapshot& snapshot)
-    {
-        QString text;
-        for (const NamedAggregateRow& row : snapshot.rows) {
-            const auto& v = row.values;
-            text += QStringLiteral("%1 %2:%3 exec=%4 children=%5 wall=%6 calls=%7 max=%8 stillborn=%9\n")
-                        .arg(QString::fromStdString(row.procedure), QString::fromStdString(row.file))
-                        .arg(row.line)
-                        .arg(qint64(v.exec))
-                        .arg(qint64(v.childrenExec))
-                        .arg(qint64(v.wall))
-                        .arg(qulonglong(v.calls))
-                        .arg(qint64(v.execMax))
-                        .arg(qulonglong(v.stillborn));
-        }
-        return text;
-    }
+    // A snapshot's rows as one line per proc (snapshotsupport.h), for
+    // exact comparisons with readable failures.
+    static QString describe(const ScrapedSnapshot& snapshot) { return rowLines(snapshot).join(QLatin1Char('\n')); }
     static QStringList describe(const std::vector<ScrapedSnapshot>& snapshots)
     {
         QStringList list;
@@ -188,6 +173,8 @@ private:
             return reply(socket, "302 Found", "Location: http://127.0.0.1:1/elsewhere\r\n", {});
         case Mode::NotFound:
             return reply(socket, "404 Not Found", {}, "no metrics here\n");
+        case Mode::NoChroprof:
+            return reply(socket, "200 OK", "Content-Type: text/plain; version=0.0.4\r\n", "process_cpu_seconds_total 1.25\n");
         case Mode::Forever:
         case Mode::HugeLine:
             return stream(socket);

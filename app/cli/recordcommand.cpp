@@ -42,7 +42,8 @@ properly.
   --until-interrupted
                    record until Ctrl+C or SIGTERM
   --timeout T      per request (default 10s)
-  --backfill T     how far back a Prometheus server is asked (default 15m)
+  --backfill T     how far back a Prometheus server is asked (default 15m;
+                   whole minutes, at least 1)
 
 Times take a unit: 500ms, 1s, 2m, 1h. Snapshots whose values did not change
 since the last one are not written (Chroprof refreshes its gauges every few

@@ -26,7 +26,9 @@ PolledSource::Work EndpointSource::parseLater(QByteArray body, Time fetchTime)
             PrometheusText::parse(std::string_view(body.constData(), std::size_t(body.size())), fetchTime);
         Parsed parsed;
         parsed.warnings = result.malformedLines + result.invalidUtf8Lines;
-        if (filter.accept(result.snapshot))
+        // No Chroprof gauges (yet: procs with nothing are not exported,
+        // or not a Chroprof exporter): nothing to deliver.
+        if (!result.snapshot.rows.empty() && filter.accept(result.snapshot))
             parsed.snapshots.push_back(result.snapshot);
         // The filter as the worker left it is kept only if this is delivered.
         parsed.commit = [this, filter]() { m_filter = filter; };

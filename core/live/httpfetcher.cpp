@@ -74,8 +74,12 @@ void HttpFetcher::onMetaData()
     if (const QString problem = statusProblem(); !problem.isEmpty())
         return fail(problem);
     const QVariant length = m_reply->header(QNetworkRequest::ContentLengthHeader);
-    if (length.isValid() && length.toLongLong() > m_maxBytes)
-        fail(QStringLiteral("response of %1 bytes is over the limit of %2 bytes").arg(length.toLongLong()).arg(m_maxBytes));
+    if (!length.isValid())
+        return;
+    if (length.toLongLong() > m_maxBytes)
+        return fail(QStringLiteral("response of %1 bytes is over the limit of %2 bytes").arg(length.toLongLong()).arg(m_maxBytes));
+    // Room for exactly what is announced, rather than growing by doubling.
+    m_body.reserve(qsizetype(length.toLongLong()));
 }
 
 void HttpFetcher::onReadyRead()

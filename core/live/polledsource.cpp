@@ -79,12 +79,14 @@ void PolledSource::onFetched(const QByteArray& body)
             parsed = work();
         } catch (const std::exception& e) {
             parsed = Parsed{};
-            parsed.error = QString::fromStdString(e.what());
+            // The response, not the connection, was wrong: say so.
+            parsed.error = QStringLiteral("unreadable response: %1").arg(QString::fromStdString(e.what()));
         }
         QMetaObject::invokeMethod(
             this, [this, generation, parsed = std::move(parsed)]() mutable { deliver(generation, std::move(parsed)); },
             Qt::QueuedConnection);
     });
+    Q_EMIT fetched(body.size());
 }
 
 void PolledSource::deliver(quint64 generation, Parsed parsed)

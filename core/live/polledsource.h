@@ -29,6 +29,11 @@ public:
     // arrives after stop().
     void stop() override;
 
+Q_SIGNALS:
+    // A response of `bytes` arrived and is being parsed (for a status
+    // bar's "receiving", and for tests that stop() at that moment).
+    void fetched(qint64 bytes);
+
 protected:
     // What the worker made of one response.
     struct Parsed {

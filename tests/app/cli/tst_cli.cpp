@@ -35,6 +35,7 @@ private Q_SLOTS:
         QTest::newRow("formats --help") << QStringList{"formats", "--help"} << "Usage: runlane-cli formats";
         QTest::newRow("compare --help") << QStringList{"compare", "--help"} << "Usage: runlane-cli compare --base";
         QTest::newRow("report --help") << QStringList{"report", "--help"} << "Usage: runlane-cli report PROFILE...";
+        QTest::newRow("record --help") << QStringList{"record", "--help"} << "Usage: runlane-cli record URL -o FILE";
         for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
             QTest::addRow("%s --help", command) << QStringList{command, "--help"}
                                                 << QStringLiteral("Usage: runlane-cli %1 FILE").arg(command);
