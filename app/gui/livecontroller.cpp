@@ -111,6 +111,7 @@ void LiveController::closeAutosave()
     // Saved (or nothing received): there is nothing to recover.
     if (!recovery.isEmpty() && (m_saved || !m_recording || m_recording->snapshotCount() == 0))
         QFile::remove(recovery);
+    m_autosaveLock.reset(); // unlocked: a later start may offer what is left
 }
 
 std::optional<LiveController::AttachChoice> LiveController::askAttach()
@@ -170,7 +171,10 @@ bool LiveController::attach(const QUrl& url, const LiveOptions& options, QString
     ++m_session;
     QDir().mkpath(recoveryFolder());
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
-    if (!m_autosave.open(QDir(recoveryFolder()).filePath(QStringLiteral("live-%1.json").arg(stamp))))
+    const QString recovery = QDir(recoveryFolder()).filePath(QStringLiteral("live-%1.json").arg(stamp));
+    m_autosaveLock = std::make_unique<QLockFile>(recovery + QStringLiteral(".lock"));
+    m_autosaveLock->tryLock(0);
+    if (!m_autosave.open(recovery))
         qWarning("live recording not autosaved: %s", qPrintable(m_autosave.error()));
     connect(m_source.get(), &LiveSource::received, this, &LiveController::received);
     connect(m_source.get(), &LiveSource::statusChanged, this, &LiveController::updateStatus);
@@ -386,12 +390,27 @@ QString LiveController::recoveryFolder()
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)).filePath(QStringLiteral("recovery"));
 }
 
+QStringList LiveController::recoverableFiles() const
+{
+    QStringList files;
+    const QFileInfoList found = QDir(recoveryFolder()).entryInfoList({QStringLiteral("live-*.json")}, QDir::Files,
+                                                                     QDir::Time);
+    for (const QFileInfo& info : found) {
+        // Not ours, nor another running Runlane's recording in progress
+        // (a killed one's lock is stale: its file is offered).
+        QLockFile lock(info.absoluteFilePath() + QStringLiteral(".lock"));
+        if (info.absoluteFilePath() != QFileInfo(m_autosave.path()).absoluteFilePath() && lock.tryLock(0))
+            files << info.absoluteFilePath();
+    }
+    return files;
+}
+
 void LiveController::offerRecovery()
 {
-    const QFileInfoList files = QDir(recoveryFolder()).entryInfoList({QStringLiteral("live-*.json")}, QDir::Files,
-                                                                     QDir::Time);
-    for (const QFileInfo& info : files) {
-        if (info.absoluteFilePath() == QFileInfo(m_autosave.path()).absoluteFilePath())
+    for (const QString& path : recoverableFiles()) {
+        const QFileInfo info(path);
+        QLockFile lock(path + QStringLiteral(".lock")); // held while the question is open
+        if (!lock.tryLock(0))
             continue;
         QMessageBox box(QMessageBox::Question, tr("Unsaved live recording"),
                         tr("A live recording of %1 (%2 KiB, last written %3) was not saved.")

@@ -6,6 +6,7 @@
 #include "recordingfile.h"
 
 #include <QFutureWatcher>
+#include <QLockFile>
 #include <QObject>
 #include <QString>
 #include <QUrl>
@@ -61,7 +62,9 @@ public:
     // Where unsaved recordings are kept (one file per attach).
     static QString recoveryFolder();
     QString recoveryPath() const { return m_autosave.path(); }
-    // Offers the recordings a previous run left unsaved (at start-up).
+    // The recordings a previous run left unsaved, newest first.
+    QStringList recoverableFiles() const;
+    // Offers them (at start-up): Save As…, Discard or Later.
     void offerRecovery();
     // Blocks until the profile version being prepared is shown (tests).
     void finishPendingWork();
@@ -90,6 +93,9 @@ private:
     std::unique_ptr<LiveSource> m_source;
     std::unique_ptr<LiveRecording> m_recording;
     RecordingFile m_autosave;
+    // Held while the recovery file is written: another Runlane does not
+    // offer it (a killed one's lock is stale and taken over).
+    std::unique_ptr<QLockFile> m_autosaveLock;
     bool m_saved = false;
     bool m_following = true;
     bool m_adjusting = false; // the axis moves because of us, not the user

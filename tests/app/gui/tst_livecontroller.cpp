@@ -89,8 +89,11 @@ class TestLiveController : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QDir(LiveController::recoveryFolder()).removeRecursively();
+        // A data folder of this process's own: the suite runs twice at once
+        // (the _reference run), and recovery files are per user.
+        QVERIFY(m_data.isValid());
+        qputenv("XDG_DATA_HOME", QFile::encodeName(m_data.path()));
+        QVERIFY(LiveController::recoveryFolder().startsWith(m_data.path()));
     }
 
     void init()
@@ -240,10 +243,18 @@ private Q_SLOTS:
         m_source->push({snapshotAt(1, 2), snapshotAt(2, 2)});
         m_live->finishPendingWork();
         const QString recovery = m_live->recoveryPath();
+        // Another Runlane does not offer a recording in progress.
+        {
+            MainWindow other;
+            QVERIFY(other.liveController()->recoverableFiles().isEmpty());
+        }
         m_window.reset(); // the program closes without saving
         QVERIFY(QFile::exists(recovery));
         auto loaded = ProfileLoader::load(recovery);
         QCOMPARE(loaded.profile->snapshots().size(), std::size_t(2));
+        // The next start offers it.
+        MainWindow next;
+        QCOMPARE(next.liveController()->recoverableFiles(), QStringList{QFileInfo(recovery).absoluteFilePath()});
     }
 
     void anotherFileEndsFollowing()
@@ -259,6 +270,7 @@ private Q_SLOTS:
     }
 
 private:
+    QTemporaryDir m_data;
     std::unique_ptr<MainWindow> m_window;
     LiveController* m_live = nullptr;
     FakeSource* m_source = nullptr;
