@@ -90,55 +90,83 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
     return series;
 }
 
-std::vector<UsageSeries::Span> UsageSeries::spansOf(const Profile& profile, TrackId track, TimeRange r)
+namespace {
+
+// De-accumulation of metric snapshots (semantics.md §6): between a proc's
+// consecutive samples, exec grew by the difference. A drop means the
+// counters were reset: that step has no value. A proc missing from a
+// snapshot is not zero there: its next step spans from its last sample.
+//
+// Only steps that end after r.from can reach into the range: the scan
+// starts at the first snapshot after it, with each label's sample before
+// that found by looking back only as far as needed (one snapshot, unless a
+// proc was away), so following the end of a long live recording costs the
+// range, not the recording. The steps are not kept: each pass of the
+// usage scans them again (5,000 procs over 5 minutes are 1.5 M steps).
+class SnapshotSteps
 {
-    std::vector<Span> spans;
-    if (profile.measurementCount() == 0 && profile.snapshotsAreTimed()) {
-        // De-accumulation (semantics.md §6): between a proc's consecutive
-        // samples, exec grew by the difference. A drop means the counters
-        // were reset: that step has no value. A proc missing from a snapshot
-        // is not zero there: its next step spans from its last sample.
-        //
-        // Only steps that end after r.from can reach into the range: the
-        // scan starts at the first snapshot after it, with each label's
-        // sample before that found by looking back only as far as needed
-        // (one snapshot, unless a proc was away), so following the end of
-        // a long live recording costs the range, not the recording.
-        const SnapshotList& snapshots = profile.snapshots();
-        const std::size_t first = std::size_t(
-            std::upper_bound(snapshots.begin(), snapshots.end(), r.from,
-                             [](Time t, const Snapshot& s) { return t < s.time; })
-            - snapshots.begin());
-        std::vector<std::pair<Time, Time>> last(profile.labelCount(), {kTimeMin, 0});
-        std::vector<std::uint8_t> wanted(profile.labelCount(), 0); // 1: seen from `first` on, 2: its sample before found
+public:
+    SnapshotSteps(const Profile& profile, TimeRange r) : m_snapshots(profile.snapshots()), m_range(r)
+    {
+        m_first = std::size_t(std::upper_bound(m_snapshots.begin(), m_snapshots.end(), r.from,
+                                               [](Time t, const Snapshot& s) { return t < s.time; })
+                              - m_snapshots.begin());
+        m_before.assign(profile.labelCount(), {kTimeMin, 0});
+        std::vector<std::uint8_t> wanted(profile.labelCount(), 0); // 1: seen from m_first on, 2: its sample before found
         std::size_t missing = 0;
-        for (std::size_t i = first; i < snapshots.size(); ++i) {
-            for (const AggregateRow& row : snapshots[i].rows) {
+        for (std::size_t i = m_first; i < m_snapshots.size(); ++i) {
+            for (const AggregateRow& row : m_snapshots[i].rows) {
                 if (!wanted[row.label]) {
                     wanted[row.label] = 1;
                     ++missing;
                 }
             }
         }
-        for (std::size_t i = first; i-- > 0 && missing > 0;) {
-            for (const AggregateRow& row : snapshots[i].rows) {
+        for (std::size_t i = m_first; i-- > 0 && missing > 0;) {
+            for (const AggregateRow& row : m_snapshots[i].rows) {
                 if (wanted[row.label] == 1) {
                     wanted[row.label] = 2;
-                    last[row.label] = {snapshots[i].time, row.exec};
+                    m_before[row.label] = {m_snapshots[i].time, row.exec};
                     --missing;
                 }
             }
         }
-        for (std::size_t i = first; i < snapshots.size(); ++i) {
-            const Snapshot& snapshot = snapshots[i];
+    }
+
+    // fn(label, from, to, exec) for each step reaching into the range.
+    template<typename Fn>
+    void forEach(Fn&& fn) const
+    {
+        std::vector<std::pair<Time, Time>> last = m_before;
+        for (std::size_t i = m_first; i < m_snapshots.size(); ++i) {
+            const Snapshot& snapshot = m_snapshots[i];
             for (const AggregateRow& row : snapshot.rows) {
                 const auto [t0, e0] = last[row.label];
-                if (t0 != kTimeMin && snapshot.time > t0 && row.exec >= e0 && t0 < r.to)
-                    spans.push_back(Span{row.label, t0, snapshot.time, double(row.exec - e0)});
+                if (t0 != kTimeMin && snapshot.time > t0 && row.exec >= e0 && t0 < m_range.to)
+                    fn(row.label, t0, snapshot.time, double(row.exec - e0));
                 last[row.label] = {snapshot.time, row.exec};
             }
         }
-    } else if (r.to > r.from) {
+    }
+
+private:
+    const SnapshotList& m_snapshots;
+    TimeRange m_range;
+    std::size_t m_first = 0;
+    std::vector<std::pair<Time, Time>> m_before; // per label: its last sample before m_first
+};
+
+bool fromSnapshots(const Profile& profile)
+{
+    return profile.measurementCount() == 0 && profile.snapshotsAreTimed();
+}
+
+} // namespace
+
+std::vector<UsageSeries::Span> UsageSeries::spansOf(const Profile& profile, TrackId track, TimeRange r)
+{
+    std::vector<Span> spans;
+    if (r.to > r.from) {
         // A sampled thread's "(idle)" is time it had nothing to do.
         ExecSegments::forEach(profile, track, r.from, r.to, [&](MeasurementId m, IntervalId, Time s, Time e) {
             const LabelId label = profile.measurement(m).label;
@@ -153,6 +181,12 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
                                  std::optional<TimeRange> range)
 {
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
+    if (fromSnapshots(profile)) {
+        const SnapshotSteps steps(profile, r);
+        return fromSpans(profile, track, binWidth, topK, r, nullptr, [&steps](auto&& fn) {
+            steps.forEach([&fn](LabelId l, Time from, Time to, double exec) { fn(Span{l, from, to, exec}); });
+        });
+    }
     const std::vector<Span> spans = spansOf(profile, track, r);
     return fromSpans(profile, track, binWidth, topK, r, nullptr, [&spans](auto&& fn) {
         for (const Span& span : spans)
@@ -164,6 +198,12 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
                                  std::optional<TimeRange> range)
 {
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
+    if (fromSnapshots(profile)) {
+        const SnapshotSteps steps(profile, r);
+        return fromSpans(profile, track, binWidth, labels.size(), r, &labels, [&steps](auto&& fn) {
+            steps.forEach([&fn](LabelId l, Time from, Time to, double exec) { fn(Span{l, from, to, exec}); });
+        });
+    }
     const std::vector<Span> spans = spansOf(profile, track, r);
     return fromSpans(profile, track, binWidth, labels.size(), r, &labels, [&spans](auto&& fn) {
         for (const Span& span : spans)
@@ -195,7 +235,7 @@ TrackId UsageSeries::busiestTrack(const Profile& profile, const std::vector<Labe
 UsageSeries UsageSeries::compute(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
                                  std::optional<TimeRange> range)
 {
-    if (profile.measurementCount() == 0 && profile.snapshotsAreTimed())
+    if (fromSnapshots(profile))
         return compute(profile, index.track(), binWidth, topK, range); // snapshots have no segments
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
     return fromSpans(profile, index.track(), binWidth, topK, r, nullptr, [&index, r](auto&& fn) {

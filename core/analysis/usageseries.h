@@ -69,7 +69,7 @@ private:
     template<typename ForEachSpan>
     static UsageSeries fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange range,
                                  const std::vector<LabelId>* chosen, ForEachSpan&& forEachSpan);
-    // The exec spans of a track (or a Chroprof profile's snapshots) in `range`.
+    // The exec spans of a track in `range` (snapshots are scanned by SnapshotSteps).
     static std::vector<Span> spansOf(const Profile& profile, TrackId track, TimeRange range);
 
     TrackId m_track = 0;

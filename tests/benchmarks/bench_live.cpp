@@ -22,7 +22,6 @@
 
 #include <QApplication>
 #include <QStandardPaths>
-#include <QThread>
 
 #include <ctime>
 #include <fstream>
@@ -137,13 +136,13 @@ int main(int argc, char** argv)
         source->push(std::move(fresh));
         ProfileDocument* doc = window.document();
         for (;;) {
-            QApplication::processEvents();
             const bool shown = doc->hasProfile() && doc->profile()->snapshots().size() == std::size_t(step)
                 && window.rank()->model()->profile() == doc->profile() && window.usage()->series() != nullptr
                 && !window.rank()->isComputing();
             if (shown)
                 break;
-            QThread::usleep(200); // waiting is not work
+            // Blocks until the workers' results arrive: waiting is not work.
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents);
         }
         guiMs.push_back((cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - gui) * 1e3);
         if (step % 600 == 0 || step == scrapes) {
