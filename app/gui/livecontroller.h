@@ -8,10 +8,12 @@
 #include <QFutureWatcher>
 #include <QLockFile>
 #include <QObject>
+#include <QThreadPool>
 #include <QString>
 #include <QUrl>
 
 #include <functional>
+#include <optional>
 #include <memory>
 
 class QAction;
@@ -66,7 +68,8 @@ public:
     QStringList recoverableFiles() const;
     // Offers them (at start-up): Save As…, Discard or Later.
     void offerRecovery();
-    // Blocks until the profile version being prepared is shown (tests).
+    // Blocks until the profile version being prepared is shown and the
+    // recovery file written (tests).
     void finishPendingWork();
 
     // Tests: another source than LiveSource::create, and the dialogs' answers.
@@ -92,7 +95,10 @@ private:
     std::function<std::optional<AttachChoice>()> m_chooseAttach;
     std::unique_ptr<LiveSource> m_source;
     std::unique_ptr<LiveRecording> m_recording;
+    // The recovery file, written on m_writer's one thread while attached.
     RecordingFile m_autosave;
+    std::optional<Time> m_autosaveLast;
+    QThreadPool m_writer;
     // Held while the recovery file is written: another Runlane does not
     // offer it (a killed one's lock is stale and taken over).
     std::unique_ptr<QLockFile> m_autosaveLock;

@@ -1,4 +1,3 @@
-#include "backgroundloader.h"
 #include "livecontroller.h"
 #include "mainwindow.h"
 #include "profiledocument.h"
@@ -262,8 +261,9 @@ private Q_SLOTS:
         m_source->push({snapshotAt(1, 2), snapshotAt(2, 2)});
         m_live->finishPendingWork();
         QVERIFY(m_live->isAttached());
+        QSignalSpy shown(m_window.get(), &MainWindow::profileShown);
         m_window->openFile(QStringLiteral(RUNLANE_DEMO_PROFILE));
-        QTRY_VERIFY_WITH_TIMEOUT(!m_window->loader()->isLoading(), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
         QVERIFY(!m_live->isAttached());
         // Data that was on its way is not shown over the new file.
         QCOMPARE(m_window->document()->profile()->snapshots().size(), std::size_t(0));
