@@ -9,7 +9,11 @@
 // refreshes its gauges at most every 5 s, so a real node changes them at
 // most every fifth scrape). Figures are printed, never asserted.
 //
-//   bench_live [--procs 5000] [--scrapes 3600]
+// With --refresh N the gauges change at every N-th scrape only, as
+// Chroprof's do (N = 5 at a 1 s interval): the other scrapes are parsed
+// and dropped by the refresh filter.
+//
+//   bench_live [--procs 5000] [--scrapes 3600] [--refresh 1]
 #include "benchsupport.h"
 #include "livecontroller.h"
 #include "mainwindow.h"
@@ -92,12 +96,15 @@ int main(int argc, char** argv)
     QStandardPaths::setTestModeEnabled(true);
     int procs = 5000;
     int scrapes = 3600;
+    int refresh = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string key = argv[i];
         if (key == "--procs")
             procs = std::atoi(argv[i + 1]);
         else if (key == "--scrapes")
             scrapes = std::atoi(argv[i + 1]);
+        else if (key == "--refresh")
+            refresh = std::max(1, std::atoi(argv[i + 1]));
     }
     MainWindow window;
     window.resize(1400, 900);
@@ -116,12 +123,15 @@ int main(int argc, char** argv)
     std::vector<double> exec(std::size_t(procs), 0.0);
     RefreshFilter filter;
     std::vector<double> guiMs, parseMs;
+    std::size_t kept = 0; // snapshots that passed the refresh filter
     double generated = 0; // CPU of making the exporter's text: not the viewer's
     const double processStart = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
     const Time t0 = Time(1'764'000'000) * 1'000'000'000;
     for (int step = 1; step <= scrapes; ++step) {
         double g = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
-        const std::string text = exposition(procs, step, exec, random);
+        static std::string text;
+        if ((step - 1) % refresh == 0)
+            text = exposition(procs, step, exec, random);
         generated += cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - g;
 
         const double p = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
@@ -132,11 +142,14 @@ int main(int argc, char** argv)
         parseMs.push_back((cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - p) * 1e3);
 
         // GUI-thread CPU from the delivery to the chart and the rank shown.
+        if (fresh.empty())
+            continue; // the same values again: nothing reaches the viewer
+        ++kept;
         const double gui = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
         source->push(std::move(fresh));
         ProfileDocument* doc = window.document();
         for (;;) {
-            const bool shown = doc->hasProfile() && doc->profile()->snapshots().size() == std::size_t(step)
+            const bool shown = doc->hasProfile() && doc->profile()->snapshots().size() == kept
                 && window.rank()->model()->profile() == doc->profile() && window.usage()->series() != nullptr
                 && !window.rank()->isComputing();
             if (shown)
@@ -145,11 +158,11 @@ int main(int argc, char** argv)
             QApplication::processEvents(QEventLoop::WaitForMoreEvents);
         }
         guiMs.push_back((cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - gui) * 1e3);
-        if (step % 600 == 0 || step == scrapes) {
+        if (kept % 600 == 0 || step == scrapes) {
             std::vector<double> sorted(guiMs.end() - std::min<std::ptrdiff_t>(600, std::ptrdiff_t(guiMs.size())), guiMs.end());
             std::sort(sorted.begin(), sorted.end());
-            std::printf("scrape %5d: GUI thread p50 %.2f ms, p99 %.2f ms, max %.2f ms (last 600); RSS %.0f MiB, recording %.0f MiB\n",
-                        step, sorted[sorted.size() / 2], sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)],
+            std::printf("scrape %5d (%zu snapshots): GUI thread p50 %.2f ms, p99 %.2f ms, max %.2f ms (last 600); RSS %.0f MiB, recording %.0f MiB\n",
+                        step, kept, sorted[sorted.size() / 2], sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)],
                         sorted.back(), rssMiB("VmRSS:"),
                         double(window.liveController()->recording()->memoryBytes()) / 1048576.0);
             std::fflush(stdout);
@@ -158,8 +171,8 @@ int main(int argc, char** argv)
     const double cpu = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - processStart - generated;
     std::sort(guiMs.begin(), guiMs.end());
     std::sort(parseMs.begin(), parseMs.end());
-    std::printf("%d procs, %d scrapes at 1 s: CPU %.1f s in all = %.2f %% of one core over %d s of following\n", procs,
-                scrapes, cpu, cpu * 100 / scrapes, scrapes);
+    std::printf("%d procs, %d scrapes at 1 s, gauges changed every %d (%zu snapshots): CPU %.1f s in all = %.2f %% of one core over %d s of following\n", procs,
+                scrapes, refresh, kept, cpu, cpu * 100 / scrapes, scrapes);
     std::printf("parse per scrape: p50 %.2f ms, max %.2f ms; GUI thread per scrape: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
                 parseMs[parseMs.size() / 2], parseMs.back(), guiMs[guiMs.size() / 2],
                 guiMs[std::min(guiMs.size() - 1, guiMs.size() * 99 / 100)], guiMs.back());
