@@ -76,6 +76,8 @@ QAction* addItem(QMenu* menu, const char* name, const QString& text, const QKeyS
 
 QString MainWindow::displayName(const QString& path)
 {
+    if (path.contains(QLatin1String("://"))) // a live source: its URL says which program
+        return QObject::tr("%1 (live)").arg(path);
     return path.startsWith(QLatin1Char(':')) ? QObject::tr("demo profile") : QFileInfo(path).fileName();
 }
 
@@ -298,9 +300,8 @@ void MainWindow::buildMenus()
                 m_aggregatedAction->setChecked(m_document->isAggregated());
                 const Profile* shown = m_document->profile();
                 m_aggregatedAction->setEnabled(!shown || shown->hasTimestamps());
-                // The lanes and the usage chart need the timeline: in the
-                // aggregated view their room goes to the flame graph, and
-                // the splitter gives it back when they return.
+                // The lanes and the usage chart need the timeline: in the aggregated view their room
+                // goes to the flame graph, and the splitter gives it back when they return.
                 m_lanes->setVisible(!m_document->isAggregated());
                 m_usage->setVisible(!m_document->isAggregated());
                 action(QStringLiteral("exportLanes"))->setEnabled(!m_document->isAggregated());
@@ -522,8 +523,7 @@ void MainWindow::fitSplitter()
 
 int MainWindow::countersHeight(int panel) const
 {
-    // Every track if they fit in a third of the splitter, or in what the icicle's
-    // rows leave of a timeline panel `panel` px high; the view scrolls the rest.
+    // Every track if they fit in a third of the splitter, or in what the icicle's rows leave of a timeline panel `panel` px high.
     const int room = std::max(m_splitter->height() / 3, panel - m_icicle->contentHeight() - 8);
     return std::max(m_counters->minimumHeight(), std::min(m_counters->contentHeight(), room));
 }
