@@ -1,5 +1,7 @@
 #include "liverecording.h"
 
+#include "aggregatedtrack.h"
+#include "gaugerows.h"
 #include "profilebuilder.h"
 
 #include <algorithm>
@@ -11,12 +13,8 @@ LiveRecording::LiveRecording(std::string source) : m_source(std::move(source)) {
 
 LabelId LiveRecording::idOf(const NamedAggregateRow& row)
 {
-    std::string key;
-    key.reserve(row.procedure.size() + row.file.size() + 12);
-    key.append(row.procedure).push_back('\0');
-    key.append(row.file).push_back('\0');
-    key.append(std::to_string(row.line));
-    const auto [it, inserted] = m_ids.try_emplace(std::move(key), LabelId(m_names.size()));
+    GaugeRows::procKey(row.procedure, row.file, row.line, m_key);
+    const auto [it, inserted] = m_ids.try_emplace(m_key, LabelId(m_names.size()));
     if (inserted) {
         m_names.push_back(Name{row.procedure, row.file, row.line});
         m_lastExec.push_back(-1);
@@ -64,12 +62,7 @@ std::shared_ptr<const Profile> LiveRecording::build(const Version& version)
         if (builder.label(n.procedure, n.file, n.line) != id)
             throw std::logic_error("LiveRecording: label ids out of step with the profile's");
     }
-    TrackInfo info;
-    info.displayName = builder.intern("event loop (aggregated)");
-    builder.addTrack(info);
-    builder.setSnapshotsTimed(true);
-    for (const SnapshotList::Pointer& s : version.snapshots)
-        builder.addSnapshot(s);
+    AggregatedTrack::add(builder, version.snapshots);
     return builder.build();
 }
 

@@ -68,7 +68,8 @@ private:
 
     std::string m_source;
     std::vector<Name> m_names; // by label id
-    std::unordered_map<std::string, LabelId> m_ids; // procedure \0 file \0 line -> id
+    std::unordered_map<std::string, LabelId> m_ids; // GaugeRows::procKey -> id
+    std::string m_key; // idOf's, kept for its capacity
     std::vector<Time> m_lastExec; // by label id; -1 before its first value
     std::vector<SnapshotList::Pointer> m_snapshots;
     std::uint64_t m_resets = 0;

@@ -24,12 +24,24 @@ void AggregatedTrack::add(ProfileBuilder& builder, std::vector<Snapshot> snapsho
         builder.diagnostics().warn("unsorted snapshots", "snapshots are not in time order; sorted by time");
         std::stable_sort(snapshots.begin(), snapshots.end(), earlier);
     }
+    addTrack(builder, timed);
+    for (Snapshot& s : snapshots)
+        builder.addSnapshot(std::move(s));
+}
+
+void AggregatedTrack::add(ProfileBuilder& builder, const std::vector<SnapshotList::Pointer>& snapshots)
+{
+    addTrack(builder, true);
+    for (const SnapshotList::Pointer& s : snapshots)
+        builder.addSnapshot(s);
+}
+
+void AggregatedTrack::addTrack(ProfileBuilder& builder, bool timed)
+{
     TrackInfo info;
     info.displayName = builder.intern("event loop (aggregated)");
     builder.addTrack(info);
     builder.setSnapshotsTimed(timed);
-    for (Snapshot& s : snapshots)
-        builder.addSnapshot(std::move(s));
 }
 
 } // namespace runlane

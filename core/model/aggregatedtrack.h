@@ -19,6 +19,12 @@ public:
     // Adds the track and `snapshots`, sorted by time (with a warning when
     // they were not: a writer's clock that went back).
     static void add(ProfileBuilder& builder, std::vector<Snapshot> snapshots, bool timed);
+    // The same with timed snapshots other profiles share (the versions of
+    // a live recording), already in time order.
+    static void add(ProfileBuilder& builder, const std::vector<SnapshotList::Pointer>& snapshots);
+
+private:
+    static void addTrack(ProfileBuilder& builder, bool timed);
 };
 
 } // namespace runlane

@@ -35,33 +35,10 @@ void ProfileDocument::setProfile(const LoadedProfile& loaded)
 
 void ProfileDocument::continueProfile(const LoadedProfile& loaded)
 {
-    if (!hasProfile() || loaded.isNull() || loaded.profile->labelCount() < m_loaded.profile->labelCount()) {
+    if (!hasProfile() || loaded.isNull() || loaded.profile->labelCount() < m_loaded.profile->labelCount())
         setProfile(loaded);
-        return;
-    }
-    m_continuing = true;
-    Q_EMIT profileAboutToChange();
-    m_callTreeJob.drop();
-    m_loaded = loaded;
-    m_callTree.reset();
-    m_colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode);
-    m_longest = m_loaded.longestInterval;
-    const QString search = std::exchange(m_search, QString());
-    m_matches.clear();
-    m_matchList.clear();
-    m_matchIntervals = 0;
-    m_searchValid = true;
-    if (m_aggregated)
-        m_callTreeJob.start(m_loaded.profile, [](const Profile& profile) { return std::make_shared<const CallTree>(profile); });
     else
-        m_axis->extendBounds(m_loaded.profile->startTime(),
-                             std::max(m_loaded.profile->endTime(), m_loaded.profile->startTime() + 1));
-    Q_EMIT profileChanged();
-    m_continuing = false;
-    if (!search.isEmpty())
-        setSearch(search);
-    else
-        Q_EMIT emphasisChanged();
+        switchTo(loaded, true);
 }
 
 void ProfileDocument::clear()
@@ -72,9 +49,10 @@ void ProfileDocument::clear()
         Q_EMIT viewModeChanged();
 }
 
-void ProfileDocument::switchTo(const LoadedProfile& loaded)
+void ProfileDocument::switchTo(const LoadedProfile& loaded, bool continuing)
 {
     // The order is the contract (see the class comment).
+    m_continuing = continuing;
     Q_EMIT profileAboutToChange();
     // A call tree being built for the old profile is not waited for: it
     // ends on its own and is never delivered.
@@ -83,17 +61,27 @@ void ProfileDocument::switchTo(const LoadedProfile& loaded)
     m_callTree.reset();
     m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode) : std::vector<QRgb>();
     m_longest = m_loaded.longestInterval;
-    m_aggregated = false;
     // A new profile has new label ids: nothing carries over but the
-    // search text, matched again below once every view has rebuilt.
-    m_focus = kNone;
+    // search text, matched again below once every view has rebuilt. A
+    // continuation keeps its ids: the focus and the view mode stay.
+    if (!continuing) {
+        m_aggregated = false;
+        m_focus = kNone;
+    }
     const QString search = std::exchange(m_search, QString());
     m_matches.clear();
     m_matchList.clear();
     m_matchIntervals = 0;
     m_searchValid = true;
-    applyBounds(); // resets the visible range, the selection and the selected item
+    if (!continuing)
+        applyBounds(); // resets the visible range, the selection and the selected item
+    else if (m_aggregated)
+        m_callTreeJob.start(m_loaded.profile, [](const Profile& profile) { return std::make_shared<const CallTree>(profile); });
+    else
+        m_axis->extendBounds(m_loaded.profile->startTime(),
+                             std::max(m_loaded.profile->endTime(), m_loaded.profile->startTime() + 1));
     Q_EMIT profileChanged();
+    m_continuing = false;
     if (!search.isEmpty() && hasProfile())
         setSearch(search);
     else

@@ -123,7 +123,8 @@ Q_SIGNALS:
 
 private:
     void applyBounds();
-    void switchTo(const LoadedProfile& loaded);
+    // `continuing`: continueProfile's step (ids, focus, view mode and range kept).
+    void switchTo(const LoadedProfile& loaded, bool continuing = false);
     void callTreeBuilt(ProfileResult<CallTree> result);
 
     TimeAxis* m_axis;

@@ -192,10 +192,6 @@ std::optional<long double> RankModel::sortNumber(int row, int column) const
         return (long double)(r.stillborn);
     case Busy:
         return (long double)(r.busyShare);
-    default: {
-        const QVariant v = sortValue(r, column); // the rarer columns: one place says what they sort by
-        return v.typeId() == QMetaType::Double ? (long double)(v.toDouble()) : (long double)(v.toLongLong());
-    }
     case Exec:
         return (long double)(r.exec);
     case Total:
@@ -206,6 +202,10 @@ std::optional<long double> RankModel::sortNumber(int row, int column) const
         return (long double)(r.max);
     case Mean:
         return (long double)(r.mean);
+    default: {
+        const QVariant v = sortValue(r, column); // the rarer columns: one place says what they sort by
+        return v.typeId() == QMetaType::Double ? (long double)(v.toDouble()) : (long double)(v.toLongLong());
+    }
     }
 }
 
