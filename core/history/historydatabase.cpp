@@ -1,8 +1,10 @@
 #include "historydatabase.h"
 
+#include <QElapsedTimer>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QThread>
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -130,11 +132,37 @@ bool HistoryDatabase::open(const std::string& location, int schemaVersion)
         // (the checkpoint is), so a power cut may lose the last runs
         // recorded, but never leaves half of one; a killed process loses
         // nothing. A sync per commit took longer than the rest of a record.
-        if (!exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !exec(QStringLiteral("PRAGMA synchronous=NORMAL"))
+        if (!enableWal() || !exec(QStringLiteral("PRAGMA synchronous=NORMAL"))
             || !exec(QStringLiteral("PRAGMA foreign_keys=ON")))
             return false;
     }
     return migrate(schemaVersion);
+}
+
+bool HistoryDatabase::enableWal()
+{
+    // WAL is a property of the file, kept once set. Switching to it needs
+    // the file to itself, and SQLite answers "database is locked" at once
+    // there, without the busy handler, when another process is opening or
+    // writing the same new file (two CI jobs recording at once). So: ask
+    // first, and retry the switch for as long as the busy timeout.
+    QSqlQuery query(connection());
+    QElapsedTimer waited;
+    waited.start();
+    for (;;) {
+        if (query.exec(QStringLiteral("PRAGMA journal_mode")) && query.next()
+            && query.value(0).toString().compare(QStringLiteral("wal"), Qt::CaseInsensitive) == 0)
+            return true;
+        query.finish();
+        if (query.exec(QStringLiteral("PRAGMA journal_mode=WAL")))
+            return true;
+        if (waited.elapsed() >= 60000 || !query.lastError().text().contains(QStringLiteral("locked"), Qt::CaseInsensitive)) {
+            m_error = "PRAGMA journal_mode=WAL: " + query.lastError().text().toStdString();
+            return false;
+        }
+        query.finish();
+        QThread::msleep(50);
+    }
 }
 
 bool HistoryDatabase::exec(QSqlQuery& query, const char* what)

@@ -43,6 +43,8 @@ public:
     bool begin();
     bool commit();
     void rollback();
+    // Puts an SQLite file in WAL mode, waiting out another opener.
+    bool enableWal();
     // Runs `sql`; false with error() set to what the database said.
     bool exec(QSqlQuery& query, const char* what);
     bool exec(const QString& sql);
