@@ -353,6 +353,11 @@ void UsageChart::rebuildChart()
         return;
     }
     const UsageSeries* shown = series();
+    // A live recording's previous version (only a continuation keeps
+    // m_shown): its bands stay until the next version's series arrives,
+    // instead of being removed and made again at each snapshot.
+    if (!shown && m_shown.value && !m_bands.empty())
+        return;
     if (!shown || shown->binCount() == 0) {
         clearBands();
         m_view->setMessage(m_job.isRunning() ? tr("computing…") : QString());

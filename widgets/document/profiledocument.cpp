@@ -59,7 +59,16 @@ void ProfileDocument::switchTo(const LoadedProfile& loaded, bool continuing)
     m_callTreeJob.drop();
     m_loaded = loaded;
     m_callTree.reset();
-    m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode) : std::vector<QRgb>();
+    if (!continuing || !hasProfile()) {
+        m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode) : std::vector<QRgb>();
+    } else if (m_colors.size() != m_loaded.profile->labelCount()) {
+        // A live recording's next version keeps its labels' colours (a
+        // proc does not change colour as others get busier); only new
+        // labels take theirs from the scheme.
+        std::vector<QRgb> colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode);
+        std::copy(m_colors.begin(), m_colors.begin() + std::ptrdiff_t(std::min(m_colors.size(), colors.size())), colors.begin());
+        m_colors = std::move(colors);
+    }
     m_longest = m_loaded.longestInterval;
     // A new profile has new label ids: nothing carries over but the
     // search text, matched again below once every view has rebuilt. A
@@ -84,8 +93,8 @@ void ProfileDocument::switchTo(const LoadedProfile& loaded, bool continuing)
     m_continuing = false;
     if (!search.isEmpty() && hasProfile())
         setSearch(search);
-    else
-        Q_EMIT emphasisChanged();
+    else if (!continuing)
+        Q_EMIT emphasisChanged(); // a continuation keeps its focus and has no search: nothing to repaint for
 }
 
 void ProfileDocument::setColorMode(ColorMode mode)

@@ -42,6 +42,7 @@ void RankModel::setTable(std::shared_ptr<const RankTable> table, std::shared_ptr
                          std::shared_ptr<const SchedulingDelays> delays)
 {
     beginResetModel();
+    ++m_revision;
     m_table = profile ? std::move(table) : nullptr;
     m_profile = m_table ? std::move(profile) : nullptr;
     // The loading thread computed the whole profile's for the open profile;
@@ -90,6 +91,7 @@ bool RankModel::updateTable(std::shared_ptr<const RankTable> table, std::shared_
     }
     // Rows keep their places (so the view's selection, current row and
     // scroll stay); a proc seen for the first time is appended.
+    ++m_revision;
     m_table = std::move(table);
     m_profile = std::move(profile);
     m_order.assign(order.begin(), order.begin() + shown);
@@ -202,11 +204,29 @@ std::optional<long double> RankModel::sortNumber(int row, int column) const
         return (long double)(r.max);
     case Mean:
         return (long double)(r.mean);
+    case P50:
+    case P90:
+    case P99: // as sortValue: no distribution sorts below every measured value
+        return !r.hasDistribution ? -1.0L : (long double)(column == P50 ? r.p50 : column == P90 ? r.p90 : r.p99);
     default: {
         const QVariant v = sortValue(r, column); // the rarer columns: one place says what they sort by
         return v.typeId() == QMetaType::Double ? (long double)(v.toDouble()) : (long double)(v.toLongLong());
     }
     }
+}
+
+int RankModel::largestRow(int column) const
+{
+    int largest = -1;
+    long double most = 0;
+    for (int r = 0; r < rowCount(); ++r) {
+        const auto v = sortNumber(r, column);
+        if (v && (largest < 0 || *v > most)) {
+            most = *v;
+            largest = r;
+        }
+    }
+    return largest;
 }
 
 QVariant RankModel::sortValue(const RankRow& row, int column) const

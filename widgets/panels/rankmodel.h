@@ -68,6 +68,11 @@ public:
     // The number SortRole gives for a numeric column (exact: long double
     // holds every 64-bit integer), without a QVariant; nullopt for text.
     std::optional<long double> sortNumber(int row, int column) const;
+    // The row with the largest number in `column`, -1 when none has one.
+    int largestRow(int column) const;
+    // Changes whenever the rows' numbers may have changed: what caches of
+    // them (RankSortProxy's sort keys) compare against.
+    std::uint64_t revision() const { return m_revision; }
     // True when the profile has scheduling delays to show.
     bool hasDelays() const { return m_delays && m_delays->any(); }
 
@@ -85,6 +90,7 @@ private:
     std::shared_ptr<const RankTable> m_table;
     std::shared_ptr<const SchedulingDelays> m_delays;
     std::vector<std::uint32_t> m_order; // model row -> table row
+    std::uint64_t m_revision = 0;
 };
 
 } // namespace runlane

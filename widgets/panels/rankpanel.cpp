@@ -300,15 +300,7 @@ void RankPanel::fitColumns(bool grown)
         // cost ~4 ms of the GUI thread.
         const QFontMetrics metrics(m_view->font());
         for (int c = RankModel::Calls; c < RankModel::ColumnCount; ++c) {
-            int widest = -1;
-            long double most = 0;
-            for (int r = 0; r < m_model->rowCount(); ++r) {
-                const auto v = m_model->sortNumber(r, c);
-                if (v && (widest < 0 || *v > most)) {
-                    most = *v;
-                    widest = r;
-                }
-            }
+            const int widest = m_model->largestRow(c);
             if (widest < 0)
                 continue;
             const int needed = metrics.horizontalAdvance(m_model->index(widest, c).data().toString()) + 18;

@@ -199,6 +199,28 @@ private Q_SLOTS:
                  qint64(121 * 3 * 1000));
     }
 
+    // The proxy's cached sort keys are the new values': a proc that grows
+    // past the others moves up (RankSortProxy reads each revision once).
+    void rankResortsOnTheNewValues()
+    {
+        m_source->push({snapshotAt(1, 4), snapshotAt(2, 4)});
+        m_live->finishPendingWork();
+        RankPanel* rank = m_window->rank();
+        rank->finishPendingWork();
+        rank->view()->sortByColumn(RankModel::Exec, Qt::DescendingOrder);
+        auto nameAt = [rank](int row) { return rank->proxy()->index(row, RankModel::Name).data().toString(); };
+        QCOMPARE(nameAt(0), QStringLiteral("p003"));
+        QCOMPARE(nameAt(3), QStringLiteral("p000"));
+        ScrapedSnapshot next = snapshotAt(3, 4);
+        next.rows[0].values.exec = kSecond; // p000 ran for a second
+        m_source->push({next});
+        m_live->finishPendingWork();
+        rank->finishPendingWork();
+        QCOMPARE(nameAt(0), QStringLiteral("p000"));
+        QCOMPARE(nameAt(1), QStringLiteral("p003"));
+        QCOMPARE(nameAt(3), QStringLiteral("p001"));
+    }
+
     void statusSaysWhatHappens()
     {
         QLabel* status = m_window->findChild<QLabel*>(QStringLiteral("liveStatus"));
