@@ -388,26 +388,32 @@ void UsageChart::rebuildChart()
     const std::size_t bins = s.binCount();
     auto labelOf = [&s](std::size_t k) { return k < s.labels().size() ? s.labels()[k] : kNone; };
     // As many bands as series: the ones there are reused, so that a zoom
-    // only replaces their points.
-    while (m_bands.size() > series) {
-        QAreaSeries* area = m_bands.back().area;
-        chart->removeSeries(area);
-        delete area;
-        m_bands.pop_back();
-    }
-    while (m_bands.size() < series) {
-        auto* upperLine = new QLineSeries(chart);
-        auto* lowerLine = new QLineSeries(chart);
-        auto* area = new QAreaSeries(upperLine, lowerLine);
-        upperLine->setParent(area);
-        lowerLine->setParent(area);
-        chart->addSeries(area);
-        // After addSeries: the chart's theme gives a new series its pen,
-        // and a stroked outline of 2,000 points cost more than the fill.
-        area->setPen(Qt::NoPen);
-        area->attachAxis(m_xAxis);
-        area->attachAxis(m_yAxis);
-        m_bands.push_back(Band{area, upperLine, lowerLine});
+    // only replaces their points. Each band is filled from the floor to
+    // its top (the stack's sum up to it), and the bands are painted top
+    // band first, so each covers the ones above it from the floor up:
+    // what shows is the stack, while Qt Charts lays out (and strokes, for
+    // its hit shape) one line of points per band instead of two. The
+    // series are added in that painting order, so a change of their
+    // number adds them all again (the top-k is set by the user).
+    if (m_bands.size() != series) {
+        clearBands();
+        m_xAxis->setVisible(true);
+        m_yAxis->setVisible(true);
+        m_bands.resize(series);
+        for (std::size_t k = series; k-- > 0;) {
+            auto* upperLine = new QLineSeries(chart);
+            auto* floorLine = new QLineSeries(chart);
+            auto* area = new QAreaSeries(upperLine, floorLine);
+            upperLine->setParent(area);
+            floorLine->setParent(area);
+            chart->addSeries(area);
+            // After addSeries: the chart's theme gives a new series its pen,
+            // and a stroked outline of 2,000 points cost more than the fill.
+            area->setPen(Qt::NoPen);
+            area->attachAxis(m_xAxis);
+            area->attachAxis(m_yAxis);
+            m_bands[k] = Band{area, upperLine, floorLine};
+        }
     }
     // The new range first, on emptied bands, then the new points: Qt
     // Charts lays out (and strokes) each band once, not twice.
@@ -420,22 +426,20 @@ void UsageChart::rebuildChart()
     // Stack the shown series: largest at the bottom, "other" on top.
     std::vector<double> lower(bins, 0.0);
     std::vector<QList<QPointF>> upperPoints(series);
-    std::vector<QList<QPointF>> lowerPoints(series);
+    const double left = double(s.start() - p->startTime());
+    const QList<QPointF> floorPoints{QPointF(left, 0.0), QPointF(left + double(Time(bins) * s.binWidth()), 0.0)};
     for (std::size_t k = 0; k < series; ++k) {
         const LabelId label = labelOf(k);
         const Band& band = m_bands[k];
         upperPoints[k].reserve(qsizetype(2 * bins));
-        lowerPoints[k].reserve(qsizetype(2 * bins));
         const bool hidden = isHidden(label);
         for (std::size_t b = 0; b < bins; ++b) {
             // Steps: a bin is flat over its width.
             // x is time from the profile's start: exact in a double where
             // absolute (epoch) nanoseconds would not be.
-            const double x0 = double(s.start() - p->startTime() + Time(b) * s.binWidth());
+            const double x0 = left + double(Time(b) * s.binWidth());
             const double x1 = x0 + double(s.binWidth());
-            const double share = hidden ? 0.0 : 100.0 * s.share(b, k);
-            lowerPoints[k] << QPointF(x0, lower[b]) << QPointF(x1, lower[b]);
-            lower[b] += share;
+            lower[b] += hidden ? 0.0 : 100.0 * s.share(b, k);
             upperPoints[k] << QPointF(x0, lower[b]) << QPointF(x1, lower[b]);
         }
         const QString name = label == kNone ? tr("other") : qs(p->labelName(label));
@@ -464,7 +468,7 @@ void UsageChart::rebuildChart()
     // The points last, with both axes set: one layout per band.
     for (std::size_t k = 0; k < series; ++k) {
         m_bands[k].upper->replace(upperPoints[k]);
-        m_bands[k].lower->replace(lowerPoints[k]);
+        m_bands[k].lower->replace(floorPoints);
     }
     m_view->viewport()->update();
 }

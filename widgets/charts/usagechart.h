@@ -108,7 +108,7 @@ private:
     struct Band {
         QAreaSeries* area;
         QLineSeries* upper;
-        QLineSeries* lower;
+        QLineSeries* lower; // the floor: the band is filled from 0 up
     };
     std::vector<Band> m_bands;
     QValueAxis* m_xAxis = nullptr;

@@ -217,6 +217,47 @@ std::optional<long double> RankModel::sortNumber(int row, int column) const
 
 int RankModel::largestRow(int column) const
 {
+    // The common columns read their field directly: a live update asks
+    // for every column's largest among thousands of rows each second.
+    auto largestBy = [this](auto value) {
+        int largest = -1;
+        for (int r = 0; r < rowCount(); ++r) {
+            const RankRow& row = m_table->rows()[m_order[std::size_t(r)]];
+            if (largest < 0 || value(row) > value(m_table->rows()[m_order[std::size_t(largest)]]))
+                largest = r;
+        }
+        return largest;
+    };
+    if (!m_table)
+        return -1;
+    switch (column) {
+    case Calls:
+        return largestBy([](const RankRow& r) { return r.calls; });
+    case Exec:
+        return largestBy([](const RankRow& r) { return r.exec; });
+    case Total:
+        return largestBy([](const RankRow& r) { return r.total; });
+    case Wall:
+        return largestBy([](const RankRow& r) { return r.wall; });
+    case Max:
+        return largestBy([](const RankRow& r) { return r.max; });
+    case Mean:
+        return largestBy([](const RankRow& r) { return r.mean; });
+    case Unfinished:
+        return largestBy([](const RankRow& r) { return r.unfinished; });
+    case Stillborn:
+        return largestBy([](const RankRow& r) { return r.stillborn; });
+    case Busy:
+        return largestBy([](const RankRow& r) { return r.busyShare; });
+    case P50:
+    case P90:
+    case P99:
+        return largestBy([column](const RankRow& r) {
+            return !r.hasDistribution ? Time(-1) : column == P50 ? r.p50 : column == P90 ? r.p90 : r.p99;
+        });
+    default:
+        break;
+    }
     int largest = -1;
     long double most = 0;
     for (int r = 0; r < rowCount(); ++r) {

@@ -201,9 +201,9 @@ private Q_SLOTS:
             QStringList legend;
             for (const auto& entry : window.usage()->legend())
                 legend << entry.name;
-            QStringList bands;
+            QStringList bands; // bottom band first, as the legend; the chart paints (holds) them top first
             for (QAbstractSeries* series : window.usage()->view()->chart()->series())
-                bands << series->name();
+                bands.prepend(series->name());
             QCOMPARE(bands, legend);
             for (std::size_t k = 0; k < again.labels().size(); ++k)
                 QCOMPARE(legend.at(qsizetype(k)), qstr(alone.profile->labelName(again.labels()[k])));

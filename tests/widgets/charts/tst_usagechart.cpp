@@ -93,18 +93,57 @@ private Q_SLOTS:
         QCOMPARE(f.names(), (QStringList{"child", "parent"}));
         QCOMPARE(u.share(std::size_t(bin), f.seriesOf("child")), child);
         QCOMPARE(u.share(std::size_t(bin), f.seriesOf("parent")), parent);
-        // The chart draws them stacked in %: child at the bottom, parent on it.
+        // The chart draws them stacked in %: child at the bottom, parent on
+        // it. Each band is filled from the floor to the stack's top at it,
+        // and the bands are painted top band first (added in that order),
+        // so that each covers the ones above it from the floor up.
         const auto series = f.chart.view()->chart()->series();
-        QCOMPARE(series.size(), 3); // child, parent, other
-        auto* childArea = static_cast<QAreaSeries*>(series[0]);
+        QCOMPARE(series.size(), 3); // other, parent, child
+        auto* childArea = static_cast<QAreaSeries*>(series[2]);
         auto* parentArea = static_cast<QAreaSeries*>(series[1]);
         QCOMPARE(childArea->name(), QStringLiteral("child"));
+        QCOMPARE(parentArea->name(), QStringLiteral("parent"));
+        QCOMPARE(series[0]->name(), QStringLiteral("other"));
         QCOMPARE(childArea->upperSeries()->at(2 * bin).y(), 100 * child);
-        QCOMPARE(parentArea->lowerSeries()->at(2 * bin).y(), 100 * child);
         QCOMPARE(parentArea->upperSeries()->at(2 * bin + 1).y(), 100 * (child + parent));
+        QCOMPARE(parentArea->lowerSeries()->count(), 2);
+        QCOMPARE(parentArea->lowerSeries()->at(0).y(), 0.0);
+        QCOMPARE(parentArea->lowerSeries()->at(1).y(), 0.0);
         // x is time from the start: bin edges exactly.
         QCOMPARE(childArea->upperSeries()->at(2 * bin).x(), double(bin * 10 * ms));
         QCOMPARE(childArea->upperSeries()->at(2 * bin + 1).x(), double((bin + 1) * 10 * ms));
+    }
+
+    // What is painted is the stack: each bin's pixels take the colour of
+    // the band that holds that height (the bands overlap from the floor,
+    // and the lower ones must be on top).
+    void bandsPaintAsAStack_data()
+    {
+        QTest::addColumn<int>("bin");
+        QTest::addColumn<double>("percent");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("bin 0, parent 100 %: at 50 %") << 0 << 50.0 << QStringLiteral("parent");
+        QTest::newRow("bin 1, child 100 %: at 50 %") << 1 << 50.0 << QStringLiteral("child");
+        QTest::newRow("bin 1, child 100 %: at 95 %") << 1 << 95.0 << QStringLiteral("child");
+        QTest::newRow("bin 6, parent 50 %: at 25 %") << 6 << 25.0 << QStringLiteral("parent");
+        QTest::newRow("bin 6, parent 50 %: at 75 %") << 6 << 75.0 << QString();
+        QTest::newRow("bin 5, child 100 %: at 5 %") << 5 << 5.0 << QStringLiteral("child");
+    }
+    void bandsPaintAsAStack()
+    {
+        QFETCH(int, bin);
+        QFETCH(double, percent);
+        QFETCH(QString, label);
+        Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
+        const QImage image = f.chart.view()->viewport()->grab().toImage();
+        const QPoint at = f.at(std::size_t(bin), percent);
+        const QRgb empty = image.pixel(f.at(8, 50)); // bin 8: nothing ran
+        QRgb expected = empty;
+        if (!label.isEmpty()) {
+            const std::size_t k = f.seriesOf(label.toUtf8().constData());
+            expected = f.document.colorOf(f.chart.series()->labels()[k], 0);
+        }
+        QCOMPARE(QColor(image.pixel(at)).name(), QColor(expected).name());
     }
 
     // The foster child: an hour of the child's blocking is the child's, not
@@ -224,10 +263,12 @@ private Q_SLOTS:
         QVERIFY(f.chart.isHidden(child));
         QVERIFY(f.chart.legend()[0].hidden);
         const auto series = f.chart.view()->chart()->series();
-        QVERIFY(!series[0]->isVisible());
-        // Parent now sits on the floor: its band starts at 0 in bin 10.
+        QVERIFY(!series[2]->isVisible()); // the child's band, painted last
+        // Parent now sits on the floor: in bin 0 its top is its own share
+        // (100 %), and in bin 10, where only the child ran, it is 0.
         auto* parentArea = static_cast<QAreaSeries*>(series[1]);
-        QCOMPARE(parentArea->lowerSeries()->at(20).y(), 0.0);
+        QCOMPARE(parentArea->upperSeries()->at(0).y(), 100.0);
+        QCOMPARE(parentArea->upperSeries()->at(20).y(), 0.0);
         QCOMPARE(f.chart.labelAt(f.at(3, 50)), kNone);
         QTest::mouseClick(f.chart.view()->viewport(), Qt::LeftButton, Qt::NoModifier, entry);
         QVERIFY(!f.chart.isHidden(child));
