@@ -16,7 +16,7 @@ Time UsageSeries::defaultBinWidth(Time span)
 
 template<typename ForEachSpan>
 UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange r,
-                                   const std::vector<LabelId>* chosen, ForEachSpan&& forEachSpan)
+                                   const std::vector<LabelId>* chosen, bool scanOnce, ForEachSpan&& forEachSpan)
 {
     if (binWidth <= 0)
         throw std::invalid_argument("the bin width must be positive");
@@ -44,11 +44,7 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
 
     // Pass 1: exec per label inside the range picks the top k.
     std::vector<LabelId> order;
-    if (chosen) {
-        order = *chosen;
-    } else {
-        std::vector<double> perLabel(profile.labelCount(), 0.0);
-        forEachSpan([&](const Span& span) { perLabel[span.label] += part(span, r.from, r.to); });
+    auto pickTopK = [&](const std::vector<double>& perLabel) {
         for (LabelId l = 0; l < perLabel.size(); ++l) {
             if (perLabel[l] > 0)
                 order.push_back(l);
@@ -56,28 +52,65 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
         std::stable_sort(order.begin(), order.end(), [&](LabelId a, LabelId b) { return perLabel[a] > perLabel[b]; });
         if (order.size() > topK)
             order.resize(topK);
+    };
+    // Spreads a span over the bins it touches: add(bin, exec in it).
+    auto spread = [&](const Span& span, auto&& add) {
+        const Time from = std::max(span.from, r.from);
+        const Time to = std::min(span.to, r.to);
+        if (to <= from)
+            return;
+        for (std::size_t bin = std::size_t((from - r.from) / binWidth); bin < bins; ++bin) {
+            const Time binStart = r.from + Time(bin) * binWidth;
+            if (binStart >= to)
+                break;
+            add(bin, part(span, binStart, binStart + binWidth));
+        }
+    };
+    const std::size_t labels = profile.labelCount();
+    // One scan instead of two where the spans are costly to produce (a
+    // live recording's 1.5 M snapshot steps, read from 64-byte rows) and
+    // every label's bins fit: each label's exec per bin, summed into the
+    // series once the top k is known. The same sums in the same order as
+    // two passes, except "other", whose labels are added per bin.
+    const bool dense = scanOnce && !chosen && labels > 0 && bins <= kMaxDenseCells / labels;
+    std::vector<double> perLabelBins;
+    if (chosen) {
+        order = *chosen;
+    } else if (dense) {
+        std::vector<double> perLabel(labels, 0.0);
+        perLabelBins.assign(bins * labels, 0.0);
+        forEachSpan([&](const Span& span) {
+            perLabel[span.label] += part(span, r.from, r.to);
+            spread(span, [&](std::size_t bin, double exec) { perLabelBins[bin * labels + span.label] += exec; });
+        });
+        pickTopK(perLabel);
+    } else {
+        std::vector<double> perLabel(labels, 0.0);
+        forEachSpan([&](const Span& span) { perLabel[span.label] += part(span, r.from, r.to); });
+        pickTopK(perLabel);
     }
     series.m_labels = order;
-    std::vector<std::uint32_t> seriesOf(profile.labelCount(), std::uint32_t(order.size()));
+    std::vector<std::uint32_t> seriesOf(labels, std::uint32_t(order.size()));
     for (std::uint32_t k = 0; k < order.size(); ++k)
         seriesOf[order[k]] = k;
 
     // Pass 2: spread each span over the bins it touches.
     const std::size_t columns = series.seriesCount();
     std::vector<double> exec(bins * columns, 0.0);
-    forEachSpan([&](const Span& span) {
-        const Time from = std::max(span.from, r.from);
-        const Time to = std::min(span.to, r.to);
-        if (to <= from)
-            return;
-        const std::size_t column = seriesOf[span.label];
-        for (std::size_t bin = std::size_t((from - r.from) / binWidth); bin < bins; ++bin) {
-            const Time binStart = r.from + Time(bin) * binWidth;
-            if (binStart >= to)
-                break;
-            exec[bin * columns + column] += part(span, binStart, binStart + binWidth);
+    if (dense) {
+        for (std::size_t b = 0; b < bins; ++b) {
+            const double* row = perLabelBins.data() + b * labels;
+            for (LabelId l = 0; l < labels; ++l) {
+                if (row[l] != 0)
+                    exec[b * columns + seriesOf[l]] += row[l];
+            }
         }
-    });
+    } else {
+        forEachSpan([&](const Span& span) {
+            const std::size_t column = seriesOf[span.label];
+            spread(span, [&](std::size_t bin, double e) { exec[bin * columns + column] += e; });
+        });
+    }
     series.m_shares.resize(bins * columns);
     series.m_busy.assign(bins, 0.0);
     for (std::size_t b = 0; b < bins; ++b) {
@@ -98,62 +131,80 @@ namespace {
 // snapshot is not zero there: its next step spans from its last sample.
 //
 // Only steps that end after r.from can reach into the range: the scan
-// starts at the first snapshot after it, with each label's sample before
-// that found by looking back only as far as needed (one snapshot, unless a
-// proc was away), so following the end of a long live recording costs the
-// range, not the recording. The steps are not kept: each pass of the
-// usage scans them again (5,000 procs over 5 minutes are 1.5 M steps).
+// starts at the first snapshot after it, so following the end of a long
+// live recording costs the range, not the recording. Each label's sample
+// before that is in the snapshot just before, found while scanning; the
+// few labels absent from it (a proc back in the top-k) are looked for
+// further back once the scan is done, and their first steps come last.
+// The steps are not kept: 5,000 procs over 5 minutes are 1.5 M steps,
+// read from 64-byte rows, so the range is read once.
 class SnapshotSteps
 {
 public:
-    SnapshotSteps(const Profile& profile, TimeRange r) : m_snapshots(profile.snapshots()), m_range(r)
+    SnapshotSteps(const Profile& profile, TimeRange r)
+        : m_snapshots(profile.snapshots()), m_range(r), m_labels(profile.labelCount())
     {
         m_first = std::size_t(std::upper_bound(m_snapshots.begin(), m_snapshots.end(), r.from,
                                                [](Time t, const Snapshot& s) { return t < s.time; })
                               - m_snapshots.begin());
-        m_before.assign(profile.labelCount(), {kTimeMin, 0});
-        std::vector<std::uint8_t> wanted(profile.labelCount(), 0); // 1: seen from m_first on, 2: its sample before found
-        std::size_t missing = 0;
-        for (std::size_t i = m_first; i < m_snapshots.size(); ++i) {
-            for (const AggregateRow& row : m_snapshots[i].rows) {
-                if (!wanted[row.label]) {
-                    wanted[row.label] = 1;
-                    ++missing;
-                }
-            }
-        }
-        for (std::size_t i = m_first; i-- > 0 && missing > 0;) {
-            for (const AggregateRow& row : m_snapshots[i].rows) {
-                if (wanted[row.label] == 1) {
-                    wanted[row.label] = 2;
-                    m_before[row.label] = {m_snapshots[i].time, row.exec};
-                    --missing;
-                }
-            }
-        }
     }
 
     // fn(label, from, to, exec) for each step reaching into the range.
     template<typename Fn>
     void forEach(Fn&& fn) const
     {
-        std::vector<std::pair<Time, Time>> last = m_before;
+        auto step = [&](LabelId label, Time t0, Time e0, Time t1, Time e1) {
+            if (t0 != kTimeMin && t1 > t0 && e1 >= e0 && t0 < m_range.to)
+                fn(label, t0, t1, double(e1 - e0));
+        };
+        // Per label: its last sample; kTimeMin before any.
+        std::vector<std::pair<Time, Time>> last(m_labels, {kTimeMin, 0});
+        if (m_first > 0) {
+            const Snapshot& before = m_snapshots[m_first - 1];
+            for (const AggregateRow& row : before.rows)
+                last[row.label] = {before.time, row.exec};
+        }
+        // Labels first seen in the range without a sample just before it:
+        // their first sample there, for the step from an older one.
+        std::vector<std::pair<LabelId, std::pair<Time, Time>>> unresolved;
         for (std::size_t i = m_first; i < m_snapshots.size(); ++i) {
             const Snapshot& snapshot = m_snapshots[i];
             for (const AggregateRow& row : snapshot.rows) {
-                const auto [t0, e0] = last[row.label];
-                if (t0 != kTimeMin && snapshot.time > t0 && row.exec >= e0 && t0 < m_range.to)
-                    fn(row.label, t0, snapshot.time, double(row.exec - e0));
-                last[row.label] = {snapshot.time, row.exec};
+                auto& [t0, e0] = last[row.label];
+                if (t0 == kTimeMin && m_first > 1)
+                    unresolved.push_back({row.label, {snapshot.time, row.exec}});
+                step(row.label, t0, e0, snapshot.time, row.exec);
+                t0 = snapshot.time;
+                e0 = row.exec;
             }
+        }
+        if (unresolved.empty())
+            return;
+        std::vector<std::uint32_t> slot(m_labels, UINT32_MAX);
+        for (std::uint32_t k = 0; k < unresolved.size(); ++k)
+            slot[unresolved[k].first] = k;
+        std::vector<std::pair<Time, Time>> older(unresolved.size(), {kTimeMin, 0});
+        std::size_t missing = unresolved.size();
+        for (std::size_t i = m_first - 1; i-- > 0 && missing > 0;) {
+            for (const AggregateRow& row : m_snapshots[i].rows) {
+                const std::uint32_t k = slot[row.label];
+                if (k != UINT32_MAX && older[k].first == kTimeMin) {
+                    older[k] = {m_snapshots[i].time, row.exec};
+                    --missing;
+                }
+            }
+        }
+        for (std::size_t k = 0; k < unresolved.size(); ++k) {
+            const auto& [label, first] = unresolved[k];
+            step(label, older[k].first, older[k].second, first.first, first.second);
         }
     }
 
 private:
     const SnapshotList& m_snapshots;
     TimeRange m_range;
+    std::size_t m_labels;
     std::size_t m_first = 0;
-    std::vector<std::pair<Time, Time>> m_before; // per label: its last sample before m_first
 };
 
 bool fromSnapshots(const Profile& profile)
@@ -183,12 +234,12 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
     if (fromSnapshots(profile)) {
         const SnapshotSteps steps(profile, r);
-        return fromSpans(profile, track, binWidth, topK, r, nullptr, [&steps](auto&& fn) {
+        return fromSpans(profile, track, binWidth, topK, r, nullptr, true, [&steps](auto&& fn) {
             steps.forEach([&fn](LabelId l, Time from, Time to, double exec) { fn(Span{l, from, to, exec}); });
         });
     }
     const std::vector<Span> spans = spansOf(profile, track, r);
-    return fromSpans(profile, track, binWidth, topK, r, nullptr, [&spans](auto&& fn) {
+    return fromSpans(profile, track, binWidth, topK, r, nullptr, false, [&spans](auto&& fn) {
         for (const Span& span : spans)
             fn(span);
     });
@@ -200,12 +251,12 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
     if (fromSnapshots(profile)) {
         const SnapshotSteps steps(profile, r);
-        return fromSpans(profile, track, binWidth, labels.size(), r, &labels, [&steps](auto&& fn) {
+        return fromSpans(profile, track, binWidth, labels.size(), r, &labels, true, [&steps](auto&& fn) {
             steps.forEach([&fn](LabelId l, Time from, Time to, double exec) { fn(Span{l, from, to, exec}); });
         });
     }
     const std::vector<Span> spans = spansOf(profile, track, r);
-    return fromSpans(profile, track, binWidth, labels.size(), r, &labels, [&spans](auto&& fn) {
+    return fromSpans(profile, track, binWidth, labels.size(), r, &labels, false, [&spans](auto&& fn) {
         for (const Span& span : spans)
             fn(span);
     });
@@ -238,7 +289,7 @@ UsageSeries UsageSeries::compute(const Profile& profile, const TrackExecIndex& i
     if (fromSnapshots(profile))
         return compute(profile, index.track(), binWidth, topK, range); // snapshots have no segments
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
-    return fromSpans(profile, index.track(), binWidth, topK, r, nullptr, [&index, r](auto&& fn) {
+    return fromSpans(profile, index.track(), binWidth, topK, r, nullptr, false, [&index, r](auto&& fn) {
         index.forEach(r.from, r.to, [&fn](LabelId label, Time s, Time e) { fn(Span{label, s, e, double(e - s)}); });
     });
 }

@@ -23,6 +23,7 @@
 #include "rankpanel.h"
 #include "refreshfilter.h"
 #include "usagechart.h"
+#include "usageseries.h"
 
 #include <QApplication>
 #include <QStandardPaths>
@@ -176,6 +177,23 @@ int main(int argc, char** argv)
     std::printf("parse per scrape: p50 %.2f ms, max %.2f ms; GUI thread per scrape: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
                 parseMs[parseMs.size() / 2], parseMs.back(), guiMs[guiMs.size() / 2],
                 guiMs[std::min(guiMs.size() - 1, guiMs.size() * 99 / 100)], guiMs.back());
+    // The worker's share of a snapshot: the usage of the followed span
+    // (at most 5 minutes) at the chart's bins, median of 15.
+    if (const auto* shown = window.usage()->series(); shown && window.document()->hasProfile()) {
+        const auto profile = window.document()->profile();
+        const TimeRange followed{shown->start(), shown->start() + Time(shown->binCount()) * shown->binWidth()};
+        std::vector<double> ms;
+        for (int i = 0; i < 15; ++i) {
+            const double c = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
+            const UsageSeries u = UsageSeries::compute(*profile, 0, shown->binWidth(), std::size_t(window.usage()->topK()), followed);
+            ms.push_back((cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - c) * 1e3);
+            if (u.binCount() != shown->binCount())
+                std::printf("bins differ: %zu vs %zu\n", u.binCount(), shown->binCount());
+        }
+        std::sort(ms.begin(), ms.end());
+        std::printf("usage of the followed %.0f s (%zu bins) on a worker: median %.2f ms, fastest %.2f ms\n",
+                    double(followed.to - followed.from) / 1e9, shown->binCount(), ms[ms.size() / 2], ms.front());
+    }
     std::printf("memory: RSS %.0f MiB (%.0f MiB before the first scrape), peak %.0f MiB; the recording holds %.0f MiB\n",
                 rssMiB("VmRSS:"), rssBefore, rssMiB("VmHWM:"),
                 double(window.liveController()->recording()->memoryBytes()) / 1048576.0);

@@ -189,6 +189,20 @@ private Q_SLOTS:
             for (std::size_t b = 0; b < busy.size(); ++b)
                 QVERIFY2(std::abs(u.busy(b) - busy[b]) < 1e-9,
                          qPrintable(QStringLiteral("range %1..%2 bin %3: %4 vs %5").arg(from).arg(to).arg(b).arg(u.busy(b)).arg(busy[b])));
+            // The top 3 and "other", from one scan of the steps, against
+            // the two passes of the same labels given: the same series,
+            // and "other" up to the order of its sums.
+            const UsageSeries top = UsageSeries::compute(*p, 0, width, 3, TimeRange{from, to});
+            const UsageSeries given = UsageSeries::compute(*p, 0, width, top.labels(), TimeRange{from, to});
+            QCOMPARE(top.seriesCount(), given.seriesCount());
+            QVERIFY(top.labels().size() <= 3);
+            for (std::size_t b = 0; b < top.binCount(); ++b) {
+                for (std::size_t k = 0; k < top.labels().size(); ++k)
+                    QCOMPARE(top.share(b, k), given.share(b, k));
+                const std::size_t other = top.labels().size();
+                QVERIFY(std::abs(top.share(b, other) - given.share(b, other)) < 1e-12);
+                QVERIFY(std::abs(top.busy(b) - busy[b]) < 1e-9);
+            }
         }
     }
 };
