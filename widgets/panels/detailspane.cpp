@@ -61,7 +61,7 @@ void DetailsPane::refresh()
     const Profile* p = m_document->profile();
     const MeasurementId id = m_axis->selectedMeasurement();
     if (!p || id == kNone || id >= p->measurementCount()) {
-        setHtml(QStringLiteral("<p style='color:%1'>%2</p>").arg(muted(), tr("Select a box or a task to see its details.")));
+        showHtml(QStringLiteral("<p style='color:%1'>%2</p>").arg(muted(), tr("Select a box or a task to see its details.")));
         return;
     }
     const Measurement& m = p->measurement(id);
@@ -154,7 +154,7 @@ void DetailsPane::refresh()
         html += QStringLiteral("</p>");
     }
     html += flowLinks(*p, m_axis->selectedInterval());
-    setHtml(html);
+    showHtml(html);
 }
 
 // The flows into and out of the selected interval: who caused it, what it
@@ -206,7 +206,7 @@ void DetailsPane::showAggregatedNode(const IcicleView* view, std::uint32_t span)
     const QString text = QString::fromStdString(view->source()->describe(span)).toHtmlEscaped();
     QStringList lines = text.split(QLatin1Char('\n'));
     const QString title = lines.takeFirst();
-    setHtml(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title, lines.join(QStringLiteral("<br>"))));
+    showHtml(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title, lines.join(QStringLiteral("<br>"))));
     m_showsNode = true;
 }
 
@@ -225,6 +225,16 @@ void DetailsPane::linkClicked(const QUrl& url)
         return;
     const auto intervals = m_document->profile()->intervalsOf(id);
     m_axis->selectItem(intervals.empty() ? kNone : intervals.front(), id);
+}
+
+void DetailsPane::showHtml(const QString& html)
+{
+    // A live recording's every snapshot refreshes the pane: the same text
+    // is not laid out again.
+    if (html == m_html)
+        return;
+    m_html = html;
+    setHtml(html);
 }
 
 } // namespace runlane

@@ -28,12 +28,14 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void showHtml(const QString& html);
     void refresh();
     void linkClicked(const QUrl& url);
     QString flowLinks(const Profile& profile, IntervalId selected) const;
 
     ProfileDocument* m_document;
     TimeAxis* m_axis;
+    QString m_html; // what is shown
     bool m_showsNode = false; // an aggregated node's, not the selection's
 };
 

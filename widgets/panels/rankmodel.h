@@ -76,6 +76,14 @@ public:
     // True when the profile has scheduling delays to show.
     bool hasDelays() const { return m_delays && m_delays->any(); }
 
+    // Without QAbstractTableModel's hasIndex (two virtual calls): the
+    // sorting proxy asks for an index per row and column it compares.
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override
+    {
+        return m_table && row >= 0 && column >= 0 && row < int(m_order.size()) && column < ColumnCount && !parent.isValid()
+            ? createIndex(row, column)
+            : QModelIndex();
+    }
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
