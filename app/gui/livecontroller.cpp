@@ -321,6 +321,17 @@ void LiveController::setFollowing(bool following)
     updateStatus();
 }
 
+bool LiveController::refusesReload(const QString& path) const
+{
+    if (!m_recording || path != QString::fromStdString(m_recording->source()))
+        return false;
+    m_window->statusBar()->showMessage(
+        isAttached() ? tr("A live recording grows as the data arrives: there is nothing to reload")
+                     : tr("A live recording is not read from a file: File ▸ Attach to Live Metrics… follows the source again"),
+        8000);
+    return true;
+}
+
 QString LiveController::statusText() const
 {
     return m_status->text();

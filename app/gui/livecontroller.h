@@ -59,6 +59,9 @@ public:
     const LiveRecording* recording() const { return m_recording.get(); }
     LiveSource* source() const { return m_source.get(); }
     QString statusText() const;
+    // File ▸ Reload of `path`: true (and said in the status bar) when it is
+    // this recording's source, which is no file to read again.
+    bool refusesReload(const QString& path) const;
     // File ▸ Save recording… without the dialog.
     bool saveRecording(const QString& path, QString* error = nullptr);
     // Where unsaved recordings are kept (one file per attach).

@@ -244,7 +244,7 @@ void MainWindow::buildMenus()
     addItem(file, "reload", tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {
         // With the files added to it and the variant the user chose.
         const Profile* p = m_document->profile();
-        if (!m_currentPath.isEmpty())
+        if (!m_currentPath.isEmpty() && !m_live->refusesReload(m_currentPath))
             openFile(m_currentPath, AddProfileController::additionsOf(p),
                      p && !p->variants().empty() ? QString::fromStdString(p->variants()[p->variant()]) : QString());
     });

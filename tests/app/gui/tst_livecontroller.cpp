@@ -14,6 +14,7 @@
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QStatusBar>
 #include <QtTest>
 
 using namespace runlane;
@@ -219,6 +220,29 @@ private Q_SLOTS:
         QCOMPARE(nameAt(0), QStringLiteral("p000"));
         QCOMPARE(nameAt(1), QStringLiteral("p003"));
         QCOMPARE(nameAt(3), QStringLiteral("p001"));
+    }
+
+    // F5 on a live recording: its path is the source's URL, not a file to
+    // read (it once tried to open "http://…" as a file and said it failed).
+    void reloadKeepsTheRecording()
+    {
+        m_source->push({snapshotAt(1, 3), snapshotAt(2, 3)});
+        m_live->finishPendingWork();
+        const auto before = m_window->document()->sharedProfile();
+        QAction* reload = m_window->findChild<QAction*>(QStringLiteral("reload"));
+        QVERIFY(reload);
+        reload->trigger();
+        QTest::qWait(50);
+        QCOMPARE(m_window->document()->sharedProfile(), before);
+        QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("nothing to reload")),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+        QVERIFY(m_live->isAttached());
+        m_live->detach();
+        reload->trigger();
+        QTest::qWait(50);
+        QCOMPARE(m_window->document()->sharedProfile(), before);
+        QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("Attach to Live Metrics")),
+                 qPrintable(m_window->statusBar()->currentMessage()));
     }
 
     void statusSaysWhatHappens()
