@@ -44,6 +44,9 @@ LiveController::LiveController(QMenu* file, MainWindow* window) : QObject(window
 {
     m_writer.setMaxThreadCount(1); // in order
     m_writer.setExpiryTimeout(-1);
+    m_chooseSavePath = [this](const QString& suggestion) {
+        return QFileDialog::getSaveFileName(m_window, tr("Save Recording"), suggestion, tr("Chroprof snapshots (*.json)"));
+    };
     m_attachAction = file->addAction(tr("A&ttach to Live Metrics…"), this, [this] {
         if (const auto choice = askAttach()) {
             m_topK = choice->topK;
@@ -403,8 +406,7 @@ bool LiveController::saveRecording(const QString& path, QString* error)
 
 void LiveController::chooseAndSave()
 {
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Recording"), QStringLiteral("live-recording.json"),
-                                                      tr("Chroprof snapshots (*.json)"));
+    const QString path = m_chooseSavePath(QStringLiteral("live-recording.json"));
     if (path.isEmpty())
         return;
     QString error;
@@ -452,8 +454,7 @@ void LiveController::offerRecovery()
         if (box.clickedButton() == discard) {
             QFile::remove(info.absoluteFilePath());
         } else if (box.clickedButton() == save) {
-            const QString path = QFileDialog::getSaveFileName(m_window, tr("Save Recording"), info.fileName(),
-                                                              tr("Chroprof snapshots (*.json)"));
+            const QString path = m_chooseSavePath(info.fileName());
             if (!path.isEmpty() && (QFile::exists(path) ? QFile::remove(path) : true)
                 && QFile::rename(info.absoluteFilePath(), path))
                 m_window->openFile(path);

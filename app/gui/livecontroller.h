@@ -77,6 +77,10 @@ public:
 
     // Tests: another source than LiveSource::create, and the dialogs' answers.
     void setSourceFactory(SourceFactory factory) { m_factory = std::move(factory); }
+    // Where Save Recording… writes: a file dialog, or the tests' answer;
+    // `suggestion` is the file name offered. Empty: cancelled.
+    using SavePathChooser = std::function<QString(const QString& suggestion)>;
+    void setSavePathChooser(SavePathChooser chooser) { m_chooseSavePath = std::move(chooser); }
     void setAttachChooser(std::function<std::optional<AttachChoice>()> chooser) { m_chooseAttach = std::move(chooser); }
 
 Q_SIGNALS:
@@ -95,6 +99,7 @@ private:
 
     MainWindow* m_window;
     SourceFactory m_factory;
+    SavePathChooser m_chooseSavePath;
     std::function<std::optional<AttachChoice>()> m_chooseAttach;
     std::unique_ptr<LiveSource> m_source;
     std::unique_ptr<LiveRecording> m_recording;

@@ -15,7 +15,13 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QStatusBar>
+#include <QMessageBox>
+#include <QAbstractButton>
+#include <QTimer>
 #include <QtTest>
+
+#include <functional>
+#include <memory>
 
 using namespace runlane;
 
@@ -300,6 +306,71 @@ private Q_SLOTS:
         // The next start offers it.
         MainWindow next;
         QCOMPARE(next.liveController()->recoverableFiles(), QStringList{QFileInfo(recovery).absoluteFilePath()});
+    }
+
+    // The recovery question's three answers, clicked as a user clicks them.
+    void recoveryAnswers_data()
+    {
+        QTest::addColumn<QString>("answer");
+        QTest::addColumn<bool>("kept");   // the recovery file is still there
+        QTest::addColumn<bool>("opened"); // the saved copy is opened
+        QTest::newRow("Later") << QStringLiteral("Later") << true << false;
+        QTest::newRow("Discard") << QStringLiteral("Discard") << false << false;
+        QTest::newRow("Save As…") << QStringLiteral("Save As…") << false << true;
+    }
+    void recoveryAnswers()
+    {
+        QFETCH(QString, answer);
+        QFETCH(bool, kept);
+        QFETCH(bool, opened);
+        m_source->push({snapshotAt(1, 2), snapshotAt(2, 2), snapshotAt(3, 2)});
+        m_live->finishPendingWork();
+        const QString recovery = QFileInfo(m_live->recoveryPath()).absoluteFilePath();
+        m_window.reset(); // closed without saving
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("recovered.json"));
+        MainWindow next;
+        next.show();
+        QSignalSpy shown(&next, &MainWindow::profileShown);
+        bool answered = false;
+        bool asked = false;
+        next.liveController()->setSavePathChooser([&](const QString& suggestion) {
+            asked = true;
+            [&] { QCOMPARE(suggestion, QFileInfo(recovery).fileName()); }();
+            return saved;
+        });
+        // The message box is modal: it is answered from the event loop it
+        // runs, polled until it is there.
+        auto done = std::make_shared<bool>(false);
+        std::function<void()> answerOpen = [&, done] {
+            if (*done)
+                return;
+            for (QWidget* w : QApplication::topLevelWidgets()) {
+                auto* box = qobject_cast<QMessageBox*>(w);
+                if (!box || !box->isVisible())
+                    continue;
+                for (QAbstractButton* b : box->buttons()) {
+                    if (b->text() == answer) {
+                        answered = *done = true;
+                        b->click();
+                        return;
+                    }
+                }
+            }
+            QTimer::singleShot(20, answerOpen);
+        };
+        QTimer::singleShot(20, answerOpen);
+        next.liveController()->offerRecovery();
+        *done = true; // no poll outlives this test's locals
+        QVERIFY(answered);
+        QCOMPARE(asked, opened);
+        QCOMPARE(QFile::exists(recovery), kept);
+        QCOMPARE(QFile::exists(saved), opened);
+        if (opened) {
+            QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+            QCOMPARE(next.document()->profile()->snapshots().size(), std::size_t(3));
+        }
+        QCOMPARE(next.liveController()->recoverableFiles().isEmpty(), !kept);
     }
 
     void anotherFileEndsFollowing()
