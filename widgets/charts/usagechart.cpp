@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 #include <mutex>
 #include <cmath>
 #include <numeric>
@@ -187,9 +188,20 @@ void UsageChart::profileChanged()
     }
     m_track = m_tracks.empty() ? 0 : m_tracks.front();
     m_trackBox->setVisible(m_tracks.size() > 1);
-    if (!m_document->isContinuation())
+    if (!m_document->isContinuation()) {
         rebuildChart();
-    recompute();
+        recompute();
+        return;
+    }
+    // A live recording's next version: following slides the visible range
+    // right after this, which recomputes; computing here too would bin the
+    // old range first (two scans of the followed span per snapshot). Not
+    // following, nothing else asks: the queued one runs.
+    m_continuationQueued = true;
+    QTimer::singleShot(0, this, [this] {
+        if (std::exchange(m_continuationQueued, false))
+            recompute();
+    });
 }
 
 void UsageChart::setTrack(TrackId track)
@@ -255,6 +267,7 @@ void UsageChart::scheduleRecompute()
 void UsageChart::recompute()
 {
     m_debounce->stop();
+    m_continuationQueued = false;
     if (m_job.isRunning()) {
         // One at a time: a zoom does not pile up computations.
         m_pending = true;
@@ -275,6 +288,7 @@ void UsageChart::recompute()
     const std::size_t k = std::size_t(m_topK);
     if (!m_indexCache)
         m_indexCache = std::make_shared<IndexCache>();
+    ++m_computations;
     m_job.start(m_document->sharedProfile(), [cache = m_indexCache, track, width, k, range](const Profile& profile) {
         return std::make_shared<const UsageSeries>(UsageSeries::compute(profile, cache->get(profile, track), width, k, range));
     });

@@ -42,6 +42,8 @@ public:
     // The series shown (null until computed, without a timeline, or while
     // the one held was computed from another profile than the open one).
     const UsageSeries* series() const;
+    // How many computations were started: each one scans the range shown.
+    std::size_t computations() const { return m_computations; }
     TrackId track() const { return m_track; }
     void setTrack(TrackId track);
     // 0: automatic (about one bin per 3 px).
@@ -126,6 +128,8 @@ private:
     std::set<LabelId> m_hidden;
     double m_yMax = 100;
     bool m_pending = false; // a recompute was asked for while one runs
+    std::size_t m_computations = 0;
+    bool m_continuationQueued = false; // a continuation's recompute, unless one comes first
 };
 
 } // namespace runlane

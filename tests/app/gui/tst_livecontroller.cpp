@@ -228,6 +228,35 @@ private Q_SLOTS:
         QCOMPARE(nameAt(3), QStringLiteral("p001"));
     }
 
+    // Following, a snapshot bins the followed span once: the slide of the
+    // visible range recomputes, the new version alone does not (it did
+    // both: two scans of 5 minutes of 5,000 procs per snapshot).
+    void oneUsageComputationPerSnapshot()
+    {
+        m_source->push({snapshotAt(1, 3), snapshotAt(2, 3)});
+        m_live->finishPendingWork();
+        m_window->usage()->finishPendingWork();
+        QVERIFY(m_live->isFollowing());
+        UsageChart* usage = m_window->usage();
+        const std::size_t before = usage->computations();
+        for (int step = 3; step <= 5; ++step) {
+            m_source->push({snapshotAt(step, 3)});
+            m_live->finishPendingWork();
+            // The result shown covers the new snapshot, and nothing else was asked for.
+            QTRY_VERIFY(usage->series() && usage->series()->start() + Time(usage->series()->binCount()) * usage->series()->binWidth()
+                                               >= Time(step) * kSecond);
+            QTest::qWait(30);
+            QCOMPARE(usage->computations(), before + std::size_t(step - 2));
+        }
+        // Not following: the new version alone asks for one.
+        m_live->setFollowing(false);
+        const std::size_t still = usage->computations();
+        m_source->push({snapshotAt(6, 3)});
+        m_live->finishPendingWork();
+        QTest::qWait(30);
+        QCOMPARE(usage->computations(), still + 1);
+    }
+
     // F5 on a live recording: its path is the source's URL, not a file to
     // read (it once tried to open "http://…" as a file and said it failed).
     void reloadKeepsTheRecording()
