@@ -44,20 +44,31 @@ Time execOfTrack(const Profile& profile, TrackId t, std::vector<Time>* exec)
 MeasurementMetrics::MeasurementMetrics(const Profile& profile)
     : m_profile(profile), m_exec(profile.measurementCount(), 0), m_busy(profile.trackCount(), 0)
 {
-    // A measurement's intervals are all on its track: tracks in parallel.
-    parallelFor(profile.trackCount(), [&](std::size_t t) { m_busy[t] = execOfTrack(profile, TrackId(t), &m_exec); });
-    // Totals and the recursion flags do not depend on each other.
+    // The recursion flags need no exec time: they are found while the
+    // tracks' exec is (item 0 first, the largest, then the tracks; a
+    // measurement's intervals are all on its track, so tracks in parallel).
+    parallelFor(profile.trackCount() + 1, [&](std::size_t item) {
+        if (item == 0)
+            findNested();
+        else
+            m_busy[item - 1] = execOfTrack(profile, TrackId(item - 1), &m_exec);
+    });
+    // Neither of these depends on the other.
     parallelFor(2, [&](std::size_t part) {
         if (part == 0)
             m_total = totalsFrom(profile, m_exec);
         else
-            findNested();
+            findBlockMaxFinished();
     });
-    const std::size_t count = profile.measurementCount();
+}
+
+void MeasurementMetrics::findBlockMaxFinished()
+{
+    const std::size_t count = m_profile.measurementCount();
     m_blockMaxFinished.assign((count + kBlock - 1) / kBlock, kTimeMin);
     for (std::size_t id = 0; id < count; ++id) {
         Time& block = m_blockMaxFinished[id / kBlock];
-        block = std::max(block, profile.measurement(MeasurementId(id)).finished);
+        block = std::max(block, m_profile.measurement(MeasurementId(id)).finished);
     }
 }
 

@@ -37,6 +37,7 @@ public:
 
 private:
     void findNested();
+    void findBlockMaxFinished();
 
     const Profile& m_profile;
     std::vector<Time> m_exec;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <numeric>
 #include <unordered_map>
+#include <utility>
 #include <optional>
 
 namespace runlane {
@@ -47,6 +48,11 @@ Quantiles quantiles(Time* values, std::size_t n)
     q.p50 = values[r50];
     return q;
 }
+
+// Measurements ranked per thread at the least: fewer cost more to split
+// and merge (a row per label and part) than they take to count.
+constexpr std::size_t kRankedPerPart = std::size_t(1) << 16;
+constexpr std::size_t kRankedPerLabel = 8;
 
 Time overlap(Time a, Time b, const TimeRange& r)
 {
@@ -101,11 +107,13 @@ public:
         }
     }
 
-    // Calls fn(slot, id) for every measurement alive in the range, in id order.
+    std::size_t aliveCount() const { return m_alive.size(); }
+    // Calls fn(slot, id) for the measurements alive in the range [begin,
+    // end) of aliveCount(), in id order.
     template<typename Fn>
-    void forEachAlive(Fn&& fn) const
+    void forEachAlive(std::size_t begin, std::size_t end, Fn&& fn) const
     {
-        for (std::size_t k = 0; k < m_alive.size(); ++k)
+        for (std::size_t k = begin; k < end; ++k)
             fn(m_dense ? std::size_t(m_alive[k]) : k, m_alive[k]);
     }
     Time exec(std::size_t slot) const { return m_exec[slot]; }
@@ -236,8 +244,9 @@ bool holdsWholeProfile(const Profile& profile, const TimeRange& range)
 } // namespace
 
 RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<TimeRange> range,
-                             const std::atomic<bool>* cancel)
+                             const std::atomic<bool>* cancel, Distributions distributions)
 {
+    const bool walls = distributions == Distributions::ExecAndWall;
     const std::function<void()> checkCancel = [cancel] {
         if (cancel && cancel->load(std::memory_order_relaxed))
             throw LoadCancelled();
@@ -252,17 +261,19 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
         clipped.emplace(metrics, *range, checkCancel);
     checkCancel();
 
-    // Calls fn(id, measurement, exec, wall) for every measurement to rank:
-    // all of them, or those alive in the range.
-    auto forEachRanked = [&](auto&& fn) {
+    // Calls fn(id, measurement, exec, wall) for the measurements to rank
+    // [begin, end) (all of them, or those alive in the range), in id order.
+    const std::size_t ranked = clipped ? clipped->aliveCount() : profile.measurementCount();
+    auto forEachRanked = [&](std::size_t begin, std::size_t end, auto&& fn) {
         if (!clipped) {
-            for (MeasurementId id = 0; id < profile.measurementCount(); ++id) {
+            for (std::size_t k = begin; k < end; ++k) {
+                const MeasurementId id = MeasurementId(k);
                 const Measurement& m = profile.measurement(id);
                 fn(id, m, metrics.exec(id), m.finished - m.created);
             }
             return;
         }
-        clipped->forEachAlive([&](std::size_t slot, MeasurementId id) {
+        clipped->forEachAlive(begin, end, [&](std::size_t slot, MeasurementId id) {
             const Measurement& m = profile.measurement(id);
             fn(id, m, clipped->exec(slot), overlap(m.created, m.finished, *range));
         });
@@ -270,51 +281,107 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
 
     // Per-call distributions: exec over the calls that ran, wall over all
     // but the stillborn; values grouped by label with a counting sort (a
-    // first pass counts and sums, a second one places the values).
-    std::vector<RankRow> rows(profile.labelCount());
-    std::vector<std::uint32_t> execStart(profile.labelCount() + 1, 0);
-    std::vector<std::uint32_t> wallStart(profile.labelCount() + 1, 0);
-    forEachRanked([&](MeasurementId id, const Measurement& m, Time exec, Time wall) {
-        RankRow& row = rows[m.label];
-        const bool ran = !profile.intervalsOf(id).empty();
-        const FinalState state = m.finalState();
-        if (state == FinalState::Unfinished) {
-            ++row.unfinished;
-        } else {
-            ++row.calls;
-            if (m.isBornFinished())
-                ++row.stillborn;
-            else if (!ran)
-                ++row.primitive;
+    // first pass counts and sums, a second one places the values). Both
+    // passes go over parts of the measurements in parallel, each part with
+    // rows and counts of its own: counts add up, and saturating sums of
+    // times that are never negative are the same in any grouping (a part
+    // that meets a negative time, which the builder never makes, sends
+    // the count back to one part).
+    const std::size_t labels = profile.labelCount();
+    struct Part {
+        std::size_t begin = 0, end = 0;
+        std::vector<RankRow> rows;
+        std::vector<std::uint32_t> execCount, wallCount; // per label
+        bool negative = false;
+    };
+    auto countPart = [&](Part& part) {
+        part.rows.assign(labels, RankRow{});
+        part.execCount.assign(labels, 0);
+        part.wallCount.assign(labels, 0);
+        forEachRanked(part.begin, part.end, [&](MeasurementId id, const Measurement& m, Time exec, Time wall) {
+            RankRow& row = part.rows[m.label];
+            const bool ran = !profile.intervalsOf(id).empty();
+            const FinalState state = m.finalState();
+            if (state == FinalState::Unfinished) {
+                ++row.unfinished;
+            } else {
+                ++row.calls;
+                if (m.isBornFinished())
+                    ++row.stillborn;
+                else if (!ran)
+                    ++row.primitive;
+            }
+            row.failed += state == FinalState::Failed ? 1 : 0;
+            row.cancelled += state == FinalState::Cancelled ? 1 : 0;
+            row.exec = addClamped(row.exec, exec);
+            part.negative = part.negative || exec < 0 || wall < 0;
+            // Recursion counted once: a measurement's total holds those of the
+            // same label under it. (In a range the totals come per label.)
+            if (!clipped && !metrics.nestedInSameLabel(id)) {
+                row.total = addClamped(row.total, metrics.total(id));
+                part.negative = part.negative || metrics.total(id) < 0;
+            }
+            row.wall = addClamped(row.wall, wall);
+            part.execCount[m.label] += ran ? 1 : 0;
+            part.wallCount[m.label] += walls && !m.isBornFinished() ? 1 : 0;
+        });
+    };
+    // Two parts only where labels are few beside the measurements: each
+    // part has a row per label, which with a label per call or two would
+    // cost more memory than the counting saves time.
+    std::vector<Part> parts(ranked >= kRankedPerPart * 2 && labels * kRankedPerLabel <= ranked ? 2 : 1);
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        parts[p].begin = ranked * p / parts.size();
+        parts[p].end = ranked * (p + 1) / parts.size();
+    }
+    parallelFor(parts.size(), [&](std::size_t p) { countPart(parts[p]); });
+    if (parts.size() > 1 && std::any_of(parts.begin(), parts.end(), [](const Part& p) { return p.negative; })) {
+        parts.resize(1);
+        parts[0].end = ranked;
+        countPart(parts[0]);
+    }
+    std::vector<RankRow> rows = std::move(parts[0].rows);
+    for (std::size_t p = 1; p < parts.size(); ++p) {
+        for (std::size_t l = 0; l < labels; ++l) {
+            RankRow& row = rows[l];
+            const RankRow& more = parts[p].rows[l];
+            row.calls += more.calls;
+            row.unfinished += more.unfinished;
+            row.stillborn += more.stillborn;
+            row.primitive += more.primitive;
+            row.failed += more.failed;
+            row.cancelled += more.cancelled;
+            row.exec = addClamped(row.exec, more.exec);
+            row.total = addClamped(row.total, more.total);
+            row.wall = addClamped(row.wall, more.wall);
         }
-        row.failed += state == FinalState::Failed ? 1 : 0;
-        row.cancelled += state == FinalState::Cancelled ? 1 : 0;
-        row.exec = addClamped(row.exec, exec);
-        // Recursion counted once: a measurement's total holds those of the
-        // same label under it. (In a range the totals come per label.)
-        if (!clipped && !metrics.nestedInSameLabel(id))
-            row.total = addClamped(row.total, metrics.total(id));
-        row.wall = addClamped(row.wall, wall);
-        execStart[m.label + 1] += ran ? 1 : 0;
-        wallStart[m.label + 1] += m.isBornFinished() ? 0 : 1;
-    });
-    for (std::size_t l = 0; l < profile.labelCount(); ++l) {
-        execStart[l + 1] += execStart[l];
-        wallStart[l + 1] += wallStart[l];
+    }
+    // Where each part's values of a label start: after the earlier parts'.
+    std::vector<std::uint32_t> execStart(labels + 1, 0);
+    std::vector<std::uint32_t> wallStart(labels + 1, 0);
+    for (std::size_t l = 0; l < labels; ++l) {
+        std::uint32_t exec = execStart[l];
+        std::uint32_t wall = wallStart[l];
+        for (Part& part : parts) {
+            exec += std::exchange(part.execCount[l], exec);
+            wall += std::exchange(part.wallCount[l], wall);
+        }
+        execStart[l + 1] = exec;
+        wallStart[l + 1] = wall;
     }
     checkCancel();
     std::vector<Time> execSamples(execStart.back());
     std::vector<Time> wallSamples(wallStart.back());
-    {
-        std::vector<std::uint32_t> execAt(execStart.begin(), execStart.end() - 1);
-        std::vector<std::uint32_t> wallAt(wallStart.begin(), wallStart.end() - 1);
-        forEachRanked([&](MeasurementId id, const Measurement& m, Time exec, Time wall) {
+    parallelFor(parts.size(), [&](std::size_t p) {
+        std::vector<std::uint32_t>& execAt = parts[p].execCount;
+        std::vector<std::uint32_t>& wallAt = parts[p].wallCount;
+        forEachRanked(parts[p].begin, parts[p].end, [&](MeasurementId id, const Measurement& m, Time exec, Time wall) {
             if (!profile.intervalsOf(id).empty())
                 execSamples[execAt[m.label]++] = exec;
-            if (!m.isBornFinished())
+            if (walls && !m.isBornFinished())
                 wallSamples[wallAt[m.label]++] = wall;
         });
-    }
+    });
 
     checkCancel();
     // Labels are independent; the big ones dominate, so they go in parallel.

@@ -57,10 +57,16 @@ enum class RankSortKey { Exec, Total, Wall, Calls, Max, Mean, Name };
 class RankTable
 {
 public:
+    // The per-call distributions to compute: that of wall (wallMax,
+    // wallP50 …) costs as much as that of exec, and only the rank view
+    // shows it; with ExecOnly those fields stay 0.
+    enum class Distributions { ExecAndWall, ExecOnly };
+
     // Checks `cancel` between its passes and throws LoadCancelled when set
     // (a newer request replaced this one).
     static RankTable compute(const MeasurementMetrics& metrics, std::optional<TimeRange> range = std::nullopt,
-                             const std::atomic<bool>* cancel = nullptr);
+                             const std::atomic<bool>* cancel = nullptr,
+                             Distributions distributions = Distributions::ExecAndWall);
 
     const std::vector<RankRow>& rows() const { return m_rows; }
     Time busyTime() const { return m_busy; }

@@ -85,7 +85,8 @@ void RunSet::merge(CompareMetrics::Values& into, const CompareMetrics::Values& r
 void RunSet::add(const Profile& profile, const std::string& source, bool keepCalls)
 {
     const MeasurementMetrics metrics(profile);
-    const RankTable table = RankTable::compute(metrics);
+    // The wall distribution is not among the CompareMetrics.
+    const RankTable table = RankTable::compute(metrics, std::nullopt, nullptr, RankTable::Distributions::ExecOnly);
     // Whether a label's measurements are async tasks, from the first one.
     std::vector<char> async(profile.labelCount(), 0);
     for (const Measurement& m : profile.measurements())
@@ -111,7 +112,7 @@ void RunSet::add(const Profile& profile, const std::string& source, bool keepCal
         const LabelKey key = keyOf(profile, row.label, m_match);
         Label& label = labelFor(key, async[row.label] != 0);
         merge(label.runs.back(), valuesOf(row));
-        byLabel[row.label] = m_index.at(key);
+        byLabel[row.label] = std::size_t(&label - m_labels.data());
     }
     if (!keepCalls)
         return;

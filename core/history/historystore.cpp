@@ -84,6 +84,13 @@ HistoryRun runOf(const QSqlQuery& q)
 
 } // namespace
 
+std::size_t HistoryStore::KeyHash::operator()(const LabelKey& key) const
+{
+    const std::size_t name = std::hash<std::string>()(key.name);
+    const std::size_t file = std::hash<std::string>()(key.file);
+    return (name * 31 + file) * 31 + std::hash<std::int32_t>()(key.line);
+}
+
 HistoryStore::HistoryStore(HistoryDatabase& db)
     : m_db(db)
 {
@@ -204,16 +211,20 @@ bool HistoryStore::insertRun(HistoryRun& run, const Values& values, std::size_t&
             return false;
     }
 
-    QSqlQuery row(m_db.connection());
-    row.prepare(QStringLiteral("INSERT INTO run_values (run_id, label_id, async, ") + valueColumns()
-                + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    // The run and async written into the statement, not bound: Qt's binding
+    // of a value costs as much as SQLite's storing of it.
+    QSqlQuery statements[2] = {QSqlQuery(m_db.connection()), QSqlQuery(m_db.connection())};
+    for (int async = 0; async < 2; ++async) {
+        const QString sql = QStringLiteral("INSERT INTO run_values (run_id, label_id, async, ") + valueColumns()
+            + QStringLiteral(") VALUES (%1, ?, %2, ?, ?, ?, ?, ?, ?, ?, ?, ?)").arg(qlonglong(run.id)).arg(async);
+        statements[async].prepare(sql);
+    }
     for (const auto& [label, v] : values) {
         const auto id = m_labelIds.find(label.key); // addLabels made them all
         if (id == m_labelIds.end())
             return false;
-        row.addBindValue(qlonglong(run.id));
+        QSqlQuery& row = statements[label.async ? 1 : 0];
         row.addBindValue(qlonglong(id->second));
-        row.addBindValue(label.async ? 1 : 0);
         for (const double value : v)
             row.addBindValue(value);
         if (!m_db.exec(row, "adding a label's values"))
@@ -231,9 +242,11 @@ bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
     const char* hook = std::getenv(kAbortHook);
     const long long abortAfter = hook ? std::atoll(hook) : -1;
     std::size_t rows = 0;
-    std::set<LabelKey> keys;
-    for (const RunSet::Label& label : set.labels())
-        keys.insert(label.key);
+    std::set<LabelKey> keys; // the new ones
+    for (const RunSet::Label& label : set.labels()) {
+        if (!m_labelIds.contains(label.key))
+            keys.insert(label.key);
+    }
     if (!m_db.begin())
         return false;
     if (!addLabels(keys)) {
@@ -273,9 +286,11 @@ bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
 bool HistoryStore::record(HistoryRun& run, const Values& values)
 {
     std::size_t rows = 0;
-    std::set<LabelKey> keys;
-    for (const auto& [label, v] : values)
-        keys.insert(label.key);
+    std::set<LabelKey> keys; // the new ones
+    for (const auto& [label, v] : values) {
+        if (!m_labelIds.contains(label.key))
+            keys.insert(label.key);
+    }
     if (!m_db.begin())
         return false;
     if (!addLabels(keys) || !insertRun(run, values, rows, -1) || !m_db.commit()) {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace runlane {
@@ -71,13 +72,20 @@ private:
     };
     bool labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id);
     bool knownLabels(const std::string& workload);
-    // Every one of `keys` in the labels table and in m_labelIds.
+    // Every one of `keys` in the labels table and in m_labelIds (the
+    // callers pass those not in m_labelIds yet).
     bool addLabels(const std::set<LabelKey>& keys);
     // Prepares `sql` on `q`, binds `values` and runs it; false with the error set.
     bool select(QSqlQuery& q, const QString& sql, const QVariantList& values, const char* what);
 
+    // Hashed, not ordered: a record looks up every label of its runs, and
+    // ordering compares whole names, which cost more than writing a row.
+    struct KeyHash {
+        std::size_t operator()(const LabelKey& key) const;
+    };
+
     HistoryDatabase& m_db;
-    std::map<LabelKey, std::int64_t> m_labelIds;
+    std::unordered_map<LabelKey, std::int64_t, KeyHash> m_labelIds;
 };
 
 } // namespace runlane

@@ -30,6 +30,14 @@ const RankRow* rowOf(const Profile& p, const RankTable& t, std::string_view name
     return nullptr;
 }
 
+// Every figure of a row that a per-call distribution or a sum gives.
+QString figures(const RankRow& r)
+{
+    return QStringLiteral("calls %1, exec %2, total %3, wall %4, max %5, mean %6, p50 %7, p90 %8, p99 %9, ")
+               .arg(r.calls).arg(r.exec).arg(r.total).arg(r.wall).arg(r.max).arg(r.mean).arg(r.p50).arg(r.p90).arg(r.p99)
+        + QStringLiteral("wallMax %1, wallP50 %2, wallP90 %3, wallP99 %4").arg(r.wallMax).arg(r.wallP50).arg(r.wallP90).arg(r.wallP99);
+}
+
 QStringList order(const Profile& p, const RankTable& t)
 {
     QStringList names;
@@ -244,6 +252,58 @@ private Q_SLOTS:
         QCOMPARE(never->wallMax, 84 * us);
         QCOMPARE(rowOf(p, t, "main")->total, 100 * us);
         QCOMPARE(t.busyTime(), 180 * us);
+    }
+
+    // Enough measurements and the rank counts them in two parts, one per
+    // thread (2 x 65,536 at least), each label's calls spread over both:
+    // the same figures as counted in one part, by hand. Call k of "a" runs
+    // 2, 3, 4 us in turn and, when k is even, calls "b" for 1 us inside it.
+    // With ExecOnly the wall distribution is left at 0, the rest the same.
+    void partsAddUp_data()
+    {
+        QTest::addColumn<int>("calls");
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::newRow("one part") << 1200
+                                  << "calls 1200, exec 3000000, total 3600000, wall 3600000, max 4000, mean 2500, "
+                                     "p50 2000, p90 4000, p99 4000, wallMax 4000, wallP50 3000, wallP90 4000, wallP99 4000"
+                                  << "calls 600, exec 600000, total 600000, wall 600000, max 1000, mean 1000, "
+                                     "p50 1000, p90 1000, p99 1000, wallMax 1000, wallP50 1000, wallP90 1000, wallP99 1000";
+        QTest::newRow("two parts") << 90000
+                                   << "calls 90000, exec 225000000, total 270000000, wall 270000000, max 4000, mean 2500, "
+                                      "p50 2000, p90 4000, p99 4000, wallMax 4000, wallP50 3000, wallP90 4000, wallP99 4000"
+                                   << "calls 45000, exec 45000000, total 45000000, wall 45000000, max 1000, mean 1000, "
+                                      "p50 1000, p90 1000, p99 1000, wallMax 1000, wallP50 1000, wallP90 1000, wallP99 1000";
+    }
+
+    void partsAddUp()
+    {
+        QFETCH(int, calls);
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        QByteArray text = "{\"traceEvents\": [\n";
+        for (int k = 0; k < calls; ++k) {
+            const QByteArray ts = QByteArray::number(10 * qint64(k));
+            text += (k ? ",\n" : "") + QByteArray("{\"name\": \"a\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"ts\": ") + ts
+                + ", \"dur\": " + QByteArray::number(2 + k % 3) + "}";
+            if (k % 2 == 0)
+                text += ",\n{\"name\": \"b\", \"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"ts\": "
+                    + QByteArray::number(10 * qint64(k) + 1) + ", \"dur\": 1}";
+        }
+        text += "\n]}\n";
+        const LoadResult r = loadText(text);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.measurementCount(), std::size_t(calls + (calls + 1) / 2));
+        const MeasurementMetrics metrics(p);
+        const RankTable t = RankTable::compute(metrics);
+        QVERIFY(rowOf(p, t, "a") && rowOf(p, t, "b"));
+        QCOMPARE(figures(*rowOf(p, t, "a")), a);
+        QCOMPARE(figures(*rowOf(p, t, "b")), b);
+        const RankTable execOnly = RankTable::compute(metrics, std::nullopt, nullptr, RankTable::Distributions::ExecOnly);
+        const QString noWall = QStringLiteral("wallMax 0, wallP50 0, wallP90 0, wallP99 0");
+        QCOMPARE(figures(*rowOf(p, execOnly, "a")), a.left(a.indexOf(QStringLiteral("wallMax"))) + noWall);
+        QCOMPARE(figures(*rowOf(p, execOnly, "b")), b.left(b.indexOf(QStringLiteral("wallMax"))) + noWall);
     }
 
     void sorting_data()
