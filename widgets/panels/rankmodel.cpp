@@ -228,27 +228,28 @@ int RankModel::largestRow(int column) const
         }
         return largest;
     };
+    auto byField = [&](auto RankRow::*field) { return largestBy([field](const RankRow& r) { return r.*field; }); };
     if (!m_table)
         return -1;
     switch (column) {
     case Calls:
-        return largestBy([](const RankRow& r) { return r.calls; });
+        return byField(&RankRow::calls);
     case Exec:
-        return largestBy([](const RankRow& r) { return r.exec; });
+        return byField(&RankRow::exec);
     case Total:
-        return largestBy([](const RankRow& r) { return r.total; });
+        return byField(&RankRow::total);
     case Wall:
-        return largestBy([](const RankRow& r) { return r.wall; });
+        return byField(&RankRow::wall);
     case Max:
-        return largestBy([](const RankRow& r) { return r.max; });
+        return byField(&RankRow::max);
     case Mean:
-        return largestBy([](const RankRow& r) { return r.mean; });
+        return byField(&RankRow::mean);
     case Unfinished:
-        return largestBy([](const RankRow& r) { return r.unfinished; });
+        return byField(&RankRow::unfinished);
     case Stillborn:
-        return largestBy([](const RankRow& r) { return r.stillborn; });
+        return byField(&RankRow::stillborn);
     case Busy:
-        return largestBy([](const RankRow& r) { return r.busyShare; });
+        return byField(&RankRow::busyShare);
     case P50:
     case P90:
     case P99:
