@@ -2,6 +2,8 @@
 
 #include "profile.h"
 
+#include <cstdint>
+#include <mutex>
 #include <vector>
 
 namespace runlane {
@@ -18,7 +20,7 @@ public:
     Time exec(MeasurementId id) const { return m_exec[id]; }
     Time total(MeasurementId id) const { return m_total[id]; }
     Time wall(MeasurementId id) const;
-    bool nestedInSameLabel(MeasurementId id) const { return m_nested[id]; }
+    bool nestedInSameLabel(MeasurementId id) const { return m_nested[id] != 0; }
     // Σ exec of everything on a track: the time it was busy.
     Time busy(TrackId track) const { return m_busy[track]; }
     const Profile& profile() const { return m_profile; }
@@ -36,16 +38,23 @@ public:
     std::vector<MeasurementId> aliveIn(Time from, Time to) const;
 
 private:
-    void findNested();
-    void findBlockMaxFinished();
+    struct CreationForest;
+    // Sets the recursion flags and the totals under the roots it takes
+    // from `forest` (two threads walk it at once).
+    void walkCreationTree(CreationForest& forest);
+    // For aliveIn only (range ranks), so on its first call rather than for
+    // every MeasurementMetrics.
+    void findBlockMaxFinished() const;
 
     const Profile& m_profile;
     std::vector<Time> m_exec;
     std::vector<Time> m_total;
-    std::vector<bool> m_nested;
+    // Bytes, not std::vector<bool>: two threads set flags side by side.
+    std::vector<std::uint8_t> m_nested;
     std::vector<Time> m_busy;
     static constexpr std::size_t kBlock = 256;
-    std::vector<Time> m_blockMaxFinished; // per kBlock ids
+    mutable std::once_flag m_blocksFound;
+    mutable std::vector<Time> m_blockMaxFinished; // per kBlock ids
 };
 
 } // namespace runlane

@@ -35,17 +35,21 @@ Quantiles quantiles(Time* values, std::size_t n)
     Quantiles q;
     if (n == 0)
         return q;
-    // Each selection splits the values, so the next, lower one only needs
-    // the part before it.
+    // Each selection splits the values, so the next, higher one only needs
+    // the part after it: the median first, in all of them, then p90 in
+    // the upper half and p99 in the top tenth (1.6 n steps, not 2.9 n
+    // when p99 came first).
     Time* end = values + n;
     const std::size_t r99 = nearestRank(n, 0.99), r90 = nearestRank(n, 0.90), r50 = nearestRank(n, 0.50);
-    std::nth_element(values, values + r99, end);
+    std::nth_element(values, values + r50, end);
+    q.p50 = values[r50];
+    if (r90 > r50)
+        std::nth_element(values + r50 + 1, values + r90, end);
+    q.p90 = values[r90];
+    if (r99 > r90)
+        std::nth_element(values + r90 + 1, values + r99, end);
     q.p99 = values[r99];
     q.max = *std::max_element(values + r99, end);
-    std::nth_element(values, values + r90, values + r99);
-    q.p90 = values[r90];
-    std::nth_element(values, values + r50, values + r90);
-    q.p50 = values[r50];
     return q;
 }
 

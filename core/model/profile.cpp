@@ -134,15 +134,6 @@ int Profile::depthOf(IntervalId id) const
     return int(it - t.depthOffsets.begin()) - 1;
 }
 
-std::span<const IntervalId> Profile::intervalsOf(MeasurementId id) const
-{
-    const Measurement& m = m_measurements[id];
-    if (m.flags & SingleInterval)
-        return std::span<const IntervalId>(&m.intervalRef, 1);
-    const IntervalId* list = m_intervalLists.data() + m.intervalRef;
-    return std::span<const IntervalId>(list + 1, *list);
-}
-
 std::span<const Flow> Profile::flowsOutOf(IntervalId first, IntervalId last) const
 {
     const auto lo = std::partition_point(m_flows.begin(), m_flows.end(), [first](const Flow& f) { return f.from < first; });

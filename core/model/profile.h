@@ -152,7 +152,15 @@ public:
     const Measurement& measurement(MeasurementId id) const { return m_measurements[id]; }
     const std::vector<Measurement>& measurements() const { return m_measurements; }
     // The active intervals of a measurement, in time order.
-    std::span<const IntervalId> intervalsOf(MeasurementId id) const;
+    // Inline: the rank asks it of every measurement, twice.
+    std::span<const IntervalId> intervalsOf(MeasurementId id) const
+    {
+        const Measurement& m = m_measurements[id];
+        if (m.flags & SingleInterval)
+            return std::span<const IntervalId>(&m.intervalRef, 1);
+        const IntervalId* list = m_intervalLists.data() + m.intervalRef;
+        return std::span<const IntervalId>(list + 1, *list);
+    }
 
     // Pre-aggregated metrics (Chroprof): the rank comes from the last
     // snapshot and usage from the differences between snapshots.
