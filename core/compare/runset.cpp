@@ -1,6 +1,7 @@
 #include "runset.h"
 
 #include "measurementmetrics.h"
+#include "parallel.h"
 #include "profile.h"
 #include "ranktable.h"
 
@@ -87,10 +88,21 @@ void RunSet::add(const Profile& profile, const std::string& source, bool keepCal
     const MeasurementMetrics metrics(profile);
     // The wall distribution is not among the CompareMetrics.
     const RankTable table = RankTable::compute(metrics, std::nullopt, nullptr, RankTable::Distributions::ExecOnly);
-    // Whether a label's measurements are async tasks, from the first one.
-    std::vector<char> async(profile.labelCount(), 0);
-    for (const Measurement& m : profile.measurements())
-        async[m.label] = async[m.label] || m.isAsync();
+    // Whether any of a label's measurements is an async task: a large
+    // profile's halves on two threads, each into flags of its own.
+    const auto& all = profile.measurements();
+    const std::size_t parts = all.size() >= (std::size_t(1) << 16) ? 2 : 1;
+    std::vector<std::vector<char>> async(parts, std::vector<char>(profile.labelCount(), 0));
+    parallelFor(parts, [&](std::size_t part) {
+        std::vector<char>& flags = async[part];
+        const std::size_t end = all.size() * (part + 1) / parts;
+        for (std::size_t i = all.size() * part / parts; i < end; ++i)
+            flags[all[i].label] |= char(all[i].isAsync());
+    });
+    for (std::size_t part = 1; part < parts; ++part) {
+        for (std::size_t l = 0; l < profile.labelCount(); ++l)
+            async[0][l] |= async[part][l];
+    }
 
     Run run;
     run.source = source;
@@ -105,12 +117,14 @@ void RunSet::add(const Profile& profile, const std::string& source, bool keepCal
     for (Label& label : m_labels)
         label.runs.emplace_back();
 
+    m_labels.reserve(m_labels.size() + table.rows().size());
+    m_index.reserve(m_labels.size() + table.rows().size());
     // Indices, not pointers: adding labels moves them.
     constexpr std::size_t kAbsent = std::size_t(-1);
     std::vector<std::size_t> byLabel(profile.labelCount(), kAbsent);
     for (const RankRow& row : table.rows()) {
         const LabelKey key = keyOf(profile, row.label, m_match);
-        Label& label = labelFor(key, async[row.label] != 0);
+        Label& label = labelFor(key, async[0][row.label] != 0);
         merge(label.runs.back(), valuesOf(row));
         byLabel[row.label] = std::size_t(&label - m_labels.data());
     }

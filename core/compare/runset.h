@@ -4,9 +4,10 @@
 #include "profiletypes.h"
 
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace runlane {
@@ -24,6 +25,17 @@ struct LabelKey {
         return std::tie(name, file, line) < std::tie(other.name, other.file, other.line);
     }
     bool operator==(const LabelKey& other) const = default;
+};
+
+// For hashed maps of labels: a run's thousands of labels are looked up by
+// key, and ordering them compares whole names.
+struct LabelKeyHash {
+    std::size_t operator()(const LabelKey& key) const
+    {
+        const std::size_t name = std::hash<std::string>()(key.name);
+        const std::size_t file = std::hash<std::string>()(key.file);
+        return (name * 31 + file) * 31 + std::hash<std::int32_t>()(key.line);
+    }
 };
 
 // N runs of one workload, each reduced to its rank (semantics.md §5): per
@@ -88,7 +100,7 @@ private:
     Match m_match;
     std::vector<Run> m_runs;
     std::vector<Label> m_labels;
-    std::map<LabelKey, std::size_t> m_index;
+    std::unordered_map<LabelKey, std::size_t, LabelKeyHash> m_index;
 };
 
 } // namespace runlane
