@@ -28,6 +28,7 @@ packages=(
     fonts-dejavu-core                # text in offscreen renders and tests
     libqt6sql6-sqlite                # history: Qt SQL's SQLite driver (the default database)
     libqt6sql6-psql                  # history: Qt SQL's PostgreSQL driver (a team's server)
+    libsqlite3-dev                   # history: a run's values through SQLite's own API, on Qt's connection
 )
 # Only for `test`: the sanitizer build, the fuzz targets, the history's
 # PostgreSQL tests and the live tests' Prometheus.

@@ -6,6 +6,7 @@
 #include "historydatabase.h"
 #include "historyformatter.h"
 #include "historyjsonlines.h"
+#include "historyrecorder.h"
 #include "historystore.h"
 
 #include <QCoreApplication>
@@ -134,6 +135,9 @@ int record(int argc, char** argv, std::ostream& out, std::ostream& err)
             return CliSupport::usageError(err, "bad --tag '" + tag + "': give key=value");
         meta.tags.emplace_back(tag.substr(0, eq), tag.substr(eq + 1));
     }
+    // The history opens, and reads the workload's labels, while the
+    // profiles load; its errors still come after theirs.
+    HistoryRecorder recorder(args.value("--db").value_or(""), workload);
     // Each file's runs (a baseline report has several) with its name,
     // size and where it is.
     RunSet set;
@@ -148,12 +152,10 @@ int record(int argc, char** argv, std::ostream& out, std::ostream& err)
         run.sourcePath = file.absoluteFilePath().toStdString();
         runs.resize(set.runs().size(), run);
     }
-    HistoryDatabase db;
-    if (const int code = open(db, args, err); code >= 0)
-        return code;
-    HistoryStore store(db);
-    if (!store.record(set, runs))
-        return outputError(err, "recording into the history: " + store.error());
+    if (!recorder.opened())
+        return inputError(err, recorder.error());
+    if (!recorder.record(set, runs))
+        return outputError(err, "recording into the history: " + recorder.error());
     out << "recorded " << runs.size() << " run(s) of " << workload << ": ";
     for (std::size_t i = 0; i < runs.size(); ++i)
         out << (i ? ", " : "") << runs[i].id;

@@ -9,6 +9,7 @@
 #include <QUrlQuery>
 
 #include <atomic>
+#include <utility>
 
 namespace runlane {
 
@@ -179,6 +180,12 @@ bool HistoryDatabase::exec(const QString& sql)
     if (query.exec(sql))
         return true;
     m_error = sql.left(60).toStdString() + ": " + query.lastError().text().toStdString();
+    return false;
+}
+
+bool HistoryDatabase::fail(std::string message)
+{
+    m_error = std::move(message);
     return false;
 }
 

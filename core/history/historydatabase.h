@@ -48,6 +48,8 @@ public:
     // Runs `sql`; false with error() set to what the database said.
     bool exec(QSqlQuery& query, const char* what);
     bool exec(const QString& sql);
+    // Sets error() to `message`; returns false, for `return db.fail(...)`.
+    bool fail(std::string message);
 
 private:
     bool migrate(int target);

@@ -1,13 +1,16 @@
 #include "historystore.h"
 
 #include "historydatabase.h"
+#include "sqlitestatement.h"
 
 #include <QDateTime>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 namespace runlane {
@@ -84,13 +87,6 @@ HistoryRun runOf(const QSqlQuery& q)
 
 } // namespace
 
-std::size_t HistoryStore::KeyHash::operator()(const LabelKey& key) const
-{
-    const std::size_t name = std::hash<std::string>()(key.name);
-    const std::size_t file = std::hash<std::string>()(key.file);
-    return (name * 31 + file) * 31 + std::hash<std::int32_t>()(key.line);
-}
-
 HistoryStore::HistoryStore(HistoryDatabase& db)
     : m_db(db)
 {
@@ -161,7 +157,13 @@ bool HistoryStore::labelId(const LabelKey& key, LabelQueries& queries, std::int6
     return false;
 }
 
-bool HistoryStore::knownLabels(const std::string& workload)
+void HistoryStore::forgetLabels()
+{
+    m_labelIds.clear();
+    m_knownFor.reset();
+}
+
+bool HistoryStore::readKnownLabels(const std::string& workload)
 {
     // The labels of the workload's latest run, in one query: a run usually
     // has the labels of the one before, and one lookup per label cost as
@@ -174,10 +176,11 @@ bool HistoryStore::knownLabels(const std::string& workload)
         return false;
     while (q.next())
         m_labelIds.emplace(LabelKey{str(q.value(1)), str(q.value(2)), q.value(3).toInt()}, q.value(0).toLongLong());
+    m_knownFor = workload;
     return true;
 }
 
-bool HistoryStore::insertRun(HistoryRun& run, const Values& values, std::size_t& rows, long long abortAfter)
+bool HistoryStore::insertRun(HistoryRun& run, std::vector<ValueRow>& values, std::size_t& rows, long long abortAfter)
 {
     if (run.recordedAt.empty())
         run.recordedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
@@ -211,24 +214,42 @@ bool HistoryStore::insertRun(HistoryRun& run, const Values& values, std::size_t&
             return false;
     }
 
-    // The run and async written into the statement, not bound: Qt's binding
-    // of a value costs as much as SQLite's storing of it.
+    // SQLite: the rows through SQLite's own statement (SqliteStatement);
+    // PostgreSQL: through Qt, the run and async written into the statement
+    // rather than bound (Qt's binding of a value costs as much as storing it).
+    const QString columns = QStringLiteral("INSERT INTO run_values (run_id, label_id, async, ") + valueColumns();
+    std::optional<SqliteStatement> native;
     QSqlQuery statements[2] = {QSqlQuery(m_db.connection()), QSqlQuery(m_db.connection())};
-    for (int async = 0; async < 2; ++async) {
-        const QString sql = QStringLiteral("INSERT INTO run_values (run_id, label_id, async, ") + valueColumns()
-            + QStringLiteral(") VALUES (%1, ?, %2, ?, ?, ?, ?, ?, ?, ?, ?, ?)").arg(qlonglong(run.id)).arg(async);
-        statements[async].prepare(sql);
+    if (m_db.kind() == HistoryDatabase::Kind::SQLite) {
+        native.emplace(m_db.connection(), (columns + QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")).toStdString());
+        if (!native->ok())
+            return m_db.fail("adding a label's values: " + native->error());
+        native->bind(1, std::int64_t(run.id));
+    } else {
+        for (int async = 0; async < 2; ++async)
+            statements[async].prepare(columns + QStringLiteral(") VALUES (%1, ?, %2, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                                                    .arg(qlonglong(run.id)).arg(async));
     }
-    for (const auto& [label, v] : values) {
-        const auto id = m_labelIds.find(label.key); // addLabels made them all
-        if (id == m_labelIds.end())
-            return false;
-        QSqlQuery& row = statements[label.async ? 1 : 0];
-        row.addBindValue(qlonglong(id->second));
-        for (const double value : v)
-            row.addBindValue(value);
-        if (!m_db.exec(row, "adding a label's values"))
-            return false;
+    // In label order: the primary key (run, label) then grows at its end,
+    // where SQLite appends, rather than splitting pages in its middle.
+    std::sort(values.begin(), values.end(), [](const ValueRow& a, const ValueRow& b) { return a.label < b.label; });
+    for (const ValueRow& row : values) {
+        const CompareMetrics::Values& v = *row.values;
+        if (native) {
+            native->bind(2, row.label);
+            native->bind(3, std::int64_t(row.async ? 1 : 0));
+            for (std::size_t k = 0; k < v.size(); ++k)
+                native->bind(int(4 + k), v[k]);
+            if (!native->step())
+                return m_db.fail("adding a label's values: " + native->error());
+        } else {
+            QSqlQuery& statement = statements[row.async ? 1 : 0];
+            statement.addBindValue(qlonglong(row.label));
+            for (const double value : v)
+                statement.addBindValue(value);
+            if (!m_db.exec(statement, "adding a label's values"))
+                return false;
+        }
         if (abortAfter >= 0 && (long long)(++rows) >= abortAfter)
             std::abort(); // the test hook: killed halfway through the transaction
     }
@@ -237,7 +258,7 @@ bool HistoryStore::insertRun(HistoryRun& run, const Values& values, std::size_t&
 
 bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
 {
-    if (!runs.empty() && !knownLabels(runs.front().workload))
+    if (!runs.empty() && m_knownFor != runs.front().workload && !readKnownLabels(runs.front().workload))
         return false;
     const char* hook = std::getenv(kAbortHook);
     const long long abortAfter = hook ? std::atoll(hook) : -1;
@@ -251,7 +272,7 @@ bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
         return false;
     if (!addLabels(keys)) {
         m_db.rollback();
-        m_labelIds.clear();
+        forgetLabels();
         return false;
     }
     for (std::size_t i = 0; i < set.runs().size() && i < runs.size(); ++i) {
@@ -260,26 +281,23 @@ bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
         run.format = from.format;
         run.busy = from.busy;
         run.runSet = i == 0 ? 0 : runs.front().runSet;
-        Values values;
+        std::vector<ValueRow> values;
         for (const RunSet::Label& label : set.labels()) {
             const CompareMetrics::Values& v = label.runs[i];
             // A label absent from this run (of a set of several) has zeros.
             if (v[std::size_t(CompareMetric::Calls)] == 0)
                 continue;
-            RunSet::Label key;
-            key.key = label.key;
-            key.async = label.async;
-            values.emplace_back(std::move(key), v);
+            values.push_back(ValueRow{m_labelIds.at(label.key), label.async, &v}); // addLabels made them all
         }
         if (!insertRun(run, values, rows, abortAfter)) {
             m_db.rollback();
-            m_labelIds.clear(); // the labels added in it are gone too
+            forgetLabels(); // the labels added in it are gone too
             return false;
         }
     }
     if (m_db.commit())
         return true;
-    m_labelIds.clear();
+    forgetLabels();
     return false;
 }
 
@@ -293,9 +311,16 @@ bool HistoryStore::record(HistoryRun& run, const Values& values)
     }
     if (!m_db.begin())
         return false;
-    if (!addLabels(keys) || !insertRun(run, values, rows, -1) || !m_db.commit()) {
+    bool ok = addLabels(keys);
+    std::vector<ValueRow> rowsOfRun;
+    for (const auto& [label, v] : values) {
+        if (!ok)
+            break;
+        rowsOfRun.push_back(ValueRow{m_labelIds.at(label.key), label.async, &v});
+    }
+    if (!ok || !insertRun(run, rowsOfRun, rows, -1) || !m_db.commit()) {
         m_db.rollback();
-        m_labelIds.clear();
+        forgetLabels();
         return false;
     }
     return true;

@@ -47,6 +47,11 @@ public:
     // One run as it was exported (HistoryJsonLines): its values as given.
     bool record(HistoryRun& run, const Values& values);
 
+    // Reads the labels of `workload`'s latest run ahead of a record of it,
+    // which then looks them up instead of asking for each (record reads
+    // them itself otherwise). HistoryRecorder does this during the load.
+    bool readKnownLabels(const std::string& workload);
+
     // Runs in recording order; `workload` "" for all, `last` 0 for all.
     bool runs(const std::string& workload, std::size_t last, std::vector<HistoryRun>& out);
     bool run(std::int64_t id, std::optional<HistoryRun>& out);
@@ -64,28 +69,35 @@ public:
     const std::string& error() const;
 
 private:
-    bool insertRun(HistoryRun& run, const Values& values, std::size_t& rows, long long abortAfter);
+    // A run's row of values for one label: the label's id, whether it is
+    // async, the values (in the caller's RunSet or Values).
+    struct ValueRow {
+        std::int64_t label = 0;
+        bool async = false;
+        const CompareMetrics::Values* values = nullptr;
+    };
+    // Adds `run` and its rows (sorted here by label).
+    bool insertRun(HistoryRun& run, std::vector<ValueRow>& values, std::size_t& rows, long long abortAfter);
     // The statements that find and add labels, prepared once per run.
     struct LabelQueries {
         QSqlQuery select;
         QSqlQuery insert;
     };
     bool labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id);
-    bool knownLabels(const std::string& workload);
+    // After a rollback: the ids of labels added in it are gone too.
+    void forgetLabels();
     // Every one of `keys` in the labels table and in m_labelIds (the
     // callers pass those not in m_labelIds yet).
     bool addLabels(const std::set<LabelKey>& keys);
     // Prepares `sql` on `q`, binds `values` and runs it; false with the error set.
     bool select(QSqlQuery& q, const QString& sql, const QVariantList& values, const char* what);
 
+    HistoryDatabase& m_db;
     // Hashed, not ordered: a record looks up every label of its runs, and
     // ordering compares whole names, which cost more than writing a row.
-    struct KeyHash {
-        std::size_t operator()(const LabelKey& key) const;
-    };
-
-    HistoryDatabase& m_db;
-    std::unordered_map<LabelKey, std::int64_t, KeyHash> m_labelIds;
+    std::unordered_map<LabelKey, std::int64_t, LabelKeyHash> m_labelIds;
+    // The workload whose labels m_labelIds holds since readKnownLabels.
+    std::optional<std::string> m_knownFor;
 };
 
 } // namespace runlane

@@ -8,13 +8,15 @@
 // 2. check: a history of W + 1 runs of L labels (5,000); the latest run
 //    against the W (30) before it (HistoryCheck and its JSON), R times.
 // 3. record: a generated Chrome trace of E events (1,000,000): its load
-//    (ProfileLoader) against what `history record` adds to it (the run's
-//    per-label values, RunSet::add, and the transaction, HistoryStore).
+//    (ProfileLoader, while a HistoryRecorder opens the history beside it,
+//    as in `history record`) against what recording adds to it: the run's
+//    per-label values (RunSet::add) and the transaction (HistoryRecorder).
 // With --cli, 1 and 2 are also timed as whole runlane-cli processes.
 #include "benchsupport.h"
 #include "historycheck.h"
 #include "historydatabase.h"
 #include "historyformatter.h"
+#include "historyrecorder.h"
 #include "historystore.h"
 #include "measurementmetrics.h"
 #include "ranktable.h"
@@ -194,25 +196,39 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench_history: cannot write %s\n", trace.c_str());
         return 1;
     }
-    bench::LoadRuns loaded;
-    if (!bench::loadRepeatedly(trace, repeat, "bench_history", loaded))
-        return 1;
+    // As `history record` goes: the recorder opens the history (and reads
+    // the workload's labels) on its thread while the profile loads; then
+    // the per-label values, then the transaction on the recorder's thread.
+    // The load is timed with the recorder opening beside it, as it runs.
+    const std::string recordDb = dir.filePath(QStringLiteral("record.sqlite")).toStdString();
+    std::vector<double> loads;
     std::vector<double> reduce;
     std::vector<double> write;
     std::size_t rowsWritten = 0;
+    bench::LoadRuns loaded;
     for (int k = 0; k < repeat; ++k) {
+        HistoryRecorder recorder(recordDb, "bench");
+        loads.push_back(bench::seconds([&] { loaded.result = ProfileLoader::load(QString::fromStdString(trace)); }));
+        if (!loaded.result.ok()) {
+            std::fprintf(stderr, "bench_history: %s\n", loaded.result.error.toString().c_str());
+            return 1;
+        }
         RunSet set;
         reduce.push_back(bench::seconds([&] { set.add(*loaded.result.profile, trace, false); }));
         rowsWritten = set.labels().size();
-        // A history that already holds runs, with the default (durable) settings.
-        HistoryDatabase db;
-        if (!db.open(dir.filePath(QStringLiteral("record.sqlite")).toStdString()))
-            return 1;
-        HistoryStore store(db);
         std::vector<HistoryRun> meta(1);
         meta[0].workload = "bench";
-        write.push_back(bench::seconds([&] { store.record(set, meta); }));
+        bool ok = false;
+        write.push_back(bench::seconds([&] { ok = recorder.record(set, meta); }));
+        if (!ok) {
+            std::fprintf(stderr, "bench_history: %s\n", recorder.error().c_str());
+            return 1;
+        }
+        char text[32];
+        std::snprintf(text, sizeof text, "%s%.2f s", loaded.runs.empty() ? "" : ", ", loads.back());
+        loaded.runs += text;
     }
+    loaded.median = median(loads);
     // What the per-label values are made of: the metrics and the rank.
     std::vector<double> metricsTimes;
     std::vector<double> rankTimes;
