@@ -312,18 +312,18 @@ bool HistoryStore::record(HistoryRun& run, const Values& values)
     if (!m_db.begin())
         return false;
     bool ok = addLabels(keys);
-    std::vector<ValueRow> rowsOfRun;
-    for (const auto& [label, v] : values) {
-        if (!ok)
-            break;
-        rowsOfRun.push_back(ValueRow{m_labelIds.at(label.key), label.async, &v});
+    if (ok) {
+        std::vector<ValueRow> rowsOfRun;
+        rowsOfRun.reserve(values.size());
+        for (const auto& [label, v] : values)
+            rowsOfRun.push_back(ValueRow{m_labelIds.at(label.key), label.async, &v}); // addLabels made them all
+        ok = insertRun(run, rowsOfRun, rows, -1) && m_db.commit();
     }
-    if (!ok || !insertRun(run, rowsOfRun, rows, -1) || !m_db.commit()) {
+    if (!ok) {
         m_db.rollback();
         forgetLabels();
-        return false;
     }
-    return true;
+    return ok;
 }
 
 bool HistoryStore::runs(const std::string& workload, std::size_t last, std::vector<HistoryRun>& out)
