@@ -12,23 +12,9 @@ using runlane::test::loadText;
 
 namespace {
 
-// A Chrome trace of `depth` X events, each inside the one before, named
-// from `names` in turn: one root and one creator chain `depth` long.
-QByteArray chain(int depth, const QStringList& names)
-{
-    QByteArray text = "[";
-    for (int i = 0; i < depth; ++i) {
-        text += QStringLiteral(R"({"ph":"X","pid":1,"tid":1,"ts":%1,"dur":%2,"name":"%3"},)")
-                    .arg(i)
-                    .arg(2 * (depth - i) + 1)
-                    .arg(names[i % names.size()])
-                    .toUtf8();
-    }
-    text.chop(1);
-    return text + "]";
-}
-
-// `roots` separate calls on one thread, each `depth` deep, names in turn.
+// `roots` separate calls on one thread, each a chain of `depth` X events,
+// each inside the one before, named from `names` in turn (root r's calls
+// start at names[r]).
 QByteArray forest(int roots, int depth, const QStringList& names)
 {
     QByteArray text = "[";
@@ -86,8 +72,8 @@ private Q_SLOTS:
         QTest::addColumn<qlonglong>("rootTotal"); // the root's whole span: every call is inside it
         // A 5,000-deep chain (walked without recursion): a, b, a, b, …:
         // all but the first a and the first b have their label above them.
-        QTest::newRow("a b chain") << chain(5000, {"a", "b"}) << 5000 << 4998 << 10001000LL;
-        QTest::newRow("distinct names") << chain(300, {"a", "b", "c", "d", "e", "f", "g"}) << 300 << 293 << 601000LL;
+        QTest::newRow("a b chain") << forest(1, 5000, {"a", "b"}) << 5000 << 4998 << 10001000LL;
+        QTest::newRow("distinct names") << forest(1, 300, {"a", "b", "c", "d", "e", "f", "g"}) << 300 << 293 << 601000LL;
         // 400 roots (more than a walk takes at once, so both threads walk)
         // of 6 calls each over 4 names: calls 5 and 6 repeat calls 1 and 2.
         QTest::newRow("400 roots") << forest(400, 6, {"a", "b", "c", "d"}) << 2400 << 800 << 13000LL;
