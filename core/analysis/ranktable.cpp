@@ -3,6 +3,7 @@
 #include "execsegments.h"
 #include "loaderror.h"
 #include "parallel.h"
+#include "snapshotreader.h"
 
 #include <algorithm>
 #include <tuple>
@@ -449,39 +450,76 @@ RankTable RankTable::fromSnapshots(const Profile& profile, std::optional<TimeRan
     RankTable table;
     table.m_range = range;
     const bool clip = range && profile.snapshotsAreTimed();
-    std::vector<const AggregateRow*> atEnd(profile.labelCount(), nullptr);
-    std::vector<const AggregateRow*> atStart(profile.labelCount(), nullptr);
+    const std::size_t labels = profile.labelCount();
+    // Copies: a reader's rows last until its next read.
+    std::vector<AggregateRow> atEnd(labels);
+    std::vector<AggregateRow> atStart(labels);
+    std::vector<std::uint8_t> has(labels, 0); // kAtEnd | kAtStart
+    constexpr std::uint8_t kAtEnd = 1, kAtStart = 2;
     std::vector<LabelId> order; // labels in order of appearance (the table is sorted after)
+    SnapshotReader reader(profile.snapshots());
     if (!clip) {
         // From the newest back, until every label has its last row: a live
-        // recording's rank costs its procs, not the hours received.
-        const SnapshotList& snapshots = profile.snapshots();
-        for (std::size_t i = snapshots.size(); i-- > 0 && order.size() < profile.labelCount();) {
-            for (const AggregateRow& r : snapshots[i].rows) {
-                if (!atEnd[r.label]) {
-                    order.push_back(r.label);
-                    atEnd[r.label] = &r;
+        // recording's rank costs its procs, not the hours received. Read
+        // a block at a time (forward from its keyframe, so that no snapshot
+        // is decoded twice); within it, a label's last row is the one kept.
+        struct Found {
+            std::size_t snapshot;
+            std::size_t row;
+            LabelId label;
+        };
+        std::vector<Found> found;
+        std::vector<std::uint32_t> foundAt(labels, UINT32_MAX); // index into `found`
+        reader.forEachBlockBackward(reader.size(), [&](std::size_t first, std::size_t end) {
+            found.clear();
+            for (std::size_t i = first; i < end; ++i) {
+                const std::span<const AggregateRow> rows = reader.rows(i);
+                for (std::size_t k = 0; k < rows.size(); ++k) {
+                    const LabelId label = rows[k].label;
+                    if (has[label] & kAtEnd)
+                        continue; // a later block has its last row
+                    atEnd[label] = rows[k];
+                    if (foundAt[label] == UINT32_MAX) {
+                        foundAt[label] = std::uint32_t(found.size());
+                        found.push_back({i, k, label});
+                    } else {
+                        found[foundAt[label]].snapshot = i;
+                        found[foundAt[label]].row = k;
+                    }
                 }
             }
-        }
+            // The order the newest-first scan met them in.
+            std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+                return a.snapshot != b.snapshot ? a.snapshot > b.snapshot : a.row < b.row;
+            });
+            for (const Found& f : found) {
+                has[f.label] |= kAtEnd;
+                order.push_back(f.label);
+            }
+            return order.size() < labels;
+        });
     } else {
-        for (const Snapshot& s : profile.snapshots()) {
-            if (s.time > range->to)
+        for (std::size_t i = 0; i < reader.size(); ++i) {
+            const Time time = reader.snapshot(i).time();
+            if (time > range->to)
                 break;
-            for (const AggregateRow& r : s.rows) {
-                if (!atEnd[r.label])
+            for (const AggregateRow& r : reader.rows(i)) {
+                if (!(has[r.label] & kAtEnd))
                     order.push_back(r.label);
-                atEnd[r.label] = &r;
-                if (s.time <= range->from)
-                    atStart[r.label] = &r;
+                atEnd[r.label] = r;
+                has[r.label] |= kAtEnd;
+                if (time <= range->from) {
+                    atStart[r.label] = r;
+                    has[r.label] |= kAtStart;
+                }
             }
         }
     }
     auto minus = [](auto later, auto earlier) { return later >= earlier ? later - earlier : later; };
     const AggregateRow zero;
     for (const LabelId label : order) {
-        const AggregateRow& r = *atEnd[label];
-        const AggregateRow& b = atStart[label] ? *atStart[label] : zero;
+        const AggregateRow& r = atEnd[label];
+        const AggregateRow& b = (has[label] & kAtStart) ? atStart[label] : zero;
         RankRow row;
         row.label = label;
         row.hasDistribution = false;

@@ -1,6 +1,7 @@
 #include "usageseries.h"
 
 #include "execsegments.h"
+#include "snapshotreader.h"
 #include "trackexecindex.h"
 
 #include <algorithm>
@@ -16,7 +17,7 @@ Time UsageSeries::defaultBinWidth(Time span)
 
 template<typename ForEachSpan>
 UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange r,
-                                   const std::vector<LabelId>* chosen, bool scanOnce, ForEachSpan&& forEachSpan)
+                                   const std::vector<LabelId>* chosen, ForEachSpan&& forEachSpan)
 {
     if (binWidth <= 0)
         throw std::invalid_argument("the bin width must be positive");
@@ -66,24 +67,14 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
             add(bin, part(span, binStart, binStart + binWidth));
         }
     };
+    // Two passes over the spans rather than one that keeps every label's
+    // bins: for a live recording's 5,000 procs that was a 12 MB buffer a
+    // recompute, which the allocator's arenas kept (40 MB of RSS after 10
+    // minutes) and which cost as much to fault in as the second pass of
+    // the exec column (SnapshotReader::Columns::Exec) costs to read.
     const std::size_t labels = profile.labelCount();
-    // One scan instead of two where the spans are costly to produce (a
-    // live recording's 1.5 M snapshot steps, read from 64-byte rows) and
-    // every label's bins fit: each label's exec per bin, summed into the
-    // series once the top k is known. The same sums in the same order as
-    // two passes, except "other", whose labels are added per bin.
-    const bool dense = scanOnce && !chosen && labels > 0 && bins <= kMaxDenseCells / labels;
-    std::vector<double> perLabelBins;
     if (chosen) {
         order = *chosen;
-    } else if (dense) {
-        std::vector<double> perLabel(labels, 0.0);
-        perLabelBins.assign(bins * labels, 0.0);
-        forEachSpan([&](const Span& span) {
-            perLabel[span.label] += part(span, r.from, r.to);
-            spread(span, [&](std::size_t bin, double exec) { perLabelBins[bin * labels + span.label] += exec; });
-        });
-        pickTopK(perLabel);
     } else {
         std::vector<double> perLabel(labels, 0.0);
         forEachSpan([&](const Span& span) { perLabel[span.label] += part(span, r.from, r.to); });
@@ -97,20 +88,10 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
     // Pass 2: spread each span over the bins it touches.
     const std::size_t columns = series.seriesCount();
     std::vector<double> exec(bins * columns, 0.0);
-    if (dense) {
-        for (std::size_t b = 0; b < bins; ++b) {
-            const double* row = perLabelBins.data() + b * labels;
-            for (LabelId l = 0; l < labels; ++l) {
-                if (row[l] != 0)
-                    exec[b * columns + seriesOf[l]] += row[l];
-            }
-        }
-    } else {
-        forEachSpan([&](const Span& span) {
-            const std::size_t column = seriesOf[span.label];
-            spread(span, [&](std::size_t bin, double e) { exec[bin * columns + column] += e; });
-        });
-    }
+    forEachSpan([&](const Span& span) {
+        const std::size_t column = seriesOf[span.label];
+        spread(span, [&](std::size_t bin, double e) { exec[bin * columns + column] += e; });
+    });
     series.m_shares.resize(bins * columns);
     series.m_busy.assign(bins, 0.0);
     for (std::size_t b = 0; b < bins; ++b) {
@@ -137,7 +118,7 @@ namespace {
 // few labels absent from it (a proc back in the top-k) are looked for
 // further back once the scan is done, and their first steps come last.
 // The steps are not kept: 5,000 procs over 5 minutes are 1.5 M steps,
-// read from 64-byte rows, so the range is read once.
+// decoded (exec only) from the stored changes, so the range is read once.
 class SnapshotSteps
 {
 public:
@@ -145,7 +126,7 @@ public:
         : m_snapshots(profile.snapshots()), m_range(r), m_labels(profile.labelCount())
     {
         m_first = std::size_t(std::upper_bound(m_snapshots.begin(), m_snapshots.end(), r.from,
-                                               [](Time t, const Snapshot& s) { return t < s.time; })
+                                               [](Time t, const Snapshot& s) { return t < s.time(); })
                               - m_snapshots.begin());
     }
 
@@ -157,43 +138,60 @@ public:
             if (t0 != kTimeMin && t1 > t0 && e1 >= e0 && t0 < m_range.to)
                 fn(label, t0, t1, double(e1 - e0));
         };
+        SnapshotReader reader(m_snapshots, SnapshotReader::Columns::Exec);
         // Per label: its last sample; kTimeMin before any.
         std::vector<std::pair<Time, Time>> last(m_labels, {kTimeMin, 0});
         if (m_first > 0) {
-            const Snapshot& before = m_snapshots[m_first - 1];
-            for (const AggregateRow& row : before.rows)
-                last[row.label] = {before.time, row.exec};
+            const Time time = reader.snapshot(m_first - 1).time();
+            const SnapshotReader::Exec before = reader.exec(m_first - 1);
+            for (std::size_t k = 0; k < before.labels.size(); ++k)
+                last[before.labels[k]] = {time, before.exec[k]};
         }
         // Labels first seen in the range without a sample just before it:
         // their first sample there, for the step from an older one.
         std::vector<std::pair<LabelId, std::pair<Time, Time>>> unresolved;
-        for (std::size_t i = m_first; i < m_snapshots.size(); ++i) {
-            const Snapshot& snapshot = m_snapshots[i];
-            for (const AggregateRow& row : snapshot.rows) {
-                auto& [t0, e0] = last[row.label];
+        for (std::size_t i = m_first; i < reader.size(); ++i) {
+            const Time time = reader.snapshot(i).time();
+            const SnapshotReader::Exec rows = reader.exec(i);
+            for (std::size_t k = 0; k < rows.labels.size(); ++k) {
+                const LabelId label = rows.labels[k];
+                const Time exec = rows.exec[k];
+                auto& [t0, e0] = last[label];
                 if (t0 == kTimeMin && m_first > 1)
-                    unresolved.push_back({row.label, {snapshot.time, row.exec}});
-                step(row.label, t0, e0, snapshot.time, row.exec);
-                t0 = snapshot.time;
-                e0 = row.exec;
+                    unresolved.push_back({label, {time, exec}});
+                step(label, t0, e0, time, exec);
+                t0 = time;
+                e0 = exec;
             }
         }
         if (unresolved.empty())
             return;
+        // Their last samples before the snapshot before the range, from the
+        // newest back a block at a time (each read forward).
         std::vector<std::uint32_t> slot(m_labels, UINT32_MAX);
         for (std::uint32_t k = 0; k < unresolved.size(); ++k)
             slot[unresolved[k].first] = k;
         std::vector<std::pair<Time, Time>> older(unresolved.size(), {kTimeMin, 0});
         std::size_t missing = unresolved.size();
-        for (std::size_t i = m_first - 1; i-- > 0 && missing > 0;) {
-            for (const AggregateRow& row : m_snapshots[i].rows) {
-                const std::uint32_t k = slot[row.label];
-                if (k != UINT32_MAX && older[k].first == kTimeMin) {
-                    older[k] = {m_snapshots[i].time, row.exec};
+        reader.forEachBlockBackward(m_first - 1, [&](std::size_t first, std::size_t end) {
+            std::vector<std::pair<Time, Time>> inBlock(unresolved.size(), {kTimeMin, 0});
+            for (std::size_t i = first; i < end; ++i) {
+                const Time time = reader.snapshot(i).time();
+                const SnapshotReader::Exec rows = reader.exec(i);
+                for (std::size_t r = 0; r < rows.labels.size(); ++r) {
+                    const std::uint32_t k = slot[rows.labels[r]];
+                    if (k != UINT32_MAX && older[k].first == kTimeMin)
+                        inBlock[k] = {time, rows.exec[r]};
+                }
+            }
+            for (std::size_t k = 0; k < unresolved.size(); ++k) {
+                if (older[k].first == kTimeMin && inBlock[k].first != kTimeMin) {
+                    older[k] = inBlock[k];
                     --missing;
                 }
             }
-        }
+            return missing > 0;
+        });
         for (std::size_t k = 0; k < unresolved.size(); ++k) {
             const auto& [label, first] = unresolved[k];
             step(label, older[k].first, older[k].second, first.first, first.second);
@@ -234,12 +232,12 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
     if (fromSnapshots(profile)) {
         const SnapshotSteps steps(profile, r);
-        return fromSpans(profile, track, binWidth, topK, r, nullptr, true, [&steps](auto&& fn) {
+        return fromSpans(profile, track, binWidth, topK, r, nullptr, [&steps](auto&& fn) {
             steps.forEach([&fn](LabelId l, Time from, Time to, double exec) { fn(Span{l, from, to, exec}); });
         });
     }
     const std::vector<Span> spans = spansOf(profile, track, r);
-    return fromSpans(profile, track, binWidth, topK, r, nullptr, false, [&spans](auto&& fn) {
+    return fromSpans(profile, track, binWidth, topK, r, nullptr, [&spans](auto&& fn) {
         for (const Span& span : spans)
             fn(span);
     });
@@ -251,12 +249,12 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
     if (fromSnapshots(profile)) {
         const SnapshotSteps steps(profile, r);
-        return fromSpans(profile, track, binWidth, labels.size(), r, &labels, true, [&steps](auto&& fn) {
+        return fromSpans(profile, track, binWidth, labels.size(), r, &labels, [&steps](auto&& fn) {
             steps.forEach([&fn](LabelId l, Time from, Time to, double exec) { fn(Span{l, from, to, exec}); });
         });
     }
     const std::vector<Span> spans = spansOf(profile, track, r);
-    return fromSpans(profile, track, binWidth, labels.size(), r, &labels, false, [&spans](auto&& fn) {
+    return fromSpans(profile, track, binWidth, labels.size(), r, &labels, [&spans](auto&& fn) {
         for (const Span& span : spans)
             fn(span);
     });
@@ -289,7 +287,7 @@ UsageSeries UsageSeries::compute(const Profile& profile, const TrackExecIndex& i
     if (fromSnapshots(profile))
         return compute(profile, index.track(), binWidth, topK, range); // snapshots have no segments
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
-    return fromSpans(profile, index.track(), binWidth, topK, r, nullptr, false, [&index, r](auto&& fn) {
+    return fromSpans(profile, index.track(), binWidth, topK, r, nullptr, [&index, r](auto&& fn) {
         index.forEach(r.from, r.to, [&fn](LabelId label, Time s, Time e) { fn(Span{label, s, e, double(e - s)}); });
     });
 }

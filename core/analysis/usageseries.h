@@ -65,12 +65,10 @@ private:
         double exec;
     };
     // Passes 1 (top k, unless `chosen` gives the series) and 2 (bins) over
-    // the spans forEachSpan(fn) gives; with `scanOnce`, one pass when every
-    // label's bins fit in kMaxDenseCells.
+    // the spans forEachSpan(fn) gives.
     template<typename ForEachSpan>
     static UsageSeries fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange range,
-                                 const std::vector<LabelId>* chosen, bool scanOnce, ForEachSpan&& forEachSpan);
-    static constexpr std::size_t kMaxDenseCells = 4'000'000; // 32 MB of doubles
+                                 const std::vector<LabelId>* chosen, ForEachSpan&& forEachSpan);
     // The exec spans of a track in `range` (snapshots are scanned by SnapshotSteps).
     static std::vector<Span> spansOf(const Profile& profile, TrackId track, TimeRange range);
 

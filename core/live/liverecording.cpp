@@ -28,13 +28,12 @@ LiveRecording::Added LiveRecording::add(const std::vector<ScrapedSnapshot>& snap
     for (const ScrapedSnapshot& scraped : snapshots) {
         // A source delivers in time order; one that goes back (a clock
         // step, a server answering twice) must not make usage negative.
-        if (!m_snapshots.empty() && scraped.time <= m_snapshots.back()->time) {
+        if (!m_snapshots.empty() && scraped.time <= m_snapshots.back()->time()) {
             ++added.outOfOrder;
             continue;
         }
-        auto snapshot = std::make_shared<Snapshot>();
-        snapshot->time = scraped.time;
-        snapshot->rows.reserve(scraped.rows.size());
+        m_rows.clear();
+        m_rows.reserve(scraped.rows.size());
         for (const NamedAggregateRow& row : scraped.rows) {
             AggregateRow r = row.values;
             r.label = idOf(row);
@@ -42,8 +41,11 @@ LiveRecording::Added LiveRecording::add(const std::vector<ScrapedSnapshot>& snap
             if (last >= 0 && r.exec < last)
                 ++added.resets;
             last = r.exec;
-            snapshot->rows.push_back(r);
+            m_rows.push_back(r);
         }
+        auto snapshot = std::make_shared<const Snapshot>(scraped.time, m_rows,
+                                                         m_snapshots.empty() ? nullptr : m_snapshots.back().get(), m_lastRows);
+        std::swap(m_rows, m_lastRows);
         m_snapshots.push_back(std::move(snapshot));
         ++added.snapshots;
     }
@@ -66,13 +68,12 @@ std::shared_ptr<const Profile> LiveRecording::build(const Version& version)
     return builder.build();
 }
 
-ScrapedSnapshot LiveRecording::named(std::size_t i) const
+ScrapedSnapshot LiveRecording::named(Time time, std::span<const AggregateRow> rows) const
 {
-    const Snapshot& s = *m_snapshots.at(i);
     ScrapedSnapshot out;
-    out.time = s.time;
-    out.rows.reserve(s.rows.size());
-    for (const AggregateRow& r : s.rows) {
+    out.time = time;
+    out.rows.reserve(rows.size());
+    for (const AggregateRow& r : rows) {
         const Name& n = m_names[r.label];
         out.rows.push_back(NamedAggregateRow{n.procedure, n.file, n.line, r});
     }
@@ -83,7 +84,8 @@ std::size_t LiveRecording::memoryBytes() const
 {
     std::size_t bytes = m_snapshots.capacity() * sizeof(SnapshotList::Pointer);
     for (const auto& s : m_snapshots)
-        bytes += sizeof(Snapshot) + 16 + s->rows.capacity() * sizeof(AggregateRow); // 16: the shared control block
+        bytes += s->memoryBytes() + 16; // 16: the shared control block
+    bytes += (m_rows.capacity() + m_lastRows.capacity()) * sizeof(AggregateRow);
     for (const Name& n : m_names)
         bytes += sizeof(Name) + n.procedure.capacity() + n.file.capacity();
     bytes += m_ids.size() * (sizeof(std::string) + 32 + sizeof(LabelId)) + m_lastExec.capacity() * sizeof(Time);

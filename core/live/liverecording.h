@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -55,11 +56,13 @@ public:
     const std::string& source() const { return m_source; }
     std::size_t snapshotCount() const { return m_snapshots.size(); }
     std::size_t procCount() const { return m_names.size(); }
-    Time firstTime() const { return m_snapshots.empty() ? 0 : m_snapshots.front()->time; }
-    Time lastTime() const { return m_snapshots.empty() ? 0 : m_snapshots.back()->time; }
+    Time firstTime() const { return m_snapshots.empty() ? 0 : m_snapshots.front()->time(); }
+    Time lastTime() const { return m_snapshots.empty() ? 0 : m_snapshots.back()->time(); }
     std::uint64_t resets() const { return m_resets; }
-    // Snapshot `i` with its procs named again (for a recording file).
-    ScrapedSnapshot named(std::size_t i) const;
+    // The snapshots received, in order (read with a SnapshotReader).
+    const std::vector<SnapshotList::Pointer>& snapshots() const { return m_snapshots; }
+    // A snapshot's rows with their procs named again (for a recording file).
+    ScrapedSnapshot named(Time time, std::span<const AggregateRow> rows) const;
     // Bytes held by the snapshots and names.
     std::size_t memoryBytes() const;
 
@@ -72,6 +75,10 @@ private:
     std::string m_key; // idOf's, kept for its capacity
     std::vector<Time> m_lastExec; // by label id; -1 before its first value
     std::vector<SnapshotList::Pointer> m_snapshots;
+    // The last snapshot's rows, which the next one is stored against, and
+    // add()'s buffer for the next.
+    std::vector<AggregateRow> m_lastRows;
+    std::vector<AggregateRow> m_rows;
     std::uint64_t m_resets = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include "chroprofsnapshotwriter.h"
 #include "liverecording.h"
+#include "snapshotreader.h"
 
 #include <QSaveFile>
 
@@ -70,8 +71,9 @@ bool RecordingFile::save(const LiveRecording& recording, const QString& path, QS
     ChroprofSnapshotWriter writer(&file);
     if (!writer.begin())
         return failed(writer.errorString());
-    for (std::size_t i = 0; i < recording.snapshotCount(); ++i) {
-        if (!writer.write(recording.named(i)))
+    SnapshotReader reader(recording.snapshots());
+    for (std::size_t i = 0; i < reader.size(); ++i) {
+        if (!writer.write(recording.named(reader.snapshot(i).time(), reader.rows(i))))
             return failed(writer.errorString());
     }
     if (!writer.finish())

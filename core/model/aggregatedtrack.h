@@ -15,10 +15,10 @@ class AggregatedTrack
 {
 public:
     // `snapshot`'s named rows as labels of `builder` (rows in their order).
-    static Snapshot intern(ProfileBuilder& builder, const ScrapedSnapshot& snapshot);
+    static SnapshotRows intern(ProfileBuilder& builder, const ScrapedSnapshot& snapshot);
     // Adds the track and `snapshots`, sorted by time (with a warning when
     // they were not: a writer's clock that went back).
-    static void add(ProfileBuilder& builder, std::vector<Snapshot> snapshots, bool timed);
+    static void add(ProfileBuilder& builder, std::vector<SnapshotRows> snapshots, bool timed);
     // The same with timed snapshots other profiles share (the versions of
     // a live recording), already in time order.
     static void add(ProfileBuilder& builder, const std::vector<SnapshotList::Pointer>& snapshots);

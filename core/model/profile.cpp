@@ -170,7 +170,7 @@ std::size_t Profile::modelMemoryUsage() const
     for (const Track& t : m_tracks)
         bytes += sizeof(Track) + t.depthOffsets.capacity() * sizeof(IntervalId);
     for (const Snapshot& s : m_snapshots)
-        bytes += sizeof(Snapshot) + s.rows.capacity() * sizeof(AggregateRow);
+        bytes += s.memoryBytes();
     for (const CounterSeries& c : m_counters)
         bytes += sizeof(CounterSeries) + c.times.capacity() * sizeof(Time) + c.values.capacity() * sizeof(double);
     return bytes;

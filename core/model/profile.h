@@ -2,6 +2,7 @@
 
 #include "diagnostics.h"
 #include "profiletypes.h"
+#include "snapshot.h"
 #include "snapshotlist.h"
 #include "stringpool.h"
 
@@ -57,25 +58,6 @@ struct CounterSeries {
 
     // Points are added in file order; stable, so equal times keep it.
     void sortByTime();
-};
-
-// One proc's figures as a profiler aggregated them (Chroprof metrics), when
-// the file gives no timeline to derive them from.
-struct AggregateRow {
-    LabelId label = 0;
-    std::uint64_t calls = 0;
-    std::uint64_t stillborn = 0;
-    std::uint64_t zombieEvents = 0;
-    Time exec = 0;
-    Time execMax = 0;
-    Time childrenExec = 0;
-    Time wall = 0;
-};
-
-// Cumulative aggregates at one instant (a Chroprof snapshot).
-struct Snapshot {
-    Time time = 0;
-    std::vector<AggregateRow> rows;
 };
 
 // A file read into the profile after its own (a CPU profile added to a

@@ -284,7 +284,7 @@ void ProfileBuilder::resolveSpan()
     }
     if (m_profile->m_snapshotsTimed) {
         for (const Snapshot& s : m_profile->m_snapshots)
-            see(s.time);
+            see(s.time());
     }
     if (lo > hi)
         lo = hi = 0;

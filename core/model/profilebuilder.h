@@ -151,11 +151,7 @@ public:
     // profile knows of its threads before the build.
     std::vector<std::size_t> intervalsPerTrack() const;
     // Snapshots of pre-aggregated metrics, in time order (see Profile).
-    void addSnapshot(Snapshot snapshot)
-    {
-        m_profile->m_snapshots.push_back(std::make_shared<const Snapshot>(std::move(snapshot)));
-    }
-    // One that other profiles share (the versions of a live recording).
+    // Shared: the versions of a live recording hold the same ones.
     void addSnapshot(SnapshotList::Pointer snapshot) { m_profile->m_snapshots.push_back(std::move(snapshot)); }
     void setSnapshotsTimed(bool timed) { m_profile->m_snapshotsTimed = timed; }
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }

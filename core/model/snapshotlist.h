@@ -7,7 +7,7 @@
 
 namespace runlane {
 
-struct Snapshot;
+class Snapshot;
 
 // A profile's metric snapshots, in time order. Each snapshot is its own
 // immutable object, so that the successive profiles of a live recording

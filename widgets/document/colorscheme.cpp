@@ -1,5 +1,7 @@
 #include "colorscheme.h"
 
+#include "snapshotreader.h"
+
 #include <QGuiApplication>
 #include <QPalette>
 
@@ -76,9 +78,11 @@ std::vector<double> execPerLabel(const Profile& profile)
         }
     }
     if (!profile.snapshots().empty()) {
-        for (const AggregateRow& row : profile.snapshots().back().rows) {
-            if (row.label < exec.size())
-                exec[row.label] += double(row.exec);
+        SnapshotReader reader(profile.snapshots(), SnapshotReader::Columns::Exec);
+        const SnapshotReader::Exec last = reader.exec(reader.size() - 1);
+        for (std::size_t k = 0; k < last.labels.size(); ++k) {
+            if (last.labels[k] < exec.size())
+                exec[last.labels[k]] += double(last.exec[k]);
         }
     }
     return exec;

@@ -1,6 +1,7 @@
 #include "chrometracewriter.h"
 
 #include "jsontext.h"
+#include "snapshotreader.h"
 
 #include <QSaveFile>
 
@@ -574,9 +575,11 @@ private:
     // values chart over time in any trace viewer.
     void writeSnapshots()
     {
-        for (const Snapshot& s : m_profile.snapshots()) {
-            for (const AggregateRow& r : s.rows) {
-                begin('C', m_profile.labelText(r.label), 0, 0, m_profile.snapshotsAreTimed() ? s.time : 0);
+        SnapshotReader reader(m_profile.snapshots());
+        for (std::size_t i = 0; i < reader.size(); ++i) {
+            const Time time = reader.snapshot(i).time();
+            for (const AggregateRow& r : reader.rows(i)) {
+                begin('C', m_profile.labelText(r.label), 0, 0, m_profile.snapshotsAreTimed() ? time : 0);
                 m_out += ",\"cat\":\"runlane.metrics\",\"args\":{\"exec_ns\":" + std::to_string(r.exec)
                     + ",\"children_exec_ns\":" + std::to_string(r.childrenExec) + ",\"wall_ns\":"
                     + std::to_string(r.wall) + ",\"calls\":" + std::to_string(r.calls) + "}}";

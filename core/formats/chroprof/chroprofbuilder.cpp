@@ -11,7 +11,7 @@ ChroprofBuilder::ChroprofBuilder(ProfileBuilder& builder) : m_builder(builder) {
 void ChroprofBuilder::beginSnapshot(bool timed, std::int64_t t, std::uint64_t)
 {
     m_timed = timed;
-    Snapshot snapshot;
+    SnapshotRows snapshot;
     snapshot.time = t;
     m_snapshots.push_back(std::move(snapshot));
     m_rowOfLabel.clear();
@@ -31,7 +31,7 @@ void ChroprofBuilder::addRow(const ChroprofJsonReader::Row& row, std::uint64_t i
     r.execMax = value(row.execTimeMax);
     r.childrenExec = value(row.childrenExecTime);
     r.wall = value(row.wallClockTime);
-    Snapshot& snapshot = m_snapshots.back();
+    SnapshotRows& snapshot = m_snapshots.back();
     const auto [it, inserted] = m_rowOfLabel.emplace(label, snapshot.rows.size());
     if (inserted) {
         snapshot.rows.push_back(r);

@@ -22,7 +22,7 @@ public:
 
 private:
     ProfileBuilder& m_builder;
-    std::vector<Snapshot> m_snapshots;
+    std::vector<SnapshotRows> m_snapshots;
     bool m_timed = false;
     std::unordered_map<LabelId, std::size_t> m_rowOfLabel; // within the current snapshot
 };

@@ -54,7 +54,7 @@ void PrometheusFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) c
                           "chronos_exec_time_with_children_total, chronos_wall_time_total, chronos_call_count_total, "
                           "chronos_single_exec_time_max)");
     RefreshFilter filter;
-    std::vector<Snapshot> snapshots;
+    std::vector<SnapshotRows> snapshots;
     std::uint64_t repeats = 0;
     for (const ScrapedSnapshot& s : scraped) {
         if (filter.accept(s))

@@ -4,6 +4,7 @@
 #include "profileloader.h"
 #include "rankmodel.h"
 #include "rankpanel.h"
+#include "snapshotreader.h"
 #include "timeaxis.h"
 #include "usagechart.h"
 #include "widgettestsupport.h"
@@ -311,8 +312,9 @@ private Q_SLOTS:
         QVERIFY2(m_live->saveRecording(saved, &error), qPrintable(error));
         auto back = ProfileLoader::load(saved);
         QCOMPARE(back.profile->snapshots().size(), std::size_t(3));
-        QCOMPARE(back.profile->snapshots().back().rows[2].exec, Time(3 * 3 * 1000));
-        QCOMPARE(back.profile->labelName(back.profile->snapshots().back().rows[2].label), std::string_view("p002"));
+        SnapshotReader reader(back.profile->snapshots());
+        QCOMPARE(reader.rows(2)[2].exec, Time(3 * 3 * 1000));
+        QCOMPARE(back.profile->labelName(reader.rows(2)[2].label), std::string_view("p002"));
         // Saved, then detached: nothing is left to recover.
         m_live->detach();
         QVERIFY(!QFile::exists(recovery));

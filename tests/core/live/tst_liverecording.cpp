@@ -1,6 +1,7 @@
 #include "liverecording.h"
 #include "measurementmetrics.h"
 #include "ranktable.h"
+#include "snapshotreader.h"
 #include "usageseries.h"
 
 #include <QtTest>
@@ -76,7 +77,8 @@ private Q_SLOTS:
         // Ids carry over: label 1 is B in both.
         QCOMPARE(v2->labelName(1), std::string_view("B"));
 
-        const ScrapedSnapshot back = recording.named(2);
+        SnapshotReader reader(recording.snapshots());
+        const ScrapedSnapshot back = recording.named(reader.snapshot(2).time(), reader.rows(2));
         QCOMPARE(back.time, Time(3000));
         QCOMPARE(back.rows.size(), std::size_t(2));
         QCOMPARE(back.rows[1].procedure, std::string("C"));
@@ -172,18 +174,20 @@ private Q_SLOTS:
             // Every step of every label, clipped to each bin.
             std::vector<double> busy(u.binCount(), 0.0);
             std::vector<std::pair<Time, Time>> last(p->labelCount(), {kTimeMin, 0});
-            for (const Snapshot& s : p->snapshots()) {
-                for (const AggregateRow& a : s.rows) {
+            SnapshotReader reader(p->snapshots());
+            for (std::size_t i = 0; i < reader.size(); ++i) {
+                const Snapshot& s = reader.snapshot(i);
+                for (const AggregateRow& a : reader.rows(i)) {
                     const auto [t0, e0] = last[a.label];
-                    if (t0 != kTimeMin && a.exec >= e0 && t0 < to && s.time > from) { // the last bin may pass `to`
+                    if (t0 != kTimeMin && a.exec >= e0 && t0 < to && s.time() > from) { // the last bin may pass `to`
                         for (std::size_t b = 0; b < busy.size(); ++b) {
                             const Time lo = std::max(t0, from + Time(b) * width);
-                            const Time hi = std::min(s.time, from + Time(b + 1) * width);
+                            const Time hi = std::min(s.time(), from + Time(b + 1) * width);
                             if (hi > lo)
-                                busy[b] += double(a.exec - e0) * double(hi - lo) / double(s.time - t0) / double(width);
+                                busy[b] += double(a.exec - e0) * double(hi - lo) / double(s.time() - t0) / double(width);
                         }
                     }
-                    last[a.label] = {s.time, a.exec};
+                    last[a.label] = {s.time(), a.exec};
                 }
             }
             for (std::size_t b = 0; b < busy.size(); ++b)

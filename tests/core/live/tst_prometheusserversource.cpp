@@ -1,7 +1,8 @@
 #include "livetestexporter.h"
+#include "profileloader.h"
 #include "prometheusserver.h"
 #include "prometheusserversource.h"
-#include "profileloader.h"
+#include "snapshotreader.h"
 #include "testsupport.h"
 
 #include <QtTest>
@@ -121,12 +122,13 @@ private Q_SLOTS:
         // snapshot (generation 8, after the reset), beta in its last
         // (generation 2: it left the top-k at 3).
         std::map<std::string, Time> lastExec;
-        for (const Snapshot& snapshot : p.snapshots()) {
-            for (const AggregateRow& row : snapshot.rows)
+        SnapshotReader reader(p.snapshots());
+        for (std::size_t i = 0; i < reader.size(); ++i) {
+            for (const AggregateRow& row : reader.rows(i))
                 lastExec[std::string(p.labelName(row.label))] = row.exec;
         }
         QCOMPARE(lastExec, (std::map<std::string, Time>{{"alpha", 1200}, {"beta", 6000}, {"gamma", 400}}));
-        QCOMPARE(p.snapshots().back().rows.size(), std::size_t(2));
+        QCOMPARE(p.snapshots().back().rowCount(), std::size_t(2));
     }
 
 private:

@@ -137,7 +137,7 @@ private Q_SLOTS:
         const LoadResult r = loadText(whole.left(whole.indexOf("\"execTime\": 700")));
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(r.profile->snapshots().size(), std::size_t(2));
-        QCOMPARE(r.profile->snapshots().back().time, Time(1000));
+        QCOMPARE(r.profile->snapshots().back().time(), Time(1000));
         const Diagnostics& d = r.profile->diagnostics();
         QCOMPARE(d.warningCount(), std::uint64_t(1));
         QCOMPARE(d.examples().front(), std::string("the file ends inside the snapshot array after 2 snapshot(s); the rest is missing"));

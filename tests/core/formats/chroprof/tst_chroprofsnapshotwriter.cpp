@@ -1,5 +1,6 @@
 #include "chroprofsnapshotwriter.h"
 #include "profileloader.h"
+#include "snapshotreader.h"
 #include "testsupport.h"
 
 #include <QBuffer>
@@ -95,12 +96,13 @@ private Q_SLOTS:
         QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(0));
         const std::vector<ScrapedSnapshot> expected = recording();
         QCOMPARE(p.snapshots().size(), expected.size());
+        SnapshotReader reader(p.snapshots());
         for (std::size_t k = 0; k < expected.size(); ++k) {
-            const Snapshot& got = p.snapshots()[k];
-            QCOMPARE(got.time, expected[k].time);
-            QCOMPARE(got.rows.size(), expected[k].rows.size());
-            for (std::size_t i = 0; i < got.rows.size(); ++i) {
-                const AggregateRow& g = got.rows[i];
+            QCOMPARE(reader.snapshot(k).time(), expected[k].time);
+            const std::span<const AggregateRow> got = reader.rows(k);
+            QCOMPARE(got.size(), expected[k].rows.size());
+            for (std::size_t i = 0; i < got.size(); ++i) {
+                const AggregateRow& g = got[i];
                 const NamedAggregateRow& e = expected[k].rows[i];
                 QCOMPARE(std::string(p.labelName(g.label)), e.procedure);
                 QCOMPARE(std::string(p.string(p.label(g.label).file)), e.file);

@@ -36,7 +36,7 @@ private Q_SLOTS:
         QCOMPARE(p.snapshots().size(), std::size_t(4));
         const Time expected[] = {kT0, kT0 + 2000000000, kT0 + 4000000000, kT0 + 5000000000};
         for (std::size_t k = 0; k < 4; ++k)
-            QCOMPARE(p.snapshots()[k].time, expected[k]);
+            QCOMPARE(p.snapshots()[k].time(), expected[k]);
         QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(0));
         // The `up` series, and t0+1 and t0+3 that repeat their predecessors.
         QCOMPARE(p.diagnostics().skippedEvents(),
