@@ -86,6 +86,42 @@ private Q_SLOTS:
         QCOMPARE(back.rows[1].values.exec, Time(40));
     }
 
+    // A proc at the place another had in the scrape before is the same
+    // proc only if its name, file and line all are.
+    void procsAtTheSamePlace_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("procedure");
+        QTest::addColumn<bool>("same");
+        QTest::newRow("same proc") << "codex.nim" << int('B') << "B" << true;
+        QTest::newRow("other file") << "other.nim" << int('B') << "B" << false;
+        QTest::newRow("other line") << "codex.nim" << 7 << "B" << false;
+        QTest::newRow("other name") << "codex.nim" << int('B') << "b" << false;
+    }
+    void procsAtTheSamePlace()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, line);
+        QFETCH(QString, procedure);
+        QFETCH(bool, same);
+        LiveRecording recording;
+        NamedAggregateRow next = row("B", 70);
+        next.procedure = procedure.toStdString();
+        next.file = file.toStdString();
+        next.line = line;
+        recording.add({at(1000, {row("A", 100), row("B", 50)}), at(2000, {row("A", 200), next})});
+        const auto p = recording.profile();
+        QCOMPARE(p->labelCount(), std::size_t(same ? 2 : 3));
+        SnapshotReader reader(p->snapshots());
+        const std::span<const AggregateRow> last = reader.rows(1);
+        QCOMPARE(last[1].label, LabelId(same ? 1 : 2));
+        QCOMPARE(p->labelName(last[1].label), std::string_view(next.procedure));
+        QCOMPARE(std::string(p->string(p->label(last[1].label).file)), next.file);
+        QCOMPARE(p->label(last[1].label).line, line);
+        QCOMPARE(last[1].exec, Time(70));
+    }
+
     void rankAndUsage()
     {
         LiveRecording recording;
