@@ -16,6 +16,7 @@
 //   bench_live [--procs 5000] [--scrapes 3600] [--refresh 1]
 #include "benchsupport.h"
 #include "livecontroller.h"
+#include "liverecording.h"
 #include "mainwindow.h"
 #include "profiledocument.h"
 #include "prometheustext.h"
@@ -194,6 +195,31 @@ int main(int argc, char** argv)
         std::printf("usage of the followed %.0f s (%zu bins) on a worker: median %.2f ms, fastest %.2f ms\n",
                     double(followed.to - followed.from) / 1e9, shown->binCount(), ms[ms.size() / 2], ms.front());
     }
+    // The GUI thread's own share of a snapshot in the recording: naming
+    // its procs and storing its rows (LiveRecording::add), on a recording
+    // of its own, median of 100 snapshots after a first one.
+    {
+        LiveRecording alone;
+        std::vector<double> addMs;
+        std::vector<double> more(std::size_t(procs), 0.0);
+        for (int step = 1; step <= 101; ++step) {
+            std::vector<ScrapedSnapshot> one;
+            one.push_back(PrometheusText::parse(exposition(procs, step, more, random), t0 + Time(step) * 1'000'000'000).snapshot);
+            const double c = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
+            alone.add(one);
+            if (step > 1)
+                addMs.push_back((cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - c) * 1e3);
+        }
+        std::sort(addMs.begin(), addMs.end());
+        std::printf("LiveRecording::add of one snapshot of %d procs: median %.2f ms, fastest %.2f ms\n", procs,
+                    addMs[addMs.size() / 2], addMs.front());
+    }
+    const LiveRecording* recording = window.liveController()->recording();
+    std::size_t rows = 0;
+    for (const auto& s : recording->snapshots())
+        rows += s->rowCount();
+    std::printf("the recording: %zu rows in %zu snapshots, %.2f bytes a row in all\n", rows, recording->snapshotCount(),
+                double(recording->memoryBytes()) / double(std::max<std::size_t>(rows, 1)));
     std::printf("memory: RSS %.0f MiB (%.0f MiB before the first scrape), peak %.0f MiB; the recording holds %.0f MiB\n",
                 rssMiB("VmRSS:"), rssBefore, rssMiB("VmHWM:"),
                 double(window.liveController()->recording()->memoryBytes()) / 1048576.0);
