@@ -470,7 +470,20 @@ RankTable RankTable::fromSnapshots(const Profile& profile, std::optional<TimeRan
         };
         std::vector<Found> found;
         std::vector<std::uint32_t> foundAt(labels, UINT32_MAX); // index into `found`
-        reader.forEachBlockBackward(reader.size(), [&](std::size_t first, std::size_t end) {
+        // The newest first, alone: a live recording keeps its rows decoded
+        // (SnapshotList::newestRows), and in it most procs have their row.
+        std::size_t older = reader.size(); // the snapshots left to scan
+        if (older > 0 && profile.snapshots().newestRows()) {
+            for (const AggregateRow& r : reader.rows(older - 1)) {
+                if (!(has[r.label] & kAtEnd)) {
+                    has[r.label] |= kAtEnd;
+                    atEnd[r.label] = r;
+                    order.push_back(r.label);
+                }
+            }
+            --older;
+        }
+        reader.forEachBlockBackward(order.size() < labels ? older : 0, [&](std::size_t first, std::size_t end) {
             found.clear();
             for (std::size_t i = first; i < end; ++i) {
                 const std::span<const AggregateRow> rows = reader.rows(i);

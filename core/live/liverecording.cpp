@@ -41,9 +41,10 @@ LiveRecording::Added LiveRecording::add(const std::vector<ScrapedSnapshot>& snap
             // scrape: the proc at this place last time is the likely one,
             // checked by comparing names instead of building and hashing a
             // key (1 ms of the GUI thread for 5,000 procs).
-            const Name* before = k < m_lastRows.size() ? &m_names[m_lastRows[k].label] : nullptr;
+            const std::vector<AggregateRow>& lastRows = *m_lastRows;
+            const Name* before = k < lastRows.size() ? &m_names[lastRows[k].label] : nullptr;
             r.label = before && before->line == row.line && before->procedure == row.procedure && before->file == row.file
-                ? m_lastRows[k].label
+                ? lastRows[k].label
                 : idOf(row);
             Time& last = m_lastExec[r.label];
             if (last >= 0 && r.exec < last)
@@ -52,8 +53,10 @@ LiveRecording::Added LiveRecording::add(const std::vector<ScrapedSnapshot>& snap
             m_rows.push_back(r);
         }
         auto snapshot = std::make_shared<const Snapshot>(scraped.time, m_rows,
-                                                         m_snapshots.empty() ? nullptr : m_snapshots.back().get(), m_lastRows);
-        std::swap(m_rows, m_lastRows);
+                                                         m_snapshots.empty() ? nullptr : m_snapshots.back().get(), *m_lastRows);
+        // A new vector each time: versions being built still read the last.
+        m_lastRows = std::make_shared<const std::vector<AggregateRow>>(std::move(m_rows));
+        m_rows = {};
         m_snapshots.push_back(std::move(snapshot));
         ++added.snapshots;
     }
@@ -72,7 +75,7 @@ std::shared_ptr<const Profile> LiveRecording::build(const Version& version)
         if (builder.label(n.procedure, n.file, n.line) != id)
             throw std::logic_error("LiveRecording: label ids out of step with the profile's");
     }
-    AggregatedTrack::add(builder, version.snapshots);
+    AggregatedTrack::add(builder, version.snapshots, version.newestRows);
     return builder.build();
 }
 
@@ -93,7 +96,7 @@ std::size_t LiveRecording::memoryBytes() const
     std::size_t bytes = m_snapshots.capacity() * sizeof(SnapshotList::Pointer);
     for (const auto& s : m_snapshots)
         bytes += s->memoryBytes() + 16; // 16: the shared control block
-    bytes += (m_rows.capacity() + m_lastRows.capacity()) * sizeof(AggregateRow);
+    bytes += (m_rows.capacity() + m_lastRows->capacity()) * sizeof(AggregateRow);
     for (const Name& n : m_names)
         bytes += sizeof(Name) + n.procedure.capacity() + n.file.capacity();
     bytes += m_ids.size() * (sizeof(std::string) + 32 + sizeof(LabelId)) + m_lastExec.capacity() * sizeof(Time);

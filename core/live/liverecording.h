@@ -46,8 +46,9 @@ public:
         std::string source;
         std::vector<Name> names; // by label id
         std::vector<SnapshotList::Pointer> snapshots;
+        SnapshotList::Rows newestRows; // the last snapshot's, decoded
     };
-    Version version() const { return Version{m_source, m_names, m_snapshots}; }
+    Version version() const { return Version{m_source, m_names, m_snapshots, m_lastRows}; }
     // A new immutable profile of a version: O(procs + snapshots), no row is
     // copied. Null for a version without snapshots.
     static std::shared_ptr<const Profile> build(const Version& version);
@@ -75,9 +76,9 @@ private:
     std::string m_key; // idOf's, kept for its capacity
     std::vector<Time> m_lastExec; // by label id; -1 before its first value
     std::vector<SnapshotList::Pointer> m_snapshots;
-    // The last snapshot's rows, which the next one is stored against, and
-    // add()'s buffer for the next.
-    std::vector<AggregateRow> m_lastRows;
+    // The last snapshot's rows, which the next one is stored against (and
+    // each version's rank reads), and add()'s buffer for the next.
+    std::shared_ptr<const std::vector<AggregateRow>> m_lastRows = std::make_shared<const std::vector<AggregateRow>>();
     std::vector<AggregateRow> m_rows;
     std::uint64_t m_resets = 0;
 };

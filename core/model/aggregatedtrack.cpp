@@ -38,11 +38,14 @@ void AggregatedTrack::add(ProfileBuilder& builder, std::vector<SnapshotRows> sna
     }
 }
 
-void AggregatedTrack::add(ProfileBuilder& builder, const std::vector<SnapshotList::Pointer>& snapshots)
+void AggregatedTrack::add(ProfileBuilder& builder, const std::vector<SnapshotList::Pointer>& snapshots,
+                          SnapshotList::Rows newestRows)
 {
     addTrack(builder, true);
     for (const SnapshotList::Pointer& s : snapshots)
         builder.addSnapshot(s);
+    if (newestRows && !snapshots.empty() && newestRows->size() == snapshots.back()->rowCount())
+        builder.setNewestSnapshotRows(std::move(newestRows));
 }
 
 void AggregatedTrack::addTrack(ProfileBuilder& builder, bool timed)

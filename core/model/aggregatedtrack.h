@@ -21,7 +21,9 @@ public:
     static void add(ProfileBuilder& builder, std::vector<SnapshotRows> snapshots, bool timed);
     // The same with timed snapshots other profiles share (the versions of
     // a live recording), already in time order.
-    static void add(ProfileBuilder& builder, const std::vector<SnapshotList::Pointer>& snapshots);
+    // `newestRows`: the last snapshot's rows, if the caller has them.
+    static void add(ProfileBuilder& builder, const std::vector<SnapshotList::Pointer>& snapshots,
+                    SnapshotList::Rows newestRows = nullptr);
 
 private:
     static void addTrack(ProfileBuilder& builder, bool timed);

@@ -153,6 +153,8 @@ public:
     // Snapshots of pre-aggregated metrics, in time order (see Profile).
     // Shared: the versions of a live recording hold the same ones.
     void addSnapshot(SnapshotList::Pointer snapshot) { m_profile->m_snapshots.push_back(std::move(snapshot)); }
+    // The last one's rows, decoded (SnapshotList::newestRows).
+    void setNewestSnapshotRows(SnapshotList::Rows rows) { m_profile->m_snapshots.setNewestRows(std::move(rows)); }
     void setSnapshotsTimed(bool timed) { m_profile->m_snapshotsTimed = timed; }
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
     // The file being read ("" for none), for a format that names a track

@@ -8,6 +8,7 @@
 namespace runlane {
 
 class Snapshot;
+struct AggregateRow;
 
 // A profile's metric snapshots, in time order. Each snapshot is its own
 // immutable object, so that the successive profiles of a live recording
@@ -72,11 +73,23 @@ public:
     const Snapshot& back() const { return *m_items.back(); }
     const std::vector<Pointer>& pointers() const { return m_items; }
 
-    void push_back(Pointer snapshot) { m_items.push_back(std::move(snapshot)); }
+    void push_back(Pointer snapshot)
+    {
+        m_items.push_back(std::move(snapshot));
+        m_newestRows.reset();
+    }
     void reserve(std::size_t n) { m_items.reserve(n); }
+
+    // The last snapshot's rows, decoded, when whoever stored it still had
+    // them (a live recording): the rank of each new version reads them
+    // instead of decoding up to a block of snapshots. Null otherwise.
+    using Rows = std::shared_ptr<const std::vector<AggregateRow>>;
+    const Rows& newestRows() const { return m_newestRows; }
+    void setNewestRows(Rows rows) { m_newestRows = std::move(rows); }
 
 private:
     std::vector<Pointer> m_items;
+    Rows m_newestRows;
 };
 
 } // namespace runlane

@@ -12,6 +12,8 @@ SnapshotReader::SnapshotReader(std::span<const SnapshotList::Pointer> snapshots,
 
 std::span<const AggregateRow> SnapshotReader::rows(std::size_t i)
 {
+    if (m_newest && i + 1 == m_snapshots.size() && m_columns == Columns::All)
+        return *m_newest; // what is decoded stays where it was
     seek(i, Columns::All);
     return m_rows;
 }

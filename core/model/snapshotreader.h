@@ -26,6 +26,7 @@ public:
     explicit SnapshotReader(const SnapshotList& snapshots, Columns columns = Columns::All)
         : SnapshotReader(std::span<const SnapshotList::Pointer>(snapshots.pointers()), columns)
     {
+        m_newest = snapshots.newestRows().get();
     }
 
     std::size_t size() const { return m_snapshots.size(); }
@@ -71,6 +72,7 @@ private:
     std::vector<AggregateRow> m_before; // the one before it, while decoding
     std::vector<LabelId> m_labels; // Columns::Exec
     std::vector<Time> m_exec;
+    const std::vector<AggregateRow>* m_newest = nullptr; // SnapshotList::newestRows
 };
 
 } // namespace runlane

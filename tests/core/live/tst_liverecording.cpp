@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <map>
 #include <random>
 
 using namespace runlane;
@@ -120,6 +121,40 @@ private Q_SLOTS:
         QCOMPARE(std::string(p->string(p->label(last[1].label).file)), next.file);
         QCOMPARE(p->label(last[1].label).line, line);
         QCOMPARE(last[1].exec, Time(70));
+    }
+
+    // Over many blocks of stored snapshots, with procs leaving the top-k
+    // and coming back: each proc's rank row is its last row received,
+    // after every snapshot (the newest read from the recording's decoded
+    // rows, the others from older blocks).
+    void rankIsEachProcsLastRow()
+    {
+        std::mt19937_64 rng(7);
+        LiveRecording recording;
+        std::map<std::string, std::pair<Time, std::uint64_t>> last; // exec, calls
+        for (int k = 1; k <= 150; ++k) {
+            std::vector<NamedAggregateRow> rows;
+            for (const char* name : {"A", "B", "C", "D", "E", "F"}) {
+                if (rng() % 3 == 0 && !(k == 150 && name[0] == 'A'))
+                    continue; // not in this snapshot's top-k
+                rows.push_back(row(name, Time(k) * 100 + Time(name[0]), std::uint64_t(k)));
+                last[name] = {rows.back().values.exec, rows.back().values.calls};
+            }
+            recording.add({at(Time(k) * 1000, std::move(rows))});
+            if (k % 7 != 0 && k != 150)
+                continue;
+            const auto p = recording.profile();
+            QVERIFY(p->snapshots().newestRows() != nullptr);
+            const MeasurementMetrics metrics(*p);
+            const RankTable rank = RankTable::compute(metrics);
+            QCOMPARE(rank.rows().size(), last.size());
+            for (const auto& [name, values] : last) {
+                const RankRow* r = rankRow(rank, *p, name);
+                QVERIFY2(r, name.c_str());
+                QCOMPARE(r->exec, values.first);
+                QCOMPARE(r->calls, values.second);
+            }
+        }
     }
 
     void rankAndUsage()

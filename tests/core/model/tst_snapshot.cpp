@@ -196,6 +196,23 @@ private Q_SLOTS:
         QCOMPARE(blocks, (std::vector<std::pair<std::size_t, std::size_t>>{{64, 70}, {32, 64}}));
     }
 
+    // A list that keeps its last snapshot's rows decoded hands them out
+    // for the last one, and decodes the others as before.
+    void newestRowsAreReadAsTheyAre()
+    {
+        const Sequence sequence = growing(3, 40);
+        SnapshotList list = store(sequence);
+        auto newest = std::make_shared<const std::vector<AggregateRow>>(sequence.back().rows);
+        list.setNewestRows(newest);
+        SnapshotReader reader(list);
+        QCOMPARE(reader.rows(39).data(), newest->data());
+        QVERIFY(same(reader.rows(38)[2], sequence[38].rows[2]));
+        QCOMPARE(reader.rows(39).data(), newest->data());
+        QVERIFY(same(reader.rows(10)[1], sequence[10].rows[1]));
+        list.push_back(std::make_shared<const Snapshot>(Time(99999), sequence.back().rows, &list.back(), sequence.back().rows));
+        QVERIFY(list.newestRows() == nullptr); // no longer the last one's
+    }
+
     void previousRowsMustMatch()
     {
         const std::vector<AggregateRow> one{row(0, 1)};
