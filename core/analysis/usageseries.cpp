@@ -64,7 +64,9 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
             const Time binStart = r.from + Time(bin) * binWidth;
             if (binStart >= to)
                 break;
-            add(bin, part(span, binStart, binStart + binWidth));
+            // The last bin may end past the largest time (a profile near
+            // 2^63 ns); nothing lies beyond it to count.
+            add(bin, part(span, binStart, binStart > kTimeMax - binWidth ? kTimeMax : binStart + binWidth));
         }
     };
     // Two passes over the spans rather than one that keeps every label's

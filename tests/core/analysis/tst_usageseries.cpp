@@ -103,6 +103,24 @@ private Q_SLOTS:
         QCOMPARE(s.busy(1), 1.0 / 3.0);
     }
 
+    // Metric snapshots at the end of the time scale: the last bin ends
+    // past the largest time, and counts what lies before it (found by the
+    // fuzzer as an overflow of the bin's end).
+    void lastBinPastTheLargestTime()
+    {
+        const std::string t0 = std::to_string(kTimeMax - 3'000'000'000);
+        const std::string t1 = std::to_string(kTimeMax - 1'000'000'000);
+        const std::string row = R"({"location": {"procedure": "p", "file": "f.nim", "line": 1}, "execTime": )";
+        const LoadResult r = loadText(QByteArray::fromStdString(R"({"chroprofSnapshots": 1, "snapshots": [{"t": )" + t0
+                                                                 + R"(, "rows": [)" + row + R"(0}]}, {"t": )" + t1
+                                                                 + R"(, "rows": [)" + row + "1000000000}]}]}"));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const UsageSeries s = UsageSeries::compute(*r.profile, 0, 1'600'000'000, 5);
+        QCOMPARE(s.binCount(), std::size_t(2));
+        QCOMPARE(bin(s, 0), (QList<double>{0.5, 0})); // 0.8 s of its 1 s of exec over 2 s, in 1.6 s
+        QCOMPARE(bin(s, 1), (QList<double>{0.125, 0})); // the other 0.2 s
+    }
+
     void range()
     {
         const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
