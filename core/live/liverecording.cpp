@@ -32,8 +32,8 @@ LiveRecording::Added LiveRecording::add(const std::vector<ScrapedSnapshot>& snap
             ++added.outOfOrder;
             continue;
         }
-        m_rows.clear();
-        m_rows.reserve(scraped.rows.size());
+        std::vector<AggregateRow> rows;
+        rows.reserve(scraped.rows.size());
         for (std::size_t k = 0; k < scraped.rows.size(); ++k) {
             const NamedAggregateRow& row = scraped.rows[k];
             AggregateRow r = row.values;
@@ -50,13 +50,12 @@ LiveRecording::Added LiveRecording::add(const std::vector<ScrapedSnapshot>& snap
             if (last >= 0 && r.exec < last)
                 ++added.resets;
             last = r.exec;
-            m_rows.push_back(r);
+            rows.push_back(r);
         }
-        auto snapshot = std::make_shared<const Snapshot>(scraped.time, m_rows,
+        auto snapshot = std::make_shared<const Snapshot>(scraped.time, rows,
                                                          m_snapshots.empty() ? nullptr : m_snapshots.back().get(), *m_lastRows);
         // A new vector each time: versions being built still read the last.
-        m_lastRows = std::make_shared<const std::vector<AggregateRow>>(std::move(m_rows));
-        m_rows = {};
+        m_lastRows = std::make_shared<const std::vector<AggregateRow>>(std::move(rows));
         m_snapshots.push_back(std::move(snapshot));
         ++added.snapshots;
     }
@@ -96,7 +95,7 @@ std::size_t LiveRecording::memoryBytes() const
     std::size_t bytes = m_snapshots.capacity() * sizeof(SnapshotList::Pointer);
     for (const auto& s : m_snapshots)
         bytes += s->memoryBytes() + 16; // 16: the shared control block
-    bytes += (m_rows.capacity() + m_lastRows->capacity()) * sizeof(AggregateRow);
+    bytes += m_lastRows->capacity() * sizeof(AggregateRow);
     for (const Name& n : m_names)
         bytes += sizeof(Name) + n.procedure.capacity() + n.file.capacity();
     bytes += m_ids.size() * (sizeof(std::string) + 32 + sizeof(LabelId)) + m_lastExec.capacity() * sizeof(Time);

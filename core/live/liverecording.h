@@ -77,9 +77,8 @@ private:
     std::vector<Time> m_lastExec; // by label id; -1 before its first value
     std::vector<SnapshotList::Pointer> m_snapshots;
     // The last snapshot's rows, which the next one is stored against (and
-    // each version's rank reads), and add()'s buffer for the next.
+    // each version's rank reads).
     std::shared_ptr<const std::vector<AggregateRow>> m_lastRows = std::make_shared<const std::vector<AggregateRow>>();
-    std::vector<AggregateRow> m_rows;
     std::uint64_t m_resets = 0;
 };
 
