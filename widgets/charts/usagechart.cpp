@@ -104,6 +104,10 @@ UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::emphasisChanged, this, &UsageChart::rebuildChart);
     connect(m_document, &ProfileDocument::colorsChanged, this, &UsageChart::rebuildChart);
     connect(m_axis, &TimeAxis::visibleRangeChanged, this, [this] {
+        // A live recording's next version, followed: the visible range
+        // slides to it right after it is shown (profileChanged), and its
+        // bins are the ones computed now.
+        const bool newVersion = m_continuationQueued;
         // At once, not on a timer: the worker computes while this thread
         // paints the other views, and one job at a time (m_pending)
         // coalesces a burst of range changes.
@@ -111,8 +115,13 @@ UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
         // The old bins are stretched to the new range only if the new
         // ones are late: moving an axis makes Qt Charts recompute and
         // stroke every band's outline (3 to 4 ms a zoom at 1 M events),
-        // which the new bins, due in a few ms, would do again.
-        m_stretch->start();
+        // which the new bins, due in a few ms, would do again. Never for
+        // a followed new version: stretched, the old bins would move by a
+        // pixel or two (a second of a 5-minute window) for the same
+        // re-layout, which cost 2.4 ms of the GUI thread per scrape
+        // whenever the new bins took over 30 ms (issue 19).
+        if (!newVersion)
+            m_stretch->start();
     });
     profileChanged();
 }
@@ -485,6 +494,11 @@ void UsageChart::rebuildChart()
         m_bands[k].lower->replace(floorPoints);
     }
     m_view->viewport()->update();
+}
+
+bool UsageChart::isStretchPending() const
+{
+    return m_stretch->isActive();
 }
 
 void UsageChart::updateAxis()

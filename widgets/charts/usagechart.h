@@ -44,6 +44,10 @@ public:
     const UsageSeries* series() const;
     // How many computations were started: each one scans the range shown.
     std::size_t computations() const { return m_computations; }
+    // Whether the old bins will be stretched to the visible range if the
+    // new ones are not in within 30 ms (after a zoom or a pan; not after
+    // the slide of a followed live recording to its new version).
+    bool isStretchPending() const;
     TrackId track() const { return m_track; }
     void setTrack(TrackId track);
     // 0: automatic (about one bin per 3 px).

@@ -235,6 +235,32 @@ private Q_SLOTS:
         QTRY_COMPARE(x->min(), double(30 * ms));
     }
 
+    // Issue 19: a followed live recording's next version is shown, then
+    // the range slides to it (a second of a 5-minute window). Stretching
+    // the old bins to that range would move them by a pixel or two for a
+    // whole re-layout of every band (2.4 ms of the GUI thread a scrape
+    // when the new bins took over 30 ms): the new version's bins come
+    // instead. A zoom or pan of the user is stretched as before.
+    void aFollowedNewVersionWaitsForItsBins()
+    {
+        Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
+        f.axis.setVisibleRange(25 * ms, 65 * ms);
+        f.chart.finishPendingWork();
+        const auto* x = static_cast<const QValueAxis*>(f.chart.view()->chart()->axes(Qt::Horizontal).first());
+        QCOMPARE(x->min(), double(25 * ms));
+        f.document.continueProfile(loadedFile(dataPath(QStringLiteral("profiles/chronos-overlap.json"))));
+        f.axis.setVisibleRange(26 * ms, 66 * ms);
+        QCOMPARE(f.chart.isStretchPending(), false);
+        QCOMPARE(x->min(), double(25 * ms)); // until the new bins are in
+        f.chart.finishPendingWork();
+        QCOMPARE(x->min(), double(26 * ms));
+        QCOMPARE(x->max(), double(66 * ms));
+        f.axis.setVisibleRange(27 * ms, 67 * ms);
+        QCOMPARE(f.chart.isStretchPending(), true);
+        f.chart.finishPendingWork();
+        QCOMPARE(x->min(), double(27 * ms));
+    }
+
     void clickingABandFocusesItsLabel()
     {
         Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
