@@ -27,6 +27,8 @@
 #include "usageseries.h"
 
 #include <QApplication>
+#include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 
 #include <ctime>
@@ -223,5 +225,15 @@ int main(int argc, char** argv)
     std::printf("memory: RSS %.0f MiB (%.0f MiB before the first scrape), peak %.0f MiB; the recording holds %.0f MiB\n",
                 rssMiB("VmRSS:"), rssBefore, rssMiB("VmHWM:"),
                 double(window.liveController()->recording()->memoryBytes()) / 1048576.0);
+    // The recovery file the window wrote all along (JSON, as File ▸ Save
+    // recording… writes): its size, then away with it. Kept, as a closed
+    // window keeps it for the user, every run left one in the test-mode
+    // data folder (4.3 GiB for the worst-case hour) until the disk filled.
+    window.liveController()->finishPendingWork();
+    const QString recovery = window.liveController()->recoveryPath();
+    std::printf("recovery file: %.0f MiB\n", double(QFileInfo(recovery).size()) / 1048576.0);
+    window.liveController()->detach();
+    if (!recovery.isEmpty())
+        QFile::remove(recovery);
     return 0;
 }
