@@ -7,6 +7,7 @@
 #include "testsupport.h"
 
 #include <QImage>
+#include <QLabel>
 #include <QTest>
 
 namespace runlane::test {
@@ -50,6 +51,16 @@ inline IntervalId intervalNamed(const Profile& p, std::string_view name)
 {
     const MeasurementId m = byName(p, name);
     return m == kNone || p.intervalsOf(m).empty() ? kNone : p.intervalsOf(m).front();
+}
+
+// The texts of every QLabel under `widget`, each followed by '|': what a
+// panel's top row says (RankPanel's count and banner).
+inline QString labelTexts(const QWidget& widget)
+{
+    QString text;
+    for (const QLabel* l : widget.findChildren<QLabel*>())
+        text += l->text() + QLatin1Char('|');
+    return text;
 }
 
 // The colour at a point given in logical pixels of a (possibly scaled) image.

@@ -65,8 +65,8 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
             if (binStart >= to)
                 break;
             // The last bin may end past the largest time (a profile near
-            // 2^63 ns); nothing lies beyond it to count.
-            add(bin, part(span, binStart, binStart > kTimeMax - binWidth ? kTimeMax : binStart + binWidth));
+            // 2^63 ns): held there, as nothing lies beyond it to count.
+            add(bin, part(span, binStart, addClamped(binStart, binWidth)));
         }
     };
     // Two passes over the spans rather than one that keeps every label's

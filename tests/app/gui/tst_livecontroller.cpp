@@ -218,12 +218,7 @@ private Q_SLOTS:
         m_live->finishPendingWork();
         RankPanel* rank = m_window->rank();
         rank->finishPendingWork();
-        auto labels = [rank] {
-            QString text;
-            for (QLabel* l : rank->findChildren<QLabel*>())
-                text += l->text() + QLatin1Char('|');
-            return text;
-        };
+        auto labels = [rank] { return test::labelTexts(*rank); };
         const QString shown = labels();
         QVERIFY2(shown.contains(QStringLiteral("Whole profile")), qPrintable(shown));
         // Read as the next version is shown, its rank computing. The

@@ -51,14 +51,7 @@ struct Fixture {
         return list;
     }
     LabelId label(std::string_view name) const { return labelNamed(*document.profile(), name); }
-    QString banner() const
-    {
-        // The rightmost label of the panel's top row.
-        QString text;
-        for (QLabel* l : panel.findChildren<QLabel*>())
-            text += l->text() + QLatin1Char('|');
-        return text;
-    }
+    QString banner() const { return labelTexts(panel); }
 };
 
 void compareRows(const Profile& p, const RankTable& shown, const RankTable& expected)
