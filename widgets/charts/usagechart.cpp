@@ -5,15 +5,13 @@
 #include "timeaxis.h"
 #include "timeformat.h"
 #include "trackexecindex.h"
+#include "usagebands.h"
 #include "usagechartview.h"
 #include "valueformat.h"
 
-#include <QAreaSeries>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegend>
-#include <QLineSeries>
 #include <QSpinBox>
 #include <QTimer>
 #include <QValueAxis>
@@ -60,8 +58,12 @@ UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_axis(document->axis()), m_view(new UsageChartView(this, m_axis, this)),
       m_trackBox(new QComboBox(this)), m_binBox(new QComboBox(this)), m_topBox(new QSpinBox(this)),
       m_note(new QLabel(this)), m_debounce(new QTimer(this)), m_stretch(new QTimer(this)),
+      m_bands(new UsageBands(m_view->chart())),
       m_job(this, [this](ProfileResult<UsageSeries> result) { computed(std::move(result)); })
 {
+    // The bands fill the plot area, wherever the view lays it out.
+    m_bands->setPlotArea(m_view->chart()->plotArea());
+    connect(m_view->chart(), &QChart::plotAreaChanged, this, [this](const QRectF& area) { m_bands->setPlotArea(area); });
     setMinimumHeight(kHeaderHeight + 70);
     auto* title = new QLabel(tr("<b>Event-loop usage</b>"), this);
     m_binBox->addItem(tr("auto"), QVariant::fromValue<qint64>(0));
@@ -345,10 +347,8 @@ double UsageChart::yMaximum() const
 
 void UsageChart::clearBands()
 {
-    // removeAllSeries() deletes the series (and their line series, which
-    // the areas own); the axes stay, hidden, for the next bands.
-    m_view->chart()->removeAllSeries();
-    m_bands.clear();
+    // The axes stay, hidden, for the next bands.
+    m_bands->clear();
     if (m_xAxis) {
         m_xAxis->setVisible(false);
         m_yAxis->setVisible(false);
@@ -379,7 +379,7 @@ void UsageChart::rebuildChart()
     // A live recording's previous version (only a continuation keeps
     // m_shown): its bands stay until the next version's series arrives,
     // instead of being removed and made again at each snapshot.
-    if (!shown && m_shown.value && !m_bands.empty())
+    if (!shown && m_shown.value && !m_bands->bands().empty())
         return;
     if (!shown || shown->binCount() == 0) {
         clearBands();
@@ -389,9 +389,9 @@ void UsageChart::rebuildChart()
     m_view->setMessage(QString());
     QChart* chart = m_view->chart();
     if (!m_xAxis) {
-        // Made once: the axes outlive every series (a zoom replaces only
-        // the points; building series and axes anew each time cost 12 to
-        // 26 ms of the GUI thread per zoom on a 1 M event trace).
+        // Made once: the axes outlive every series shown (building series
+        // and axes anew each time cost 12 to 26 ms of the GUI thread per
+        // zoom on a 1 M event trace).
         m_xAxis = new QValueAxis(chart);
         m_yAxis = new QValueAxis(chart);
         chart->addAxis(m_xAxis, Qt::AlignBottom);
@@ -410,71 +410,24 @@ void UsageChart::rebuildChart()
     const std::size_t series = s.seriesCount();
     const std::size_t bins = s.binCount();
     auto labelOf = [&s](std::size_t k) { return k < s.labels().size() ? s.labels()[k] : kNone; };
-    // As many bands as series: the ones there are reused, so that a zoom
-    // only replaces their points. Each band is filled from the floor to
-    // its top (the stack's sum up to it), and the bands are painted top
-    // band first, so each covers the ones above it from the floor up:
-    // what shows is the stack, while Qt Charts lays out (and strokes, for
-    // its hit shape) one line of points per band instead of two. The
-    // series are added in that painting order, so a change of their
-    // number adds them all again (the top-k is set by the user).
-    if (m_bands.size() != series) {
-        clearBands();
-        m_xAxis->setVisible(true);
-        m_yAxis->setVisible(true);
-        m_bands.resize(series);
-        for (std::size_t k = series; k-- > 0;) {
-            auto* upperLine = new QLineSeries(chart);
-            auto* floorLine = new QLineSeries(chart);
-            auto* area = new QAreaSeries(upperLine, floorLine);
-            upperLine->setParent(area);
-            floorLine->setParent(area);
-            chart->addSeries(area);
-            // After addSeries: the chart's theme gives a new series its pen,
-            // and a stroked outline of 2,000 points cost more than the fill.
-            area->setPen(Qt::NoPen);
-            area->attachAxis(m_xAxis);
-            area->attachAxis(m_yAxis);
-            m_bands[k] = Band{area, upperLine, floorLine};
-        }
-    }
-    // The new range first, on emptied bands, then the new points: Qt
-    // Charts lays out (and strokes) each band once, not twice.
+    // The bands' tops, stacked: largest series at the bottom, "other" on
+    // top; a hidden series adds nothing to the stack.
     m_stretch->stop();
-    for (const Band& band : m_bands) {
-        band.upper->clear();
-        band.lower->clear();
-    }
-    updateAxis();
-    // Stack the shown series: largest at the bottom, "other" on top.
-    std::vector<double> lower(bins, 0.0);
-    std::vector<QList<QPointF>> upperPoints(series);
-    const double left = double(s.start() - p->startTime());
-    const QList<QPointF> floorPoints{QPointF(left, 0.0), QPointF(left + double(Time(bins) * s.binWidth()), 0.0)};
+    std::vector<UsageBands::Band> bands(series);
+    std::vector<double> stack(bins, 0.0);
     for (std::size_t k = 0; k < series; ++k) {
         const LabelId label = labelOf(k);
-        const Band& band = m_bands[k];
-        upperPoints[k].reserve(qsizetype(2 * bins));
-        const bool hidden = isHidden(label);
+        UsageBands::Band& band = bands[k];
+        band.visible = !isHidden(label);
+        band.name = label == kNone ? tr("other") : qs(p->labelName(label));
+        band.color = label == kNone ? ColorScheme::other() : QColor::fromRgb(m_document->colorOf(label, 0));
+        band.tops.resize(bins);
         for (std::size_t b = 0; b < bins; ++b) {
-            // Steps: a bin is flat over its width.
-            // x is time from the profile's start: exact in a double where
-            // absolute (epoch) nanoseconds would not be.
-            const double x0 = left + double(Time(b) * s.binWidth());
-            const double x1 = x0 + double(s.binWidth());
-            lower[b] += hidden ? 0.0 : 100.0 * s.share(b, k);
-            upperPoints[k] << QPointF(x0, lower[b]) << QPointF(x1, lower[b]);
+            stack[b] += band.visible ? 100.0 * s.share(b, k) : 0.0;
+            band.tops[b] = stack[b];
         }
-        const QString name = label == kNone ? tr("other") : qs(p->labelName(label));
-        if (band.area->name() != name)
-            band.area->setName(name);
-        const QColor color = label == kNone ? ColorScheme::other() : QColor::fromRgb(m_document->colorOf(label, 0));
-        if (band.area->brush().color() != color || band.area->brush().style() != Qt::SolidPattern)
-            band.area->setBrush(color);
-        if (band.area->isVisible() == hidden)
-            band.area->setVisible(!hidden);
     }
-    for (const double top : lower)
+    for (const double top : stack)
         m_yMax = std::max(m_yMax, std::ceil(top / 25.0) * 25.0);
     if (m_yAxis->max() != m_yMax || m_yAxis->min() != 0)
         m_yAxis->setRange(0, m_yMax);
@@ -488,11 +441,10 @@ void UsageChart::rebuildChart()
         m_yAxis->setLabelsBrush(ColorScheme::mutedText());
     if (m_xAxis->linePenColor() != ColorScheme::mark())
         m_xAxis->setLinePenColor(ColorScheme::mark());
-    // The points last, with both axes set: one layout per band.
-    for (std::size_t k = 0; k < series; ++k) {
-        m_bands[k].upper->replace(upperPoints[k]);
-        m_bands[k].lower->replace(floorPoints);
-    }
+    // x is time from the profile's start: exact in a double where absolute
+    // (epoch) nanoseconds would not be.
+    m_bands->setBands(std::move(bands), double(s.start() - p->startTime()), double(s.binWidth()));
+    updateAxis();
     m_view->viewport()->update();
 }
 
@@ -506,7 +458,10 @@ void UsageChart::updateAxis()
     if (!m_xAxis)
         return;
     const Time start = m_document->hasProfile() ? m_document->profile()->startTime() : 0;
-    m_xAxis->setRange(double(m_axis->visibleStart() - start), double(m_axis->visibleEnd() - start));
+    const double xMin = double(m_axis->visibleStart() - start);
+    const double xMax = double(m_axis->visibleEnd() - start);
+    m_xAxis->setRange(xMin, xMax);
+    m_bands->setRange(xMin, xMax, m_yMax);
 }
 
 std::vector<UsageChart::LegendEntry> UsageChart::legend() const

@@ -9,9 +9,7 @@
 #include <memory>
 #include <set>
 
-class QAreaSeries;
 class QComboBox;
-class QLineSeries;
 class QValueAxis;
 class QLabel;
 class QSpinBox;
@@ -21,6 +19,7 @@ namespace runlane {
 
 class ProfileDocument;
 class TimeAxis;
+class UsageBands;
 class UsageChartView;
 
 // Event-loop usage over the visible range (semantics.md §6): per bin, the
@@ -79,6 +78,8 @@ public:
     // (Chroprof credits a future's time when it completes).
     double yMaximum() const;
     UsageChartView* view() const { return m_view; }
+    // The stacked bands drawn in the view's plot area.
+    const UsageBands& bands() const { return *m_bands; }
     // Waits for the computation under way and shows its result.
     void finishPendingWork();
 
@@ -110,13 +111,7 @@ private:
     QLabel* m_note;
     QTimer* m_debounce;
     QTimer* m_stretch; // old bins to a new range, when new ones are late
-    // One stacked band per series shown, reused from zoom to zoom.
-    struct Band {
-        QAreaSeries* area;
-        QLineSeries* upper;
-        QLineSeries* lower; // the floor: the band is filled from 0 up
-    };
-    std::vector<Band> m_bands;
+    UsageBands* m_bands; // owned by the view's chart
     QValueAxis* m_xAxis = nullptr;
     QValueAxis* m_yAxis = nullptr;
     ProfileJob<UsageSeries> m_job;

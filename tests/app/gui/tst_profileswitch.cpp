@@ -11,13 +11,13 @@
 #include "detailspane.h"
 #include "findbar.h"
 #include "mainwindowdriver.h"
-#include "usagechartview.h"
+#include "usagebands.h"
+#include "usagechart.h"
 #include "measurementmetrics.h"
 #include "ranktable.h"
 #include "warningspanel.h"
 #include "widgettestsupport.h"
 
-#include <QAreaSeries>
 #include <QLineEdit>
 #include <QSemaphore>
 #include <QSettings>
@@ -201,9 +201,9 @@ private Q_SLOTS:
             QStringList legend;
             for (const auto& entry : window.usage()->legend())
                 legend << entry.name;
-            QStringList bands; // bottom band first, as the legend; the chart paints (holds) them top first
-            for (QAbstractSeries* series : window.usage()->view()->chart()->series())
-                bands.prepend(series->name());
+            QStringList bands; // bottom band first, as the legend
+            for (const auto& band : window.usage()->bands().bands())
+                bands << band.name;
             QCOMPARE(bands, legend);
             for (std::size_t k = 0; k < again.labels().size(); ++k)
                 QCOMPARE(legend.at(qsizetype(k)), qstr(alone.profile->labelName(again.labels()[k])));
