@@ -45,9 +45,17 @@ void UsageBands::setPlotArea(const QRectF& area)
     m_area = area;
 }
 
+void UsageBands::setBaselineColor(const QColor& color)
+{
+    if (color == m_baseline)
+        return;
+    m_baseline = color;
+    update();
+}
+
 QRectF UsageBands::boundingRect() const
 {
-    return m_area;
+    return m_area.adjusted(0, 0, 0, 1); // and the baseline's row
 }
 
 void UsageBands::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
@@ -74,6 +82,8 @@ void UsageBands::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidg
     const double endBin = std::ceil((m_xMax - m_left) / m_binWidth);
     const std::size_t first = firstBin <= 0 ? 0 : std::size_t(std::min(firstBin, double(bins)));
     const std::size_t end = endBin <= 0 ? 0 : std::size_t(std::min(endBin, double(bins)));
+    if (m_baseline.isValid())
+        painter->fillRect(QRect(areaLeft, bottom, areaRight - areaLeft, 1), m_baseline);
     int painted = areaLeft; // the first pixel column not painted yet
     for (std::size_t b = first; b < end; ++b) {
         const double left = xOf(m_left + double(b) * m_binWidth);

@@ -12,7 +12,7 @@ namespace runlane {
 // the chart's own axes: per bin and band, one rectangle from the top of
 // the band below to the band's own top.
 //
-// Not QAreaSeries: at every change of its points or of the axis range, Qt
+// Not QAreaSeries (nor a QValueAxis for x, whose line is drawn here): at every change of its points or of the axis range, Qt
 // Charts lays out each area series' outline and strokes it into a hit
 // shape, whatever the pen. With 9 bands of 300 bins that was 3.6 ms of the
 // GUI thread per scrape of a followed live recording (issue 19), and the
@@ -42,6 +42,10 @@ public:
     double binWidth() const { return m_binWidth; }
     // What the plot area shows: x from xMin to xMax, y from 0 to yMax %.
     void setRange(double xMin, double xMax, double yMax);
+    double xMin() const { return m_xMin; }
+    double xMax() const { return m_xMax; }
+    // The x axis's line, under the plot area while there are bands.
+    void setBaselineColor(const QColor& color);
     void setPlotArea(const QRectF& area);
 
     QRectF boundingRect() const override;
@@ -55,6 +59,7 @@ private:
     double m_xMax = 1;
     double m_yMax = 100;
     QRectF m_area;
+    QColor m_baseline;
 };
 
 } // namespace runlane

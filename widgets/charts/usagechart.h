@@ -98,7 +98,7 @@ private:
     void computed(ProfileResult<UsageSeries> result);
     void rebuildChart();
     void clearBands();
-    void updateAxis();
+    void updateRange();
     Time effectiveBinWidth(Time span) const;
     int plotWidth() const;
 
@@ -112,7 +112,6 @@ private:
     QTimer* m_debounce;
     QTimer* m_stretch; // old bins to a new range, when new ones are late
     UsageBands* m_bands; // owned by the view's chart
-    QValueAxis* m_xAxis = nullptr;
     QValueAxis* m_yAxis = nullptr;
     ProfileJob<UsageSeries> m_job;
     struct IndexCache;

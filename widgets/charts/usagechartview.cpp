@@ -61,23 +61,32 @@ void UsageChartView::layoutPlot()
 
 int UsageChartView::legendRows() const
 {
+    return legendRows(int(m_owner->legend().size()));
+}
+
+int UsageChartView::legendRows(int count) const
+{
     const int line = fontMetrics().height() + 2;
     const int fit = std::max(1, (viewport()->height() - kTopMargin + 2) / line);
-    const int count = int(m_owner->legend().size());
     return count <= fit ? count : std::max(1, fit - 1); // one line for "1–5 of 9"
 }
 
 void UsageChartView::scrollLegend(int entries)
 {
     const int count = int(m_owner->legend().size());
-    m_legendFirst = std::clamp(m_legendFirst + entries, 0, std::max(0, count - legendRows()));
+    m_legendFirst = std::clamp(m_legendFirst + entries, 0, std::max(0, count - legendRows(count)));
     viewport()->update();
 }
 
 QRect UsageChartView::legendRect(int index) const
 {
+    return legendRect(index, legendRows());
+}
+
+QRect UsageChartView::legendRect(int index, int rows) const
+{
     const int row = index - m_legendFirst;
-    if (row < 0 || row >= legendRows())
+    if (row < 0 || row >= rows)
         return {};
     const int line = fontMetrics().height() + 2;
     return QRect(6, kTopMargin - 2 + row * line, TimeAxis::kGutter - kYAxisLabels - 10, line);
@@ -86,8 +95,9 @@ QRect UsageChartView::legendRect(int index) const
 int UsageChartView::legendAt(QPoint pos) const
 {
     const int count = int(m_owner->legend().size());
+    const int rows = legendRows(count);
     for (int i = 0; i < count; ++i) {
-        if (legendRect(i).contains(pos))
+        if (legendRect(i, rows).contains(pos))
             return i;
     }
     return -1;
@@ -140,7 +150,8 @@ void UsageChartView::mouseDoubleClickEvent(QMouseEvent* event)
 void UsageChartView::wheelEvent(QWheelEvent* event)
 {
     // Over the legend, when it does not fit: scroll it, one entry a notch.
-    if (event->position().x() < TimeAxis::kGutter - kYAxisLabels && int(m_owner->legend().size()) > legendRows()) {
+    if (const int count = int(m_owner->legend().size());
+        event->position().x() < TimeAxis::kGutter - kYAxisLabels && count > legendRows(count)) {
         const int notches = event->angleDelta().y() / 120;
         scrollLegend(notches == 0 ? 0 : -notches);
         event->accept();
@@ -193,11 +204,12 @@ void UsageChartView::drawForeground(QPainter* painter, const QRectF&)
     // for every entry, the ones cut off are the smallest.
     const auto legend = m_owner->legend();
     painter->setFont(font());
+    const int rows = legendRows(int(legend.size()));
     // Fewer entries than before (a new series): scrolled back in range.
-    m_legendFirst = std::clamp(m_legendFirst, 0, std::max(0, int(legend.size()) - legendRows()));
+    m_legendFirst = std::clamp(m_legendFirst, 0, std::max(0, int(legend.size()) - rows));
     for (std::size_t i = 0; i < legend.size(); ++i) {
         const auto& entry = legend[i];
-        const QRect r = legendRect(int(i));
+        const QRect r = legendRect(int(i), rows);
         if (r.isEmpty())
             continue;
         QColor swatch = entry.color;
@@ -214,7 +226,7 @@ void UsageChartView::drawForeground(QPainter* painter, const QRectF&)
                           painter->fontMetrics().elidedText(entry.name, Qt::ElideRight, r.width() - 18 - shareWidth));
         painter->drawText(r, Qt::AlignVCenter | Qt::AlignRight, share);
     }
-    if (const int shown = legendRows(); int(legend.size()) > shown) {
+    if (const int shown = rows; int(legend.size()) > shown) {
         const int line = fontMetrics().height() + 2;
         const QRect r(6, kTopMargin - 2 + shown * line, TimeAxis::kGutter - kYAxisLabels - 10, line);
         painter->setPen(ColorScheme::mutedText());

@@ -49,6 +49,11 @@ protected:
     void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
+    // The same for a legend of `count` entries: a paint computes the
+    // legend once, not once per entry.
+    int legendRows(int count) const;
+    QRect legendRect(int index, int rows) const;
+
     UsageChart* m_owner;
     TimeAxis* m_axis;
     TimeNavigator m_navigator;

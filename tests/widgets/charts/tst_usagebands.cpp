@@ -130,6 +130,21 @@ private Q_SLOTS:
         QCOMPARE(image.pixelColor(110, 54).name(), kEmpty.name());
     }
 
+    // The x axis's line: the row under the plot, across it.
+    void theBaselineIsUnderThePlot()
+    {
+        UsageBands bands;
+        setTenBins(bands);
+        bands.setBaselineColor(kBlue);
+        const QImage image = paint(bands);
+        QCOMPARE(image.pixelColor(10, 55).name(), kBlue.name());
+        QCOMPARE(image.pixelColor(35, 55).name(), kBlue.name()); // under an empty bin too
+        QCOMPARE(image.pixelColor(109, 55).name(), kBlue.name());
+        QCOMPARE(image.pixelColor(9, 55).name(), kEmpty.name());
+        QCOMPARE(image.pixelColor(110, 55).name(), kEmpty.name());
+        QCOMPARE(image.pixelColor(10, 54).name(), kRed.name());
+    }
+
     void nothingWithoutBands()
     {
         UsageBands bands;
@@ -138,7 +153,7 @@ private Q_SLOTS:
         QVERIFY(bands.bands().empty());
         const QImage image = paint(bands);
         QCOMPARE(image.pixelColor(15, 54).name(), kEmpty.name());
-        QCOMPARE(bands.boundingRect(), kArea);
+        QCOMPARE(bands.boundingRect(), kArea.adjusted(0, 0, 0, 1));
     }
 };
 
