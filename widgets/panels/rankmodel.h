@@ -68,7 +68,8 @@ public:
     // The number SortRole gives for a numeric column (exact: long double
     // holds every 64-bit integer), without a QVariant; nullopt for text.
     std::optional<long double> sortNumber(int row, int column) const;
-    // The row with the largest number in `column`, -1 when none has one.
+    // The row with the largest number in `column` (one of them, on a tie),
+    // -1 when none has one.
     int largestRow(int column) const;
     // Changes whenever the rows' numbers may have changed: what caches of
     // them (RankSortProxy's sort keys) compare against.

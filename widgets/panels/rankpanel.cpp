@@ -13,6 +13,7 @@
 #include "rankmodel.h"
 #include "searchpattern.h"
 #include "sharebardelegate.h"
+#include "textcelldelegate.h"
 #include "timeaxis.h"
 #include "valueformat.h"
 
@@ -54,6 +55,8 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
 
     setUpTable(m_view, m_proxy, RankModel::Exec);
     m_view->setAlternatingRowColors(true);
+    // Every cell is redrawn at each update of a live recording.
+    m_view->setItemDelegate(new TextCellDelegate(this));
     m_view->setItemDelegateForColumn(RankModel::Exec, new ShareBarDelegate(RankModel::ShareRole, this));
     m_view->setColumnWidth(RankModel::Name, 240);
     m_view->setColumnWidth(RankModel::Location, 170);

@@ -8,11 +8,11 @@
 
 namespace runlane {
 
-ShareBarDelegate::ShareBarDelegate(int shareRole, QObject* parent) : QStyledItemDelegate(parent), m_shareRole(shareRole) { }
+ShareBarDelegate::ShareBarDelegate(int shareRole, QObject* parent) : TextCellDelegate(parent), m_shareRole(shareRole) { }
 
 void ShareBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
 {
-    QStyledItemDelegate::paint(painter, option, index);
+    TextCellDelegate::paint(painter, option, index);
     const double share = std::clamp(index.data(m_shareRole).toDouble(), 0.0, 1.0);
     if (share > 0) {
         // Translucent over the cell (selected or not), inside its margins,

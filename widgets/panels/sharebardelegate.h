@@ -1,13 +1,13 @@
 #pragma once
 
-#include <QStyledItemDelegate>
+#include "textcelldelegate.h"
 
 namespace runlane {
 
 // Draws a cell with a translucent bar as long as the share (0..1) its model gives
 // in `shareRole`: the exec column of the rank shows each label's part of the
 // busy time at a glance.
-class ShareBarDelegate : public QStyledItemDelegate
+class ShareBarDelegate : public TextCellDelegate
 {
     Q_OBJECT
 

@@ -1,0 +1,94 @@
+#include "textcelldelegate.h"
+
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QtTest>
+
+using namespace runlane;
+
+namespace {
+
+// A table as the rank shows one: names left, numbers right, a search
+// match shaded, a name too long for its column.
+struct Table {
+    QStandardItemModel model{0, 3};
+    QTableView view;
+    TextCellDelegate* delegate = nullptr;
+
+    explicit Table(bool lean)
+    {
+        const QList<QStringList> rows{{"taskHandler", "5.63 s", "75.3 %"},
+                                      {"handleBlock", "110 ms", "1.5 %"},
+                                      {"a name far too long for the column it is in", "23.7 ms", "0.3 %"},
+                                      {"handleManifest", "1.00 k samples", "1.4 %"},
+                                      {"Ünïcödé → naïve ✓", "9 µs", "0 %"}};
+        for (const QStringList& texts : rows) {
+            QList<QStandardItem*> items;
+            for (int c = 0; c < texts.size(); ++c) {
+                auto* item = new QStandardItem(texts[c]);
+                item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+                items << item;
+            }
+            model.appendRow(items);
+        }
+        model.item(1, 0)->setBackground(QColor(255, 240, 160));
+        view.setModel(&model);
+        view.setAlternatingRowColors(true);
+        view.setWordWrap(false);
+        view.setColumnWidth(0, 120);
+        view.setColumnWidth(1, 70);
+        view.setColumnWidth(2, 60);
+        view.resize(300, 200);
+        if (lean) {
+            delegate = new TextCellDelegate(&view);
+            view.setItemDelegate(delegate);
+        }
+        view.selectionModel()->select(model.index(3, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        view.show();
+    }
+    QImage cell(int row, int column)
+    {
+        return view.viewport()->grab(view.visualRect(model.index(row, column))).toImage();
+    }
+};
+
+} // namespace
+
+class TestTextCellDelegate : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // What the style draws, pixel for pixel: text, alignment, elision,
+    // selection and a model's background.
+    void drawsAsTheStyle_data()
+    {
+        QTest::addColumn<int>("row");
+        QTest::addColumn<int>("column");
+        QTest::addColumn<bool>("elided"); // too wide for its column
+        for (int r = 0; r < 5; ++r) {
+            for (int c = 0; c < 3; ++c)
+                QTest::addRow("row %d, column %d", r, c) << r << c << ((r == 2 && c == 0) || (r == 3 && c == 1));
+        }
+    }
+    void drawsAsTheStyle()
+    {
+        QFETCH(int, row);
+        QFETCH(int, column);
+        QFETCH(bool, elided);
+        Table style(false);
+        Table lean(true);
+        QVERIFY(QTest::qWaitForWindowExposed(&style.view));
+        QVERIFY(QTest::qWaitForWindowExposed(&lean.view));
+        QCOMPARE(lean.cell(row, column), style.cell(row, column));
+        // Drawn by the delegate, not handed to the style: all but the
+        // elided texts and the current cell.
+        const bool own = !elided && lean.view.currentIndex() != lean.model.index(row, column);
+        const std::size_t before = lean.delegate->ownCells();
+        lean.view.viewport()->repaint(lean.view.visualRect(lean.model.index(row, column)));
+        QCOMPARE(lean.delegate->ownCells() - before, std::size_t(own ? 1 : 0));
+    }
+};
+
+QTEST_MAIN(TestTextCellDelegate)
+#include "tst_textcelldelegate.moc"
