@@ -300,8 +300,14 @@ void UsageChart::recompute()
     if (!m_indexCache)
         m_indexCache = std::make_shared<IndexCache>();
     ++m_computations;
-    m_job.start(m_document->sharedProfile(), [cache = m_indexCache, track, width, k, range](const Profile& profile) {
-        return std::make_shared<const UsageSeries>(UsageSeries::compute(profile, cache->get(profile, track), width, k, range));
+    // The labels shown are likely the top k again (a zoom, a live
+    // recording's next version, whose ids are the previous one's): the
+    // spans are then read once. Another profile's ids only cost that.
+    std::vector<LabelId> likely;
+    if (m_shown.value && m_shown.value->track() == track)
+        likely = m_shown.value->labels();
+    m_job.start(m_document->sharedProfile(), [cache = m_indexCache, track, width, k, range, likely = std::move(likely)](const Profile& profile) {
+        return std::make_shared<const UsageSeries>(UsageSeries::compute(profile, cache->get(profile, track), width, k, range, likely));
     });
     // In the profile's unit: samples, or plain units, are no nanoseconds.
     const ValueUnit unit = p->unit();

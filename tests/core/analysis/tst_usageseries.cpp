@@ -75,6 +75,69 @@ private Q_SLOTS:
         QCOMPARE(UsageSeries::busiestTrack(p, {}), kNone);
     }
 
+    // Labels said to be likely among the top k (the chart's previous
+    // series) let the spans be read once; they change no share: the
+    // series' own exactly (summed in the same order), "other" but for
+    // rounding, whatever the labels given.
+    void likelyLabelsChangeNoShare_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("topK");
+        QTest::addColumn<QString>("likely");
+        for (const char* file : {"profiles/fgh-chrome.json", "profiles/chronos-overlap.json",
+                                 "profiles/chroprof-snapshots.json", "profiles/prometheus-query-range.json"}) {
+            for (const int k : {1, 2, 8}) {
+                for (const char* likely : {"the top k", "more, reversed", "none of them", "half", "unknown ids"})
+                    QTest::addRow("%s, top %d, %s", file, k, likely) << QString::fromLatin1(file) << k << QString::fromLatin1(likely);
+            }
+        }
+    }
+    void likelyLabelsChangeNoShare()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, topK);
+        QFETCH(QString, likely);
+        const LoadResult r = ProfileLoader::load(dataPath(file));
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        const Time width = std::max<Time>(1, (p.endTime() - p.startTime()) / 7);
+        const UsageSeries plain = UsageSeries::compute(p, 0, width, std::size_t(topK));
+        QVERIFY(plain.binCount() > 0);
+        const std::vector<LabelId>& top = plain.labels();
+        std::vector<LabelId> given;
+        if (likely == "the top k") {
+            given = top;
+        } else if (likely == "more, reversed") {
+            for (LabelId l = LabelId(p.labelCount()); l-- > 0;)
+                given.push_back(l);
+        } else if (likely == "none of them") {
+            for (LabelId l = 0; l < p.labelCount(); ++l) {
+                if (std::find(top.begin(), top.end(), l) == top.end())
+                    given.push_back(l);
+            }
+        } else if (likely == "half") {
+            given.assign(top.begin(), top.begin() + std::ptrdiff_t(top.size() / 2));
+            for (LabelId l = 0; l < p.labelCount() && given.size() < top.size() + 2; ++l) {
+                if (std::find(top.begin(), top.end(), l) == top.end())
+                    given.push_back(l);
+            }
+        } else {
+            given = {LabelId(p.labelCount()), LabelId(p.labelCount() + 7), top.empty() ? 0 : top.front()};
+        }
+        const UsageSeries hinted = UsageSeries::compute(p, 0, width, std::size_t(topK), std::nullopt, given);
+        QCOMPARE(hinted.labels(), plain.labels());
+        QCOMPARE(hinted.binCount(), plain.binCount());
+        QCOMPARE(hinted.start(), plain.start());
+        for (std::size_t b = 0; b < plain.binCount(); ++b) {
+            for (std::size_t k = 0; k < top.size(); ++k)
+                QVERIFY2(hinted.share(b, k) == plain.share(b, k), qPrintable(QStringLiteral("bin %1, series %2").arg(b).arg(k)));
+            const double other = plain.share(b, top.size());
+            QVERIFY2(std::abs(hinted.share(b, top.size()) - other) <= 1e-12 * std::max(1.0, other),
+                     qPrintable(QStringLiteral("bin %1: other %2 against %3").arg(b).arg(hinted.share(b, top.size())).arg(other)));
+            QVERIFY(std::abs(hinted.busy(b) - plain.busy(b)) <= 1e-12 * std::max(1.0, plain.busy(b)));
+        }
+    }
+
     void topKAndOther()
     {
         const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
