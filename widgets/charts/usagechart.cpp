@@ -115,13 +115,12 @@ UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
         // coalesces a burst of range changes.
         recompute();
         // The old bins are stretched to the new range only if the new
-        // ones are late: moving an axis makes Qt Charts recompute and
-        // stroke every band's outline (3 to 4 ms a zoom at 1 M events),
-        // which the new bins, due in a few ms, would do again. Never for
-        // a followed new version: stretched, the old bins would move by a
-        // pixel or two (a second of a 5-minute window) for the same
-        // re-layout, which cost 2.4 ms of the GUI thread per scrape
-        // whenever the new bins took over 30 ms (issue 19).
+        // ones are late: the new bins, due in a few ms, would paint the
+        // chart again. (When the bands were Qt Charts area series, each
+        // stretch also re-laid out and stroked every band: 3 to 4 ms a
+        // zoom at 1 M events.) Never for a followed new version:
+        // stretched, the old bins would move by a pixel or two (a second
+        // of a 5-minute window), a paint for nothing once a second.
         if (!newVersion)
             m_stretch->start();
     });
@@ -353,7 +352,7 @@ double UsageChart::yMaximum() const
 
 void UsageChart::clearBands()
 {
-    // The axes stay, hidden, for the next bands.
+    // The y axis stays, hidden, for the next bands.
     m_bands->clear();
     if (m_yAxis)
         m_yAxis->setVisible(false);
