@@ -116,11 +116,15 @@ private Q_SLOTS:
         UsageBands bands;
         bands.setPlotArea(kArea);
         // 400 bins in 100 px, four a column: bin 4c (the first of column c)
-        // is 100 % for even c, 50 % for odd c; the other three are 0.
-        std::vector<double> tops(400, 0.0);
-        for (std::size_t c = 0; c < 100; ++c)
-            tops[4 * c] = c % 2 == 0 ? 100 : 50;
-        bands.setBands({{QStringLiteral("red"), kRed, true, tops}}, 0.0, 1.0);
+        // is red, 100 % for even c and 50 % for odd c; the other three are
+        // green, 100 %, and must not show.
+        std::vector<double> red(400, 0.0);
+        std::vector<double> green(400, 100.0);
+        for (std::size_t c = 0; c < 100; ++c) {
+            red[4 * c] = c % 2 == 0 ? 100 : 50;
+            green[4 * c] = red[4 * c];
+        }
+        bands.setBands({{QStringLiteral("red"), kRed, true, red}, {QStringLiteral("green"), kGreen, true, green}}, 0.0, 1.0);
         bands.setRange(0, 400, 100);
         const QImage image = paint(bands);
         for (int c = 0; c < 100; ++c) {
