@@ -85,17 +85,16 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
     // "other" is the same sum either way: the rest in the spans' order,
     // plus the likely labels not chosen, in their order.
     constexpr std::uint32_t kNoSlot = UINT32_MAX;
-    std::vector<std::uint32_t> slotOf;
+    std::vector<std::uint32_t> slotOf(labels, kNoSlot);
     std::size_t slots = 0;
-    if (!chosen && !likely.empty()) {
-        slotOf.assign(labels, kNoSlot);
+    if (!chosen) {
         for (const LabelId l : likely) {
             if (l < labels && slotOf[l] == kNoSlot)
                 slotOf[l] = std::uint32_t(slots++);
         }
     }
     std::vector<double> likelyExec(bins * slots, 0.0);
-    std::vector<double> rest(slots > 0 ? bins : 0, 0.0);
+    std::vector<double> rest(bins, 0.0);
     if (chosen) {
         order = *chosen;
     } else {
@@ -116,46 +115,42 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
     for (std::uint32_t k = 0; k < order.size(); ++k)
         seriesOf[order[k]] = k;
 
-    // Pass 2: spread each span over the bins it touches (with likely
-    // labels, only the others', and only if one of them was chosen).
+    // Pass 2: spread each span of a label without a slot over the bins it
+    // touches, into its series or the rest; not needed when pass 1 had
+    // slots for every label chosen (its rest is then the same sum).
     const std::size_t columns = series.seriesCount();
     std::vector<double> exec(bins * columns, 0.0);
-    if (slots == 0) {
+    const bool onePass = slots > 0 && std::all_of(order.begin(), order.end(), [&](LabelId l) { return slotOf[l] != kNoSlot; });
+    if (!onePass) {
+        std::fill(rest.begin(), rest.end(), 0.0);
         forEachSpan([&](const Span& span) {
-            const std::size_t column = seriesOf[span.label];
-            spread(span, [&](std::size_t bin, double e) { exec[bin * columns + column] += e; });
+            if (slotOf[span.label] != kNoSlot)
+                return;
+            if (const std::size_t column = seriesOf[span.label]; column < order.size())
+                spread(span, [&](std::size_t bin, double e) { exec[bin * columns + column] += e; });
+            else
+                spread(span, [&](std::size_t bin, double e) { rest[bin] += e; });
         });
-    } else {
-        const bool allLikely = std::all_of(order.begin(), order.end(), [&](LabelId l) { return slotOf[l] != kNoSlot; });
-        if (!allLikely) {
-            std::fill(rest.begin(), rest.end(), 0.0);
-            forEachSpan([&](const Span& span) {
-                if (slotOf[span.label] != kNoSlot)
-                    return;
-                if (const std::size_t column = seriesOf[span.label]; column < order.size())
-                    spread(span, [&](std::size_t bin, double e) { exec[bin * columns + column] += e; });
-                else
-                    spread(span, [&](std::size_t bin, double e) { rest[bin] += e; });
-            });
+    }
+    // The chosen labels with a slot take their bins from it; "other" is
+    // the rest plus the slotted labels not chosen, in slot order.
+    std::vector<bool> slotChosen(slots, false);
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const std::uint32_t slot = slotOf[order[k]];
+        if (slot == kNoSlot)
+            continue;
+        slotChosen[slot] = true;
+        for (std::size_t b = 0; b < bins; ++b)
+            exec[b * columns + k] = likelyExec[b * slots + slot];
+    }
+    const std::size_t other = columns - 1;
+    for (std::size_t b = 0; b < bins; ++b) {
+        double sum = rest[b];
+        for (std::size_t slot = 0; slot < slots; ++slot) {
+            if (!slotChosen[slot])
+                sum += likelyExec[b * slots + slot];
         }
-        std::vector<bool> slotChosen(slots, false);
-        for (std::size_t k = 0; k < order.size(); ++k) {
-            const std::uint32_t slot = slotOf[order[k]];
-            if (slot == kNoSlot)
-                continue;
-            slotChosen[slot] = true;
-            for (std::size_t b = 0; b < bins; ++b)
-                exec[b * columns + k] = likelyExec[b * slots + slot];
-        }
-        const std::size_t other = columns - 1;
-        for (std::size_t b = 0; b < bins; ++b) {
-            double sum = rest[b];
-            for (std::size_t slot = 0; slot < slots; ++slot) {
-                if (!slotChosen[slot])
-                    sum += likelyExec[b * slots + slot];
-            }
-            exec[b * columns + other] = sum;
-        }
+        exec[b * columns + other] = sum;
     }
     series.m_shares.resize(bins * columns);
     series.m_busy.assign(bins, 0.0);

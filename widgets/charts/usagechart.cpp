@@ -345,6 +345,21 @@ void UsageChart::computed(ProfileResult<UsageSeries> result)
         recompute();
 }
 
+LabelId UsageChart::labelOf(const UsageSeries& series, std::size_t k)
+{
+    return k < series.labels().size() ? series.labels()[k] : kNone;
+}
+
+QString UsageChart::nameOf(const Profile& profile, LabelId label)
+{
+    return label == kNone ? tr("other") : qs(profile.labelName(label));
+}
+
+QColor UsageChart::colorOf(LabelId label) const
+{
+    return label == kNone ? ColorScheme::other() : QColor::fromRgb(m_document->colorOf(label, 0));
+}
+
 double UsageChart::yMaximum() const
 {
     return m_yMax;
@@ -408,18 +423,17 @@ void UsageChart::rebuildChart()
     const UsageSeries& s = *shown;
     const std::size_t series = s.seriesCount();
     const std::size_t bins = s.binCount();
-    auto labelOf = [&s](std::size_t k) { return k < s.labels().size() ? s.labels()[k] : kNone; };
     // The bands' tops, stacked: largest series at the bottom, "other" on
     // top; a hidden series adds nothing to the stack.
     m_stretch->stop();
     std::vector<UsageBands::Band> bands(series);
     std::vector<double> stack(bins, 0.0);
     for (std::size_t k = 0; k < series; ++k) {
-        const LabelId label = labelOf(k);
+        const LabelId label = labelOf(s, k);
         UsageBands::Band& band = bands[k];
         band.visible = !isHidden(label);
-        band.name = label == kNone ? tr("other") : qs(p->labelName(label));
-        band.color = label == kNone ? ColorScheme::other() : QColor::fromRgb(m_document->colorOf(label, 0));
+        band.name = nameOf(*p, label);
+        band.color = colorOf(label);
         band.tops.resize(bins);
         for (std::size_t b = 0; b < bins; ++b) {
             stack[b] += band.visible ? 100.0 * s.share(b, k) : 0.0;
@@ -468,13 +482,11 @@ std::vector<UsageChart::LegendEntry> UsageChart::legend() const
     const UsageSeries& s = *shown;
     const Profile& p = *m_shown.profile;
     for (std::size_t k = 0; k < s.seriesCount(); ++k) {
-        const LabelId label = k < s.labels().size() ? s.labels()[k] : kNone;
+        const LabelId label = labelOf(s, k);
         double sum = 0;
         for (std::size_t b = 0; b < s.binCount(); ++b)
             sum += s.share(b, k);
-        entries.push_back(LegendEntry{label, label == kNone ? tr("other") : qs(p.labelName(label)),
-                                      label == kNone ? ColorScheme::other() : QColor::fromRgb(m_document->colorOf(label, 0)),
-                                      sum / double(s.binCount()), isHidden(label)});
+        entries.push_back(LegendEntry{label, nameOf(p, label), colorOf(label), sum / double(s.binCount()), isHidden(label)});
     }
     return entries;
 }
@@ -496,7 +508,7 @@ LabelId UsageChart::labelAt(QPoint pos) const
     const double value = (plot.bottom() - pos.y()) / plot.height() * m_yMax;
     double lower = 0;
     for (std::size_t k = 0; k < series; ++k) {
-        const LabelId label = k < s.labels().size() ? s.labels()[k] : kNone;
+        const LabelId label = labelOf(s, k);
         if (isHidden(label))
             continue;
         const double upper = lower + 100.0 * s.share(bin, k);
@@ -532,7 +544,7 @@ QString UsageChart::describeAt(QPoint pos) const
         const double share = s.share(bin, k);
         if (share <= 0)
             continue;
-        const QString name = k < s.labels().size() ? qs(p.labelName(s.labels()[k])) : tr("other");
+        const QString name = nameOf(p, labelOf(s, k));
         text += QStringLiteral("\n%1 %  %2").arg(100.0 * share, 5, 'f', 1).arg(name);
     }
     return text;

@@ -100,6 +100,11 @@ private:
     void clearBands();
     void updateRange();
     Time effectiveBinWidth(Time span) const;
+    // Series k's label (kNone: "other"), its name and its colour: one
+    // place for the bands, the legend and the tooltip.
+    static LabelId labelOf(const UsageSeries& series, std::size_t k);
+    static QString nameOf(const Profile& profile, LabelId label);
+    QColor colorOf(LabelId label) const;
     int plotWidth() const;
 
     ProfileDocument* m_document;
