@@ -12,7 +12,9 @@ namespace runlane {
 // elision, its drawing), which made the rank's cells 2 ms of the GUI thread
 // per update of a followed live recording (issue 19). What this does not
 // draw the style's way is left to the style: the focused cell (its frame),
-// a text that needs eliding, several lines.
+// a text that needs eliding, several lines. It reads the display,
+// alignment and background roles only: a model that gives cells fonts,
+// text colours, icons or check states needs QStyledItemDelegate.
 class TextCellDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
