@@ -78,6 +78,10 @@ private:
     };
     // Adds `run` and its rows (sorted here by label).
     bool insertRun(HistoryRun& run, std::vector<ValueRow>& values, std::size_t& rows, long long abortAfter);
+    // The rows of `run`, in the given order, by each engine's fastest
+    // means; `rows` counts them for the abort hook (kAbortHook).
+    bool insertValuesSqlite(std::int64_t run, const std::vector<ValueRow>& values, std::size_t& rows, long long abortAfter);
+    bool insertValuesQt(std::int64_t run, const std::vector<ValueRow>& values, std::size_t& rows, long long abortAfter);
     // The statements that find and add labels, prepared once per run.
     struct LabelQueries {
         QSqlQuery select;

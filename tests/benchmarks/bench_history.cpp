@@ -1,16 +1,20 @@
 // How fast the history answers and what recording costs (README "History",
 // "Performance"). Figures are printed, never asserted.
 //
-//   bench_history [--runs N] [--labels L] [--window W] [--events E] [--repeat R] [--cli PATH]
+//   bench_history [--runs N] [--labels L] [--show-labels S] [--window W] [--events E]
+//                 [--history-runs H] [--repeat R] [--cli PATH]
 //
-// 1. show: an SQLite history of N runs (10,000) of 20 labels; one label's
-//    exec over every run (HistoryStore::series and the table), R times.
+// 1. show: an SQLite history of N runs (10,000) of S labels (20); one
+//    label's exec over every run (HistoryStore::series and the table), R
+//    times.
 // 2. check: a history of W + 1 runs of L labels (5,000); the latest run
 //    against the W (30) before it (HistoryCheck and its JSON), R times.
 // 3. record: a generated Chrome trace of E events (1,000,000): its load
 //    (ProfileLoader, while a HistoryRecorder opens the history beside it,
 //    as in `history record`) against what recording adds to it: the run's
-//    per-label values (RunSet::add) and the transaction (HistoryRecorder).
+//    per-label values (RunSet::add) and the transaction (HistoryRecorder),
+//    into a history that holds H runs (100) of the trace already, as a CI
+//    job's history does: what a record costs may grow with the history.
 // With --cli, 1 and 2 are also timed as whole runlane-cli processes.
 #include "benchsupport.h"
 #include "historycheck.h"
@@ -79,6 +83,40 @@ bool fill(const std::string& path, int runs, int labels)
     return true;
 }
 
+// A history of `runs` runs of the profile in `trace` (its own labels and
+// values), written fast as fill() writes.
+bool fillWithTrace(const std::string& path, const std::string& trace, int runs)
+{
+    RunSet set;
+    const double took = bench::seconds([&] {
+        const LoadResult loaded = ProfileLoader::load(QString::fromStdString(trace));
+        if (loaded.ok())
+            set.add(*loaded.profile, trace, false);
+    });
+    HistoryDatabase db;
+    if (set.runs().empty() || !db.open(path) || !db.exec(QStringLiteral("PRAGMA synchronous=OFF"))) {
+        std::fprintf(stderr, "bench_history: cannot fill %s: %s\n", path.c_str(), db.error().c_str());
+        return false;
+    }
+    HistoryStore store(db);
+    const double wrote = bench::seconds([&] {
+        for (int r = 0; r < runs; ++r) {
+            std::vector<HistoryRun> meta(1);
+            meta[0].workload = "bench";
+            meta[0].commit = std::to_string(r);
+            if (!store.record(set, meta))
+                break;
+        }
+    });
+    if (!store.error().empty()) {
+        std::fprintf(stderr, "bench_history: %s\n", store.error().c_str());
+        return false;
+    }
+    std::printf("record: the history holds %d runs of the trace's %zu labels (load %.2f s, written in %.1f s)\n", runs,
+                set.labels().size(), took, wrote);
+    return true;
+}
+
 // A filled history in `dir`, said on stdout; "" if it could not be made.
 std::string filled(const QTemporaryDir& dir, const char* what, int runs, int labels)
 {
@@ -112,6 +150,8 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     int runs = 10'000;
     int labels = 5'000;
+    int showLabels = 20;
+    int historyRuns = 100;
     int window = 30;
     std::uint64_t events = 1'000'000;
     int repeat = 5;
@@ -122,6 +162,10 @@ int main(int argc, char** argv)
             runs = std::max(2, std::atoi(argv[i + 1]));
         else if (arg == "--labels")
             labels = std::max(1, std::atoi(argv[i + 1]));
+        else if (arg == "--show-labels")
+            showLabels = std::max(8, std::atoi(argv[i + 1]));
+        else if (arg == "--history-runs")
+            historyRuns = std::max(0, std::atoi(argv[i + 1]));
         else if (arg == "--window")
             window = std::max(1, std::atoi(argv[i + 1]));
         else if (arg == "--events")
@@ -131,14 +175,15 @@ int main(int argc, char** argv)
         else if (arg == "--cli")
             cli = QString::fromLocal8Bit(argv[i + 1]);
         else {
-            std::fprintf(stderr, "usage: bench_history [--runs N] [--labels L] [--window W] [--events E] [--repeat R] [--cli PATH]\n");
+            std::fprintf(stderr, "usage: bench_history [--runs N] [--labels L] [--show-labels S] [--window W] [--events E]"
+                                 " [--history-runs H] [--repeat R] [--cli PATH]\n");
             return 2;
         }
     }
     QTemporaryDir dir;
 
     // 1. show
-    const std::string showDb = filled(dir, "show", runs, 20);
+    const std::string showDb = filled(dir, "show", runs, showLabels);
     HistoryDatabase showHistory;
     if (showDb.empty() || !showHistory.open(showDb))
         return 1;
@@ -201,6 +246,8 @@ int main(int argc, char** argv)
     // the per-label values, then the transaction on the recorder's thread.
     // The load is timed with the recorder opening beside it, as it runs.
     const std::string recordDb = dir.filePath(QStringLiteral("record.sqlite")).toStdString();
+    if (!fillWithTrace(recordDb, trace, historyRuns))
+        return 1;
     std::vector<double> loads;
     std::vector<double> reduce;
     std::vector<double> write;

@@ -61,6 +61,40 @@ bool runSql(HistoryDatabase& db, const QString& file)
     return true;
 }
 
+// How run_values is stored since schema version 3: its indexes besides the
+// primary key (on SQLite none: an index by label cost a page per label at
+// every record and its planner never used it; PostgreSQL's does), and on
+// SQLite the table's own SQL, which must end in WITHOUT ROWID (the rows
+// kept in the key's order, with no second tree).
+QStringList valueIndexes(const HistoryDatabase& db)
+{
+    QSqlQuery q(db.connection());
+    q.exec(db.kind() == HistoryDatabase::Kind::SQLite
+               ? QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'run_values'")
+               : QStringLiteral("SELECT indexname FROM pg_indexes WHERE tablename = 'run_values'"
+                                " AND indexname <> 'run_values_pkey'"));
+    QStringList names;
+    while (q.next())
+        names << q.value(0).toString();
+    return names;
+}
+
+QStringList expectedValueIndexes(const HistoryDatabase& db)
+{
+    if (db.kind() == HistoryDatabase::Kind::SQLite)
+        return {};
+    return {QStringLiteral("run_values_by_label")};
+}
+
+bool storedInKeyOrder(const HistoryDatabase& db)
+{
+    if (db.kind() != HistoryDatabase::Kind::SQLite)
+        return true; // PostgreSQL has heaps only
+    QSqlQuery q(db.connection());
+    return q.exec(QStringLiteral("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'run_values'")) && q.next()
+        && q.value(0).toString().endsWith(QLatin1String("WITHOUT ROWID"));
+}
+
 } // namespace
 
 class TestHistoryStore : public QObject
@@ -99,6 +133,8 @@ private Q_SLOTS:
         HistoryDatabase db;
         QVERIFY2(db.open(location), db.error().c_str());
         QCOMPARE(db.versionFound(), 0);
+        QCOMPARE(valueIndexes(db), expectedValueIndexes(db));
+        QVERIFY(storedInKeyOrder(db));
         HistoryStore store(db);
         // Two profiles recorded together: one run set, one transaction.
         RunSet set;
@@ -176,6 +212,52 @@ private Q_SLOTS:
             HistoryStore viaSocket(socket);
             QVERIFY(viaSocket.runs("server", 0, listed));
             QCOMPARE(listed.size(), std::size_t(3));
+        }
+    }
+
+    // SQLite takes a run's rows 32 to a statement, then one at a time:
+    // every count around those edges reads back exactly, label by label
+    // and value by value, in a new history and in one that knows the
+    // labels already.
+    void manyLabels_data()
+    {
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<int>("labels");
+        for (const int labels : {1, 31, 32, 33, 64, 70, 5001})
+            QTest::addRow("sqlite, %d labels", labels) << QStringLiteral("sqlite") << labels;
+    }
+    void manyLabels()
+    {
+        QFETCH(int, labels);
+        HistoryDatabase db;
+        QVERIFY2(db.open(newHistory()), db.error().c_str());
+        HistoryStore store(db);
+        auto valuesOf = [](int label, int run) {
+            CompareMetrics::Values v{};
+            for (std::size_t m = 0; m < v.size(); ++m)
+                v[m] = 1000.0 * label + 10.0 * double(m) + run + 0.25;
+            return v;
+        };
+        for (int run = 1; run <= 2; ++run) {
+            HistoryStore::Values values;
+            for (int l = 0; l < labels; ++l) {
+                RunSet::Label label;
+                label.key = LabelKey{"f" + std::to_string(l), "work.nim", l};
+                label.async = l % 3 == 0;
+                values.emplace_back(std::move(label), valuesOf(l, run));
+            }
+            QVERIFY2(record(store, "w", values), store.error().c_str());
+        }
+        for (int run = 1; run <= 2; ++run) {
+            HistoryStore::Values read;
+            QVERIFY(store.values(run, read));
+            QCOMPARE(read.size(), std::size_t(labels));
+            std::sort(read.begin(), read.end(), [](const auto& a, const auto& b) { return a.first.key.line < b.first.key.line; });
+            for (int l = 0; l < labels; ++l) {
+                QCOMPARE(read[std::size_t(l)].first.key, (LabelKey{"f" + std::to_string(l), "work.nim", l}));
+                QCOMPARE(read[std::size_t(l)].first.async, l % 3 == 0);
+                QVERIFY(read[std::size_t(l)].second == valuesOf(l, run));
+            }
         }
     }
 
@@ -297,6 +379,8 @@ private Q_SLOTS:
         HistoryDatabase db;
         QVERIFY2(db.open(location), db.error().c_str());
         QCOMPARE(db.versionFound(), 1);
+        QCOMPARE(valueIndexes(db), expectedValueIndexes(db));
+        QVERIFY(storedInKeyOrder(db));
         HistoryStore store(db);
         std::vector<HistoryRun> runs;
         QVERIFY(store.runs("server", 0, runs));
