@@ -393,9 +393,9 @@ bool HistoryStore::series(const std::string& workload, const std::string& label,
                           std::size_t last, std::vector<Point>& out)
 {
     out.clear();
-    // The workload's runs (runs_by_workload), newest first, and each one's
-    // row of the label through the primary key (run, label): a lookup per
-    // run, as with an index by label, which then read each row by rowid.
+    // SQLite's plan: the workload's runs (runs_by_workload), newest first,
+    // and each one's row of the label by the primary key (run, label);
+    // PostgreSQL's goes through its index by label.
     QString sql = QStringLiteral("SELECT ");
     for (const QString& c : kRunColumns.split(QStringLiteral(", ")))
         sql += QStringLiteral("r.") + c.trimmed() + QStringLiteral(", ");
