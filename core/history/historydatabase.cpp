@@ -41,8 +41,8 @@ const char* const kMigration1[] = {
     " source_size BIGINT NOT NULL DEFAULT 0, format TEXT NOT NULL DEFAULT '', unit TEXT NOT NULL DEFAULT 'ns',"
     " busy DOUBLE PRECISION NOT NULL DEFAULT 0)",
     "CREATE INDEX runs_by_workload ON runs (workload, id)",
-    "CREATE TABLE labels (id %ID%, name TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,"
-    " UNIQUE (name, file, line))",
+    ("CREATE TABLE labels (id %ID%, name TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,"
+     " UNIQUE (name, file, line))"),
     // "All labels of a run": the primary key; "one label over time": the
     // index by label (until version 3).
     "CREATE TABLE run_values (%RUN_VALUES%)",
@@ -73,8 +73,9 @@ const char* const kMigration2[] = {
 // engine's. ("sqlite:" and "postgresql:" mark a statement of one engine.)
 const char* const kMigration3[] = {
     "sqlite:CREATE TABLE run_values_v3 (%RUN_VALUES%) WITHOUT ROWID",
-    "sqlite:INSERT INTO run_values_v3 SELECT run_id, label_id, async, calls, exec_time, total_time, wall_time,"
-    " p50, p90, p99, max_time, wait_time FROM run_values",
+    // Columns by name, not *: the copy does not rely on the old order.
+    ("sqlite:INSERT INTO run_values_v3 SELECT run_id, label_id, async, calls, exec_time, total_time, wall_time,"
+     " p50, p90, p99, max_time, wait_time FROM run_values"),
     "sqlite:DROP TABLE run_values",
     "sqlite:ALTER TABLE run_values_v3 RENAME TO run_values",
 };

@@ -230,7 +230,8 @@ bool HistoryStore::insertValuesSqlite(std::int64_t run, const std::vector<ValueR
 {
     constexpr std::size_t kRowsPerInsert = 32;
     constexpr int kColumns = 3 + int(CompareMetrics::kCount);
-    const std::string insert = "INSERT INTO run_values (run_id, label_id, async, " + valueColumns().toStdString() + ") VALUES ";
+    const std::string insert =
+        "INSERT INTO run_values (run_id, label_id, async, " + valueColumns().toStdString() + ") VALUES ";
     std::string row = "(?";
     for (int c = 1; c < kColumns; ++c)
         row += ", ?";
