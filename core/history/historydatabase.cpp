@@ -79,6 +79,19 @@ const char* const kMigration3[] = {
     "sqlite:DROP TABLE run_values",
     "sqlite:ALTER TABLE run_values_v3 RENAME TO run_values",
 };
+// Version 4: the labels each workload has recorded, so that listing them
+// (the History window's labels, the known labels a record starts from)
+// reads that workload's few thousand rows instead of every value row of
+// every run of it: 0.39 s for 107 runs of 5,001 labels, a minute for
+// 10,000. A record adds the labels new to its workload.
+const char* const kMigration4[] = {
+    ("sqlite:CREATE TABLE workload_labels (workload TEXT NOT NULL, label_id BIGINT NOT NULL REFERENCES labels (id),"
+     " PRIMARY KEY (workload, label_id)) WITHOUT ROWID"),
+    ("postgresql:CREATE TABLE workload_labels (workload TEXT NOT NULL,"
+     " label_id BIGINT NOT NULL REFERENCES labels (id), PRIMARY KEY (workload, label_id))"),
+    ("INSERT INTO workload_labels (workload, label_id) SELECT DISTINCT r.workload, v.label_id"
+     " FROM run_values v JOIN runs r ON r.id = v.run_id"),
+};
 struct Migration {
     const char* const* begin;
     const char* const* end;
@@ -87,6 +100,7 @@ const Migration kMigrations[] = {
     {std::begin(kMigration1), std::end(kMigration1)},
     {std::begin(kMigration2), std::end(kMigration2)},
     {std::begin(kMigration3), std::end(kMigration3)},
+    {std::begin(kMigration4), std::end(kMigration4)},
 };
 static_assert(std::size(kMigrations) == HistoryDatabase::kSchemaVersion);
 

@@ -19,7 +19,7 @@ class HistoryDatabase
 {
 public:
     enum class Kind { SQLite, PostgreSQL };
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
     static constexpr const char* kDefaultFile = "runlane-history.sqlite";
 
     HistoryDatabase();

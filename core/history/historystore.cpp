@@ -160,23 +160,52 @@ bool HistoryStore::labelId(const LabelKey& key, LabelQueries& queries, std::int6
 void HistoryStore::forgetLabels()
 {
     m_labelIds.clear();
+    m_workloadLabels.clear();
     m_knownFor.reset();
 }
 
 bool HistoryStore::readKnownLabels(const std::string& workload)
 {
-    // The labels of the workload's latest run, in one query: a run usually
-    // has the labels of the one before, and one lookup per label cost as
+    // Every label the workload has recorded, in one query: a run usually
+    // has the labels of the ones before, and one lookup per label cost as
     // much as writing its values.
     QSqlQuery q(m_db.connection());
     if (!select(q,
-                QStringLiteral("SELECT l.id, l.name, l.file, l.line FROM run_values v JOIN labels l ON l.id = v.label_id"
-                               " WHERE v.run_id = (SELECT max(id) FROM runs WHERE workload = ?)"),
+                QStringLiteral("SELECT l.id, l.name, l.file, l.line FROM workload_labels w JOIN labels l ON l.id = w.label_id"
+                               " WHERE w.workload = ?"),
                 {qs(workload)}, "reading the workload's labels"))
         return false;
-    while (q.next())
-        m_labelIds.emplace(LabelKey{str(q.value(1)), str(q.value(2)), q.value(3).toInt()}, q.value(0).toLongLong());
+    m_workloadLabels.clear();
+    while (q.next()) {
+        const std::int64_t id = q.value(0).toLongLong();
+        m_labelIds.emplace(LabelKey{str(q.value(1)), str(q.value(2)), q.value(3).toInt()}, id);
+        m_workloadLabels.insert(id);
+    }
     m_knownFor = workload;
+    return true;
+}
+
+bool HistoryStore::addWorkloadLabels(const std::string& workload, const std::vector<ValueRow>& values)
+{
+    if (m_knownFor != workload && !readKnownLabels(workload))
+        return false;
+    // In label order (the caller's), as addLabels: two PostgreSQL
+    // transactions adding the same ones wait in turn, never for each other.
+    std::optional<QSqlQuery> insert; // prepared for the first new one
+    for (const ValueRow& row : values) {
+        if (m_workloadLabels.contains(row.label))
+            continue;
+        if (!insert) {
+            insert.emplace(m_db.connection());
+            insert->prepare(QStringLiteral(
+                "INSERT INTO workload_labels (workload, label_id) VALUES (?, ?) ON CONFLICT DO NOTHING"));
+        }
+        insert->addBindValue(qs(workload));
+        insert->addBindValue(qlonglong(row.label));
+        if (!m_db.exec(*insert, "adding a label to the workload"))
+            return false;
+        m_workloadLabels.insert(row.label);
+    }
     return true;
 }
 
@@ -217,6 +246,8 @@ bool HistoryStore::insertRun(HistoryRun& run, std::vector<ValueRow>& values, std
     // In label order: the primary key (run, label) then grows at its end,
     // where the database appends, rather than splitting pages in its middle.
     std::sort(values.begin(), values.end(), [](const ValueRow& a, const ValueRow& b) { return a.label < b.label; });
+    if (!addWorkloadLabels(run.workload, values))
+        return false;
     return m_db.kind() == HistoryDatabase::Kind::SQLite ? insertValuesSqlite(run.id, values, rows, abortAfter)
                                                         : insertValuesQt(run.id, values, rows, abortAfter);
 }
@@ -441,8 +472,8 @@ bool HistoryStore::labelNames(const std::string& workload, std::vector<std::stri
     out.clear();
     QSqlQuery q(m_db.connection());
     if (!select(q,
-                QStringLiteral("SELECT DISTINCT l.name FROM labels l JOIN run_values v ON v.label_id = l.id"
-                               " JOIN runs r ON r.id = v.run_id WHERE r.workload = ? ORDER BY l.name"),
+                QStringLiteral("SELECT DISTINCT l.name FROM workload_labels w JOIN labels l ON l.id = w.label_id"
+                               " WHERE w.workload = ? ORDER BY l.name"),
                 {qs(workload)}, "listing the labels"))
         return false;
     while (q.next())

@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace runlane {
@@ -90,6 +91,9 @@ private:
     bool labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id);
     // After a rollback: the ids of labels added in it are gone too.
     void forgetLabels();
+    // The labels of `values` (sorted by id) in workload_labels: those
+    // m_workloadLabels lacks, once `workload`'s are read.
+    bool addWorkloadLabels(const std::string& workload, const std::vector<ValueRow>& values);
     // Every one of `keys` in the labels table and in m_labelIds (the
     // callers pass those not in m_labelIds yet).
     bool addLabels(const std::set<LabelKey>& keys);
@@ -100,8 +104,10 @@ private:
     // Hashed, not ordered: a record looks up every label of its runs, and
     // ordering compares whole names, which cost more than writing a row.
     std::unordered_map<LabelKey, std::int64_t, LabelKeyHash> m_labelIds;
-    // The workload whose labels m_labelIds holds since readKnownLabels.
+    // The workload whose labels m_labelIds holds since readKnownLabels,
+    // and their ids: those in its workload_labels.
     std::optional<std::string> m_knownFor;
+    std::unordered_set<std::int64_t> m_workloadLabels;
 };
 
 } // namespace runlane

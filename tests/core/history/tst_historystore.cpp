@@ -215,6 +215,44 @@ private Q_SLOTS:
         }
     }
 
+    // The labels a workload has recorded, in any of its runs, by name
+    // (workload_labels, since schema version 4): from the store that
+    // recorded them and from another connection, which then adds one.
+    void labelNamesOfWorkload_data() { test::HistoryBackends::addRows(); }
+    void labelNamesOfWorkload()
+    {
+        const std::string location = newHistory();
+        HistoryDatabase db;
+        QVERIFY2(db.open(location), db.error().c_str());
+        HistoryStore store(db);
+        QVERIFY(record(store, "server", rowsOf({{"poll", 1}, {"parse", 2}})));
+        QVERIFY(record(store, "server", rowsOf({{"accept", 3}, {"poll", 4}}))); // poll at line 2: another label
+        QVERIFY(record(store, "client", rowsOf({{"idle", 5}, {"poll", 6}})));
+        QVERIFY(record(store, "server", rowsOf({{"poll", 7}})));
+        using Names = std::vector<std::string>;
+        Names names;
+        QVERIFY(store.labelNames("server", names));
+        QCOMPARE(names, (Names{"accept", "parse", "poll"}));
+        QVERIFY(store.labelNames("client", names));
+        QCOMPARE(names, (Names{"idle", "poll"}));
+        QVERIFY(store.labelNames("nobody", names));
+        QVERIFY(names.empty());
+
+        HistoryDatabase other;
+        QVERIFY2(other.open(location), other.error().c_str());
+        HistoryStore second(other);
+        QVERIFY(record(second, "server", rowsOf({{"late", 8}})));
+        QVERIFY(record(second, "client", rowsOf({{"poll", 9}})));
+        QVERIFY(store.labelNames("server", names));
+        QCOMPARE(names, (Names{"accept", "late", "parse", "poll"}));
+        QVERIFY(store.labelNames("client", names));
+        QCOMPARE(names, (Names{"idle", "poll"}));
+        QSqlQuery rows(db.connection());
+        QVERIFY(rows.exec(QStringLiteral("SELECT count(*) FROM workload_labels")) && rows.next());
+        // server: poll:1, parse:2, accept:1, poll:2, late:1; client: idle:1, poll:2, poll:1
+        QCOMPARE(rows.value(0).toInt(), 8);
+    }
+
     // SQLite takes a run's rows 32 to a statement, then one at a time:
     // every count around those edges reads back exactly, label by label
     // and value by value, in a new history and in one that knows the
@@ -382,6 +420,9 @@ private Q_SLOTS:
         QCOMPARE(valueIndexes(db), expectedValueIndexes(db));
         QVERIFY(storedInKeyOrder(db));
         HistoryStore store(db);
+        std::vector<std::string> names;
+        QVERIFY(store.labelNames("server", names));
+        QCOMPARE(names, (std::vector<std::string>{"accept", "parse"}));
         std::vector<HistoryRun> runs;
         QVERIFY(store.runs("server", 0, runs));
         QCOMPARE(runs.size(), std::size_t(2));
