@@ -44,7 +44,7 @@ const char* const kMigration1[] = {
     ("CREATE TABLE labels (id %ID%, name TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,"
      " UNIQUE (name, file, line))"),
     // "All labels of a run": the primary key; "one label over time": the
-    // index by label (until version 3).
+    // index by label (on SQLite until version 3).
     "CREATE TABLE run_values (%RUN_VALUES%)",
     "CREATE INDEX run_values_by_label ON run_values (label_id, run_id)",
 };

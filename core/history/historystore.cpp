@@ -185,9 +185,14 @@ bool HistoryStore::readKnownLabels(const std::string& workload)
     return true;
 }
 
+bool HistoryStore::knowLabelsOf(const std::string& workload)
+{
+    return m_knownFor == workload || readKnownLabels(workload);
+}
+
 bool HistoryStore::addWorkloadLabels(const std::string& workload, const std::vector<ValueRow>& values)
 {
-    if (m_knownFor != workload && !readKnownLabels(workload))
+    if (!knowLabelsOf(workload))
         return false;
     // In label order (the caller's), as addLabels: two PostgreSQL
     // transactions adding the same ones wait in turn, never for each other.
@@ -322,7 +327,7 @@ bool HistoryStore::insertValuesQt(std::int64_t run, const std::vector<ValueRow>&
 
 bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
 {
-    if (!runs.empty() && m_knownFor != runs.front().workload && !readKnownLabels(runs.front().workload))
+    if (!runs.empty() && !knowLabelsOf(runs.front().workload))
         return false;
     const char* hook = std::getenv(kAbortHook);
     const long long abortAfter = hook ? std::atoll(hook) : -1;
@@ -367,6 +372,8 @@ bool HistoryStore::record(const RunSet& set, std::vector<HistoryRun>& runs)
 
 bool HistoryStore::record(HistoryRun& run, const Values& values)
 {
+    if (!knowLabelsOf(run.workload))
+        return false;
     std::size_t rows = 0;
     std::set<LabelKey> keys; // the new ones
     for (const auto& [label, v] : values) {

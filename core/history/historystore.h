@@ -48,7 +48,7 @@ public:
     // One run as it was exported (HistoryJsonLines): its values as given.
     bool record(HistoryRun& run, const Values& values);
 
-    // Reads the labels of `workload`'s latest run ahead of a record of it,
+    // Reads every label `workload` has recorded ahead of a record of it,
     // which then looks them up instead of asking for each (record reads
     // them itself otherwise). HistoryRecorder does this during the load.
     bool readKnownLabels(const std::string& workload);
@@ -91,6 +91,10 @@ private:
     bool labelId(const LabelKey& key, LabelQueries& queries, std::int64_t& id);
     // After a rollback: the ids of labels added in it are gone too.
     void forgetLabels();
+    // readKnownLabels(workload) unless m_labelIds holds its labels already:
+    // the labels a record looks up one by one are then only those new to
+    // the workload.
+    bool knowLabelsOf(const std::string& workload);
     // The labels of `values` (sorted by id) in workload_labels: those
     // m_workloadLabels lacks, once `workload`'s are read.
     bool addWorkloadLabels(const std::string& workload, const std::vector<ValueRow>& values);
