@@ -1,46 +1,19 @@
 #include "profilebuilder.h"
 
+#include "cancellableless.h"
 #include "loaderror.h"
 #include "parallel.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <memory>
 #include <numeric>
+#include <utility>
 
 namespace runlane {
 
 namespace {
-
-// A sort of millions of items takes long enough that Cancel must reach into
-// it: the comparison looks at the flag every 64 Ki calls (a counter and a
-// rarely taken branch) and throws LoadCancelled, which leaves the range
-// permuted but valid, and it is thrown away anyway.
-template<typename Less>
-class CancellableLess
-{
-public:
-    CancellableLess(const std::atomic<bool>* cancel, Less less) : m_cancel(cancel), m_less(less) {}
-    template<typename T>
-    bool operator()(const T& a, const T& b) const
-    {
-        if ((++t_calls & 0xFFFF) == 0 && m_cancel && m_cancel->load(std::memory_order_relaxed))
-            throw LoadCancelled();
-        return m_less(a, b);
-    }
-
-private:
-    const std::atomic<bool>* m_cancel;
-    Less m_less;
-    // The calls on this thread, whichever copy of the comparison made them
-    // (std::sort copies it into nearly every helper it calls): a count
-    // shared through a shared_ptr cost two atomic operations a copy,
-    // millions of them in a sort.
-    static thread_local std::uint32_t t_calls;
-};
-
-template<typename Less>
-thread_local std::uint32_t CancellableLess<Less>::t_calls = 0;
 
 std::string quoted(std::string_view text)
 {
@@ -371,6 +344,17 @@ void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, Inter
         iv.parent = parent[i] == kNone ? kNone : newIndex[parent[i]];
         out[newIndex[i]] = iv;
     }
+    // A measurement's intervals are all on its track, so its first, last
+    // and count are found here, on this track's thread, in id order as one
+    // loop over all intervals would.
+    for (IntervalId i = begin; i < begin + slice.size(); ++i) {
+        const Interval& iv = out[i];
+        IntervalId& first = m_firstInterval[iv.measurement];
+        if (first == kNone || iv.start < out[first].start)
+            first = i;
+        m_lastEnd[iv.measurement] = std::max(m_lastEnd[iv.measurement], iv.end);
+        ++m_intervalCount[iv.measurement];
+    }
 }
 
 void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
@@ -415,6 +399,9 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
 
     m_profile->m_intervals.resize(n);
     m_depthOffsets.assign(trackCount, {});
+    m_firstInterval.assign(m_measurements.size(), kNone);
+    m_lastEnd.assign(m_measurements.size(), kTimeMin);
+    m_intervalCount.assign(m_measurements.size(), 0);
     // Tracks are independent: lay them out on every core, biggest first,
     // and report what they found in track order, as one thread would.
     std::vector<std::size_t> order(trackCount);
@@ -440,16 +427,6 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
                 diagnostics().warnWith(cut ? "call ends after its caller" : "overlapping intervals",
                                        [] { return std::string(); });
         }
-    }
-    const std::vector<Interval>& out = m_profile->m_intervals;
-    m_firstInterval.assign(m_measurements.size(), kNone);
-    m_lastEnd.assign(m_measurements.size(), kTimeMin);
-    for (IntervalId i = 0; i < n; ++i) {
-        const Interval& iv = out[i];
-        IntervalId& first = m_firstInterval[iv.measurement];
-        if (first == kNone || iv.start < out[first].start)
-            first = i;
-        m_lastEnd[iv.measurement] = std::max(m_lastEnd[iv.measurement], iv.end);
     }
 }
 
@@ -482,41 +459,58 @@ void ProfileBuilder::bindFlows()
 }
 
 // A measurement cannot run before it exists nor after it finished; formats
-// that carry both facts separately can contradict themselves.
+// that carry both facts separately can contradict themselves. Each
+// measurement is fixed on its own, on every core; the warnings are given
+// afterwards in id order, as one loop would give them.
 void ProfileBuilder::clampMeasurements()
 {
+    enum Fix : std::uint8_t { CreatedAtStart, FinishedAtCreation, FinishedAfterRunning };
+    // Each fix's warning: kind, then what goes between the name and the ns.
+    static constexpr std::array<std::array<const char*, 3>, 3> kWarnings{{
+        {"started before created", " starts running ", " ns before it is created; creation moved to its start"},
+        {"finished before created", " finishes ", " ns before it is created; moved to its creation"},
+        {"ran after finished", " is still running ", " ns after it finished; finish moved"},
+    }};
+    struct Found {
+        MeasurementId id;
+        Fix fix;
+        Time by; // ns the measurement was moved
+    };
     const auto& intervals = m_profile->m_intervals;
-    for (MeasurementId id = 0; id < m_measurements.size(); ++id) {
-        Measurement& m = m_measurements[id];
-        const bool ran = m_firstInterval[id] != kNone;
-        if (ran && m.created > intervals[m_firstInterval[id]].start) {
-            const Time firstStart = intervals[m_firstInterval[id]].start;
-            diagnostics().warnWith("started before created", [&] {
-                return quoted(string(m_labels[m.label].name)) + " starts running "
-                    + std::to_string(m.created - firstStart) + " ns before it is created; creation moved to its start";
-            });
-            m.created = firstStart;
+    const std::vector<std::vector<Found>> found = parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
+        std::vector<Found> out;
+        for (MeasurementId id = MeasurementId(from); id < to; ++id) {
+            Measurement& m = m_measurements[id];
+            const bool ran = m_firstInterval[id] != kNone;
+            if (ran && m.created > intervals[m_firstInterval[id]].start) {
+                const Time firstStart = intervals[m_firstInterval[id]].start;
+                out.push_back({id, CreatedAtStart, m.created - firstStart});
+                m.created = firstStart;
+            }
+            if (m.finished < m.created) {
+                out.push_back({id, FinishedAtCreation, m.created - m.finished});
+                m.finished = m.created;
+            }
+            if ((m.flags & Call) && ran && m_lastEnd[id] < m.finished) {
+                // Cut at its caller's end while nesting (warned there): it
+                // ends there too, and is no longer open at the profile's end.
+                m.finished = m_lastEnd[id];
+                if (m.finalState() == FinalState::Unfinished)
+                    m.state = std::uint32_t(FinalState::Ended);
+            }
+            if (ran && m.finished < m_lastEnd[id]) {
+                out.push_back({id, FinishedAfterRunning, m_lastEnd[id] - m.finished});
+                m.finished = m_lastEnd[id];
+            }
         }
-        if (m.finished < m.created) {
-            diagnostics().warnWith("finished before created", [&] {
-                return quoted(string(m_labels[m.label].name)) + " finishes "
-                    + std::to_string(m.created - m.finished) + " ns before it is created; moved to its creation";
+        return out;
+    });
+    for (const std::vector<Found>& slice : found) {
+        for (const Found& f : slice) {
+            const auto& text = kWarnings[f.fix]; // kind, then around the ns
+            diagnostics().warnWith(text[0], [&] {
+                return quoted(string(m_labels[m_measurements[f.id].label].name)) + text[1] + std::to_string(f.by) + text[2];
             });
-            m.finished = m.created;
-        }
-        if ((m.flags & Call) && ran && m_lastEnd[id] < m.finished) {
-            // Cut at its caller's end while nesting (warned there): it ends
-            // there too, and is no longer open at the profile's end.
-            m.finished = m_lastEnd[id];
-            if (m.finalState() == FinalState::Unfinished)
-                m.state = std::uint32_t(FinalState::Ended);
-        }
-        if (ran && m.finished < m_lastEnd[id]) {
-            diagnostics().warnWith("ran after finished", [&] {
-                return quoted(string(m_labels[m.label].name)) + " is still running "
-                    + std::to_string(m_lastEnd[id] - m.finished) + " ns after it finished; finish moved";
-            });
-            m.finished = m_lastEnd[id];
         }
     }
 }
@@ -540,32 +534,45 @@ void ProfileBuilder::resolveCreators()
     const auto& intervals = m_profile->m_intervals;
     for (const auto& [id, track] : m_createdOn)
         m_measurements[id].creator = innermostRunningAt(track, m_measurements[id].created);
-    for (MeasurementId id = 0; id < m_measurements.size(); ++id) {
-        Measurement& m = m_measurements[id];
-        if (m.creator != kAutoCreator)
-            continue;
-        const IntervalId first = m_firstInterval[id];
-        if (first != kNone && m.created >= intervals[first].start) {
-            // Created as it started: whoever it interrupted created it.
-            const IntervalId p = intervals[first].parent;
-            m.creator = p == kNone ? kNone : intervals[p].measurement;
-        } else {
-            // Created before it ran: whoever was running at its creation.
-            m.creator = innermostRunningAt(m.track, m.created);
+    // Each measurement's creator on its own, on every core: it reads only
+    // the laid-out intervals and writes only this measurement.
+    parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
+        for (MeasurementId id = MeasurementId(from); id < to; ++id) {
+            Measurement& m = m_measurements[id];
+            if (m.creator != kAutoCreator)
+                continue;
+            const IntervalId first = m_firstInterval[id];
+            if (first != kNone && m.created >= intervals[first].start) {
+                // Created as it started: whoever it interrupted created it.
+                const IntervalId p = intervals[first].parent;
+                m.creator = p == kNone ? kNone : intervals[p].measurement;
+            } else {
+                // Created before it ran: whoever was running at its creation.
+                m.creator = innermostRunningAt(m.track, m.created);
+            }
+            if (m.creator == id)
+                m.creator = kNone;
         }
-        if (m.creator == id)
-            m.creator = kNone;
-    }
-    for (Measurement& m : m_measurements) {
-        if (m.creator == kNone)
-            continue;
-        const Measurement& creator = m_measurements[m.creator];
-        if (creator.created > m.created) {
+    });
+    // A creator created later is none (creation times no longer change).
+    const std::vector<std::vector<std::pair<MeasurementId, MeasurementId>>> cut =
+        parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
+            std::vector<std::pair<MeasurementId, MeasurementId>> out;
+            for (MeasurementId id = MeasurementId(from); id < to; ++id) {
+                Measurement& m = m_measurements[id];
+                if (m.creator != kNone && m_measurements[m.creator].created > m.created) {
+                    out.emplace_back(id, m.creator);
+                    m.creator = kNone;
+                }
+            }
+            return out;
+        });
+    for (const auto& slice : cut) {
+        for (const auto& pair : slice) {
             diagnostics().warnWith("created before its creator", [&] {
-                return quoted(string(m_labels[m.label].name)) + " is created before its creator "
-                    + quoted(string(m_labels[creator.label].name)) + "; made a root";
+                return quoted(string(m_labels[m_measurements[pair.first].label].name)) + " is created before its creator "
+                    + quoted(string(m_labels[m_measurements[pair.second].label].name)) + "; made a root";
             });
-            m.creator = kNone;
         }
     }
 }
@@ -627,15 +634,13 @@ void ProfileBuilder::orderMeasurements(const std::atomic<bool>* cancel)
         }
     };
     const std::size_t count = m_measurements.size();
-    // Element-wise loops over millions of entries run on every core, in
-    // slices of kSlice. Buffers are freed as soon as done with: this is the
-    // peak of a load's memory.
-    constexpr std::size_t kSlice = 1 << 16;
+    // Element-wise loops over millions of entries run on every core.
+    // Buffers are freed as soon as done with: this is the peak of a load's
+    // memory.
     auto slicesOf = [this, cancel](std::size_t n, auto&& fn) {
-        const std::size_t parts = (n + kSlice - 1) / kSlice;
-        parallelFor(parts, [&](std::size_t s) {
+        parallelSlices(n, [&](std::size_t from, std::size_t to) {
             checkCancel(cancel);
-            fn(s * kSlice, std::min(n, (s + 1) * kSlice));
+            fn(from, to);
         });
     };
     std::vector<Key> keys(count);
@@ -691,14 +696,17 @@ void ProfileBuilder::orderMeasurements(const std::atomic<bool>* cancel)
     {
         std::vector<IntervalId> first(count);
         std::vector<Time> lastEnd(count);
+        std::vector<std::uint32_t> intervalCount(count);
         slicesOf(count, [&](std::size_t from, std::size_t to) {
             for (std::size_t i = from; i < to; ++i) {
                 first[i] = m_firstInterval[order[i]];
                 lastEnd[i] = m_lastEnd[order[i]];
+                intervalCount[i] = m_intervalCount[order[i]];
             }
         });
         m_firstInterval = std::move(first);
         m_lastEnd = std::move(lastEnd);
+        m_intervalCount = std::move(intervalCount);
     }
     std::vector<MeasurementId>().swap(order);
     for (Profile::Trigger& t : m_triggers)
@@ -714,50 +722,62 @@ void ProfileBuilder::orderMeasurements(const std::atomic<bool>* cancel)
     });
 }
 
+// A measurement of one interval refers to it; one of several to its list in
+// m_intervalLists (a count, then the ids by start), lists in id order. Each
+// step runs on every core and gives what one loop would.
 void ProfileBuilder::buildIntervalLists()
 {
     const auto& intervals = m_profile->m_intervals;
     const std::size_t count = m_measurements.size();
-    std::vector<std::uint32_t> perMeasurement(count, 0);
-    for (const Interval& iv : intervals)
-        ++perMeasurement[iv.measurement];
-
+    const auto listSize = [](std::uint32_t c) -> std::size_t { return c > 1 ? c + 1 : 0; };
+    std::vector<std::size_t> sliceBegin = parallelSlices(count, [&](std::size_t from, std::size_t to) {
+        std::size_t size = 0;
+        for (std::size_t id = from; id < to; ++id)
+            size += listSize(m_intervalCount[id]);
+        return size;
+    });
+    std::size_t total = 1; // the shared empty list
+    for (std::size_t& begin : sliceBegin)
+        total += std::exchange(begin, total);
     std::vector<IntervalId>& lists = m_profile->m_intervalLists;
-    lists.assign(1, 0); // the shared empty list
-    std::size_t listSize = 1;
-    for (std::uint32_t c : perMeasurement)
-        listSize += c > 1 ? c + 1 : 0;
-    lists.reserve(listSize);
-    for (MeasurementId id = 0; id < count; ++id) {
-        Measurement& m = m_measurements[id];
-        const std::uint32_t c = perMeasurement[id];
-        if (c == 1) {
-            m.flags |= SingleInterval;
-            m.intervalRef = m_firstInterval[id];
-        } else if (c == 0) {
-            m.intervalRef = 0;
-        } else {
-            m.intervalRef = std::uint32_t(lists.size());
-            lists.push_back(0);
-            lists.resize(lists.size() + c);
+    lists.assign(total, 0);
+    parallelSlices(count, [&](std::size_t from, std::size_t to) {
+        std::size_t next = sliceBegin[from / kParallelSlice];
+        for (std::size_t id = from; id < to; ++id) {
+            Measurement& m = m_measurements[id];
+            const std::uint32_t c = m_intervalCount[id];
+            if (c == 1) {
+                m.flags |= SingleInterval;
+                m.intervalRef = m_firstInterval[id];
+            } else if (c == 0) {
+                m.intervalRef = 0;
+            } else {
+                m.intervalRef = std::uint32_t(next);
+                next += listSize(c);
+            }
         }
-    }
-    for (IntervalId i = 0; i < intervals.size(); ++i) {
-        const Measurement& m = m_measurements[intervals[i].measurement];
-        if (m.flags & SingleInterval)
-            continue;
-        IntervalId& n = lists[m.intervalRef];
-        lists[m.intervalRef + 1 + n] = i;
-        ++n;
-    }
-    for (const Measurement& m : m_measurements) {
-        if ((m.flags & SingleInterval) || m.intervalRef == 0)
-            continue;
-        IntervalId* first = lists.data() + m.intervalRef + 1;
-        std::sort(first, first + lists[m.intervalRef], [&intervals](IntervalId a, IntervalId b) {
-            return intervals[a].start != intervals[b].start ? intervals[a].start < intervals[b].start : a < b;
-        });
-    }
+    });
+    // Filled in any order: each list is sorted next.
+    parallelSlices(intervals.size(), [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            const Measurement& m = m_measurements[intervals[i].measurement];
+            if (m.flags & SingleInterval)
+                continue;
+            const IntervalId n = std::atomic_ref<IntervalId>(lists[m.intervalRef]).fetch_add(1, std::memory_order_relaxed);
+            lists[m.intervalRef + 1 + n] = IntervalId(i);
+        }
+    });
+    parallelSlices(count, [&](std::size_t from, std::size_t to) {
+        for (std::size_t id = from; id < to; ++id) {
+            const Measurement& m = m_measurements[id];
+            if ((m.flags & SingleInterval) || m.intervalRef == 0)
+                continue;
+            IntervalId* first = lists.data() + m.intervalRef + 1;
+            std::sort(first, first + lists[m.intervalRef], [&intervals](IntervalId a, IntervalId b) {
+                return intervals[a].start != intervals[b].start ? intervals[a].start < intervals[b].start : a < b;
+            });
+        }
+    });
 }
 
 void ProfileBuilder::finishTracks()

@@ -269,6 +269,87 @@ private Q_SLOTS:
         }
     }
 
+    // The build's steps over every measurement run in slices on every
+    // core; what they repair, warn about and list must come out as one
+    // pass in id order gives it, within a slice and across slices.
+    void repairsAcrossSlices_data()
+    {
+        QTest::addColumn<int>("count");
+        QTest::addColumn<int>("every");
+        QTest::newRow("one slice") << 1'000 << 97;
+        QTest::newRow("four slices") << 200'000 << 19'997;
+    }
+
+    void repairsAcrossSlices()
+    {
+        QFETCH(int, count);
+        QFETCH(int, every);
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        TrackInfo asyncInfo;
+        asyncInfo.pid = 1;
+        asyncInfo.kind = TrackKind::Async;
+        const TrackId async = b.addTrack(asyncInfo);
+        QStringList early, orphans, multi;
+        for (int i = 0; i < count; ++i) {
+            const Time at = Time(i) * 10;
+            if (i % every != every - 1) {
+                b.addCall(t, b.label("f"), at, at + 5, std::uint32_t(i));
+                continue;
+            }
+            // Runs 3 ns before it is created.
+            const std::string n = std::to_string(i);
+            const MeasurementId e = b.addMeasurement(async, b.label("early" + n), at + 3, kNone, AsyncMeasurement);
+            b.addInterval(e, at, at + 5, std::uint32_t(i));
+            b.finish(e, at + 5, FinalState::Completed);
+            early << qstr("early" + n);
+            // Created 1 ns before its creator.
+            const MeasurementId late = b.addMeasurement(async, b.label("late" + n), at + 2, kNone, AsyncMeasurement);
+            b.addMeasurement(async, b.label("orphan" + n), at + 1, late, AsyncMeasurement);
+            orphans << qstr("orphan" + n);
+            // Three runs on the thread, given latest first; two inside a
+            // call, so that they are laid out after the third.
+            b.addCall(t, b.label("host"), at, at + 5, std::uint32_t(i));
+            const MeasurementId m = b.addMeasurement(t, b.label("multi" + n), at, kNone, AsyncMeasurement);
+            for (Time k : {Time(6), Time(2), Time(0)})
+                b.addInterval(m, at + k, at + k + 1, std::uint32_t(i));
+            multi << qstr("multi" + n);
+        }
+        const auto p = b.build();
+        const auto& kinds = p->diagnostics().warningKinds();
+        QCOMPARE(kinds.at("started before created"), std::uint64_t(early.size()));
+        QCOMPARE(kinds.at("created before its creator"), std::uint64_t(orphans.size()));
+        QCOMPARE(p->diagnostics().warningCount(), std::uint64_t(2 * early.size()));
+        // The examples (the first 20 warnings): clamping warns before
+        // creators are resolved, each in id order.
+        QStringList expected;
+        for (const QString& name : early)
+            expected << "'" + name + "' starts running 3 ns before it is created; creation moved to its start";
+        for (const QString& name : orphans)
+            expected << "'" + name + "' is created before its creator 'late" + name.mid(6) + "'; made a root";
+        QStringList examples;
+        for (const std::string& e : p->diagnostics().examples())
+            examples << qstr(e);
+        QCOMPARE(examples, expected.mid(0, int(Diagnostics::kMaxExamples)));
+        for (const QString& name : early) {
+            const MeasurementId id = byName(*p, name.toStdString());
+            QCOMPARE(p->measurement(id).created, p->interval(p->intervalsOf(id)[0]).start);
+        }
+        for (const QString& name : orphans)
+            QCOMPARE(p->measurement(byName(*p, name.toStdString())).creator, kNone);
+        for (const QString& name : multi) {
+            const MeasurementId id = byName(*p, name.toStdString());
+            QList<Time> starts;
+            for (IntervalId iv : p->intervalsOf(id))
+                starts << p->interval(iv).start - p->measurement(id).created;
+            QCOMPARE(starts, (QList<Time>{0, 2, 6}));
+        }
+        std::size_t calls = 0;
+        for (MeasurementId id = 0; id < p->measurementCount(); ++id)
+            calls += p->labelName(p->measurement(id).label) == "f" && p->intervalsOf(id).size() == 1 ? 1 : 0;
+        QCOMPARE(calls, std::size_t(count - early.size()));
+    }
+
     void tracksAreOrdered()
     {
         ProfileBuilder b("test");
