@@ -346,14 +346,16 @@ void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, Inter
     }
     // A measurement's intervals are all on its track, so its first, last
     // and count are found here, on this track's thread, in id order as one
-    // loop over all intervals would.
+    // loop over all intervals would. The count is kept in intervalRef until
+    // buildIntervalLists makes that the reference (it moves with the
+    // measurement when they are ordered, at no cost in memory).
     for (IntervalId i = begin; i < begin + slice.size(); ++i) {
         const Interval& iv = out[i];
         IntervalId& first = m_firstInterval[iv.measurement];
         if (first == kNone || iv.start < out[first].start)
             first = i;
         m_lastEnd[iv.measurement] = std::max(m_lastEnd[iv.measurement], iv.end);
-        ++m_intervalCount[iv.measurement];
+        ++m_measurements[iv.measurement].intervalRef;
     }
 }
 
@@ -401,7 +403,10 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
     m_depthOffsets.assign(trackCount, {});
     m_firstInterval.assign(m_measurements.size(), kNone);
     m_lastEnd.assign(m_measurements.size(), kTimeMin);
-    m_intervalCount.assign(m_measurements.size(), 0);
+    parallelSlices(m_measurements.size(), [this](std::size_t from, std::size_t to) {
+        for (std::size_t id = from; id < to; ++id)
+            m_measurements[id].intervalRef = 0; // counts intervals until buildIntervalLists
+    });
     // Tracks are independent: lay them out on every core, biggest first,
     // and report what they found in track order, as one thread would.
     std::vector<std::size_t> order(trackCount);
@@ -696,17 +701,14 @@ void ProfileBuilder::orderMeasurements(const std::atomic<bool>* cancel)
     {
         std::vector<IntervalId> first(count);
         std::vector<Time> lastEnd(count);
-        std::vector<std::uint32_t> intervalCount(count);
         slicesOf(count, [&](std::size_t from, std::size_t to) {
             for (std::size_t i = from; i < to; ++i) {
                 first[i] = m_firstInterval[order[i]];
                 lastEnd[i] = m_lastEnd[order[i]];
-                intervalCount[i] = m_intervalCount[order[i]];
             }
         });
         m_firstInterval = std::move(first);
         m_lastEnd = std::move(lastEnd);
-        m_intervalCount = std::move(intervalCount);
     }
     std::vector<MeasurementId>().swap(order);
     for (Profile::Trigger& t : m_triggers)
@@ -733,7 +735,7 @@ void ProfileBuilder::buildIntervalLists()
     std::vector<std::size_t> sliceBegin = parallelSlices(count, [&](std::size_t from, std::size_t to) {
         std::size_t size = 0;
         for (std::size_t id = from; id < to; ++id)
-            size += listSize(m_intervalCount[id]);
+            size += listSize(m_measurements[id].intervalRef); // the count, until below
         return size;
     });
     std::size_t total = 1; // the shared empty list
@@ -745,7 +747,7 @@ void ProfileBuilder::buildIntervalLists()
         std::size_t next = sliceBegin[from / kParallelSlice];
         for (std::size_t id = from; id < to; ++id) {
             Measurement& m = m_measurements[id];
-            const std::uint32_t c = m_intervalCount[id];
+            const std::uint32_t c = m.intervalRef;
             if (c == 1) {
                 m.flags |= SingleInterval;
                 m.intervalRef = m_firstInterval[id];

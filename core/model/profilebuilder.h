@@ -218,7 +218,6 @@ private:
     std::vector<std::vector<IntervalId>> m_depthOffsets;
     std::vector<IntervalId> m_firstInterval;
     std::vector<Time> m_lastEnd;
-    std::vector<std::uint32_t> m_intervalCount; // intervals per measurement
     Time m_spanFrom = kTimeMax;
     Time m_spanTo = kTimeMin;
 };
