@@ -346,9 +346,10 @@ void ProfileBuilder::layoutTrack(std::size_t t, std::span<Interval> slice, Inter
     }
     // A measurement's intervals are all on its track, so its first, last
     // and count are found here, on this track's thread, in id order as one
-    // loop over all intervals would. The count is kept in intervalRef until
-    // buildIntervalLists makes that the reference (it moves with the
-    // measurement when they are ordered, at no cost in memory).
+    // loop over all intervals would. The count is kept in intervalRef (0
+    // from addMeasurement) until buildIntervalLists makes that the
+    // reference: it moves with the measurement when they are ordered, at no
+    // cost in memory.
     for (IntervalId i = begin; i < begin + slice.size(); ++i) {
         const Interval& iv = out[i];
         IntervalId& first = m_firstInterval[iv.measurement];
@@ -403,10 +404,6 @@ void ProfileBuilder::layoutIntervals(const std::atomic<bool>* cancel)
     m_depthOffsets.assign(trackCount, {});
     m_firstInterval.assign(m_measurements.size(), kNone);
     m_lastEnd.assign(m_measurements.size(), kTimeMin);
-    parallelSlices(m_measurements.size(), [this](std::size_t from, std::size_t to) {
-        for (std::size_t id = from; id < to; ++id)
-            m_measurements[id].intervalRef = 0; // counts intervals until buildIntervalLists
-    });
     // Tracks are independent: lay them out on every core, biggest first,
     // and report what they found in track order, as one thread would.
     std::vector<std::size_t> order(trackCount);
@@ -540,31 +537,27 @@ void ProfileBuilder::resolveCreators()
     for (const auto& [id, track] : m_createdOn)
         m_measurements[id].creator = innermostRunningAt(track, m_measurements[id].created);
     // Each measurement's creator on its own, on every core: it reads only
-    // the laid-out intervals and writes only this measurement.
-    parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
-        for (MeasurementId id = MeasurementId(from); id < to; ++id) {
-            Measurement& m = m_measurements[id];
-            if (m.creator != kAutoCreator)
-                continue;
-            const IntervalId first = m_firstInterval[id];
-            if (first != kNone && m.created >= intervals[first].start) {
-                // Created as it started: whoever it interrupted created it.
-                const IntervalId p = intervals[first].parent;
-                m.creator = p == kNone ? kNone : intervals[p].measurement;
-            } else {
-                // Created before it ran: whoever was running at its creation.
-                m.creator = innermostRunningAt(m.track, m.created);
-            }
-            if (m.creator == id)
-                m.creator = kNone;
-        }
-    });
-    // A creator created later is none (creation times no longer change).
+    // the laid-out intervals and creation times (which no longer change)
+    // and writes only this measurement's creator. A creator created later
+    // is none, warned about afterwards in id order.
     const std::vector<std::vector<std::pair<MeasurementId, MeasurementId>>> cut =
         parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
             std::vector<std::pair<MeasurementId, MeasurementId>> out;
             for (MeasurementId id = MeasurementId(from); id < to; ++id) {
                 Measurement& m = m_measurements[id];
+                if (m.creator == kAutoCreator) {
+                    const IntervalId first = m_firstInterval[id];
+                    if (first != kNone && m.created >= intervals[first].start) {
+                        // Created as it started: whoever it interrupted created it.
+                        const IntervalId p = intervals[first].parent;
+                        m.creator = p == kNone ? kNone : intervals[p].measurement;
+                    } else {
+                        // Created before it ran: whoever was running at its creation.
+                        m.creator = innermostRunningAt(m.track, m.created);
+                    }
+                    if (m.creator == id)
+                        m.creator = kNone;
+                }
                 if (m.creator != kNone && m_measurements[m.creator].created > m.created) {
                     out.emplace_back(id, m.creator);
                     m.creator = kNone;
@@ -751,9 +744,7 @@ void ProfileBuilder::buildIntervalLists()
             if (c == 1) {
                 m.flags |= SingleInterval;
                 m.intervalRef = m_firstInterval[id];
-            } else if (c == 0) {
-                m.intervalRef = 0;
-            } else {
+            } else if (c > 1) {
                 m.intervalRef = std::uint32_t(next);
                 next += listSize(c);
             }
