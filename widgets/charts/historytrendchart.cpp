@@ -1,8 +1,11 @@
 #include "historytrendchart.h"
 
+#include "timeformat.h"
+#include "timeruler.h"
 #include "valueformat.h"
 
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QDateTime>
 #include <QDateTimeAxis>
@@ -40,8 +43,8 @@ HistoryTrendChart::HistoryTrendChart(QWidget* parent)
     m_x = new QValueAxis;
     m_x->setTitleText(tr("run"));
     m_x->setLabelFormat(QStringLiteral("%d"));
-    m_y = new QValueAxis;
-    m_y->setLabelFormat(QStringLiteral("%.0f"));
+    m_y = new QCategoryAxis;
+    m_y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_time = new QDateTimeAxis;
     m_time->setTitleText(tr("recorded"));
     m_time->setFormat(QStringLiteral("yyyy-MM-dd HH:mm"));
@@ -71,7 +74,8 @@ void HistoryTrendChart::setTrends(std::vector<Labelled> trends, const QString& t
     m_trends = std::move(trends);
     m_unit = unit;
     chart()->setTitle(title);
-    m_y->setTitleText(unit);
+    // Times carry their unit in each label; counts and sizes name it here.
+    m_y->setTitleText(ValueFormat::unitOfKey(unit.toStdString()) == ValueUnit::Nanoseconds ? QString() : unit);
     // One line per label (at least one, empty): made or dropped to match.
     const std::size_t wanted = std::max<std::size_t>(1, m_trends.size());
     while (m_lines.size() > wanted) {
@@ -184,7 +188,18 @@ void HistoryTrendChart::fill()
         m_time->setRange(QDateTime::fromMSecsSinceEpoch(qint64(first - pad), Qt::UTC),
                          QDateTime::fromMSecsSinceEpoch(qint64(last + pad), Qt::UTC));
     }
-    m_y->setRange(std::max(0.0, bottom - margin), top + margin);
+    const double yLow = std::max(0.0, bottom - margin);
+    const double yHigh = top + margin;
+    m_y->setRange(yLow, yHigh);
+    // Ticks as the time ruler labels them, about five: the table's "2.33 s",
+    // not 2355328405 ns.
+    for (const QString& label : m_y->categoriesLabels())
+        m_y->remove(label);
+    const Time step = TimeFormat::niceStep((yHigh - yLow) / 5);
+    const ValueUnit unit = ValueFormat::unitOfKey(m_unit.toStdString());
+    m_y->setStartValue(yLow);
+    for (double at = std::ceil(yLow / double(step)) * double(step); at <= yHigh; at += double(step))
+        m_y->append(TimeRuler::tickLabel(Time(std::llround(at)), step, unit), at);
 }
 
 void HistoryTrendChart::showTipOf(std::size_t line, const QPointF& point, bool state)

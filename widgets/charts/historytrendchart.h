@@ -9,6 +9,7 @@
 #include <vector>
 
 class QAreaSeries;
+class QCategoryAxis;
 class QDateTimeAxis;
 class QLineSeries;
 class QScatterSeries;
@@ -73,7 +74,8 @@ private:
     QScatterSeries* m_regressions = nullptr;
     QScatterSeries* m_improvements = nullptr;
     QValueAxis* m_x = nullptr;
-    QValueAxis* m_y = nullptr;
+    // Labels at nice steps in the values' unit ("2.35 s", as the table).
+    QCategoryAxis* m_y = nullptr;
 };
 
 } // namespace runlane
