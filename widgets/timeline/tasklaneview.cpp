@@ -158,9 +158,7 @@ void TaskLaneView::dropProfile()
 {
     m_profile.reset();
     m_metrics.reset();
-    m_tasks.clear();
-    m_packing = {};
-    m_totalTasks = 0;
+    m_lanes.setTasks({}, 0);
     rebuild();
 }
 
@@ -171,15 +169,12 @@ const Profile* TaskLaneView::shownProfile() const
 
 void TaskLaneView::collectTasks()
 {
-    // Once per profile, so that a zoom only filters these lists. The
-    // packing comes from the loading thread; a profile shown without it
-    // (scripts) is packed here.
-    m_tasks.clear();
-    m_totalTasks = 0;
+    // The packing comes from the loading thread; a profile shown without
+    // it (scripts) is packed here.
     m_profile = m_document->sharedProfile();
     m_metrics = m_document->loaded().metrics;
-    m_packing = {};
     m_hiddenNeverRan = 0;
+    TaskPacking packing;
     if (const Profile* p = m_profile.get()) {
         if (!m_hideChosen)
             m_hideNeverRan = p->hidesTasksThatNeverRan();
@@ -187,159 +182,31 @@ void TaskLaneView::collectTasks()
         if (loaded.tasks) {
             // Both packed on the loading thread; tasksThatRan is absent
             // when every task ran.
-            m_packing = m_hideNeverRan && loaded.tasksThatRan ? *loaded.tasksThatRan : *loaded.tasks;
-            m_hiddenNeverRan = loaded.tasks->taskCount() - m_packing.taskCount();
+            packing = m_hideNeverRan && loaded.tasksThatRan ? *loaded.tasksThatRan : *loaded.tasks;
+            m_hiddenNeverRan = loaded.tasks->taskCount() - packing.taskCount();
         } else {
-            m_packing = TaskPacking(*p, !m_hideNeverRan);
+            packing = TaskPacking(*p, !m_hideNeverRan);
             m_hiddenNeverRan = m_hideNeverRan ? TaskPacking::neverRanCount(*p) : 0;
         }
-        m_tasks.resize(p->trackCount());
-        for (const TaskPacking::Row& row : m_packing.rows()) {
-            for (std::uint32_t i = row.begin; i < row.end; ++i)
-                m_tasks[row.track].push_back(m_packing.tasks()[i]);
-        }
-        for (auto& tasks : m_tasks)
-            std::sort(tasks.begin(), tasks.end()); // ids are in order of creation
-        m_totalTasks = m_packing.taskCount();
     }
+    m_lanes.setTasks(std::move(packing), m_profile ? m_profile->trackCount() : 0);
     rebuild();
 }
 
 void TaskLaneView::rebuild()
 {
-    m_rows.clear();
     m_related.clear();
-    m_taskCount = 0;
-    m_packedShown = false;
-    m_rowOfPacked.assign(m_packing.rows().size(), -1);
+    m_lanes.clearRows();
     const Profile* p = shownProfile();
     // The lanes live on the time axis; the aggregated view has none.
-    if (p && !m_document->isAggregated()) {
-        if (m_layout == Layout::Packed) {
-            m_packedShown = true;
-            m_taskCount = packedRows(m_rows);
-        } else if (m_layout == Layout::PerTask) {
-            m_taskCount = perTaskRows(m_rows);
-        } else {
-            // Whichever shows more of the tasks alive in view on the
-            // first screen; a tie keeps a row per task (it names each).
-            // Both are built once, and the one chosen is kept.
-            std::vector<Row> packed;
-            const std::size_t packedCount = packedRows(packed);
-            m_taskCount = perTaskRows(m_rows);
-            if (tasksOnFirstScreen(packed) > tasksOnFirstScreen(m_rows)) {
-                m_packedShown = true;
-                m_rows = std::move(packed);
-                m_taskCount = packedCount;
-            }
-        }
-        for (std::size_t i = 0; i < m_rows.size(); ++i) {
-            if (m_rows[i].kind == Kind::Packed)
-                m_rowOfPacked[m_rows[i].packed] = std::int32_t(i);
-        }
-    }
+    if (p && !m_document->isAggregated())
+        m_lanes.build(*p, m_metrics.get(),
+                      {m_layout, m_order, m_onlyInView, m_axis->visibleStart(), m_axis->visibleEnd(), kHeaderHeight,
+                       m_rowHeight, std::max(m_rowHeight, height() - kLegendHeight)});
     updateScrollBar();
     m_scroll->setValue(0);
     computeRelated();
     update();
-}
-
-std::size_t TaskLaneView::perTaskRows(std::vector<Row>& rows) const
-{
-    const Profile* p = shownProfile();
-    std::vector<std::vector<MeasurementId>> perTrack(m_tasks.size());
-    const Time from = m_axis->visibleStart();
-    const Time to = m_axis->visibleEnd();
-    for (std::size_t t = 0; t < m_tasks.size(); ++t) {
-        for (const MeasurementId id : m_tasks[t]) {
-            const Measurement& m = p->measurement(id);
-            if (!m_onlyInView || (TaskPacking::endOf(*p, m) >= from && m.created <= to))
-                perTrack[t].push_back(id);
-        }
-    }
-    const MeasurementMetrics* metrics = m_metrics.get();
-    int y = 0;
-    std::size_t listed = 0;
-    for (TrackId t = 0; t < perTrack.size(); ++t) {
-        auto& tasks = perTrack[t];
-        if (tasks.empty())
-            continue;
-        if (m_order == Order::Exec) {
-            std::stable_sort(tasks.begin(), tasks.end(),
-                             [metrics](MeasurementId a, MeasurementId b) { return metrics->exec(a) > metrics->exec(b); });
-        } else if (m_order == Order::Name) {
-            std::stable_sort(tasks.begin(), tasks.end(), [p](MeasurementId a, MeasurementId b) {
-                return p->labelName(p->measurement(a).label) < p->labelName(p->measurement(b).label);
-            });
-        }
-        rows.push_back(Row{t, kNone, y, Kind::Header, 0, std::uint32_t(tasks.size())});
-        y += kHeaderHeight;
-        for (const MeasurementId task : tasks) {
-            rows.push_back(Row{t, task, y, Kind::Task, 0, 0});
-            y += m_rowHeight;
-        }
-        listed += tasks.size();
-    }
-    return listed;
-}
-
-std::size_t TaskLaneView::packedRows(std::vector<Row>& rows) const
-{
-    const Time from = m_axis->visibleStart();
-    const Time to = m_axis->visibleEnd();
-    const auto& packed = m_packing.rows();
-    int y = 0;
-    std::size_t listed = 0;
-    std::size_t header = 0;
-    for (std::size_t r = 0; r < packed.size(); ++r) {
-        const TaskPacking::Row& row = packed[r];
-        std::uint32_t count = row.end - row.begin;
-        if (m_onlyInView) {
-            const auto [a, b] = m_packing.alive(row, from, to);
-            count = b - a;
-        }
-        if (count == 0)
-            continue;
-        if (rows.empty() || rows[header].track != row.track) {
-            header = rows.size();
-            rows.push_back(Row{row.track, kNone, y, Kind::Header, 0, 0});
-            y += kHeaderHeight;
-        }
-        rows[header].count += count;
-        rows.push_back(Row{row.track, kNone, y, Kind::Packed, std::uint32_t(r), count});
-        y += m_rowHeight;
-        listed += count;
-    }
-    return listed;
-}
-
-std::size_t TaskLaneView::tasksOnFirstScreen(const std::vector<Row>& rows) const
-{
-    const int view = std::max(m_rowHeight, height() - kLegendHeight);
-    std::size_t shown = 0;
-    for (const Row& row : rows) {
-        if (row.y >= view)
-            break;
-        if (row.kind == Kind::Task)
-            ++shown;
-        else if (row.kind == Kind::Packed)
-            shown += row.count;
-    }
-    return shown;
-}
-
-const TaskLaneView::Row* TaskLaneView::rowOfTask(MeasurementId task) const
-{
-    if (m_packedShown) {
-        const std::size_t packed = m_packing.rowOf(task);
-        return packed < m_rowOfPacked.size() && m_rowOfPacked[packed] >= 0 ? &m_rows[std::size_t(m_rowOfPacked[packed])]
-                                                                          : nullptr;
-    }
-    for (const Row& r : m_rows) {
-        if (r.kind == Kind::Task && r.task == task)
-            return &r;
-    }
-    return nullptr;
 }
 
 void TaskLaneView::selectionChanged()
@@ -368,7 +235,7 @@ void TaskLaneView::computeRelated()
 
 int TaskLaneView::contentHeight() const
 {
-    return m_rows.empty() ? 0 : m_rows.back().y + heightOf(m_rows.back());
+    return m_lanes.contentHeight();
 }
 
 void TaskLaneView::updateScrollBar()
@@ -386,18 +253,11 @@ void TaskLaneView::resizeEvent(QResizeEvent*)
     updateScrollBar();
 }
 
-const TaskLaneView::Row* TaskLaneView::rowAt(int contentY) const
-{
-    auto it = std::partition_point(m_rows.begin(), m_rows.end(),
-                                   [this, contentY](const Row& r) { return r.y + heightOf(r) <= contentY; });
-    return it == m_rows.end() || it->y > contentY ? nullptr : &*it;
-}
-
 MeasurementId TaskLaneView::taskAt(QPoint pos) const
 {
     if (pos.y() < kLegendHeight)
         return kNone;
-    const Row* row = rowAt(pos.y() - kLegendHeight + scrollY());
+    const Row* row = m_lanes.rowAt(pos.y() - kLegendHeight + scrollY());
     if (!row || row->kind != Kind::Packed)
         return row ? row->task : kNone;
     // In a packed row: the task under the cursor, or within 3 px of it.
@@ -406,12 +266,13 @@ MeasurementId TaskLaneView::taskAt(QPoint pos) const
     const Time t0 = m_axis->timeAt(x - 3, w);
     const Time t1 = m_axis->timeAt(x + 3, w);
     const Time t = m_axis->timeAt(x, w);
-    const TaskPacking::Row& packed = m_packing.rows()[row->packed];
-    const auto [a, b] = m_packing.alive(packed, t0, t1);
+    const TaskPacking& packing = m_lanes.packing();
+    const TaskPacking::Row& packed = packing.rows()[row->packed];
+    const auto [a, b] = packing.alive(packed, t0, t1);
     MeasurementId best = kNone;
     Time bestDistance = kTimeMax;
     for (std::uint32_t i = a; i < b; ++i) {
-        const MeasurementId id = m_packing.tasks()[i];
+        const MeasurementId id = packing.tasks()[i];
         const Measurement& m = m_profile->measurement(id);
         const Time end = TaskPacking::endOf(*m_profile, m);
         const Time distance = t < m.created ? m.created - t : t > end ? t - end : 0;
@@ -425,7 +286,7 @@ MeasurementId TaskLaneView::taskAt(QPoint pos) const
 
 QRect TaskLaneView::rowRect(MeasurementId task) const
 {
-    const Row* r = rowOfTask(task);
+    const Row* r = m_lanes.rowOfTask(task);
     if (!r)
         return {};
     const int y = kLegendHeight + r->y - scrollY();
@@ -436,7 +297,7 @@ QRect TaskLaneView::rowRect(MeasurementId task) const
 
 void TaskLaneView::scrollToTask(MeasurementId task)
 {
-    const Row* r = rowOfTask(task);
+    const Row* r = m_lanes.rowOfTask(task);
     if (!r)
         return;
     const int view = height() - kLegendHeight;
@@ -457,18 +318,18 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
     paintLegend(p, size.width());
     const int timeWidth = std::max(1, size.width() - TimeAxis::kGutter);
     p.setClipRect(QRect(0, kLegendHeight, size.width(), size.height() - kLegendHeight));
-    if (m_rows.empty()) {
+    const std::vector<Row>& listed = m_lanes.rows();
+    const std::size_t total = totalTaskCount();
+    if (listed.empty()) {
         p.setPen(ColorScheme::mutedText());
         const QString text = !m_document->hasProfile() ? QString()
-            : m_totalTasks == 0                        ? tr("No asynchronous tasks in this profile")
+            : total == 0                               ? tr("No asynchronous tasks in this profile")
             : m_document->isAggregated() ? tr("Task lanes need the timeline: turn off View ▸ Aggregated flame graph (Ctrl+G)")
-                                         : tr("None of the %1 tasks is alive in the visible range").arg(m_totalTasks);
+                                         : tr("None of the %1 tasks is alive in the visible range").arg(total);
         p.drawText(QRect(TimeAxis::kGutter, kLegendHeight, timeWidth, 50), Qt::AlignCenter, text);
     }
     const int view = size.height() - kLegendHeight;
-    for (auto it = std::partition_point(m_rows.begin(), m_rows.end(),
-                                        [this, scroll](const Row& r) { return r.y + heightOf(r) <= scroll; });
-         it != m_rows.end() && it->y < scroll + view; ++it) {
+    for (auto it = m_lanes.firstFrom(scroll); it != listed.end() && it->y < scroll + view; ++it) {
         const int y = kLegendHeight + it->y - scroll;
         if (it->kind == Kind::Header) {
             p.fillRect(QRect(0, y, size.width(), kHeaderHeight), ColorScheme::header());
@@ -480,9 +341,9 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
             const Track& track = profile->track(it->track);
             QString text = qs(profile->string(track.laneGroup != kEmptyString ? track.laneGroup : track.name))
                 + QStringLiteral(" — ") + countText(qint64(it->count), "task", "tasks");
-            if (m_packedShown) {
+            if (m_lanes.packedShown()) {
                 std::size_t rows = 0;
-                for (auto next = it + 1; next != m_rows.end() && next->kind == Kind::Packed; ++next)
+                for (auto next = it + 1; next != listed.end() && next->kind == Kind::Packed; ++next)
                     ++rows;
                 text += tr(", packed by label in %1").arg(countText(qint64(rows), "row", "rows"));
             }
@@ -515,7 +376,7 @@ void TaskLaneView::paintLegend(QPainter& p, int width) const
     int x = 8;
     p.setPen(ColorScheme::text());
     p.drawText(QRect(x, 0, TimeAxis::kGutter - 8, kLegendHeight), Qt::AlignVCenter,
-               m_onlyInView ? tr("Tasks in view: %1 of %2").arg(m_taskCount).arg(m_totalTasks) : tr("Tasks: %1").arg(m_taskCount));
+               m_onlyInView ? tr("Tasks in view: %1 of %2").arg(taskCount()).arg(totalTaskCount()) : tr("Tasks: %1").arg(taskCount()));
     x = TimeAxis::kGutter + 8;
     auto caption = [&](const QString& text) {
         p.setPen(ColorScheme::text());
@@ -573,7 +434,8 @@ void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) 
 void TaskLaneView::paintPackedRow(QPainter& p, const Row& row, int y, int timeWidth) const
 {
     const Profile& profile = *m_profile;
-    const TaskPacking::Row& packed = m_packing.rows()[row.packed];
+    const TaskPacking& packing = m_lanes.packing();
+    const TaskPacking::Row& packed = packing.rows()[row.packed];
     const double w = timeWidth;
     const double left = TimeAxis::kGutter;
     // The gutter: the label, on the group's first row; its other rows are
@@ -585,11 +447,11 @@ void TaskLaneView::paintPackedRow(QPainter& p, const Row& row, int y, int timeWi
                p.fontMetrics().elidedText(name, Qt::ElideRight, TimeAxis::kGutter - 20));
     const Time from = m_axis->visibleStart();
     const Time to = m_axis->visibleEnd();
-    auto [i, last] = m_packing.alive(packed, from, to);
+    auto [i, last] = packing.alive(packed, from, to);
     const MeasurementId selected = m_axis->selectedMeasurement();
     const QColor fill = QColor::fromRgb(m_document->colorOf(packed.label, 0));
     while (i < last) {
-        const MeasurementId id = m_packing.tasks()[i];
+        const MeasurementId id = packing.tasks()[i];
         const Measurement& m = profile.measurement(id);
         const double x0 = m_axis->xFor(m.created, w);
         const double x1 = m_axis->xFor(TaskPacking::endOf(profile, m), w);
@@ -609,7 +471,7 @@ void TaskLaneView::paintPackedRow(QPainter& p, const Row& row, int y, int timeWi
         const double column = std::floor(std::max(x0, 0.0));
         p.setClipRect(QRectF(left, y, w, m_rowHeight));
         p.fillRect(QRectF(left + column, y + 3, 2, m_rowHeight - 6), fill);
-        i = std::max(i + 1, m_packing.firstCreatedFrom(packed, m_axis->timeAt(column + 2, w)));
+        i = std::max(i + 1, packing.firstCreatedFrom(packed, m_axis->timeAt(column + 2, w)));
         i = std::min(i, last);
     }
     p.setClipRect(QRect(0, kLegendHeight, TimeAxis::kGutter + timeWidth, 1 << 20));

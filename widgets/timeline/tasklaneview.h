@@ -1,7 +1,7 @@
 #pragma once
 
 #include "profiletypes.h"
-#include "taskpacking.h"
+#include "tasklanerows.h"
 #include "timenavigator.h"
 
 #include <QWidget>
@@ -28,14 +28,15 @@ struct Interval;
 // selection as the icicle; selecting a task also marks its creator and the
 // tasks it created. Tasks either get a row each or are packed (TaskPacking:
 // per label, tasks that do not overlap share a row); by default whichever
-// shows more of the visible range's tasks on the first screen.
+// shows more of the visible range's tasks on the first screen
+// (TaskLaneRows lists them).
 class TaskLaneView : public QWidget
 {
     Q_OBJECT
 
 public:
-    enum class Order { Creation, Exec, Name };
-    enum class Layout { Auto, PerTask, Packed };
+    using Order = TaskLaneRows::Order;
+    using Layout = TaskLaneRows::Layout;
     static constexpr int kLegendHeight = 24;
     static constexpr int kHeaderHeight = 20;
 
@@ -50,7 +51,7 @@ public:
     Layout layout() const { return m_layout; }
     void setLayout(Layout layout);
     // What the rows show now: PerTask or Packed (Auto chose one).
-    Layout effectiveLayout() const { return m_packedShown ? Layout::Packed : Layout::PerTask; }
+    Layout effectiveLayout() const { return m_lanes.packedShown() ? Layout::Packed : Layout::PerTask; }
     // List only the tasks alive somewhere in the visible range (default),
     // or every task of the profile.
     bool onlyTasksInView() const { return m_onlyInView; }
@@ -62,9 +63,9 @@ public:
     void setHideTasksThatNeverRan(bool hide);
     std::size_t hiddenTaskCount() const { return m_hiddenNeverRan; }
     // Tasks listed (those in view, unless every task is listed).
-    std::size_t taskCount() const { return m_taskCount; }
+    std::size_t taskCount() const { return m_lanes.taskCount(); }
     // Async measurements of the profile.
-    std::size_t totalTaskCount() const { return m_totalTasks; }
+    std::size_t totalTaskCount() const { return m_lanes.packing().taskCount(); }
     // The task drawn at a point, kNone if none.
     MeasurementId taskAt(QPoint pos) const;
     // The row of a task in widget coordinates (empty if out of view).
@@ -85,34 +86,19 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    enum class Kind : std::uint8_t { Header, Task, Packed };
-    struct Row {
-        TrackId track;
-        MeasurementId task; // Task: the task; otherwise kNone
-        int y;
-        Kind kind = Kind::Task;
-        std::uint32_t packed = 0; // Packed: the TaskPacking row
-        std::uint32_t count = 0; // Header: tasks listed under it
-    };
+    using Kind = TaskLaneRows::Kind;
+    using Row = TaskLaneRows::Row;
 
     void dropProfile();
     void collectTasks();
     // The profile the rows were built from, while it is the open one.
     const Profile* shownProfile() const;
     void rebuild();
-    // Rows for one layout, from y = 0; returns the tasks listed.
-    std::size_t perTaskRows(std::vector<Row>& rows) const;
-    std::size_t packedRows(std::vector<Row>& rows) const;
-    // Tasks a screenful of rows from the top shows (for Auto).
-    std::size_t tasksOnFirstScreen(const std::vector<Row>& rows) const;
-    const Row* rowOfTask(MeasurementId task) const;
     void rangeChanged();
     void selectionChanged();
     void computeRelated();
     void updateScrollBar();
     int rightMargin() const;
-    int heightOf(const Row& row) const { return row.kind == Kind::Header ? kHeaderHeight : m_rowHeight; }
-    const Row* rowAt(int contentY) const;
     void paintLegend(QPainter& p, int width) const;
     void paintTask(QPainter& p, const Row& row, int y, int timeWidth) const;
     void paintPackedRow(QPainter& p, const Row& row, int y, int timeWidth) const;
@@ -125,9 +111,7 @@ private:
     QScrollBar* m_scroll;
     Order m_order = Order::Creation;
     Layout m_layout = Layout::Auto;
-    bool m_packedShown = false;
-    TaskPacking m_packing;
-    std::vector<std::int32_t> m_rowOfPacked; // per TaskPacking row: its index in m_rows, -1 if not listed
+    TaskLaneRows m_lanes; // the tasks listed and their rows
     bool m_onlyInView = true;
     bool m_hideNeverRan = false;
     bool m_hideChosen = false;
@@ -136,10 +120,6 @@ private:
     // this profile only (null between a switch's two signals).
     std::shared_ptr<const Profile> m_profile;
     std::shared_ptr<const MeasurementMetrics> m_metrics;
-    std::vector<Row> m_rows;
-    std::vector<std::vector<MeasurementId>> m_tasks; // per track, by creation
-    std::size_t m_taskCount = 0;
-    std::size_t m_totalTasks = 0;
     std::unordered_set<MeasurementId> m_related;
     int m_rowHeight = 18;
 };

@@ -1,0 +1,205 @@
+#include "tasklanerows.h"
+#include "widgettestsupport.h"
+
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+constexpr int kHeader = 20;
+constexpr int kRow = 18;
+
+// Chronos futures on one loop (t in ns), each pending from its creation
+// and running just before it ends:
+//   tick  0-10 (runs 8-10), 20-30 (runs 28-30), 25-40 (runs 35-40)
+//   tock  5-50 (runs 42-50)
+// Packed, the ticks take two rows (the last overlaps the second), tock one.
+QByteArray ticks()
+{
+    return JSON({"chronosFutureEvents" : 1, "loop" : "main", "events" : [
+        {"t" : 0, "id" : 1, "state" : "Pending", "proc" : "tick", "file" : "rows.nim", "line" : 1},
+        {"t" : 5, "id" : 2, "state" : "Pending", "proc" : "tock", "file" : "rows.nim", "line" : 2},
+        {"t" : 8, "id" : 1, "state" : "Running"},
+        {"t" : 10, "id" : 1, "state" : "Completed"},
+        {"t" : 20, "id" : 3, "state" : "Pending", "proc" : "tick", "file" : "rows.nim", "line" : 1},
+        {"t" : 25, "id" : 4, "state" : "Pending", "proc" : "tick", "file" : "rows.nim", "line" : 1},
+        {"t" : 28, "id" : 3, "state" : "Running"},
+        {"t" : 30, "id" : 3, "state" : "Completed"},
+        {"t" : 35, "id" : 4, "state" : "Running"},
+        {"t" : 40, "id" : 4, "state" : "Completed"},
+        {"t" : 42, "id" : 2, "state" : "Running"},
+        {"t" : 50, "id" : 2, "state" : "Completed"}
+    ]});
+}
+
+// The rows as text: a header "#<tasks>@y", a task "<label>@y", a packed
+// row "<label>x<tasks>@y".
+QStringList describe(const Profile& p, const TaskLaneRows& lanes)
+{
+    QStringList out;
+    for (const TaskLaneRows::Row& r : lanes.rows()) {
+        switch (r.kind) {
+        case TaskLaneRows::Kind::Header:
+            out << QStringLiteral("#%1@%2").arg(r.count).arg(r.y);
+            break;
+        case TaskLaneRows::Kind::Task:
+            out << QStringLiteral("%1@%2").arg(qstr(p.labelName(p.measurement(r.task).label))).arg(r.y);
+            break;
+        case TaskLaneRows::Kind::Packed:
+            out << QStringLiteral("%1x%2@%3").arg(qstr(p.labelName(lanes.packing().rows()[r.packed].label))).arg(r.count).arg(r.y);
+            break;
+        }
+    }
+    return out;
+}
+
+// The task created at `t` ns into the profile.
+MeasurementId createdAt(const Profile& p, Time t)
+{
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        if (p.measurement(id).isAsync() && p.measurement(id).created == p.startTime() + t)
+            return id;
+    }
+    return kNone;
+}
+
+} // namespace
+
+class TestTaskLaneRows : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_loaded = loadedText(ticks());
+        QVERIFY(!m_loaded.isNull());
+        QVERIFY(m_loaded.tasks);
+        QCOMPARE(m_loaded.tasks->taskCount(), std::size_t(4));
+        QCOMPARE(m_loaded.profile->trackCount(), std::size_t(1));
+    }
+
+    void listsRows_data()
+    {
+        QTest::addColumn<int>("layout");
+        QTest::addColumn<int>("order");
+        QTest::addColumn<int>("from"); // -1: every task
+        QTest::addColumn<int>("to");
+        QTest::addColumn<int>("screen");
+        QTest::addColumn<bool>("packed");
+        QTest::addColumn<QStringList>("rows");
+        const int perTask = int(TaskLaneRows::Layout::PerTask);
+        const int packed = int(TaskLaneRows::Layout::Packed);
+        const int automatic = int(TaskLaneRows::Layout::Auto);
+        const int creation = int(TaskLaneRows::Order::Creation);
+        QTest::newRow("per task, by creation") << perTask << creation << -1 << 0 << 0 << false
+                                               << QStringList{"#4@0", "tick@20", "tock@38", "tick@56", "tick@74"};
+        // exec: tock 8 ns, the tick 25-40 5, the first two ticks 2 each (in order of creation).
+        QTest::newRow("per task, by exec") << perTask << int(TaskLaneRows::Order::Exec) << -1 << 0 << 0 << false
+                                           << QStringList{"#4@0", "tock@20", "tick@38", "tick@56", "tick@74"};
+        QTest::newRow("per task, by name") << perTask << int(TaskLaneRows::Order::Name) << -1 << 0 << 0 << false
+                                           << QStringList{"#4@0", "tick@20", "tick@38", "tick@56", "tock@74"};
+        QTest::newRow("packed") << packed << creation << -1 << 0 << 0 << true
+                                << QStringList{"#4@0", "tickx2@20", "tickx1@38", "tockx1@56"};
+        // In 22-28: the tick 20-30, the tick 25-40 and tock; the first tick ended at 10.
+        QTest::newRow("per task in 22-28") << perTask << creation << 22 << 28 << 0 << false
+                                           << QStringList{"#3@0", "tock@20", "tick@38", "tick@56"};
+        QTest::newRow("packed in 22-28") << packed << creation << 22 << 28 << 0 << true
+                                         << QStringList{"#3@0", "tickx1@20", "tickx1@38", "tockx1@56"};
+        QTest::newRow("packed in 41-50") << packed << creation << 41 << 50 << 0 << true
+                                         << QStringList{"#1@0", "tockx1@20"};
+        // A screen of 40 px shows two rows: two tasks a row each, three packed.
+        QTest::newRow("auto, small screen") << automatic << creation << -1 << 0 << 40 << true
+                                            << QStringList{"#4@0", "tickx2@20", "tickx1@38", "tockx1@56"};
+        // Every row fits: four tasks either way, and a tie keeps a row each.
+        QTest::newRow("auto, tall screen") << automatic << creation << -1 << 0 << 1000 << false
+                                           << QStringList{"#4@0", "tick@20", "tock@38", "tick@56", "tick@74"};
+        QTest::newRow("nothing in range") << automatic << creation << 60 << 70 << 1000 << false << QStringList{};
+    }
+    void listsRows()
+    {
+        QFETCH(int, layout);
+        QFETCH(int, order);
+        QFETCH(int, from);
+        QFETCH(int, to);
+        QFETCH(int, screen);
+        QFETCH(bool, packed);
+        QFETCH(QStringList, rows);
+        const Profile& p = *m_loaded.profile;
+        TaskLaneRows lanes;
+        lanes.setTasks(*m_loaded.tasks, p.trackCount());
+        TaskLaneRows::Options o;
+        o.layout = TaskLaneRows::Layout(layout);
+        o.order = TaskLaneRows::Order(order);
+        o.onlyInRange = from >= 0;
+        o.from = p.startTime() + from;
+        o.to = p.startTime() + to;
+        o.headerHeight = kHeader;
+        o.rowHeight = kRow;
+        o.screen = screen;
+        lanes.build(p, m_loaded.metrics.get(), o);
+        QCOMPARE(describe(p, lanes), rows);
+        QCOMPARE(lanes.packedShown(), packed);
+        const std::size_t listed = rows.isEmpty() ? 0 : rows.first().mid(1, rows.first().indexOf('@') - 1).toUInt();
+        QCOMPARE(lanes.taskCount(), listed);
+        QCOMPARE(lanes.contentHeight(), rows.isEmpty() ? 0 : kHeader + (int(rows.size()) - 1) * kRow);
+    }
+
+    // Which row is at a content y, and which row shows a task.
+    void findsRows()
+    {
+        const Profile& p = *m_loaded.profile;
+        TaskLaneRows lanes;
+        lanes.setTasks(*m_loaded.tasks, p.trackCount());
+        TaskLaneRows::Options o;
+        o.layout = TaskLaneRows::Layout::PerTask;
+        o.onlyInRange = true;
+        o.from = p.startTime() + 22;
+        o.to = p.startTime() + 28;
+        o.headerHeight = kHeader;
+        o.rowHeight = kRow;
+        lanes.build(p, m_loaded.metrics.get(), o);
+        const auto& rows = lanes.rows();
+        QCOMPARE(rows.size(), std::size_t(4));
+        QCOMPARE(lanes.rowAt(0), &rows[0]);
+        QCOMPARE(lanes.rowAt(19), &rows[0]);
+        QCOMPARE(lanes.rowAt(20), &rows[1]);
+        QCOMPARE(lanes.rowAt(73), &rows[3]);
+        QCOMPARE(lanes.rowAt(74), nullptr);
+        QCOMPARE(lanes.rowAt(-1), nullptr);
+        // Painting from a scroll of 30 starts at the row it cuts (20-38).
+        QCOMPARE(lanes.firstFrom(30) - rows.begin(), 1);
+        QCOMPARE(lanes.firstFrom(38) - rows.begin(), 2);
+        QCOMPARE(lanes.firstFrom(1000) - rows.begin(), 4);
+        const MeasurementId tick0 = createdAt(p, 0);
+        const MeasurementId tock = createdAt(p, 5);
+        const MeasurementId tick20 = createdAt(p, 20);
+        const MeasurementId tick25 = createdAt(p, 25);
+        QCOMPARE(lanes.rowOfTask(tick0), nullptr); // ended before the range
+        QCOMPARE(lanes.rowOfTask(tock), &rows[1]);
+        QCOMPARE(lanes.rowOfTask(tick20), &rows[2]);
+        QCOMPARE(lanes.rowOfTask(tick25), &rows[3]);
+        QCOMPARE(lanes.rowOfTask(MeasurementId(p.measurementCount())), nullptr);
+        // Packed: a task is found in its packed row.
+        o.layout = TaskLaneRows::Layout::Packed;
+        o.onlyInRange = false;
+        lanes.build(p, m_loaded.metrics.get(), o);
+        QCOMPARE(lanes.rowOfTask(tick0), &lanes.rows()[1]);
+        QCOMPARE(lanes.rowOfTask(tick20), &lanes.rows()[1]);
+        QCOMPARE(lanes.rowOfTask(tick25), &lanes.rows()[2]);
+        QCOMPARE(lanes.rowOfTask(tock), &lanes.rows()[3]);
+        // New tasks clear the rows.
+        lanes.setTasks({}, 0);
+        QVERIFY(lanes.rows().empty());
+        QCOMPARE(lanes.rowOfTask(tick0), nullptr);
+        QCOMPARE(lanes.contentHeight(), 0);
+    }
+
+private:
+    LoadedProfile m_loaded;
+};
+
+QTEST_MAIN(TestTaskLaneRows)
+#include "tst_tasklanerows.moc"

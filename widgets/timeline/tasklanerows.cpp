@@ -1,0 +1,162 @@
+#include "tasklanerows.h"
+
+#include "measurementmetrics.h"
+#include "profile.h"
+
+#include <algorithm>
+
+namespace runlane {
+
+void TaskLaneRows::setTasks(TaskPacking packing, std::size_t trackCount)
+{
+    // Once per profile, so that a zoom only filters these lists.
+    m_packing = std::move(packing);
+    m_tasks.assign(trackCount, {});
+    for (const TaskPacking::Row& row : m_packing.rows()) {
+        for (std::uint32_t i = row.begin; i < row.end; ++i)
+            m_tasks[row.track].push_back(m_packing.tasks()[i]);
+    }
+    for (auto& tasks : m_tasks)
+        std::sort(tasks.begin(), tasks.end()); // ids are in order of creation
+    clearRows();
+}
+
+void TaskLaneRows::clearRows()
+{
+    m_rows.clear();
+    m_rowOfPacked.assign(m_packing.rows().size(), -1);
+    m_packedShown = false;
+    m_taskCount = 0;
+}
+
+void TaskLaneRows::build(const Profile& profile, const MeasurementMetrics* metrics, const Options& options)
+{
+    clearRows();
+    m_headerHeight = options.headerHeight;
+    m_rowHeight = options.rowHeight;
+    if (options.layout == Layout::Packed) {
+        m_packedShown = true;
+        m_taskCount = packedRows(options, m_rows);
+    } else if (options.layout == Layout::PerTask) {
+        m_taskCount = perTaskRows(profile, metrics, options, m_rows);
+    } else {
+        // Both are built once, and the one chosen is kept.
+        std::vector<Row> packed;
+        const std::size_t packedCount = packedRows(options, packed);
+        m_taskCount = perTaskRows(profile, metrics, options, m_rows);
+        if (tasksWithin(packed, options.screen) > tasksWithin(m_rows, options.screen)) {
+            m_packedShown = true;
+            m_rows = std::move(packed);
+            m_taskCount = packedCount;
+        }
+    }
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].kind == Kind::Packed)
+            m_rowOfPacked[m_rows[i].packed] = std::int32_t(i);
+    }
+}
+
+std::size_t TaskLaneRows::perTaskRows(const Profile& p, const MeasurementMetrics* metrics, const Options& o,
+                                      std::vector<Row>& rows) const
+{
+    std::vector<std::vector<MeasurementId>> perTrack(m_tasks.size());
+    for (std::size_t t = 0; t < m_tasks.size(); ++t) {
+        for (const MeasurementId id : m_tasks[t]) {
+            const Measurement& m = p.measurement(id);
+            if (!o.onlyInRange || (TaskPacking::endOf(p, m) >= o.from && m.created <= o.to))
+                perTrack[t].push_back(id);
+        }
+    }
+    int y = 0;
+    std::size_t listed = 0;
+    for (TrackId t = 0; t < perTrack.size(); ++t) {
+        auto& tasks = perTrack[t];
+        if (tasks.empty())
+            continue;
+        if (o.order == Order::Exec && metrics) {
+            std::stable_sort(tasks.begin(), tasks.end(),
+                             [metrics](MeasurementId a, MeasurementId b) { return metrics->exec(a) > metrics->exec(b); });
+        } else if (o.order == Order::Name) {
+            std::stable_sort(tasks.begin(), tasks.end(), [&p](MeasurementId a, MeasurementId b) {
+                return p.labelName(p.measurement(a).label) < p.labelName(p.measurement(b).label);
+            });
+        }
+        rows.push_back(Row{t, kNone, y, Kind::Header, 0, std::uint32_t(tasks.size())});
+        y += o.headerHeight;
+        for (const MeasurementId task : tasks) {
+            rows.push_back(Row{t, task, y, Kind::Task, 0, 0});
+            y += o.rowHeight;
+        }
+        listed += tasks.size();
+    }
+    return listed;
+}
+
+std::size_t TaskLaneRows::packedRows(const Options& o, std::vector<Row>& rows) const
+{
+    const auto& packed = m_packing.rows();
+    int y = 0;
+    std::size_t listed = 0;
+    std::size_t header = 0;
+    for (std::size_t r = 0; r < packed.size(); ++r) {
+        const TaskPacking::Row& row = packed[r];
+        std::uint32_t count = row.end - row.begin;
+        if (o.onlyInRange) {
+            const auto [a, b] = m_packing.alive(row, o.from, o.to);
+            count = b - a;
+        }
+        if (count == 0)
+            continue;
+        if (rows.empty() || rows[header].track != row.track) {
+            header = rows.size();
+            rows.push_back(Row{row.track, kNone, y, Kind::Header, 0, 0});
+            y += o.headerHeight;
+        }
+        rows[header].count += count;
+        rows.push_back(Row{row.track, kNone, y, Kind::Packed, std::uint32_t(r), count});
+        y += o.rowHeight;
+        listed += count;
+    }
+    return listed;
+}
+
+std::size_t TaskLaneRows::tasksWithin(const std::vector<Row>& rows, int height)
+{
+    std::size_t shown = 0;
+    for (const Row& row : rows) {
+        if (row.y >= height)
+            break;
+        if (row.kind == Kind::Task)
+            ++shown;
+        else if (row.kind == Kind::Packed)
+            shown += row.count;
+    }
+    return shown;
+}
+
+std::vector<TaskLaneRows::Row>::const_iterator TaskLaneRows::firstFrom(int y) const
+{
+    return std::partition_point(m_rows.begin(), m_rows.end(), [this, y](const Row& r) { return r.y + heightOf(r) <= y; });
+}
+
+const TaskLaneRows::Row* TaskLaneRows::rowAt(int y) const
+{
+    const auto it = firstFrom(y);
+    return it == m_rows.end() || it->y > y ? nullptr : &*it;
+}
+
+const TaskLaneRows::Row* TaskLaneRows::rowOfTask(MeasurementId task) const
+{
+    if (m_packedShown) {
+        const std::size_t packed = m_packing.rowOf(task);
+        return packed < m_rowOfPacked.size() && m_rowOfPacked[packed] >= 0 ? &m_rows[std::size_t(m_rowOfPacked[packed])]
+                                                                          : nullptr;
+    }
+    for (const Row& r : m_rows) {
+        if (r.kind == Kind::Task && r.task == task)
+            return &r;
+    }
+    return nullptr;
+}
+
+} // namespace runlane
