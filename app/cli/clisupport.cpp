@@ -85,16 +85,41 @@ const InputFormat* CliSupport::inputFormat(const CliArgs& args)
     return id ? FormatRegistry::find(*id) : nullptr;
 }
 
-LoadResult CliSupport::load(const CliArgs& args, std::ostream& err)
+int CliSupport::load(const CliArgs& args, LoadResult& loaded, std::ostream& err)
 {
     LoadControl control;
-    if (const auto variant = args.value(kVariantOption))
+    const std::optional<std::string> variant = args.value(kVariantOption);
+    if (variant && variant->empty())
+        return usageError(err, "--variant needs a name ('runlane-cli summary FILE' lists a file's variants)");
+    if (variant)
         control.variant = *variant;
     control.additions = additions(args);
-    LoadResult result = ProfileLoader::load(QString::fromLocal8Bit(args.positional()[0].c_str()), control, inputFormat(args));
-    if (!result.ok())
-        err << "runlane-cli: " << result.error.toString() << "\n";
-    return result;
+    const std::string& path = args.positional()[0];
+    loaded = ProfileLoader::load(QString::fromLocal8Bit(path.c_str()), control, inputFormat(args));
+    // The variants are the file's: known only once it is read, but a name
+    // it lacks is what was asked, not what the file holds.
+    auto list = [](const std::vector<std::string>& names) {
+        std::string text;
+        for (const std::string& name : names)
+            text += (text.empty() ? "" : ", ") + name;
+        return text;
+    };
+    auto noVariants = [&] {
+        return usageError(err, "--variant '" + *variant + "': " + path
+                                   + " has no variants (pprof sample types and perf events are)");
+    };
+    if (!loaded.ok() && loaded.error.unknownVariant) {
+        if (loaded.error.variants.empty())
+            return noVariants();
+        return usageError(err, "unknown --variant '" + *variant + "': " + path + " has " + list(loaded.error.variants));
+    }
+    if (!loaded.ok()) {
+        err << "runlane-cli: " << loaded.error.toString() << "\n";
+        return CliCommands::InputError;
+    }
+    if (variant && loaded.profile->variants().empty())
+        return noVariants();
+    return -1;
 }
 
 int CliSupport::loadRuns(const std::vector<std::string>& files, const InputFormat* format, bool keepCalls,
@@ -151,16 +176,14 @@ int CliSupport::loadWithRange(const CliArgs& args, LoadResult& loaded, std::opti
     const auto text = args.value("--range");
     if (text && text->find("..") == std::string::npos)
         return usageError(err, "--range takes A..B, e.g. 10ms..20ms");
-    loaded = load(args, err);
-    if (!loaded.ok())
-        return CliCommands::InputError;
+    if (const int code = load(args, loaded, err); code >= 0)
+        return code;
     // A pprof profile's intervals lie in call path order, not in time: a
-    // range of them would look meaningful and mean nothing.
-    if (text && !loaded.profile->hasTimestamps()) {
-        err << "runlane-cli: " << loaded.profile->sourcePath()
-            << " has no timestamps (only totals per call stack): --range needs a timeline\n";
-        return CliCommands::InputError;
-    }
+    // range of them would look meaningful and mean nothing. The option
+    // does not apply to the file, as a range past its end does not.
+    if (text && !loaded.profile->hasTimestamps())
+        return usageError(err, loaded.profile->sourcePath()
+                                   + " has no timestamps (only totals per call stack): --range needs a timeline");
     if (text) {
         TimeRange parsed;
         std::string error;

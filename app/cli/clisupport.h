@@ -50,8 +50,10 @@ public:
     // The format --input-format names; null if it is not given.
     static const InputFormat* inputFormat(const CliArgs& args);
     // Loads the first positional argument (with its --variant and --add
-    // files); prints the error if it fails.
-    static LoadResult load(const CliArgs& args, std::ostream& err);
+    // files). Returns -1 to go on, or the exit code (the error printed): a
+    // --variant the file does not have, or given for a file without
+    // variants, is a usage error that lists the file's.
+    static int load(const CliArgs& args, LoadResult& loaded, std::ostream& err);
     // The --add files and --add-thread of the arguments, as a load takes them.
     static std::vector<ProfileAddition> additions(const CliArgs& args);
     // load(), and the --range inside the profile if given. Returns -1 to go

@@ -41,9 +41,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
     if (!output || output->empty())
         return CliSupport::usageError(err, "convert needs -o OUT");
-    const LoadResult loaded = CliSupport::load(args, err);
-    if (!loaded.ok())
-        return CliCommands::InputError;
+    LoadResult loaded;
+    if (const int code = CliSupport::load(args, loaded, err); code >= 0)
+        return code;
     if (!loaded.profile->snapshots().empty())
         err << "runlane-cli: note: pre-aggregated metrics have no timeline; they are written as counters of their "
                "cumulative values, which do not give back the rank\n";

@@ -48,9 +48,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     CliArgs args;
     if (const int code = CliSupport::parseArgs(args, CliSupport::withAdditions({{CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}), argc, argv, (std::string(kSummaryHelp) + CliSupport::kAddHelp).c_str(), out, err); code >= 0)
         return code;
-    const LoadResult loaded = CliSupport::load(args, err);
-    if (!loaded.ok())
-        return CliCommands::InputError;
+    LoadResult loaded;
+    if (const int code = CliSupport::load(args, loaded, err); code >= 0)
+        return code;
     const Profile& p = *loaded.profile;
     // Only the tracks' busy times: not the per-measurement figures.
     const std::vector<Time> busy = MeasurementMetrics::busyPerTrack(p);

@@ -40,9 +40,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         else if (!CliSupport::parseCount(*d, maxDepth))
             return CliSupport::usageError(err, "--max-depth takes a whole number");
     }
-    const LoadResult loaded = CliSupport::load(args, err);
-    if (!loaded.ok())
-        return CliCommands::InputError;
+    LoadResult loaded;
+    if (const int code = CliSupport::load(args, loaded, err); code >= 0)
+        return code;
     const Profile& p = *loaded.profile;
 
     // Creation children, in creation order (ids are creation-ordered).

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace runlane {
 
@@ -18,6 +19,11 @@ struct LoadError {
     // The file is gzip-compressed: offsets, lines and columns are those of
     // the decompressed text.
     bool compressed = false;
+    // The variant asked for (LoadControl::variant) is not in the file: a
+    // mistake of the caller's, not of the file (runlane-cli calls it a
+    // usage error). `variants` are those the file has, perhaps none.
+    bool unknownVariant = false;
+    std::vector<std::string> variants;
 
     // "trace.json: line 3, column 7 (byte 1234), event #56: expected ..."
     std::string toString() const;
@@ -39,6 +45,21 @@ public:
 private:
     std::int64_t m_eventIndex;
     std::int64_t m_byteOffset;
+};
+
+// Thrown by a format whose file lacks the variant LoadControl::variant
+// names; `variants` are those it has (the loader puts them in LoadError).
+class UnknownVariantError : public FormatError
+{
+public:
+    UnknownVariantError(const std::string& message, std::vector<std::string> variants, std::int64_t byteOffset = -1)
+        : FormatError(message, -1, byteOffset), m_variants(std::move(variants))
+    {
+    }
+    const std::vector<std::string>& variants() const { return m_variants; }
+
+private:
+    std::vector<std::string> m_variants;
 };
 
 // Thrown when the caller's cancel flag is seen; never escapes the loader.

@@ -253,6 +253,10 @@ void describeFormatError(const FormatError& e, std::int64_t offset, const InputF
     error.byteOffset = offset;
     error.eventIndex = e.eventIndex();
     error.message = e.what();
+    if (const auto* unknown = dynamic_cast<const UnknownVariantError*>(&e)) {
+        error.unknownVariant = true;
+        error.variants = unknown->variants();
+    }
     if (!(format && format->isBinary()) && source.rewind())
         locate(source.text(), error);
 }

@@ -245,8 +245,9 @@ void PerfScriptBuilder::finish()
         std::string names;
         for (const std::string& e : m_events)
             names += (names.empty() ? "" : ", ") + e;
-        throw FormatError("no event '" + m_variant + "' in this file; "
-                          + (names.empty() ? std::string("it holds no samples") : "its events are: " + names));
+        throw UnknownVariantError("no event '" + m_variant + "' in this file; "
+                                      + (names.empty() ? std::string("it holds no samples") : "its events are: " + names),
+                                  m_events);
     }
     if (m_events.empty())
         return;

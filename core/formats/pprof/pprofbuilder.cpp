@@ -75,7 +75,7 @@ std::size_t PprofBuilder::chooseVariant(const std::vector<std::string>& names)
             if (string(types[i].type, at, "sample type") == m_variant)
                 return i;
         }
-        throw FormatError("no sample type '" + m_variant + "' in this profile; it has " + list(names), -1, at);
+        throw UnknownVariantError("no sample type '" + m_variant + "' in this profile; it has " + list(names), names, at);
     }
     if (m_file.defaultSampleType != 0) {
         const std::string_view wanted
@@ -138,7 +138,7 @@ void PprofBuilder::build()
         names.push_back(std::string(string(t.type, m_file.sampleTypesOffset, "sample type")) + " ("
                         + std::string(string(t.unit, m_file.sampleTypesOffset, "sample unit")) + ")");
     if (names.empty() && !m_variant.empty())
-        throw FormatError("no sample type '" + m_variant + "' in this profile; it has none", -1, 0);
+        throw UnknownVariantError("no sample type '" + m_variant + "' in this profile; it has none", {}, 0);
     if (names.empty() && !m_file.samples.empty())
         throw FormatError("the profile has samples but no sample types (Profile.sample_type)", -1,
                           m_file.samples.front().offset);

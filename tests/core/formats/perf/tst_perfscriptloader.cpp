@@ -499,6 +499,9 @@ private Q_SLOTS:
         QVERIFY(!r.ok());
         QCOMPARE(QString::fromStdString(r.error.message),
                  QStringLiteral("no event 'branches' in this file; its events are: cycles, instructions"));
+        // The caller's mistake, with what the file has (runlane-cli's usage error).
+        QVERIFY(r.error.unknownVariant);
+        QCOMPARE(r.error.variants, (std::vector<std::string>{"cycles", "instructions"}));
     }
 
     // Without timestamps: end to end, by period (a count) or 1 sample each.

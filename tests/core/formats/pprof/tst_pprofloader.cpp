@@ -432,6 +432,9 @@ private Q_SLOTS:
         QVERIFY(!r.ok());
         QCOMPARE(errorOf(r), QStringLiteral("no sample type 'alloc_space' in this profile; it has samples (count), cpu (nanoseconds)"));
         QCOMPARE(r.error.byteOffset, std::int64_t(0));
+        // The caller's mistake, with what the file has (runlane-cli's usage error).
+        QVERIFY(r.error.unknownVariant);
+        QCOMPARE(r.error.variants, (std::vector<std::string>{"samples (count)", "cpu (nanoseconds)"}));
     }
 
     // A sample of 0 in the loaded type is for another type: no frames.
