@@ -24,6 +24,12 @@ std::vector<std::string_view> words(std::string_view text)
     return words;
 }
 
+// "runlane-cli 0.1.0": the project's version (CMake's PROJECT_VERSION).
+std::string versionLine()
+{
+    return "runlane-cli " RUNLANE_VERSION "\n";
+}
+
 // The formats and the commands come from their tables, so that the help
 // never forgets one.
 std::string mainHelp()
@@ -31,7 +37,8 @@ std::string mainHelp()
     std::string formats;
     for (const InputFormat* format : FormatRegistry::formats())
         formats += (formats.empty() ? "" : ", ") + std::string(format->name());
-    std::string help = "Usage: runlane-cli COMMAND [OPTIONS] FILE\n\n";
+    std::string help = "Usage: runlane-cli COMMAND [OPTIONS] FILE\n"
+                       "       runlane-cli --version\n\n";
     // Wrapped at 78 columns, as the rest of the help.
     std::string line;
     const std::string intro = "Reads a profile (" + formats + ") and prints what it holds. Commands:";
@@ -50,7 +57,8 @@ std::string mainHelp()
     }
     help += "\nRun 'runlane-cli COMMAND --help' for a command's options.\n"
             "Exit codes: 0 ok, 1 output not written, 2 usage error, 3 unreadable or invalid input,\n"
-            "4 a regression (compare and history check --fail-on-regression).\n";
+            "4 a regression (compare and history check --fail-on-regression).\n"
+            "\n" + versionLine();
     return help;
 }
 
@@ -84,6 +92,10 @@ int CliCommands::run(int argc, char** argv, std::ostream& out, std::ostream& err
     const std::string_view name = argv[1];
     if (name == "--help" || name == "-h" || name == "help") {
         out << mainHelp();
+        return Ok;
+    }
+    if (name == "--version") {
+        out << versionLine();
         return Ok;
     }
     for (const CliCommand& command : table()) {

@@ -10,6 +10,7 @@
 #include "valueformat.h"
 
 #include <algorithm>
+#include <optional>
 #include <ostream>
 
 namespace runlane {
@@ -25,9 +26,17 @@ recursion counted once), wall, and the max, mean, p50, p90 and p99 of one
 call's exec time (over calls that ran). For a recording with wakers
 (tokio), a second table gives each label's scheduling delay (wake to next
 poll): how many polls followed a wake, and the sum, max and p90 of those
-waits, over the whole recording.
+waits, over the whole recording (CSV and JSON end each row with them:
+delays, delay_sum, delay_max, delay_p90).
 
-  --sort KEY     exec (default), total, wall, calls, max, mean or name
+  --sort KEY     the column to sort by, largest first (name and file A to
+                 Z): exec (the default), busy, total, wall, calls,
+                 unfinished, stillborn, primitive, failed, cancelled,
+                 zombie, max, mean, p50, p90, p99, wall_max, wall_p50,
+                 wall_p90, wall_p99, delays, delay_sum, delay_max,
+                 delay_p90, name or file; ties keep the order of the
+                 labels, rows without the figure (no per-call
+                 distribution, no delay) come last
   --range A..B   only [A, B), times from the profile start with a unit
                  (ns, us, ms, s), e.g. 10ms..250ms; either end may be
                  left out; every quantity is clipped to the range
@@ -44,9 +53,9 @@ waits, over the whole recording.
 )HELP";
 
 // The scheduling delay of the rank's rows, in the rank's order.
-void printDelays(std::ostream& out, const Profile& p, const RankTable& table, std::size_t top)
+void printDelays(std::ostream& out, const Profile& p, const RankTable& table, const SchedulingDelays& delays,
+                 std::size_t top)
 {
-    const SchedulingDelays delays(p, table.range());
     out << (table.range() ? "\nscheduling delay (wake -> next poll, of the polls that start in the range):\n"
                           : "\nscheduling delay (wake -> next poll, whole recording):\n");
     out << "  delays         sum         max         p90  label\n";
@@ -76,7 +85,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         return code;
     RankSortKey key = RankSortKey::Exec;
     if (const auto sort = args.value("--sort"); sort && !RankTable::parseSortKey(*sort, key))
-        return CliSupport::usageError(err, "unknown --sort key '" + *sort + "' (exec, total, wall, calls, max, mean, name)");
+        return CliSupport::usageError(err, "unknown --sort key '" + *sort + "' (" + RankTable::sortKeys() + ")");
     const std::string format = args.value("--format").value_or("table");
     if (format != "table" && format != "csv" && format != "json")
         return CliSupport::usageError(err, "unknown --format '" + format + "' (table, csv, json)");
@@ -90,15 +99,19 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     const Profile& p = *loaded.profile;
     const MeasurementMetrics metrics(p);
     RankTable table = RankTable::compute(metrics, range);
-    table.sort(p, key, key != RankSortKey::Name);
+    // Those of the range's polls; only a recording with wakes has any.
+    const std::optional<SchedulingDelays> delays
+        = p.wakes().empty() ? std::nullopt : std::optional<SchedulingDelays>(std::in_place, p, table.range());
+    const SchedulingDelays* shownDelays = delays ? &*delays : nullptr;
+    table.sort(p, key, !RankTable::sortsAscending(key), shownDelays);
     if (format == "csv")
-        out << RankFormatter::csv(p, table, ',', top);
+        out << RankFormatter::csv(p, table, ',', top, shownDelays);
     else if (format == "json")
-        out << RankFormatter::json(p, table, top);
+        out << RankFormatter::json(p, table, top, shownDelays);
     else
         out << RankFormatter::table(p, table, top);
-    if (format == "table" && !p.wakes().empty())
-        printDelays(out, p, table, top);
+    if (format == "table" && delays)
+        printDelays(out, p, table, *delays, top);
     return CliCommands::Ok;
 }
 

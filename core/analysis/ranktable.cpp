@@ -3,6 +3,7 @@
 #include "execsegments.h"
 #include "loaderror.h"
 #include "parallel.h"
+#include "schedulingdelays.h"
 #include "snapshotreader.h"
 
 #include <algorithm>
@@ -564,11 +565,54 @@ RankTable RankTable::fromSnapshots(const Profile& profile, std::optional<TimeRan
     return table;
 }
 
-void RankTable::sort(const Profile& profile, RankSortKey key, bool descending)
+namespace {
+
+// The names of parseSortKey, in the order the CLI's rank table shows them.
+constexpr std::pair<std::string_view, RankSortKey> kSortKeys[] = {
+    {"exec", RankSortKey::Exec},
+    {"busy", RankSortKey::Busy},
+    {"total", RankSortKey::Total},
+    {"wall", RankSortKey::Wall},
+    {"calls", RankSortKey::Calls},
+    {"unfinished", RankSortKey::Unfinished},
+    {"stillborn", RankSortKey::Stillborn},
+    {"primitive", RankSortKey::Primitive},
+    {"failed", RankSortKey::Failed},
+    {"cancelled", RankSortKey::Cancelled},
+    {"zombie", RankSortKey::Zombie},
+    {"max", RankSortKey::Max},
+    {"mean", RankSortKey::Mean},
+    {"p50", RankSortKey::P50},
+    {"p90", RankSortKey::P90},
+    {"p99", RankSortKey::P99},
+    {"wall_max", RankSortKey::WallMax},
+    {"wall_p50", RankSortKey::WallP50},
+    {"wall_p90", RankSortKey::WallP90},
+    {"wall_p99", RankSortKey::WallP99},
+    {"delays", RankSortKey::Delays},
+    {"delay_sum", RankSortKey::DelaySum},
+    {"delay_max", RankSortKey::DelayMax},
+    {"delay_p90", RankSortKey::DelayP90},
+    {"name", RankSortKey::Name},
+    {"file", RankSortKey::File},
+};
+
+} // namespace
+
+void RankTable::sort(const Profile& profile, RankSortKey key, bool descending, const SchedulingDelays* delays)
 {
-    auto value = [key](const RankRow& r) -> Time {
+    // -1: the row has no such figure (pre-aggregated metrics have no
+    // per-call distribution; a label may have no scheduling delay), below
+    // every row that has one, as the viewer sorts them.
+    auto value = [key, delays](const RankRow& r) -> Time {
+        auto perCall = [&r](Time t) { return r.hasDistribution ? t : Time(-1); };
+        auto delay = [&r, delays](Time DelayStats::*field) {
+            const DelayStats& d = delays ? delays->ofLabel(r.label) : DelayStats{};
+            return d.count == 0 ? Time(-1) : d.*field;
+        };
         switch (key) {
         case RankSortKey::Exec:
+        case RankSortKey::Busy: // exec over one sum: the same order
             return r.exec;
         case RankSortKey::Total:
             return r.total;
@@ -576,27 +620,66 @@ void RankTable::sort(const Profile& profile, RankSortKey key, bool descending)
             return r.wall;
         case RankSortKey::Calls:
             return Time(r.calls);
+        case RankSortKey::Unfinished:
+            return Time(r.unfinished);
+        case RankSortKey::Stillborn:
+            return Time(r.stillborn);
+        case RankSortKey::Primitive:
+            return Time(r.primitive);
+        case RankSortKey::Failed:
+            return Time(r.failed);
+        case RankSortKey::Cancelled:
+            return Time(r.cancelled);
+        case RankSortKey::Zombie:
+            return Time(r.zombieEvents);
         case RankSortKey::Max:
             return r.max;
         case RankSortKey::Mean:
             return r.mean;
+        case RankSortKey::P50:
+            return perCall(r.p50);
+        case RankSortKey::P90:
+            return perCall(r.p90);
+        case RankSortKey::P99:
+            return perCall(r.p99);
+        case RankSortKey::WallMax:
+            return perCall(r.wallMax);
+        case RankSortKey::WallP50:
+            return perCall(r.wallP50);
+        case RankSortKey::WallP90:
+            return perCall(r.wallP90);
+        case RankSortKey::WallP99:
+            return perCall(r.wallP99);
+        case RankSortKey::Delays:
+            return delays ? Time(delays->ofLabel(r.label).count) : 0;
+        case RankSortKey::DelaySum:
+            return delay(&DelayStats::sum);
+        case RankSortKey::DelayMax:
+            return delay(&DelayStats::max);
+        case RankSortKey::DelayP90:
+            return delay(&DelayStats::p90);
         case RankSortKey::Name:
+        case RankSortKey::File:
             break;
         }
         return 0;
     };
     std::stable_sort(m_rows.begin(), m_rows.end(), [&](const RankRow& a, const RankRow& b) {
         if (key == RankSortKey::Name) {
-            const std::string_view x = profile.labelName(a.label);
-            const std::string_view y = profile.labelName(b.label);
-            if (x != y)
-                return descending ? x > y : x < y;
             // The same name in other files or lines: by file and line, so
             // the order does not depend on the order labels were read in.
             const Label& la = profile.label(a.label);
             const Label& lb = profile.label(b.label);
-            const auto ka = std::make_tuple(profile.string(la.file), la.line, a.label);
-            const auto kb = std::make_tuple(profile.string(lb.file), lb.line, b.label);
+            const auto ka = std::make_tuple(profile.labelName(a.label), profile.string(la.file), la.line, a.label);
+            const auto kb = std::make_tuple(profile.labelName(b.label), profile.string(lb.file), lb.line, b.label);
+            return descending ? ka > kb : ka < kb;
+        }
+        if (key == RankSortKey::File) {
+            // file:line, as the viewer's column reads; then by name.
+            const Label& la = profile.label(a.label);
+            const Label& lb = profile.label(b.label);
+            const auto ka = std::make_tuple(profile.string(la.file), la.line, profile.labelName(a.label), a.label);
+            const auto kb = std::make_tuple(profile.string(lb.file), lb.line, profile.labelName(b.label), b.label);
             return descending ? ka > kb : ka < kb;
         }
         const Time x = value(a);
@@ -609,18 +692,21 @@ void RankTable::sort(const Profile& profile, RankSortKey key, bool descending)
 
 bool RankTable::parseSortKey(std::string_view text, RankSortKey& key)
 {
-    static constexpr std::pair<std::string_view, RankSortKey> keys[] = {
-        {"exec", RankSortKey::Exec}, {"total", RankSortKey::Total}, {"wall", RankSortKey::Wall},
-        {"calls", RankSortKey::Calls}, {"max", RankSortKey::Max}, {"mean", RankSortKey::Mean},
-        {"name", RankSortKey::Name},
-    };
-    for (const auto& [name, value] : keys) {
+    for (const auto& [name, value] : kSortKeys) {
         if (name == text) {
             key = value;
             return true;
         }
     }
     return false;
+}
+
+std::string RankTable::sortKeys()
+{
+    std::string names;
+    for (const auto& [name, value] : kSortKeys)
+        names += (names.empty() ? "" : ", ") + std::string(name);
+    return names;
 }
 
 } // namespace runlane

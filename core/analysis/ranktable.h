@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,7 +46,39 @@ struct RankRow {
     double busyShare = 0; // exec / Σ exec of all rows
 };
 
-enum class RankSortKey { Exec, Total, Wall, Calls, Max, Mean, Name };
+class SchedulingDelays;
+
+// Every column of the rank, as `runlane-cli rank --sort` names them
+// (RankTable::sortKeys): the row's figures, its name or file, and its
+// scheduling delays (SchedulingDelays: count, sum, max, p90).
+enum class RankSortKey {
+    Exec,
+    Busy,
+    Total,
+    Wall,
+    Calls,
+    Unfinished,
+    Stillborn,
+    Primitive,
+    Failed,
+    Cancelled,
+    Zombie,
+    Max,
+    Mean,
+    P50,
+    P90,
+    P99,
+    WallMax,
+    WallP50,
+    WallP90,
+    WallP99,
+    Delays,
+    DelaySum,
+    DelayMax,
+    DelayP90,
+    Name,
+    File,
+};
 
 // The rank of a whole profile, or of a range of it with every quantity
 // clipped to the range: counts and per-call figures over the measurements
@@ -71,9 +104,16 @@ public:
     const std::vector<RankRow>& rows() const { return m_rows; }
     Time busyTime() const { return m_busy; }
     const std::optional<TimeRange>& range() const { return m_range; }
-    // Stable; ties keep the label order.
-    void sort(const Profile& profile, RankSortKey key, bool descending = true);
+    // Stable; ties keep the label order. A row without the figure (no
+    // per-call distribution, no scheduling delay) sorts below every row
+    // with one. The delay keys read `delays` (all alike without them).
+    void sort(const Profile& profile, RankSortKey key, bool descending = true,
+              const SchedulingDelays* delays = nullptr);
     static bool parseSortKey(std::string_view text, RankSortKey& key);
+    // The keys' names in parseSortKey's order: "exec, busy, …, name, file".
+    static std::string sortKeys();
+    // Name and file sort A to Z; every number largest first.
+    static bool sortsAscending(RankSortKey key) { return key == RankSortKey::Name || key == RankSortKey::File; }
 
 private:
     static RankTable fromSnapshots(const Profile& profile, std::optional<TimeRange> range);

@@ -33,7 +33,13 @@ std::string shareText(double share)
     return buffer;
 }
 
-std::string csvHeader(char s, ValueUnit unit)
+// The delays to write: none for a profile without wakes.
+const SchedulingDelays* shownDelays(const SchedulingDelays* delays)
+{
+    return delays && delays->any() ? delays : nullptr;
+}
+
+std::string csvHeader(char s, ValueUnit unit, const SchedulingDelays* delays)
 {
     const std::string suffix = "_" + std::string(ValueFormat::key(unit));
     std::string h = "name";
@@ -42,10 +48,16 @@ std::string csvHeader(char s, ValueUnit unit)
     for (const char* column : {"exec", "total", "wall", "max", "mean", "p50", "p90", "p99", "wall_max", "wall_p50",
                                "wall_p90", "wall_p99"})
         h += s + std::string(column) + suffix;
-    return h + s + "busy_share\n";
+    h += s + std::string("busy_share");
+    if (delays) {
+        h += s + std::string("delays");
+        for (const char* column : {"delay_sum", "delay_max", "delay_p90"})
+            h += s + std::string(column) + suffix;
+    }
+    return h + "\n";
 }
 
-std::string csvRow(const Profile& profile, const RankRow& r, char s)
+std::string csvRow(const Profile& profile, const RankRow& r, char s, const SchedulingDelays* delays)
 {
     const Label& label = profile.label(r.label);
     const ValueUnit unit = profile.unit();
@@ -60,33 +72,45 @@ std::string csvRow(const Profile& profile, const RankRow& r, char s)
     for (const Time t : {r.p50, r.p90, r.p99, r.wallMax, r.wallP50, r.wallP90, r.wallP99})
         line += s + (r.hasDistribution ? ValueFormat::plain(t, unit) : std::string());
     line += s + shareText(r.busyShare);
+    if (delays) {
+        const DelayStats& d = delays->ofLabel(r.label);
+        line += s + std::to_string(d.count);
+        // No delay is no figure, as the viewer's "—".
+        for (const Time t : {d.sum, d.max, d.p90})
+            line += s + (d.count > 0 ? ValueFormat::plain(t, unit) : std::string());
+    }
     return line + "\n";
 }
 
 } // namespace
 
-std::string RankFormatter::csv(const Profile& profile, const RankTable& rank, char separator, std::size_t limit)
+std::string RankFormatter::csv(const Profile& profile, const RankTable& rank, char separator, std::size_t limit,
+                               const SchedulingDelays* delays)
 {
-    std::string out = csvHeader(separator, profile.unit());
+    delays = shownDelays(delays);
+    std::string out = csvHeader(separator, profile.unit(), delays);
     const std::size_t n = std::min(limit, rank.rows().size());
     for (std::size_t i = 0; i < n; ++i)
-        out += csvRow(profile, rank.rows()[i], separator);
+        out += csvRow(profile, rank.rows()[i], separator, delays);
     return out;
 }
 
 std::string RankFormatter::csvRows(const Profile& profile, const RankTable& rank, const std::vector<std::size_t>& rows,
-                                   char separator)
+                                   char separator, const SchedulingDelays* delays)
 {
-    std::string out = csvHeader(separator, profile.unit());
+    delays = shownDelays(delays);
+    std::string out = csvHeader(separator, profile.unit(), delays);
     for (const std::size_t i : rows) {
         if (i < rank.rows().size())
-            out += csvRow(profile, rank.rows()[i], separator);
+            out += csvRow(profile, rank.rows()[i], separator, delays);
     }
     return out;
 }
 
-std::string RankFormatter::json(const Profile& profile, const RankTable& rank, std::size_t limit)
+std::string RankFormatter::json(const Profile& profile, const RankTable& rank, std::size_t limit,
+                                const SchedulingDelays* delays)
 {
+    delays = shownDelays(delays);
     const ValueUnit unit = profile.unit();
     const std::string suffix = "_" + std::string(ValueFormat::key(unit));
     // Time in integer ns; other units may be fractional.
@@ -124,6 +148,13 @@ std::string RankFormatter::json(const Profile& profile, const RankTable& rank, s
             row[key + suffix] = r.hasDistribution ? value(t) : nlohmann::json();
         if (r.zombieEvents > 0)
             row["zombie_events"] = r.zombieEvents;
+        if (delays) {
+            const DelayStats& d = delays->ofLabel(r.label);
+            row["delays"] = d.count;
+            const std::pair<const char*, Time> figures[] = {{"delay_sum", d.sum}, {"delay_max", d.max}, {"delay_p90", d.p90}};
+            for (const auto& [key, t] : figures)
+                row[key + suffix] = d.count > 0 ? value(t) : nlohmann::json();
+        }
         array.push_back(std::move(row));
     }
     return array.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

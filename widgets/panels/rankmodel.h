@@ -76,6 +76,8 @@ public:
     std::uint64_t revision() const { return m_revision; }
     // True when the profile has scheduling delays to show.
     bool hasDelays() const { return m_delays && m_delays->any(); }
+    // The scheduling delays shown (of the table's range); null without a table.
+    const SchedulingDelays* delays() const { return m_delays.get(); }
 
     // Without QAbstractTableModel's hasIndex (two virtual calls): the
     // sorting proxy asks for an index per row and column it compares.

@@ -112,6 +112,10 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     m_filter->setClearButtonEnabled(true);
     m_filter->setMinimumWidth(260);
     m_filter->setMaximumWidth(360);
+    m_count->setObjectName(QStringLiteral("rankCount"));
+    m_count->setTextFormat(Qt::RichText);
+    m_count->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+    connect(m_count, &QLabel::linkActivated, m_filter, &QLineEdit::clear);
     m_banner->setObjectName(QStringLiteral("rankBanner"));
     m_banner->setTextFormat(Qt::RichText);
     m_banner->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
@@ -243,6 +247,9 @@ void RankPanel::dropProfile()
     m_model->setTable(nullptr, nullptr);
     m_compareModel->setComparison(nullptr, nullptr);
     m_syncing = false;
+    // A filter typed for one file's names would hide the next file's rows
+    // ("0 of 2 labels"); a live recording's next version keeps it (above).
+    m_filter->clear();
     updateBanner();
 }
 
@@ -376,9 +383,8 @@ void RankPanel::updateBanner()
 {
     if (isComparing()) {
         const CompareSession* session = m_document->compare();
-        m_count->setText(m_compareModel->shown()
-                             ? tr("%1 of %2 labels").arg(m_compareProxy->rowCount()).arg(m_compareModel->rowCount())
-                             : QString());
+        m_count->setText(m_compareModel->shown() ? countText(m_compareProxy->rowCount(), m_compareModel->rowCount())
+                                                 : QString());
         const Comparison* shown = m_compareModel->shown();
         if (!shown) {
             m_banner->setText(tr("Comparing with base %1: computing…").arg(session->baseName().toHtmlEscaped()));
@@ -406,7 +412,7 @@ void RankPanel::updateBanner()
         m_banner->setToolTip(tip);
         return;
     }
-    m_count->setText(m_model->table() ? tr("%1 of %2 labels").arg(m_proxy->rowCount()).arg(m_model->rowCount()) : QString());
+    m_count->setText(m_model->table() ? countText(m_proxy->rowCount(), m_model->rowCount()) : QString());
     if (!m_document->hasProfile()) {
         m_banner->clear();
         return;
@@ -436,6 +442,20 @@ void RankPanel::updateBanner()
         m_banner->setToolTip(QString());
         m_banner->setText(tr("Whole profile (Shift+drag on the timeline for a range)"));
     }
+}
+
+QString RankPanel::countText(int shown, int all) const
+{
+    // A filter says what it hides, with a way out; without one (compare
+    // mode's verdicts may hide rows: their box says which) the count.
+    const QString filter = m_filter->text();
+    const QString labels = all == 1 ? tr("label") : tr("labels");
+    if (filter.isEmpty()) {
+        return shown == all ? QStringLiteral("%1 %2").arg(all).arg(labels)
+                            : tr("%1 of %2 %3").arg(QString::number(shown), QString::number(all), labels);
+    }
+    return tr("%1 of %2 %3 match '%4' · <a href='clear'>clear</a>")
+        .arg(QString::number(shown), QString::number(all), labels, filter.toHtmlEscaped());
 }
 
 std::vector<std::size_t> RankPanel::shownRows(bool selectedOnly) const
@@ -505,8 +525,9 @@ QString RankPanel::selectedRowsText() const
     }
     if (!m_model->table())
         return {};
+    // Every column the view shows, the scheduling delays included.
     return QString::fromStdString(
-        RankFormatter::csvRows(*m_model->profile(), *m_model->table(), shownRows(true), '\t'));
+        RankFormatter::csvRows(*m_model->profile(), *m_model->table(), shownRows(true), '\t', m_model->delays()));
 }
 
 bool RankPanel::exportCsv(const QString& path, QString* error) const
@@ -514,8 +535,9 @@ bool RankPanel::exportCsv(const QString& path, QString* error) const
     QSaveFile file(path);
     const std::string text = isComparing()
         ? (m_compareModel->shown() ? CompareFormatter::csvRows(*m_compareModel->shown(), shownRows(false)) : std::string())
-        : m_model->table() ? RankFormatter::csvRows(*m_model->profile(), *m_model->table(), shownRows(false), ',')
-                           : std::string();
+        : m_model->table()
+        ? RankFormatter::csvRows(*m_model->profile(), *m_model->table(), shownRows(false), ',', m_model->delays())
+        : std::string();
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
         || !file.commit()) {
         if (error)

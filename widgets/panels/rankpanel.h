@@ -30,7 +30,9 @@ class TimeAxis;
 // The rank as a sortable, filterable table. Selecting a row focuses its
 // label in every view; a time range selected anywhere restricts the rank to
 // that range (clipped, semantics.md §5), computed off the GUI thread, a
-// newer request cancelling an older one.
+// newer request cancelling an older one. The filter is the open file's: a
+// new profile clears it (a live recording's next version keeps it), and
+// while it is set the count says what it hides, with a link that clears it.
 //
 // In compare mode (ProfileDocument::compare() has a base) it shows the
 // compare rank instead: base, new, Δ, Δ%, p and verdict per label for the
@@ -62,7 +64,9 @@ public:
     bool isComputing() const { return m_job.isRunning(); }
 
     // The selected rows (all shown rows if none is selected) as
-    // tab-separated text with a header, times in integer nanoseconds.
+    // tab-separated text with a header, times in integer nanoseconds:
+    // RankFormatter's columns, the scheduling delays included when the
+    // view shows them.
     QString selectedRowsText() const;
     // Copies selectedRowsText() (Ctrl+C; the window puts it in Edit too).
     QAction* copyAction() const { return m_copy; }
@@ -95,6 +99,8 @@ private:
     void currentRowChanged();
     void focusChanged();
     void updateBanner();
+    // "3 of 120 labels match 'foo' · clear" (a link that clears the filter).
+    QString countText(int shown, int all) const;
     void updateFilterStyle();
     std::vector<std::size_t> shownRows(bool selectedOnly) const;
     void comparisonChanged();

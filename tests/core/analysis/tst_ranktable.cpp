@@ -2,6 +2,7 @@
 #include "profilebuilder.h"
 #include "rankbruteforce.h"
 #include "ranktable.h"
+#include "schedulingdelays.h"
 #include "testsupport.h"
 #include "tracegenerator.h"
 
@@ -326,6 +327,23 @@ private Q_SLOTS:
                               << QStringList{"handle", "load", "main", "never_awaited", "parse"};
         QTest::newRow("exec ascending") << int(RankSortKey::Exec) << false
                                         << QStringList{"never_awaited", "parse", "load", "main", "handle"};
+        // Issue 39, item 17: every column sorts. p50: load and handle
+        // tie at 20 µs; never_awaited ran no call (0, with a distribution).
+        QTest::newRow("p50") << int(RankSortKey::P50) << true
+                             << QStringList{"main", "load", "handle", "parse", "never_awaited"};
+        QTest::newRow("p90") << int(RankSortKey::P90) << true
+                             << QStringList{"main", "handle", "load", "parse", "never_awaited"};
+        QTest::newRow("p99 ascending") << int(RankSortKey::P99) << false
+                                       << QStringList{"never_awaited", "parse", "load", "handle", "main"};
+        QTest::newRow("wall_p90") << int(RankSortKey::WallP90) << true
+                                  << QStringList{"main", "never_awaited", "load", "handle", "parse"};
+        QTest::newRow("unfinished") << int(RankSortKey::Unfinished) << true
+                                    << QStringList{"load", "main", "parse", "never_awaited", "handle"};
+        QTest::newRow("primitive") << int(RankSortKey::Primitive) << true
+                                   << QStringList{"never_awaited", "main", "load", "parse", "handle"};
+        // app.rs:1, ls.rs:5, net.rs:10, net.rs:20, net.rs:30.
+        QTest::newRow("file") << int(RankSortKey::File) << false
+                              << QStringList{"main", "handle", "load", "parse", "never_awaited"};
     }
 
     void sorting()
@@ -347,6 +365,40 @@ private Q_SLOTS:
         QCOMPARE(key, RankSortKey::Wall);
         QVERIFY(!RankTable::parseSortKey("speed", key));
         QCOMPARE(key, RankSortKey::Wall);
+        QVERIFY(RankTable::parseSortKey("delay_p90", key));
+        QCOMPARE(key, RankSortKey::DelayP90);
+        QCOMPARE(QString::fromStdString(RankTable::sortKeys()),
+                 QStringLiteral("exec, busy, total, wall, calls, unfinished, stillborn, primitive, failed, cancelled, zombie, "
+                                "max, mean, p50, p90, p99, wall_max, wall_p50, wall_p90, wall_p99, delays, delay_sum, "
+                                "delay_max, delay_p90, name, file"));
+    }
+
+    // tokio-hand.jsonl: main loop's delays 500 and 400 ns, conn's 1000;
+    // without the delays every row ties: the labels' order (main loop's
+    // id is the first).
+    void sortingByDelays_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::addColumn<bool>("withDelays");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("sum") << int(RankSortKey::DelaySum) << true << QStringList{"src/conn.rs:20", "main loop"};
+        QTest::newRow("max") << int(RankSortKey::DelayMax) << true << QStringList{"src/conn.rs:20", "main loop"};
+        QTest::newRow("p90") << int(RankSortKey::DelayP90) << true << QStringList{"src/conn.rs:20", "main loop"};
+        QTest::newRow("count") << int(RankSortKey::Delays) << true << QStringList{"main loop", "src/conn.rs:20"};
+        QTest::newRow("sum, no delays") << int(RankSortKey::DelaySum) << false << QStringList{"main loop", "src/conn.rs:20"};
+    }
+    void sortingByDelays()
+    {
+        QFETCH(int, key);
+        QFETCH(bool, withDelays);
+        QFETCH(QStringList, expected);
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/tokio-hand.jsonl"));
+        QVERIFY(r.ok());
+        RankTable t = RankTable::compute(MeasurementMetrics(*r.profile));
+        const SchedulingDelays delays(*r.profile);
+        t.sort(*r.profile, RankSortKey::Exec, false); // conn first: the delays must move it
+        t.sort(*r.profile, RankSortKey(key), true, withDelays ? &delays : nullptr);
+        QCOMPARE(order(*r.profile, t), expected);
     }
 };
 

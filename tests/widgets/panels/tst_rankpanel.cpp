@@ -9,6 +9,7 @@
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QStyleOptionHeader>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -188,26 +189,65 @@ private Q_SLOTS:
         QCOMPARE(f.panel.model()->index(row, RankModel::Exec).data(RankModel::SortRole).toLongLong(), 200);
     }
 
+    // The count says when a filter hides rows, with a link that clears
+    // it (issue 39, item 12).
     void filtersRows_data()
     {
         QTest::addColumn<QString>("filter");
         QTest::addColumn<QStringList>("names");
-        QTest::newRow("substring, any case") << "ALPH" << QStringList{"alpha", "Alphabet"};
-        QTest::newRow("regex") << "/^(beta|gamma)$/" << QStringList{"beta", "gamma"};
-        QTest::newRow("no match") << "zeta" << QStringList{};
-        QTest::newRow("cleared") << "" << QStringList{"beta", "alpha", "Alphabet", "gamma"};
+        QTest::addColumn<QString>("count");
+        const QString clear = QStringLiteral(" · <a href='clear'>clear</a>");
+        QTest::newRow("substring, any case") << "ALPH" << QStringList{"alpha", "Alphabet"}
+                                             << "2 of 4 labels match 'ALPH'" + clear;
+        QTest::newRow("regex") << "/^(beta|gamma)$/" << QStringList{"beta", "gamma"}
+                               << "2 of 4 labels match '/^(beta|gamma)$/'" + clear;
+        QTest::newRow("no match") << "zeta" << QStringList{} << "0 of 4 labels match 'zeta'" + clear;
+        QTest::newRow("markup, escaped") << "<b>" << QStringList{} << "0 of 4 labels match '&lt;b&gt;'" + clear;
+        QTest::newRow("cleared") << "" << QStringList{"beta", "alpha", "Alphabet", "gamma"} << "4 labels";
     }
     void filtersRows()
     {
         QFETCH(QString, filter);
         QFETCH(QStringList, names);
+        QFETCH(QString, count);
         Fixture f(m_three);
         f.panel.setFilterText(filter);
         QCOMPARE(f.names(), names);
-        QVERIFY2(f.banner().contains(QStringLiteral("%1 of 4 labels").arg(names.size())), qPrintable(f.banner()));
+        auto* shown = f.panel.findChild<QLabel*>(QStringLiteral("rankCount"));
+        QVERIFY(shown);
+        QCOMPARE(shown->text(), count);
         // An invalid pattern, as when one is half typed, keeps the last good filter.
         f.panel.setFilterText(QStringLiteral("/(beta/"));
         QCOMPARE(f.names(), names);
+        // The count's link clears the filter.
+        Q_EMIT shown->linkActivated(QStringLiteral("clear"));
+        QCOMPARE(f.names(), (QStringList{"beta", "alpha", "Alphabet", "gamma"}));
+        QCOMPARE(shown->text(), QStringLiteral("4 labels"));
+        QCOMPARE(f.panel.findChild<QLineEdit*>()->text(), QString());
+    }
+
+    // Issue 39, item 12: a filter typed for one file does not hide the
+    // next file's rows ("0 of 2 labels"); a live recording's next
+    // version (the same labels, grown) keeps it.
+    void newProfileClearsTheFilter()
+    {
+        Fixture f(m_three);
+        f.panel.setFilterText(QStringLiteral("alph"));
+        QCOMPARE(f.names(), (QStringList{"alpha", "Alphabet"}));
+        f.document.continueProfile(m_three);
+        f.panel.finishPendingWork();
+        QCOMPARE(f.names(), (QStringList{"alpha", "Alphabet"}));
+        QCOMPARE(f.panel.findChild<QLineEdit*>()->text(), QStringLiteral("alph"));
+        f.document.setProfile(loadedFile(dataPath(QStringLiteral("profiles/fgh-chrome.json"))));
+        f.panel.finishPendingWork();
+        QCOMPARE(f.names(), (QStringList{"f", "g", "h"}));
+        QCOMPARE(f.panel.findChild<QLineEdit*>()->text(), QString());
+        QCOMPARE(f.panel.findChild<QLabel*>(QStringLiteral("rankCount"))->text(), QStringLiteral("3 labels"));
+        // So does closing the file.
+        f.panel.setFilterText(QStringLiteral("g"));
+        f.document.clear();
+        f.panel.finishPendingWork();
+        QCOMPARE(f.panel.findChild<QLineEdit*>()->text(), QString());
     }
 
     // A range selected on the shared axis: the panel shows the core's
@@ -287,6 +327,60 @@ private Q_SLOTS:
         const std::size_t alphabet = std::size_t(f.panel.model()->rowOf(f.label("Alphabet")));
         QCOMPARE(QString::fromUtf8(file.readAll()),
                  QString::fromStdString(RankFormatter::csvRows(*m_three.profile, table, {alpha, alphabet}, ',')));
+    }
+
+    // Issue 39, item 14: copy and CSV export give every column the view
+    // shows, the scheduling delays included (tokio-hand: main loop's 500
+    // and 400 ns, conn's 1000 ns; none in a range before conn's poll),
+    // in the shown order, times in ns; none for a profile without wakes.
+    void copyAndExportHaveTheDelayColumns_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<qint64>("to"); // the range's end; 0: whole profile
+        QTest::addColumn<QString>("text");
+        const QString header = QStringLiteral("name,file,line,calls,unfinished,stillborn,primitive,failed,cancelled,exec_ns,"
+                                              "total_ns,wall_ns,max_ns,mean_ns,p50_ns,p90_ns,p99_ns,wall_max_ns,wall_p50_ns,"
+                                              "wall_p90_ns,wall_p99_ns,busy_share");
+        const QString delays = QStringLiteral(",delays,delay_sum_ns,delay_max_ns,delay_p90_ns\n");
+        QTest::newRow("tokio") << "profiles/tokio-hand.jsonl" << qint64(0)
+                               << header + delays
+                                      + "main loop,src/main.rs,10,0,1,0,0,0,0,1700,2400,6600,1700,1700,1700,1700,1700,"
+                                        "6600,6600,6600,6600,0.708333,2,900,500,500\n"
+                                        "src/conn.rs:20,,,1,0,0,0,0,0,700,700,4100,700,700,700,700,700,4100,4100,4100,"
+                                        "4100,0.291667,1,1000,1000,1000\n";
+        // 1000 to 6000 ns: main loop's poll at 3500 is in, conn's at 6000 out.
+        QTest::newRow("tokio, a range") << "profiles/tokio-hand.jsonl" << qint64(6000)
+                                        << header + delays
+                                               + "main loop,src/main.rs,10,0,1,0,0,0,0,1500,1700,5000,1500,1500,1500,1500,"
+                                                 "1500,5000,5000,5000,5000,0.882353,1,500,500,500\n"
+                                                 "src/conn.rs:20,,,1,0,0,0,0,0,200,200,3500,200,200,200,200,200,3500,3500,"
+                                                 "3500,3500,0.117647,0,,,\n";
+        QTest::newRow("no wakes") << "profiles/fgh-chrome.json" << qint64(0)
+                                  << header + "\n"
+                                         "f,app.rs,1,1,0,0,0,0,0,70000,160000,160000,70000,70000,70000,70000,70000,160000,"
+                                         "160000,160000,160000,0.437500\n"
+                                         "g,app.rs,2,1,0,0,0,0,0,60000,90000,90000,60000,60000,60000,60000,60000,90000,"
+                                         "90000,90000,90000,0.375000\n"
+                                         "h,app.rs,3,1,0,0,0,0,0,30000,30000,30000,30000,30000,30000,30000,30000,30000,"
+                                         "30000,30000,30000,0.187500\n";
+    }
+    void copyAndExportHaveTheDelayColumns()
+    {
+        QFETCH(QString, file);
+        QFETCH(qint64, to);
+        QFETCH(QString, text);
+        Fixture f(loadedFile(dataPath(file)));
+        if (to > 0) {
+            f.axis.setSelection(f.axis.boundsStart(), to);
+            f.panel.finishPendingWork();
+        }
+        QCOMPARE(f.panel.selectedRowsText(), QString(text).replace(QLatin1Char(','), QLatin1Char('\t')));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("rank.csv"));
+        QVERIFY(f.panel.exportCsv(path));
+        QFile csv(path);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(csv.readAll()), text);
     }
 
     // tokio-hand.jsonl (tests/data/profiles/README.md): main loop's
