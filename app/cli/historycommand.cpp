@@ -30,7 +30,8 @@ constexpr const char* kHistoryHelp = R"HELP(Usage: runlane-cli history record [-
 Keeps every recorded run's per-label figures (those of compare) in a
 database and checks a run against the runs before it.
 
-  --db DB          an SQLite file (default runlane-history.sqlite), or
+  --db DB          an SQLite file (default runlane-history.sqlite in the
+                   data folder, ~/.local/share/Runlane on Linux), or
                    postgresql://user@host:port/dbname for a shared server
                    (a Unix socket: postgresql://user@/dbname?host=/run/postgresql);
                    the password only from PGPASSWORD or ~/.pgpass

@@ -1,9 +1,12 @@
 #include "historydatabase.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QStandardPaths>
 #include <QThread>
 #include <QUrl>
 #include <QUrlQuery>
@@ -128,13 +131,33 @@ QSqlDatabase HistoryDatabase::connection() const
     return QSqlDatabase::database(m_name, false);
 }
 
+std::string HistoryDatabase::defaultLocation()
+{
+    // The generic folder, not AppDataLocation: that one is named after the
+    // application, and runlane-cli and runlane must find the same file.
+    const QString data = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    if (data.isEmpty())
+        return kDefaultFile;
+    return QDir(data).filePath(QStringLiteral("Runlane/") + QString::fromLatin1(kDefaultFile)).toStdString();
+}
+
+HistoryDatabase::Kind HistoryDatabase::kindOf(const std::string& location)
+{
+    const QUrl url(qs(location));
+    return url.scheme() == QLatin1String("postgresql") || url.scheme() == QLatin1String("postgres") ? Kind::PostgreSQL
+                                                                                                    : Kind::SQLite;
+}
+
 bool HistoryDatabase::open(const std::string& location, int schemaVersion)
 {
-    const std::string where = location.empty() ? std::string(kDefaultFile) : location;
+    const std::string where = location.empty() ? defaultLocation() : location;
+    // The data folder may not be there yet; a folder named in --db must be.
+    if (location.empty() && !QDir().mkpath(QFileInfo(qs(where)).absolutePath())) {
+        m_error = "cannot make the folder of the history " + where;
+        return false;
+    }
     const QUrl url(qs(where));
-    m_kind = (url.scheme() == QLatin1String("postgresql") || url.scheme() == QLatin1String("postgres"))
-        ? Kind::PostgreSQL
-        : Kind::SQLite;
+    m_kind = kindOf(where);
     const QString driver = m_kind == Kind::PostgreSQL ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE");
     if (!QSqlDatabase::isDriverAvailable(driver)) {
         m_error = "the Qt SQL driver " + driver.toStdString() + " is not installed ("

@@ -20,14 +20,24 @@ class HistoryDatabase
 public:
     enum class Kind { SQLite, PostgreSQL };
     static constexpr int kSchemaVersion = 4;
+    // The default history's file name, in defaultLocation()'s folder.
     static constexpr const char* kDefaultFile = "runlane-history.sqlite";
+
+    // The history without --db: kDefaultFile in the user's data folder
+    // (~/.local/share/Runlane on Linux), one for runlane-cli and the viewer
+    // whatever folder they are started in. kDefaultFile in the current
+    // folder where there is no data folder (no home).
+    static std::string defaultLocation();
+    // PostgreSQL for a postgresql:// (or postgres://) URL, SQLite otherwise.
+    static Kind kindOf(const std::string& location);
 
     HistoryDatabase();
     ~HistoryDatabase();
     HistoryDatabase(const HistoryDatabase&) = delete;
     HistoryDatabase& operator=(const HistoryDatabase&) = delete;
 
-    // `location` as --db takes it ("" is kDefaultFile). Migrates up to
+    // `location` as --db takes it ("" is defaultLocation(), whose folder is
+    // made if it is missing). Migrates up to
     // `schemaVersion` (a lower one only to write the tests' fixture of an
     // older schema). False with error() set.
     bool open(const std::string& location, int schemaVersion = kSchemaVersion);

@@ -488,6 +488,26 @@ bool HistoryStore::labelNames(const std::string& workload, std::vector<std::stri
     return true;
 }
 
+bool HistoryStore::labelNamesByWeight(const std::string& workload, CompareMetric metric, std::vector<std::string>& out)
+{
+    out.clear();
+    // The sum, not an alias, in ORDER BY: PostgreSQL takes an output
+    // column's name there only on its own, not inside an expression.
+    const QString weight = QStringLiteral("SUM(v.") + column(metric) + QStringLiteral(")");
+    QSqlQuery q(m_db.connection());
+    if (!select(q,
+                QStringLiteral("SELECT l.name FROM workload_labels w JOIN labels l ON l.id = w.label_id"
+                               " LEFT JOIN run_values v ON v.label_id = l.id"
+                               " AND v.run_id = (SELECT MAX(id) FROM runs WHERE workload = ?)"
+                               " WHERE w.workload = ? GROUP BY l.name ORDER BY ")
+                    + weight + QStringLiteral(" IS NULL, ") + weight + QStringLiteral(" DESC, l.name"),
+                {qs(workload), qs(workload)}, "listing the labels"))
+        return false;
+    while (q.next())
+        out.push_back(str(q.value(0)));
+    return true;
+}
+
 bool HistoryStore::values(std::int64_t run, Values& out)
 {
     out.clear();

@@ -64,6 +64,10 @@ public:
     // The workloads, and the label names of a workload's runs, sorted.
     bool workloads(std::vector<std::string>& out);
     bool labelNames(const std::string& workload, std::vector<std::string>& out);
+    // The same names, heaviest first: by `metric` in the workload's latest
+    // run (the labels of one name summed), as the viewer's rank puts its
+    // top label first; those not in that run after them, by name.
+    bool labelNamesByWeight(const std::string& workload, CompareMetric metric, std::vector<std::string>& out);
     // The labels' values of one run, as recorded.
     bool values(std::int64_t run, Values& out);
 

@@ -3,6 +3,8 @@
 #include "pgserver.h"
 #include "testsupport.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -146,6 +148,28 @@ private Q_SLOTS:
         QCOMPARE(runs[0]["source"].toString(), QStringLiteral("run29.json"));
         QCOMPARE(runs[0]["source_path"].toString(), m_profiles[28]);
         QCOMPARE(runs[0]["format"].toString(), QStringLiteral("Chronos future event log"));
+    }
+
+    // Without --db: the history in the data folder (the viewer's default
+    // too), not in the folder runlane-cli was started in.
+    void defaultLocation()
+    {
+#if !defined(Q_OS_LINUX)
+        QSKIP("the data folder is XDG_DATA_HOME on Linux only");
+#endif
+        QTemporaryDir data;
+        QTemporaryDir cwd;
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        process.setProcessEnvironment(env);
+        process.setWorkingDirectory(cwd.path());
+        process.start(QStringLiteral(RUNLANE_CLI), {"history", "record", "--workload", "w", m_profiles[0]});
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(QFileInfo(data.filePath(QStringLiteral("Runlane/runlane-history.sqlite"))).isFile());
+        QCOMPARE(QDir(cwd.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
+        QCOMPARE(runCount(data.filePath(QStringLiteral("Runlane/runlane-history.sqlite"))), 1);
     }
 
     // A recorder killed between two value rows leaves no trace of its run.

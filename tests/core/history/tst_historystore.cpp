@@ -7,6 +7,7 @@
 #include "pgserver.h"
 #include "testsupport.h"
 
+#include <QFileInfo>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -251,6 +252,61 @@ private Q_SLOTS:
         QVERIFY(rows.exec(QStringLiteral("SELECT count(*) FROM workload_labels")) && rows.next());
         // server: poll:1, parse:2, accept:1, poll:2, late:1; client: idle:1, poll:2, poll:1
         QCOMPARE(rows.value(0).toInt(), 8);
+    }
+
+    // The History window's list: heaviest first in the workload's latest
+    // run (two labels of one name summed: poll 4 + 5), then the labels that
+    // run lacks by name; another workload's later run does not count.
+    void labelNamesByWeight_data() { test::HistoryBackends::addRows(); }
+    void labelNamesByWeight()
+    {
+        HistoryDatabase db;
+        QVERIFY2(db.open(newHistory()), db.error().c_str());
+        HistoryStore store(db);
+        QVERIFY(record(store, "server", rowsOf({{"zeta", 100}, {"old", 90}, {"accept", 1}})));
+        QVERIFY(record(store, "server", rowsOf({{"accept", 3}, {"poll", 4}, {"poll", 5}, {"parse", 8}, {"zeta", 2}})));
+        QVERIFY(record(store, "client", rowsOf({{"zeta", 1}, {"idle", 50}})));
+        using Names = std::vector<std::string>;
+        Names names;
+        QVERIFY2(store.labelNamesByWeight("server", CompareMetric::Exec, names), store.error().c_str());
+        QCOMPARE(names, (Names{"poll", "parse", "accept", "zeta", "old"}));
+        // Calls are 10 a label: a tie, by name.
+        QVERIFY(store.labelNamesByWeight("server", CompareMetric::Calls, names));
+        QCOMPARE(names, (Names{"poll", "accept", "parse", "zeta", "old"}));
+        QVERIFY(store.labelNamesByWeight("client", CompareMetric::Exec, names));
+        QCOMPARE(names, (Names{"idle", "zeta"}));
+        QVERIFY(store.labelNamesByWeight("nobody", CompareMetric::Exec, names));
+        QVERIFY(names.empty());
+    }
+
+    // Without --db: runlane-history.sqlite in the data folder, which open()
+    // makes, never in the current folder.
+    void defaultLocation()
+    {
+#if !defined(Q_OS_LINUX)
+        QSKIP("the data folder is XDG_DATA_HOME on Linux only");
+#endif
+        QTemporaryDir home;
+        const QByteArray saved = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", home.path().toLocal8Bit());
+        const QString expected = home.filePath(QStringLiteral("Runlane/runlane-history.sqlite"));
+        const std::string location = HistoryDatabase::defaultLocation();
+        {
+            HistoryDatabase db;
+            const bool opened = db.open("");
+            if (saved.isNull())
+                qunsetenv("XDG_DATA_HOME");
+            else
+                qputenv("XDG_DATA_HOME", saved);
+            QVERIFY2(opened, db.error().c_str());
+        }
+        QCOMPARE(QString::fromStdString(location), expected);
+        QVERIFY(QFileInfo(expected).isFile());
+        QVERIFY(!QFileInfo::exists(QString::fromLatin1(HistoryDatabase::kDefaultFile)));
+        QCOMPARE(HistoryDatabase::kindOf("postgres://u@h/db"), HistoryDatabase::Kind::PostgreSQL);
+        QCOMPARE(HistoryDatabase::kindOf("postgresql://u@h/db"), HistoryDatabase::Kind::PostgreSQL);
+        QCOMPARE(HistoryDatabase::kindOf("postgresql.sqlite"), HistoryDatabase::Kind::SQLite);
+        QCOMPARE(HistoryDatabase::kindOf(""), HistoryDatabase::Kind::SQLite);
     }
 
     // SQLite takes a run's rows 32 to a statement, then one at a time:
