@@ -69,6 +69,14 @@ void unfinishedMark(QPainter& p, double x, double midY)
     p.setBrush(Qt::NoBrush);
 }
 
+// Clips to a part of a row, within the lanes' area below the legend: a
+// clip rectangle replaces the one before rather than narrowing it, so a row
+// scrolled partly under the legend would otherwise paint over the legend.
+void clipToRow(QPainter& p, const QRectF& part)
+{
+    p.setClipRect(part.intersected(QRectF(part.left(), TaskLaneView::kLegendHeight, part.width(), 1 << 20)));
+}
+
 // Wakes (tokio wakers) of one task in [from, to]: a tick at the top of its
 // row, a self-wake in the flow colour, another's wake in the text colour.
 // One tick per pixel column (the first wake in it): a task woken a million
@@ -456,7 +464,7 @@ void TaskLaneView::paintPackedRow(QPainter& p, const Row& row, int y, int timeWi
         const double x0 = m_axis->xFor(m.created, w);
         const double x1 = m_axis->xFor(TaskPacking::endOf(profile, m), w);
         if (id == selected || isRelated(id)) {
-            p.setClipRect(QRectF(left, y, w, m_rowHeight));
+            clipToRow(p, QRectF(left, y, w, m_rowHeight));
             p.fillRect(QRectF(left + std::max(-1.0, x0) - 2, y, std::min(w + 1, x1) - std::max(-1.0, x0) + 4, m_rowHeight),
                        id == selected ? ColorScheme::selectedRow() : ColorScheme::relatedRow());
         }
@@ -469,7 +477,7 @@ void TaskLaneView::paintPackedRow(QPainter& p, const Row& row, int y, int timeWi
         // on to the first task created past it, so a paint costs the
         // pixels, not the tasks.
         const double column = std::floor(std::max(x0, 0.0));
-        p.setClipRect(QRectF(left, y, w, m_rowHeight));
+        clipToRow(p, QRectF(left, y, w, m_rowHeight));
         p.fillRect(QRectF(left + column, y + 3, 2, m_rowHeight - 6), fill);
         i = std::max(i + 1, packing.firstCreatedFrom(packed, m_axis->timeAt(column + 2, w)));
         i = std::min(i, last);
@@ -489,7 +497,7 @@ void TaskLaneView::paintTaskBody(QPainter& p, MeasurementId task, int y, int tim
     const Time firstRun = intervals.empty() ? m.finished : profile.interval(intervals.front()).start;
     const double top = y + 2;
     const double height = m_rowHeight - 4;
-    p.setClipRect(QRectF(left, y, w, m_rowHeight));
+    clipToRow(p, QRectF(left, y, w, m_rowHeight));
     // Pending: created, not yet run.
     if (firstRun > m.created && m_axis->xFor(firstRun, w) >= 0 && m_axis->xFor(m.created, w) <= w)
         pendingBrush(p, QRectF(x(m.created), top + 2, std::max(1.0, x(firstRun) - x(m.created)), height - 4));
@@ -534,7 +542,7 @@ void TaskLaneView::paintTaskBody(QPainter& p, MeasurementId task, int y, int tim
     if (pausedFrom != kTimeMin && stop > pausedFrom && pausedFrom <= to)
         pausedLine(p, x(pausedFrom), x(stop), mid);
     wakeTicks(p, profile.wakesOf(task), *m_axis, left, w, y + 1);
-    p.setClipRect(QRectF(left - 6, y, w + 12, m_rowHeight));
+    clipToRow(p, QRectF(left - 6, y, w + 12, m_rowHeight));
     if (unfinished)
         unfinishedMark(p, std::min(x(stop), left + w - 1), mid);
     else if (m_axis->xFor(m.finished, w) >= -5 && m_axis->xFor(m.finished, w) <= w + 5)

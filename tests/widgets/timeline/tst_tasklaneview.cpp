@@ -264,6 +264,74 @@ private Q_SLOTS:
         QCOMPARE(f.lanes.taskAt(f.lanes.rowRect(f.task("task4990")).center()), f.task("task4990"));
     }
 
+    // Issue 39, item 18: selecting a task far down (a click on its box, here
+    // or in the icicle) scrolls its row to the middle, which may leave the
+    // top row cut by the legend. Its pending stretch, its running boxes and
+    // its marks must stay below the legend: the legend row is the same,
+    // pixel for pixel, as before the scroll.
+    void scrollingKeepsTheLegend_data()
+    {
+        QTest::addColumn<int>("layout");
+        QTest::newRow("a row per task") << int(TaskLaneView::Layout::PerTask);
+        QTest::newRow("packed") << int(TaskLaneView::Layout::Packed);
+    }
+    void scrollingKeepsTheLegend()
+    {
+        QFETCH(int, layout);
+        // 60 "job" tasks, each pending across most of the range, then
+        // running 5 ns: every row is drawn under the whole legend.
+        QByteArray json = "{\"chronosFutureEvents\": 1, \"loop\": \"main\", \"events\": [";
+        for (int i = 0; i < 60; ++i)
+            json += "{\"t\":" + QByteArray::number(i * 10) + ",\"id\":" + QByteArray::number(i + 1)
+                + ",\"state\":\"Pending\",\"proc\":\"job\",\"file\":\"gen.nim\",\"line\":1},";
+        for (int i = 0; i < 60; ++i) {
+            const QByteArray id = QByteArray::number(i + 1);
+            json += "{\"t\":" + QByteArray::number(1000 + i * 10) + ",\"id\":" + id + ",\"state\":\"Running\"},";
+            json += "{\"t\":" + QByteArray::number(1005 + i * 10) + ",\"id\":" + id + ",\"state\":\"Completed\"}";
+            json += i + 1 < 60 ? "," : "]}";
+        }
+        const LoadedProfile loaded = loadedText(json);
+        QVERIFY(!loaded.isNull());
+        const Profile& p = *loaded.profile;
+        std::vector<MeasurementId> jobs;
+        for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+            if (p.measurement(id).isAsync())
+                jobs.push_back(id);
+        }
+        std::sort(jobs.begin(), jobs.end(), [&p](MeasurementId a, MeasurementId b) {
+            return p.measurement(a).created < p.measurement(b).created;
+        });
+        QCOMPARE(jobs.size(), std::size_t(60));
+        Fixture probe(loaded);
+        const int rowHeight = probe.lanes.rowRect(jobs[0]).height();
+        // A view of 5.5 rows under the legend: the selected row is put at
+        // its middle, half a row off the rows' grid.
+        const int height = TaskLaneView::kLegendHeight + 11 * rowHeight;
+        Fixture f(loaded, height);
+        f.lanes.setLayout(TaskLaneView::Layout(layout));
+        const MeasurementId target = jobs[40];
+        QVERIFY(f.lanes.rowRect(target).isEmpty());
+        const QImage before = f.lanes.grab().toImage();
+        f.axis.selectItem(p.intervalsOf(target).front(), target);
+        // The target row's top at the view's middle (scrollToTask).
+        const QRect row = f.lanes.rowRect(target);
+        QCOMPARE(row.top(), TaskLaneView::kLegendHeight + (height - TaskLaneView::kLegendHeight) / 2);
+        // The scroll leaves the top row cut by the legend, by half a row.
+        QCOMPARE((f.lanes.scrollY() - TaskLaneView::kHeaderHeight) % rowHeight, rowHeight / 2 + rowHeight % 2);
+        const QImage after = f.lanes.grab().toImage();
+        QCOMPARE(after.size(), before.size());
+        int changed = 0;
+        for (int y = 0; y < TaskLaneView::kLegendHeight; ++y) {
+            for (int x = 0; x < after.width(); ++x)
+                changed += after.pixel(x, y) != before.pixel(x, y);
+        }
+        QCOMPARE(changed, 0);
+        // Below the legend the cut row is drawn: its pending stretch's hatch.
+        const QList<QRgb> hatch{rgb(ColorScheme::pending().rgb()), rgb(ColorScheme::hatch().rgb())};
+        for (int y = TaskLaneView::kLegendHeight; y < TaskLaneView::kLegendHeight + 4; ++y)
+            QVERIFY2(hatch.contains(pixelAt(after, QPointF(f.xOf(1000), y + 0.5))), qPrintable(QString::number(y)));
+    }
+
     // Issue 13, item 10: 300 "tick" tasks one after another and two
     // "tock": a row per task shows the first dozen, all at the start;
     // packed, two rows show all 302 across the range. Automatic picks the
