@@ -191,11 +191,12 @@ void HistoryTrendChart::fill()
     const double yLow = std::max(0.0, bottom - margin);
     const double yHigh = top + margin;
     m_y->setRange(yLow, yHigh);
-    // Ticks as the time ruler labels them, about five: the table's "2.33 s",
+    // Ticks as the time ruler labels them, three to eight (a step of 1, 2
+    // or 5 × 10^k at least an eighth of the range): the table's "2.33 s",
     // not 2355328405 ns.
     for (const QString& label : m_y->categoriesLabels())
         m_y->remove(label);
-    const Time step = TimeFormat::niceStep((yHigh - yLow) / 5);
+    const Time step = TimeFormat::niceStep((yHigh - yLow) / 8);
     const ValueUnit unit = ValueFormat::unitOfKey(m_unit.toStdString());
     m_y->setStartValue(yLow);
     for (double at = std::ceil(yLow / double(step)) * double(step); at <= yHigh; at += double(step))
