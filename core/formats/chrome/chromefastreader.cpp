@@ -252,19 +252,23 @@ private:
         }
     }
 
-    // A top-level key: a plain string without escapes.
-    std::string readKey()
+    // A top-level key: a plain string without escapes. False if the file
+    // ends before it is whole.
+    bool readKey(std::string& key)
     {
-        if (peekToken() != '"')
+        const int first = peekToken();
+        if (first < 0)
+            return false;
+        if (first != '"')
             throw Unsupported();
-        std::string key;
+        key.clear();
         ++m_pos;
         for (;;) {
             if (m_pos == m_end && !refill(m_pos))
-                throw Unsupported();
+                return false;
             const char c = m_buffer[m_pos++];
             if (c == '"')
-                return key;
+                return true;
             if (c == '\\' || static_cast<unsigned char>(c) < 0x20)
                 throw Unsupported();
             key += c;
@@ -300,11 +304,12 @@ private:
     }
 
     // A value that is not events, checked the way the reference reader
-    // would read it (so that the same files are accepted).
-    void skipOtherValue()
+    // would read it (so that the same files are accepted). False if the
+    // file ends inside it.
+    bool skipOtherValue()
     {
         if (!scanValue())
-            throw Unsupported();
+            return false;
         const std::size_t length = m_pos - m_elementStart;
         if (length > (16u << 20))
             throw Unsupported(); // the reference reader judges big ones
@@ -312,6 +317,7 @@ private:
         simdjson::dom::element element;
         if (m_dom.parse(copy).get(element))
             throw Unsupported();
+        return true;
     }
 
     void parse()
@@ -330,37 +336,56 @@ private:
                 return; // a tolerated end: the reference reader stops there too
         } else if (first == '{') {
             ++m_pos;
-            objectForm();
+            if (!objectForm())
+                return; // cut short
         } else {
             throw Unsupported();
         }
         trailingData();
     }
 
-    void objectForm()
+    // False if the file was cut short after the event array began (its
+    // events are kept, with a warning); a cut before it leaves nothing to
+    // read, and the reference reader words the error.
+    bool objectForm()
     {
         bool sawEvents = false;
+        // Where the file ends after the events: not inside a value, or
+        // inside the value of this key (as the reference reader says it).
+        auto cutAfterEvents = [this, &sawEvents](std::string_view key) {
+            if (!sawEvents)
+                throw Unsupported();
+            warning("truncated file", ChromeJsonReader::cutAfterEvents(key));
+            return false;
+        };
         if (peekToken() == '}')
             throw Unsupported(); // no traceEvents: the reference reader words it
+        std::string key;
         for (;;) {
-            const std::string key = readKey();
-            if (peekToken() != ':')
+            if (!readKey(key))
+                return cutAfterEvents("");
+            // The reference reader takes the key before it looks for ':'.
+            push(Item{Item::Key, 0, key, {}, {}});
+            if (key == "samples" || key == "stackFrames")
+                push(Item{Item::Skipped, 0, "top-level '" + key + "' (sampled stacks are not imported)", {}, {}});
+            const int colon = peekToken();
+            if (colon < 0)
+                return cutAfterEvents(key);
+            if (colon != ':')
                 throw Unsupported();
             ++m_pos;
             const int c = peekToken();
             if (c < 0)
-                throw Unsupported();
-            push(Item{Item::Key, 0, key, {}, {}});
-            if (key == "samples" || key == "stackFrames")
-                push(Item{Item::Skipped, 0, "top-level '" + key + "' (sampled stacks are not imported)", {}, {}});
+                return cutAfterEvents(key);
             if (key == "traceEvents") {
                 if (c != '[' || sawEvents)
                     throw Unsupported();
                 sawEvents = true;
                 ++m_pos;
-                events(false);
-            } else {
-                skipOtherValue();
+                if (!events(false))
+                    return false;
+            } else if (!skipOtherValue()) {
+                return cutAfterEvents(key);
             }
             const int next = peekToken();
             if (next == ',') {
@@ -371,35 +396,43 @@ private:
                 ++m_pos;
                 break;
             }
+            if (next < 0)
+                return cutAfterEvents("");
             throw Unsupported();
         }
         if (!sawEvents)
             throw Unsupported();
+        return true;
     }
 
     // The events array, after its '['. Returns false if it ended in a
-    // tolerated way that stops reading (bare form only).
+    // tolerated way that stops reading: the quirks of the bare form, or
+    // (either form) a file cut short.
     bool events(bool bare)
     {
         if (peekToken() == ']') {
             ++m_pos;
             return true;
         }
-        auto endWith = [this, bare](const char* kind, const std::string& message) {
-            if (!bare)
-                throw Unsupported();
+        auto endWith = [this](const char* kind, const std::string& message) {
             flush();
             warning(kind, message);
             return false;
         };
+        // The end of the file between events: a bare array may end so (its
+        // ']' is optional), an object is cut short.
+        auto ended = [&] {
+            if (bare)
+                return endWith("unterminated event array", "the event array has no closing ']'");
+            return endWith("truncated file", ChromeJsonReader::cutBetweenEvents(m_index + m_pending.size()));
+        };
         for (;;) {
             if (peekToken() < 0)
-                return endWith("unterminated event array", "the event array has no closing ']'");
+                return ended();
             if (!scanValue()) {
                 if (!m_skipper.isContainer())
                     throw Unsupported();
-                return endWith("truncated file", "the file ends inside event #" + std::to_string(m_index + m_pending.size())
-                                                     + "; that event is dropped");
+                return endWith("truncated file", ChromeJsonReader::cutInsideEvent(m_index + m_pending.size()));
             }
             m_pending.push_back({m_elementStart, m_pos});
             if (m_pending.size() == kJobEvents)
@@ -407,8 +440,11 @@ private:
             const int next = peekToken();
             if (next == ',') {
                 ++m_pos;
-                if (peekToken() == ']')
+                if (peekToken() == ']') {
+                    if (!bare)
+                        throw Unsupported(); // an error in an object: the reference reader words it
                     return endWith("trailing comma", "a ',' precedes the closing ']' of the event array");
+                }
                 continue;
             }
             if (next == ']') {
@@ -417,7 +453,7 @@ private:
                 return true;
             }
             if (next < 0)
-                return endWith("unterminated event array", "the event array has no closing ']'");
+                return ended();
             throw Unsupported();
         }
     }

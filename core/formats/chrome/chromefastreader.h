@@ -18,8 +18,9 @@ class Diagnostics;
 // the calling thread hands them to the sink meanwhile, so that parsing and
 // model building use both cores.
 //
-// It takes the common layouts and the tolerated quirks of the bare array
-// (missing ']', trailing comma, a file cut inside its last event). Anything
+// It takes the common layouts, the tolerated quirks of the bare array
+// (missing ']', trailing comma, a file cut inside its last event) and a file
+// of the object form cut short once its event array began. Anything
 // else (a syntax error, a key with escapes, a huge non-event value) it
 // leaves to the reference reader, which judges it and words the error: the
 // caller then starts again from scratch. Either way the builder sees the

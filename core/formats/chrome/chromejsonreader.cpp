@@ -65,6 +65,8 @@ public:
     {
         if (openRaw('{'))
             return true;
+        if (m_depth == 1)
+            m_inTopValue = false;
         if (m_depth == 0) {
             m_objectForm = true;
         } else if (m_depth == m_eventsDepth) {
@@ -96,6 +98,8 @@ public:
     {
         if (openRaw('['))
             return true;
+        if (m_depth == 1)
+            m_inTopValue = false;
         if (m_depth == 0) {
             m_eventsDepth = 1;
             m_sawEvents = true;
@@ -138,6 +142,7 @@ public:
             m_filler.subKey(key);
         } else if (m_depth == 1 && m_objectForm) {
             m_topKey = key;
+            m_inTopValue = true;
             if (m_keySink)
                 m_keySink(key);
             if (key == "samples" || key == "stackFrames")
@@ -155,7 +160,11 @@ public:
     // After sax_parse returned false: was it a quirk the format tolerates?
     bool tolerated()
     {
-        if (!m_error.seen || m_objectForm || m_eventsDepth != 1)
+        if (!m_error.seen)
+            return false;
+        if (m_objectForm)
+            return cutObjectForm();
+        if (m_eventsDepth != 1)
             return false;
         if (m_depth == 1 && m_error.atEnd) {
             m_diagnostics.warn("unterminated event array", "the event array has no closing ']'");
@@ -166,11 +175,29 @@ public:
             return true;
         }
         if (m_depth > 1 && m_error.atEnd) {
-            m_diagnostics.warn("truncated file", "the file ends inside event #" + std::to_string(m_index)
-                                                     + "; that event is dropped");
+            m_diagnostics.warn("truncated file", ChromeJsonReader::cutInsideEvent(m_index));
             return true;
         }
         return false;
+    }
+
+    // The object form has no tolerated end: the file ends before its '}'
+    // only when the recorder died while writing it. The events read before
+    // the cut are kept, as in a bare array cut inside an event; a cut before
+    // the event array leaves nothing to load and stays an error.
+    bool cutObjectForm()
+    {
+        if (!m_error.atEnd)
+            return false;
+        if (m_eventsDepth == 2) {
+            m_diagnostics.warn("truncated file", m_depth > 2 ? ChromeJsonReader::cutInsideEvent(m_index)
+                                                            : ChromeJsonReader::cutBetweenEvents(m_index));
+            return true;
+        }
+        if (!m_eventsClosed)
+            return false;
+        m_diagnostics.warn("truncated file", ChromeJsonReader::cutAfterEvents(m_depth > 1 || m_inTopValue ? m_topKey : ""));
+        return true;
     }
 
     const jsonsax::SyntaxError& error() const { return m_error; }
@@ -264,6 +291,8 @@ private:
 
     bool scalar(const JsonScalar& value)
     {
+        if (m_depth == 1)
+            m_inTopValue = false;
         if (m_depth == m_eventsDepth + 1)
             m_filler.scalar(value);
         else if (m_depth == m_eventsDepth + 2 && m_inSub)
@@ -293,6 +322,7 @@ private:
     bool m_sawEvents = false;
     bool m_eventsClosed = false;
     std::string m_topKey;
+    bool m_inTopValue = false; // after a top-level key, before its value is whole
     int m_rawDepth = -1;
     std::string m_raw;
     std::vector<bool> m_rawFirst;
@@ -306,6 +336,25 @@ private:
 ChromeJsonReader::ChromeJsonReader(ChunkedFileReader& input, Diagnostics& diagnostics, Sink sink)
     : m_input(input), m_diagnostics(diagnostics), m_sink(std::move(sink))
 {
+}
+
+std::string ChromeJsonReader::cutInsideEvent(std::uint64_t index)
+{
+    return "the file ends inside event #" + std::to_string(index) + "; that event is dropped";
+}
+
+std::string ChromeJsonReader::cutBetweenEvents(std::uint64_t events)
+{
+    if (events == 0)
+        return "the file ends inside the event array, before its first event";
+    return "the file ends inside the event array, after " + std::to_string(events) + (events == 1 ? " event" : " events");
+}
+
+std::string ChromeJsonReader::cutAfterEvents(std::string_view key)
+{
+    if (key.empty())
+        return "the file ends after the event array, inside the top-level object";
+    return "the file ends after the event array, inside top-level '" + std::string(key) + "'";
 }
 
 void ChromeJsonReader::read()

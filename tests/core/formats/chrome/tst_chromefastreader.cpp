@@ -1,5 +1,6 @@
 #include "chromefastreader.h"
 #include "formatregistry.h"
+#include "gzipsupport.h"
 #include "testsupport.h"
 #include "tracegenerator.h"
 
@@ -168,6 +169,15 @@ private Q_SLOTS:
         QTest::newRow("no traceEvents") << QByteArray("{\"other\":[]}") << false;
         QTest::newRow("broken metadata") << "{\"traceEvents\":[" + x + "],\"metadata\":{\"a\":}}" << false;
         QTest::newRow("empty array") << QByteArray("[]") << true;
+        // An object cut short: what came before the cut, on the fast path.
+        const QByteArray object = "{\"otherData\":{\"v\":[1]},\"traceEvents\":[" + x + "," + b;
+        QTest::newRow("object cut inside an event") << object + ",{\"ph\":\"X\",\"args\":{\"a\":[{\"na" << true;
+        QTest::newRow("object cut after a comma") << object + "," << true;
+        QTest::newRow("object cut after the events") << object + "]," << true;
+        QTest::newRow("object cut in samples") << object + "],\"samples\":[{\"ts\":1" << true;
+        QTest::newRow("object cut in a later literal") << object + "],\"x\":tr" << false;
+        QTest::newRow("object cut before the events") << QByteArray("{\"otherData\":{\"v\":[1") << false;
+        QTest::newRow("object with a trailing comma") << "{\"traceEvents\":[" + x + ",]}" << false;
     }
     void editedTracesGiveTheSameResult()
     {
@@ -264,6 +274,100 @@ private Q_SLOTS:
         QCOMPARE(ChromeFastReader::completedReads() - before, std::uint64_t(1));
         QVERIFY(fast.size() > 100000);
         QCOMPARE(fast, describe(loadOn(path, true)));
+    }
+
+    // A trace in the object form cut at every byte: from the '[' of its
+    // event array on, it loads what came before the cut with one "truncated
+    // file" warning, on the fast path, and the reference path gives the same
+    // profile and words; cut before it, both give the same error.
+    void objectFormCutAtEveryByte()
+    {
+        const QByteArray text = "{\"otherData\":{\"version\":\"1.0\",\"n\":[1,2.5]},\"traceEvents\":[\n"
+            + JSON({"ph":"X","pid":1,"tid":2,"name":"a","ts":1.5,"dur":20}) + ",\n"
+            + JSON({"ph":"X","pid":1,"tid":2,"name":"b\"q","ts":3,"dur":2,"args":{"data":{"l":[1,{"k":null}],"ok":true}}})
+            + ",\n" + JSON({"ph":"X","pid":1,"tid":2,"name":"c","ts":6,"dur":1e1}) + "\n],\n"
+            + JSON("stackFrames":{"1":{"name":"f","parent":0}},"metadata":{"n":-17,"s":"v"}});
+        const qsizetype open = text.indexOf("\"traceEvents\":[") + 15;
+        QTemporaryDir dir;
+        int lastIntervals = 0;
+        for (qsizetype n = 1; n < text.size(); ++n) {
+            const QString path = write(dir, text.left(n));
+            const std::uint64_t before = ChromeFastReader::completedReads();
+            const LoadResult fast = loadOn(path, false);
+            const bool read = n >= open;
+            QVERIFY2(fast.ok() == read, qPrintable(QString::number(n)));
+            QCOMPARE(ChromeFastReader::completedReads() - before, std::uint64_t(read ? 1 : 0));
+            QCOMPARE(describe(fast), describe(loadOn(path, true)));
+            if (read) {
+                const Diagnostics& d = fast.profile->diagnostics();
+                QCOMPARE(d.warningCount(), std::uint64_t(1));
+                QCOMPARE(d.warningKinds().count("truncated file"), std::size_t(1));
+                const int intervals = int(fast.profile->intervalCount());
+                QVERIFY(intervals >= lastIntervals);
+                lastIntervals = intervals;
+            }
+        }
+        QCOMPARE(lastIntervals, 3);
+        const LoadResult whole = loadOn(write(dir, text), false);
+        QVERIFY(whole.ok());
+        QCOMPARE(whole.profile->intervalCount(), std::size_t(3));
+        QCOMPARE(whole.profile->diagnostics().warningCount(), std::uint64_t(0));
+    }
+
+    // Cut far into a file of many read blocks and jobs, plain or gzip'd:
+    // the same events and notice on both paths, the fast one taking it. A
+    // gzip stream that is itself cut short stays the gzip layer's error.
+    void bigObjectFormCut_data()
+    {
+        QTest::addColumn<QByteArray>("file");
+        QTest::addColumn<int>("intervals");
+        QTest::addColumn<QString>("notice"); // or the error
+        QByteArray text = "{\"otherData\":{\"v\":1},\"traceEvents\":[\n";
+        qsizetype event20000 = 0;
+        for (int i = 0; i < 30000; ++i) {
+            if (i == 20000)
+                event20000 = text.size();
+            text += "{\"ph\":\"X\",\"pid\":1,\"tid\":" + QByteArray::number(1 + i % 3) + ",\"name\":\"n" + QByteArray::number(i % 97)
+                + "\",\"ts\":" + QByteArray::number(i * 10) + ",\"dur\":5,\"args\":{\"i\":" + QByteArray::number(i) + "}},\n";
+        }
+        text.chop(2);
+        text += "\n],\"stackFrames\":{\"1\":{\"name\":\"f\"}}}";
+        QVERIFY(text.size() > 2 * (1 << 20));
+        const QByteArray inEvent = text.left(event20000 + 60);
+        const QByteArray inStackFrames = text.left(text.size() - 8);
+        const QString inEventNotice = QStringLiteral("the file ends inside event #20000; that event is dropped");
+        const QString inStackFramesNotice = QStringLiteral("the file ends after the event array, inside top-level 'stackFrames'");
+        QTest::newRow("cut inside event #20000") << inEvent << 20000 << inEventNotice;
+        QTest::newRow("cut in stackFrames") << inStackFrames << 30000 << inStackFramesNotice;
+        QTest::newRow("gzip, cut inside event #20000") << runlane::test::gzip(inEvent) << 20000 << inEventNotice;
+        QTest::newRow("gzip, cut in stackFrames") << runlane::test::gzip(inStackFrames) << 30000 << inStackFramesNotice;
+        const QByteArray gzipped = runlane::test::gzip(text);
+        const qsizetype half = gzipped.size() / 2;
+        QTest::newRow("gzip stream cut") << gzipped.left(half) << -1
+                                         << QStringLiteral("read error: the gzip stream is cut short: it ends after %1 compressed "
+                                                           "bytes, in the middle of its data (an incomplete download or copy?)")
+                                                .arg(half);
+    }
+    void bigObjectFormCut()
+    {
+        QFETCH(QByteArray, file);
+        QFETCH(int, intervals);
+        QFETCH(QString, notice);
+        QTemporaryDir dir;
+        const QString path = runlane::test::writeTemp(dir, file, QStringLiteral("cut.json.gz"));
+        const std::uint64_t before = ChromeFastReader::completedReads();
+        const LoadResult fast = loadOn(path, false);
+        QCOMPARE(ChromeFastReader::completedReads() - before, std::uint64_t(intervals >= 0 ? 1 : 0));
+        if (intervals < 0) {
+            QVERIFY(!fast.ok());
+            QCOMPARE(QString::fromStdString(fast.error.message), notice);
+        } else {
+            QVERIFY2(fast.ok(), fast.error.toString().c_str());
+            QCOMPARE(fast.profile->intervalCount(), std::size_t(intervals));
+            QCOMPARE(fast.profile->diagnostics().warningCount(), std::uint64_t(1));
+            QCOMPARE(qstr(fast.profile->diagnostics().firstMessage("truncated file")), notice);
+        }
+        QCOMPARE(describe(fast), describe(loadOn(path, true)));
     }
 
 private:
