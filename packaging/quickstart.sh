@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Runlane quick start on Debian 12: installs the packages it needs (once),
-# builds, then either opens the bundled demo profile or runs every test.
+# builds, then opens the viewer, runs the tests or runs the checks.
 #
-#   ./packaging/quickstart.sh run [FILE]  # build and open the viewer on the demo (or FILE)
-#   ./packaging/quickstart.sh test        # build and run the whole test suite
+#   ./packaging/quickstart.sh run [FILE]  # build runlane and runlane-cli, open the demo (or FILE)
+#   ./packaging/quickstart.sh test        # build everything and run every test
+#   ./packaging/quickstart.sh check       # ASan + UBSan build and its tests, then the fuzz targets
 #
 # Run it as root or as a user who may use sudo (only apt-get needs it).
-# RUNLANE_BUILD_DIR picks the build directory (default: build/). `test` also
-# builds everything with clang under ASan + UBSan in build-sanitize/, runs its
-# tests there and every fuzz target for RUNLANE_FUZZ_SECONDS (default 30;
-# the long runs are in README "Robustness").
+# RUNLANE_BUILD_DIR picks the build directory (default: build/). `check`
+# builds with clang in build-sanitize/ and build-fuzz/ (named after that
+# directory) and runs every fuzz target for RUNLANE_FUZZ_SECONDS (default 30;
+# the long runs are in README "Robustness"). docs/CONTRIBUTING.md has the
+# test tiers (ctest -L unit ...) and the rest of a developer's commands.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${RUNLANE_BUILD_DIR:-$root/build}
+build=${build%/}
 mode=${1:-}
 
 packages=(
@@ -30,16 +33,19 @@ packages=(
     libqt6sql6-psql                  # history: Qt SQL's PostgreSQL driver (a team's server)
     libsqlite3-dev                   # history: a run's values through SQLite's own API, on Qt's connection
 )
-# Only for `test`: the sanitizer build, the fuzz targets, the history's
-# PostgreSQL tests and the live tests' Prometheus.
-test_packages=(
-    clang libclang-rt-14-dev         # ASan, UBSan, libFuzzer
+# For `test` and `check`: the history's PostgreSQL tests and the live tests'
+# Prometheus (under CI=true a test whose server is missing fails).
+server_packages=(
     postgresql                       # the history tests start a throwaway server (initdb, pg_ctl)
     prometheus                       # the live tests start a real server scraping a test exporter
 )
+# Only for `check`: the sanitizer build and the fuzz targets.
+check_packages=(
+    clang libclang-rt-14-dev         # ASan, UBSan, libFuzzer
+)
 
 usage() {
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -56,18 +62,30 @@ install_packages() {
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
-configure_and_build() {
-    local options=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo)
-    # CI treats compiler warnings as errors; a developer's build only shows them.
-    [ "${CI:-}" = "true" ] && options+=(-DRUNLANE_WERROR=ON)
-    cmake -S "$root" -B "$build" "${options[@]}"
-    cmake --build "$build" --parallel "$(nproc)"
+# configure DIR [-DOPTION=VALUE...]: every option of the project is given,
+# so that none keeps a value an earlier configure left in DIR's cache (a
+# RUNLANE_BUILD_GUI=OFF there once dropped every viewer test unnoticed).
+# CI treats compiler warnings as errors; a developer's build only shows them.
+configure() {
+    local dir=$1 werror=OFF
+    shift
+    [ "${CI:-}" = "true" ] && werror=ON
+    cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNLANE_WERROR=$werror "$@"
+}
+
+# The normal build: `run` and `test` configure it alike, so that one after
+# the other rebuilds nothing.
+configure_normal() {
+    configure "$build" -DRUNLANE_BUILD_GUI=ON -DRUNLANE_BUILD_TESTS=ON -DRUNLANE_BUILD_BENCHMARKS=ON \
+        -DRUNLANE_SANITIZE=OFF -DRUNLANE_FUZZ=OFF
 }
 
 case "$mode" in
 run)
     install_packages
-    configure_and_build
+    configure_normal
+    # The two programs only, not the tests and benchmarks.
+    cmake --build "$build" --parallel "$(nproc)" --target runlane runlane-cli
     shift
     if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
         # No screen to open a window on (ssh, container): draw the window
@@ -81,24 +99,26 @@ run)
     exec "$build/app/runlane" "$@"
     ;;
 test)
-    install_packages "${test_packages[@]}"
-    configure_and_build
+    install_packages "${server_packages[@]}"
+    configure_normal
+    cmake --build "$build" --parallel "$(nproc)"
     (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)")
-    # Everything again, built by clang with AddressSanitizer and
+    ;;
+check)
+    install_packages "${server_packages[@]}" "${check_packages[@]}"
+    # Every test again, built by clang with AddressSanitizer and
     # UndefinedBehaviorSanitizer (any report fails): the core's tests and
     # every widget and main-window test (offscreen, the seeded random user
-    # included), then the core's fuzz targets.
-    sanitize=${build%/}-sanitize
-    # Line tables are all a sanitizer's report needs: full debug info made
-    # this build (with ASan) the longest step of the suite.
-    options=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNLANE_FUZZ=ON -DRUNLANE_BUILD_BENCHMARKS=OFF
-             "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
-             "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG")
-    [ "${CI:-}" = "true" ] && options+=(-DRUNLANE_WERROR=ON)
-    CC=clang CXX=clang++ cmake -S "$root" -B "$sanitize" "${options[@]}"
+    # included). Line tables are all a sanitizer's report needs: full debug
+    # info made this build (with ASan) the longest step of the suite.
+    sanitize=$build-sanitize
+    CC=clang CXX=clang++ configure "$sanitize" -DRUNLANE_BUILD_GUI=ON -DRUNLANE_BUILD_TESTS=ON \
+        -DRUNLANE_BUILD_BENCHMARKS=OFF -DRUNLANE_SANITIZE=ON -DRUNLANE_FUZZ=OFF \
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
     cmake --build "$sanitize" --parallel "$(nproc)"
-    (cd "$sanitize" && ctest --output-on-failure --parallel "$(nproc)")
-    FUZZ_BUILD_DIR=$sanitize "$root/tests/fuzz/run.sh" "${RUNLANE_FUZZ_SECONDS:-30}"
+    (cd "$sanitize" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)")
+    # Then the core's fuzz targets, in a build of their own.
+    FUZZ_BUILD_DIR=$build-fuzz "$root/tests/fuzz/run.sh" "${RUNLANE_FUZZ_SECONDS:-30}"
     ;;
 *)
     usage

@@ -10,8 +10,9 @@
 # gzip (the decompression layer alone, GzipDevice), exposition (a Prometheus
 # scrape, PrometheusText),
 # and one per input format (the FormatRegistry's ids: chrome enso ...).
-# FUZZ_BUILD_DIR picks the build directory (default: build-fuzz/),
-# FUZZ_JOBS how many targets run at once (default: the number of cores).
+# FUZZ_BUILD_DIR picks the build directory (default: build-fuzz/; a fuzz
+# build of its own, never another build's), FUZZ_JOBS how many targets run
+# at once (default: the number of cores).
 # The corpus each target grows is kept in $build/fuzz/corpus/<target> and
 # reused by the next run.
 set -euo pipefail
@@ -19,10 +20,21 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-}
-[[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DRUNLANE_FUZZ=ON -DRUNLANE_BUILD_GUI=OFF -DRUNLANE_BUILD_BENCHMARKS=OFF >/dev/null
+# The options below (the core alone, no tests) would silently take the
+# viewer's tests out of a normal or sanitizer build sharing the directory.
+if [ -f "$build/CMakeCache.txt" ] && ! grep -qx 'RUNLANE_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
+    echo "fuzz/run.sh: $build is not a fuzz build (RUNLANE_FUZZ is not ON there); pick another FUZZ_BUILD_DIR" >&2
+    exit 2
+fi
+# Every option given, so that none keeps a value an earlier configure left
+# in the cache. Line tables are all a sanitizer's report needs.
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNLANE_WERROR=$werror \
+    -DRUNLANE_FUZZ=ON -DRUNLANE_SANITIZE=ON -DRUNLANE_BUILD_GUI=OFF -DRUNLANE_BUILD_TESTS=OFF \
+    -DRUNLANE_BUILD_BENCHMARKS=OFF "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" >/dev/null
 cmake --build "$build" --parallel "$(nproc)" --target fuzz_seeds
 mapfile -t all < <("$build/tests/fuzz/fuzz_seeds" --targets)
 targets=("$@")
