@@ -18,9 +18,10 @@ namespace runlane {
 // chart under the thread's traced slices.
 //
 // Weights: a sample lasts until the next sample of the track (speedscope's
-// and DevTools' choice); the last one until `end` when the file gives when
-// profiling ended, else for the median gap between samples (the sampling
-// interval), or 0 when it is the only one.
+// and DevTools' choice); the last one until `end` when the reader gives it
+// (V8 profiles: the median interval, never past endTime, as
+// v8samples::SampleClock::lastSampleEnd says), else for the median gap
+// between samples (the sampling interval), or 0 when it is the only one.
 class SampleTree
 {
 public:

@@ -222,7 +222,8 @@ void ChromeSampleCollector::finish()
             for (std::size_t i = 0; i < p.samples.size(); ++i)
                 tree.addSample(clock.next(p.deltas[i]), p.samples[i]);
             clock.finish();
-            tree.finish(track, p.end.value_or(SampleTree::kNoEnd));
+            const std::string whose = "the CPU profile of pid " + std::to_string(p.pid) + ", tid " + std::to_string(p.tid);
+            tree.finish(track, clock.lastSampleEnd(p.end, whose));
         } catch (const FormatError& error) {
             // A broken profile must not take the trace with it: its track
             // stays, empty, and the warning says why.

@@ -19,7 +19,9 @@ namespace runlane {
 // their time deltas, incrementally; Chrome ≤ 66 wrote one `CpuProfile`
 // event instead (nodes linked by `children`). Each profile becomes a
 // Samples track of the thread that recorded it, on the trace's clock, so a
-// JavaScript function's boxes sit under the slice that ran it.
+// JavaScript function's boxes sit under the slice that ran it. Its last
+// sample lasts the profile's median interval, never past its endTime
+// (v8samples::SampleClock::lastSampleEnd).
 //
 // A malformed profile event is skipped with a warning: the samples are one
 // part of a trace, and the rest of it stays readable.

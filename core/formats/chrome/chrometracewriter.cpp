@@ -381,6 +381,11 @@ private:
             samples.emplace_back(s.start, s.node);
             reached = std::max(reached, s.end);
         }
+        // And the root where the last segment ends: a reader gives the
+        // last sample only the profile's median interval (no more than to
+        // endTime), so the last segment must not be the last sample.
+        if (reached > samples.back().first)
+            samples.emplace_back(reached, 1);
         const Time first = samples.front().first;
         // startTime in whole µs, the rest in the first delta: exact when
         // read back, where a large time with a fraction would not be.

@@ -319,7 +319,9 @@ void CpuProfileReader::read()
     else
         info.displayName = m_builder.intern("CPU profile (samples)");
     info.kind = TrackKind::Samples;
-    tree.finish(m_builder.addTrack(info), handler.endTime.value_or(SampleTree::kNoEnd));
+    // The profile still spans to endTime; its last sample lasts the median
+    // interval, not all the time to it (SampleClock::lastSampleEnd).
+    tree.finish(m_builder.addTrack(info), clock.lastSampleEnd(handler.endTime, {}));
 }
 
 } // namespace runlane

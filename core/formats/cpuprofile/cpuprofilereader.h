@@ -8,7 +8,8 @@ namespace runlane {
 // Streams a `.cpuprofile` (nlohmann SAX, no document in memory) into one
 // Samples track: the call tree's nodes with their `children` (or `parent`)
 // links, then each sample at startTime + Σ timeDeltas, laid out by
-// SampleTree. The last sample lasts until endTime.
+// SampleTree. The last sample lasts the profile's median interval, never
+// past endTime (v8samples::SampleClock::lastSampleEnd).
 class CpuProfileReader
 {
 public:

@@ -64,11 +64,11 @@ private Q_SLOTS:
         row("chrome-trace/devtools/chrome116-Trace-20230603T221323.json", 15, 2848, 2848, 0, 1, 9);
         row("chrome-trace/devtools/chrome141-no-arg-data.json", 1, 76, 76, 0, 3, 5);
         row("chrome-trace/devtools/chrome69-simple.json", 19, 1289, 1289, 6, 15, 20);
-        row("chrome-trace/devtools-samples/chrome66-worker-cpuprofile-event.json", 25, 2079, 2079, 7, 14, 17);
+        row("chrome-trace/devtools-samples/chrome66-worker-cpuprofile-event.json", 25, 2079, 2079, 7, 15, 17);
         row("chrome-trace/devtools-samples/chrome70-worker.json", 24, 2486, 2486, 5, 15, 18);
         row("chrome-trace/devtools-samples/chrome85-esbuild.json", 14, 1667, 1667, 5, 9, 40);
         row("chrome-trace/devtools-samples/firefox-chrome-trace-issue-5429.json.gz", 2, 291, 291, 0, 0, 0);
-        row("chrome-trace/devtools-samples/firefox-test.chrome-unchunked.json", 5, 180, 180, 6, 15, 10);
+        row("chrome-trace/devtools-samples/firefox-test.chrome-unchunked.json", 5, 180, 180, 6, 16, 10);
         row("cpuprofile/chrome65-simple.cpuprofile", 1, 6, 6, 0, 0, 0);
         row("cpuprofile/node-hello.cjs.cpuprofile", 1, 165, 165, 0, 0, 0);
         row("cpuprofile/node10-example.cpuprofile", 1, 6, 6, 0, 1, 0);
