@@ -1,5 +1,6 @@
 #include "livecontroller.h"
 
+#include "comparesession.h"
 #include "counttext.h"
 #include "mainwindow.h"
 #include "profiledocument.h"
@@ -36,6 +37,28 @@ constexpr Time kFollowWindow = Time(5) * 60 * 1'000'000'000;
 QString clockText(Time ns)
 {
     return QDateTime::fromMSecsSinceEpoch(ns / 1'000'000).toString(QStringLiteral("HH:mm:ss"));
+}
+
+// Beside a recovery file: the URL it was recorded from (a Chroprof
+// snapshots file does not say), which the recovery question names.
+QString sourceFileOf(const QString& recovery)
+{
+    return recovery + QStringLiteral(".url");
+}
+
+void removeRecovery(const QString& recovery)
+{
+    QFile::remove(recovery);
+    QFile::remove(sourceFileOf(recovery));
+}
+
+// The URL a recovery file was recorded from; its name when that is not known
+// (a file of a version that did not keep it).
+QString recordedFrom(const QString& recovery)
+{
+    QFile file(sourceFileOf(recovery));
+    const QString url = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.read(4096)).trimmed() : QString();
+    return url.isEmpty() ? QFileInfo(recovery).fileName() : url;
 }
 
 } // namespace
@@ -92,6 +115,12 @@ LiveController::LiveController(QMenu* file, MainWindow* window) : QObject(window
             detach();
         }
     });
+    // A file that replaced the recording takes the status bar: what was
+    // said of the recording ("Detached from …") is not said over it.
+    connect(window->document(), &ProfileDocument::profileChanged, this, [this] {
+        if (!m_window->document()->isContinuation())
+            updateStatus();
+    });
     connect(&m_watcher, &QFutureWatcher<LoadedProfile>::finished, this, &LiveController::prepared);
 }
 
@@ -116,7 +145,7 @@ void LiveController::closeAutosave()
         m_autosave.finish();
     // Saved (or nothing received): there is nothing to recover.
     if (!recovery.isEmpty() && (m_saved || !m_recording || m_recording->snapshotCount() == 0))
-        QFile::remove(recovery);
+        removeRecovery(recovery);
     m_autosaveLock.reset(); // unlocked: a later start may offer what is left
 }
 
@@ -170,6 +199,16 @@ bool LiveController::attach(const QUrl& url, const LiveOptions& options, QString
         m_status->show();
         return false;
     }
+    // The recording replaces the open profile: a base chosen for that file
+    // is no reference for the program followed (its procs, not the file's,
+    // would be "added" and the file's "removed").
+    CompareSession* compare = m_window->document()->compare();
+    if (compare->isActive() || compare->isLoading()) {
+        const QString base = compare->isActive() ? compare->baseName() : QString();
+        compare->stop();
+        m_window->setStatusText(base.isEmpty() ? tr("Stopped comparing: attached to %1").arg(url.toString())
+                                               : tr("Stopped comparing with %1: attached to %2").arg(base, url.toString()));
+    }
     m_source = std::move(source);
     m_recording = std::make_unique<LiveRecording>(m_source->description().toStdString());
     m_shownSnapshots = 0;
@@ -183,6 +222,8 @@ bool LiveController::attach(const QUrl& url, const LiveOptions& options, QString
     m_autosaveLast.reset();
     if (!m_autosave.open(recovery))
         qWarning("live recording not autosaved: %s", qPrintable(m_autosave.error()));
+    if (QFile source(sourceFileOf(recovery)); source.open(QIODevice::WriteOnly))
+        source.write(m_source->description().toUtf8() + '\n');
     connect(m_source.get(), &LiveSource::received, this, &LiveController::received);
     connect(m_source.get(), &LiveSource::statusChanged, this, &LiveController::updateStatus);
     m_window->usage()->setTopK(m_topK);
@@ -342,7 +383,9 @@ QString LiveController::statusText() const
 
 void LiveController::updateStatus()
 {
-    if (!m_recording) {
+    const Profile* shown = m_window->document()->profile();
+    // Detached, it speaks of the recording while the recording is open.
+    if (!m_recording || (!m_source && (!shown || shown->sourcePath() != m_recording->source()))) {
         m_status->hide();
         return;
     }
@@ -367,7 +410,7 @@ void LiveController::updateStatus()
             state = m_following ? tr("following") : tr("attached (not following: press Follow)");
             break;
         case LiveSource::State::Retrying:
-            state = tr("%1 — retrying in %2 s").arg(s.message).arg((s.retryIn.count() + 999) / 1000);
+            state = s.message; // says when it retries ("connection refused — retrying in 4 s")
             break;
         case LiveSource::State::Stopped:
             state = tr("stopped");
@@ -400,7 +443,7 @@ bool LiveController::saveRecording(const QString& path, QString* error)
     }
     m_saved = true;
     if (!m_source)
-        QFile::remove(m_autosave.path()); // detached and saved: nothing to recover
+        removeRecovery(m_autosave.path()); // detached and saved: nothing to recover
     return true;
 }
 
@@ -443,21 +486,24 @@ void LiveController::offerRecovery()
             continue;
         QMessageBox box(QMessageBox::Question, tr("Unsaved live recording"),
                         tr("A live recording of %1 (%2 KiB, last written %3) was not saved.")
-                            .arg(info.fileName())
+                            .arg(recordedFrom(path))
                             .arg(info.size() / 1024)
                             .arg(info.lastModified().toString(QStringLiteral("yyyy-MM-dd HH:mm"))),
                         QMessageBox::NoButton, m_window);
+        box.setInformativeText(tr("It is kept in %1.").arg(QDir::toNativeSeparators(info.absoluteFilePath())));
         QPushButton* save = box.addButton(tr("Save As…"), QMessageBox::AcceptRole);
         QPushButton* discard = box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
         box.addButton(tr("Later"), QMessageBox::RejectRole);
         box.exec();
         if (box.clickedButton() == discard) {
-            QFile::remove(info.absoluteFilePath());
+            removeRecovery(info.absoluteFilePath());
         } else if (box.clickedButton() == save) {
             const QString path = m_chooseSavePath(info.fileName());
             if (!path.isEmpty() && (QFile::exists(path) ? QFile::remove(path) : true)
-                && QFile::rename(info.absoluteFilePath(), path))
+                && QFile::rename(info.absoluteFilePath(), path)) {
+                QFile::remove(sourceFileOf(info.absoluteFilePath()));
                 m_window->openFile(path);
+            }
         }
     }
 }

@@ -64,7 +64,10 @@ public:
     bool refusesReload(const QString& path) const;
     // File ▸ Save recording… without the dialog.
     bool saveRecording(const QString& path, QString* error = nullptr);
-    // Where unsaved recordings are kept (one file per attach).
+    // Where unsaved recordings are kept (one file per attach, with the URL
+    // it came from beside it): the application's data folder, which Qt
+    // names organization/application (~/.local/share/Runlane/Runlane/recovery
+    // on Linux), as the settings are ~/.config/Runlane/Runlane.conf.
     static QString recoveryFolder();
     QString recoveryPath() const { return m_autosave.path(); }
     // The recordings a previous run left unsaved, newest first.

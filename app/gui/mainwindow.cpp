@@ -13,6 +13,7 @@
 #include "livecontroller.h"
 #include "findbar.h"
 #include "formatregistry.h"
+#include "helpdialogs.h"
 #include "icicleview.h"
 #include "imageexporter.h"
 #include "noticebar.h"
@@ -52,6 +53,7 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <tuple>
 #include <utility>
 
@@ -180,13 +182,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &BackgroundLoader::progress, this, &MainWindow::progress);
     connect(m_loader, &BackgroundLoader::loaded, this, &MainWindow::loaded);
     connect(m_loader, &BackgroundLoader::failed, this, &MainWindow::failed);
-    connect(m_axis, &TimeAxis::visibleRangeChanged, this, [this] {
-        if (!m_document->hasProfile() || m_loader->isLoading())
-            return;
-        const ValueUnit unit = m_document->profile()->unit();
-        m_statusText->setText(tr("Showing %1 of %2")
-                                  .arg(QString::fromStdString(ValueFormat::text(m_axis->visibleSpan(), unit)),
-                                       QString::fromStdString(ValueFormat::text(m_axis->boundsEnd() - m_axis->boundsStart(), unit))));
+    connect(m_axis, &TimeAxis::visibleRangeChanged, this, &MainWindow::showSpan);
+    // A live recording grows under a range that stays put: "of" follows it.
+    connect(m_axis, &TimeAxis::boundsChanged, this, [this] {
+        if (!m_spanText.isEmpty() && m_statusText->text() == m_spanText)
+            showSpan();
     });
 
     QSettings settings;
@@ -367,8 +367,8 @@ void MainWindow::buildMenus()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("Open &Demo Profile"), this, &MainWindow::openDemo);
-    addItem(help, "shortcuts", tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), this, &MainWindow::showShortcuts);
-    help->addAction(tr("&About Runlane"), this, &MainWindow::showAbout);
+    addItem(help, "shortcuts", tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), this, [this] { HelpDialogs::showShortcuts(this); });
+    help->addAction(tr("&About Runlane"), this, [this] { HelpDialogs::showAbout(this); })->setObjectName(QStringLiteral("about"));
 }
 
 void MainWindow::buildStatusBar()
@@ -592,6 +592,26 @@ QString MainWindow::statusText() const
     return m_statusText->text();
 }
 
+void MainWindow::setStatusText(const QString& text)
+{
+    m_statusText->setText(text);
+}
+
+void MainWindow::showSpan()
+{
+    const Profile* p = m_document->profile();
+    if (!p || m_loader->isLoading())
+        return;
+    // On the timeline the whole is the profile's span, as `runlane-cli
+    // summary` gives it (a recording's first to last snapshot, live or
+    // saved); the aggregated view's axis is the flame graph's width.
+    const Time whole = m_document->isAggregated() ? m_axis->boundsEnd() - m_axis->boundsStart() : p->duration();
+    m_spanText = tr("Showing %1 of %2")
+                     .arg(QString::fromStdString(ValueFormat::text(std::min(m_axis->visibleSpan(), whole), p->unit())),
+                          QString::fromStdString(ValueFormat::text(whole, p->unit())));
+    m_statusText->setText(m_spanText);
+}
+
 QAction* MainWindow::action(const QString& name) const
 {
     return findChild<QAction*>(name);
@@ -661,35 +681,6 @@ void MainWindow::exportImage(int which)
         m_statusText->setText(tr("Saved %1 (%2×%3)").arg(QFileInfo(path).fileName()).arg(image.width()).arg(image.height()));
     else
         QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1: %2").arg(path, error));
-}
-
-void MainWindow::showShortcuts()
-{
-    const QString rows = tr("<tr><td><b>Wheel</b>, Ctrl+wheel, pinch</td><td>zoom at the cursor</td></tr>"
-                            "<tr><td>Shift+wheel, wheel over the names</td><td>scroll rows</td></tr>"
-                            "<tr><td>Horizontal wheel, drag, A / D, ← / →</td><td>pan</td></tr>"
-                            "<tr><td>W / S, + / −</td><td>zoom in / out</td></tr>"
-                            "<tr><td>Shift+drag</td><td>select a time range</td></tr>"
-                            "<tr><td>Double-click, Enter</td><td>zoom to the box or task</td></tr>"
-                            "<tr><td>0, Home, Ctrl+0</td><td>whole profile</td></tr>"
-                            "<tr><td>Alt+← / Alt+→</td><td>back / forward through zooms</td></tr>"
-                            "<tr><td>C / E, click ▸ / ▾</td><td>collapse / expand the selected box</td></tr>"
-                            "<tr><td>Escape</td><td>clear the range, then the selection</td></tr>"
-                            "<tr><td>Ctrl+G</td><td>aggregated flame graph</td></tr>"
-                            "<tr><td>Ctrl+F, F3 / Shift+F3</td><td>find labels, next / previous occurrence</td></tr>"
-                            "<tr><td>Click a rank row or a usage band</td><td>focus that label everywhere</td></tr>"
-                            "<tr><td>Ctrl+O, F5, drop a file</td><td>open, reload</td></tr>"
-                            "<tr><td>Ctrl+Shift+O, drop on the right edge or with Shift</td><td>compare with base runs</td></tr>");
-    QMessageBox::information(this, tr("Keyboard shortcuts"), QStringLiteral("<table cellspacing='6'>") + rows + QStringLiteral("</table>"));
-}
-
-void MainWindow::showAbout()
-{
-    QMessageBox::about(this, tr("About Runlane"),
-                       tr("<h3>Runlane %1</h3><p>Which async work occupied the event loop, when, and because of whom.</p>"
-                          "<p>Reads Chronos future logs, Chroprof metrics, Chrome traces, Enso profiler logs, "
-                          "speedscope files, folded stacks and perf script text.</p>")
-                           .arg(QApplication::applicationVersion()));
 }
 
 void MainWindow::updateTitle()

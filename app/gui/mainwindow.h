@@ -81,6 +81,8 @@ public:
     const QString& currentPath() const { return m_currentPath; }
     const QString& lastError() const { return m_lastError; }
     QString statusText() const;
+    // The status line's text, until the next event replaces it.
+    void setStatusText(const QString& text);
     QStringList recentFiles() const;
     // Where File ▸ Open starts: the folder last opened from.
     QString lastFolder() const;
@@ -125,8 +127,7 @@ private:
     void exportImage(int which);
     void exportRankCsv();
     void stepOccurrence(bool forward);
-    void showShortcuts();
-    void showAbout();
+    void showSpan();
     void updateTitle();
     void setLoading(bool loading);
     void showWarnings();
@@ -175,6 +176,7 @@ private:
     QString m_loadingPath;
     QString m_lastError;
     QString m_loadNote; // said in the status line once the load ends
+    QString m_spanText; // showSpan's last "Showing … of …"
     std::function<QString()> m_chooseOpen;
     std::function<QString(const QString&)> m_chooseSave;
 };

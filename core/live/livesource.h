@@ -41,7 +41,10 @@ public:
     struct Status {
         State state = State::Idle;
         QDateTime lastFetch; // the last successful fetch (local clock)
-        QString message; // the last error, or "" while all is well
+        // The last error and, while Retrying, when the next attempt is
+        // ("connection refused — retrying in 4 s"): shown as it is; "" while
+        // all is well.
+        QString message;
         int failures = 0; // consecutive failed fetches
         std::chrono::milliseconds retryIn{0}; // while Retrying
         quint64 warnings = 0; // malformed / non-UTF-8 lines and the like, counted over the session

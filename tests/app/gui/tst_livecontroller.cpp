@@ -1,5 +1,9 @@
+#include "comparecontroller.h"
+#include "comparesession.h"
 #include "livecontroller.h"
+#include "livetestexporter.h"
 #include "mainwindow.h"
+#include "mainwindowdriver.h"
 #include "profiledocument.h"
 #include "profileloader.h"
 #include "rankmodel.h"
@@ -7,6 +11,7 @@
 #include "snapshotreader.h"
 #include "timeaxis.h"
 #include "usagechart.h"
+#include "valueformat.h"
 #include "widgettestsupport.h"
 
 #include <QAction>
@@ -25,6 +30,7 @@
 #include <memory>
 
 using namespace runlane;
+using namespace runlane::test;
 
 namespace {
 
@@ -52,6 +58,7 @@ public:
     {
         Q_EMIT received(std::make_shared<const std::vector<ScrapedSnapshot>>(std::move(snapshots)));
     }
+    // `message` as PolledSource gives it: the error and when it retries.
     void failing(const QString& message, std::chrono::milliseconds retryIn)
     {
         Status s = status();
@@ -323,10 +330,188 @@ private Q_SLOTS:
         m_source->push({snapshotAt(1, 2)});
         m_live->finishPendingWork();
         QVERIFY2(status->text().contains(QStringLiteral("1 snapshot, 2 procs")), qPrintable(status->text()));
-        m_source->failing(QStringLiteral("connection refused"), std::chrono::milliseconds(4000));
+        m_source->failing(QStringLiteral("connection refused — retrying in 4 s"), std::chrono::milliseconds(4000));
         QVERIFY2(status->text().contains(QStringLiteral("connection refused — retrying in 4 s")), qPrintable(status->text()));
         // Nothing received is lost by a failure.
         QCOMPARE(m_live->recording()->snapshotCount(), std::size_t(1));
+    }
+
+    // Issue 39 item 13: the source's message says when it retries, and
+    // the status said it again ("connection refused — retrying in 4 s —
+    // retrying in 4 s"). A real EndpointSource, its exporter gone.
+    void retryIsSaidOnce_data()
+    {
+        QTest::addColumn<int>("baseMs");
+        QTest::addColumn<int>("maxMs");
+        QTest::addColumn<int>("failures"); // at least
+        QTest::addColumn<QString>("retry");
+        QTest::newRow("first failure") << 2000 << 8000 << 1 << QStringLiteral("retrying in 2 s");
+        QTest::newRow("doubled up to the cap") << 250 << 1000 << 4 << QStringLiteral("retrying in 1 s");
+        QTest::newRow("under a second") << 50 << 150 << 5 << QStringLiteral("retrying in 150 ms");
+    }
+    void retryIsSaidOnce()
+    {
+        QFETCH(int, baseMs);
+        QFETCH(int, maxMs);
+        QFETCH(int, failures);
+        QFETCH(QString, retry);
+        QUrl url;
+        {
+            LiveTestExporter gone; // a port nobody listens on: refused
+            url = gone.url();
+        }
+        m_live->setSourceFactory({});
+        LiveOptions options;
+        options.interval = std::chrono::milliseconds(50);
+        options.retryBase = std::chrono::milliseconds(baseMs);
+        options.retryMax = std::chrono::milliseconds(maxMs);
+        QVERIFY(m_live->attach(url, options));
+        QTRY_VERIFY_WITH_TIMEOUT(m_live->source()->status().failures >= failures, 10000);
+        QCOMPARE(m_live->statusText(),
+                 QStringLiteral("● %1: connection refused — %2 — no data yet").arg(url.toString(), retry));
+    }
+
+    // The same after data was received: the user's case (the exporter died).
+    void retryAfterDataIsSaidOnce()
+    {
+        LiveTestExporter exporter;
+        exporter.setGenerations(2); // two snapshots, then the same values
+        m_live->setSourceFactory({});
+        LiveOptions options;
+        options.interval = std::chrono::milliseconds(50);
+        options.retryBase = std::chrono::milliseconds(250);
+        options.retryMax = std::chrono::milliseconds(1000);
+        QVERIFY(m_live->attach(exporter.url(), options));
+        QTRY_COMPARE_WITH_TIMEOUT(m_live->recording()->snapshotCount(), std::size_t(2), 10000);
+        exporter.close();
+        QTRY_VERIFY_WITH_TIMEOUT(m_live->source()->status().failures >= 4, 10000);
+        const QString data = QDateTime::fromMSecsSinceEpoch(m_live->recording()->lastTime() / 1'000'000).toString(QStringLiteral("HH:mm:ss"));
+        const QString fetched = m_live->source()->status().lastFetch.toString(QStringLiteral("HH:mm:ss"));
+        QCOMPARE(m_live->statusText(),
+                 QStringLiteral("● %1: connection refused — retrying in 1 s — 2 snapshots, 2 procs, data of %2, fetched %3")
+                     .arg(exporter.url().toString(), data, fetched));
+    }
+
+    // Issue 39 item 4: the view's "of" is the recording's span as the
+    // saved file gives it (first to last snapshot, `runlane-cli summary`'s
+    // time span). It stayed at the span when following stopped: "Showing
+    // 20.5 s of 40.1 s" over 53 snapshots whose file spans 52.1 s.
+    void spanIsTheSavedFiles_data()
+    {
+        QTest::addColumn<bool>("follow");
+        QTest::addColumn<QString>("at41");
+        QTest::addColumn<QString>("at53");
+        QTest::newRow("zoomed in") << false << QStringLiteral("Showing 20.5 s of 40.1 s")
+                                   << QStringLiteral("Showing 20.5 s of 52.1 s");
+        QTest::newRow("following") << true << QStringLiteral("Showing 20.5 s of 40.1 s")
+                                   << QStringLiteral("Showing 20.5 s of 52.1 s");
+    }
+    void spanIsTheSavedFiles()
+    {
+        QFETCH(bool, follow);
+        QFETCH(QString, at41);
+        QFETCH(QString, at53);
+        // One a second from 1 s; from the 41st on, 0.1 s later.
+        const auto at = [](int i) { return i <= 40 ? Time(i) * kSecond : Time(i) * kSecond + kSecond / 10; };
+        std::vector<ScrapedSnapshot> first;
+        for (int i = 1; i <= 41; ++i) {
+            first.push_back(snapshotAt(i, 3));
+            first.back().time = at(i);
+        }
+        m_source->push(first);
+        m_live->finishPendingWork();
+        TimeAxis* axis = m_window->axis();
+        axis->setVisibleRange(10 * kSecond, 30 * kSecond + kSecond / 2);
+        QVERIFY(!m_live->isFollowing());
+        if (follow) // the 20.5 s zoomed to, at the newest data
+            m_live->setFollowing(true);
+        QCOMPARE(m_window->statusText(), at41);
+        for (int i = 42; i <= 53; ++i) {
+            ScrapedSnapshot s = snapshotAt(i, 3);
+            s.time = at(i);
+            m_source->push({s});
+            m_live->finishPendingWork();
+        }
+        QCOMPARE(m_window->statusText(), at53);
+        QCOMPARE(axis->visibleEnd(), follow ? at(53) : 30 * kSecond + kSecond / 2);
+
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("rec.json"));
+        QVERIFY(m_live->saveRecording(saved));
+        const auto loaded = ProfileLoader::load(saved);
+        QVERIFY(loaded.profile);
+        QCOMPARE(loaded.profile->snapshots().size(), std::size_t(53));
+        QCOMPARE(loaded.profile->duration(), 52 * kSecond + kSecond / 10);
+        QCOMPARE(ValueFormat::text(loaded.profile->duration(), loaded.profile->unit()), std::string("52.1 s"));
+    }
+
+    // Issue 39 item 6: a live recording replaces the open profile; the base
+    // it was compared with is no reference for it (the title read
+    // "…/metrics (live) (new) vs demo-s6.json (base)", 3 added / 284 removed).
+    void attachLeavesCompareMode()
+    {
+        m_live->detach();
+        m_window->openFile(QStringLiteral(RUNLANE_DEMO_PROFILE));
+        QVERIFY(waitShown(*m_window));
+        m_window->compareController()->compareWith({QStringLiteral(RUNLANE_DEMO_PROFILE)});
+        settle(*m_window);
+        CompareSession* compare = m_window->document()->compare();
+        QVERIFY(compare->isActive());
+        QCOMPARE(m_window->windowTitle(), QStringLiteral("chronos-demo.json (new) vs chronos-demo.json (base) — Runlane"));
+
+        m_live->setAttachChooser([] {
+            LiveController::AttachChoice choice;
+            choice.url = QUrl(QStringLiteral("http://fake:1/metrics"));
+            return std::optional(choice);
+        });
+        m_window->action(QStringLiteral("attach"))->trigger();
+        QVERIFY(m_live->isAttached());
+        QVERIFY(!compare->isActive());
+        QCOMPARE(m_window->windowTitle(), QStringLiteral("chronos-demo.json — Runlane"));
+        QCOMPARE(m_window->statusText(), QStringLiteral("Stopped comparing with chronos-demo.json: attached to http://fake:1/metrics"));
+        m_source->push({snapshotAt(1, 3), snapshotAt(2, 3)});
+        m_live->finishPendingWork();
+        settle(*m_window);
+        QVERIFY(!compare->isActive());
+        QVERIFY(!m_window->rank()->isComparing());
+        QCOMPARE(m_window->windowTitle(), QStringLiteral("http://fake:1/metrics (live) — Runlane"));
+        QCOMPARE(m_window->rank()->model()->rowCount(), 3);
+        QCOMPARE(staleState(*m_window), QString());
+    }
+
+    // Issue 39 item 12: "Detached from http://… — 53 snapshots" stayed in
+    // the status bar over the files opened after it.
+    void theNextFileClearsTheStatus()
+    {
+        m_source->push({snapshotAt(1, 2), snapshotAt(2, 2)});
+        m_live->finishPendingWork();
+        QLabel* status = m_window->findChild<QLabel*>(QStringLiteral("liveStatus"));
+        m_live->detach();
+        const QString data = QDateTime::fromMSecsSinceEpoch(2000).toString(QStringLiteral("HH:mm:ss"));
+        QCOMPARE(status->text(), QStringLiteral("Detached from http://fake:1/metrics — 2 snapshots, 2 procs, data of %1").arg(data));
+        QVERIFY(status->isVisible());
+        for (int i = 0; i < 3; ++i) {
+            m_window->openFile(QStringLiteral(RUNLANE_DEMO_PROFILE));
+            QVERIFY(waitShown(*m_window));
+            QVERIFY(!status->isVisible());
+            QCOMPARE(m_window->statusText(), QStringLiteral("chronos-demo.json: Chronos future event log, 27508 intervals, 14791 tasks"));
+        }
+        // Follow (End) over that file says nothing of the recording either.
+        m_window->findChild<QAction*>(QStringLiteral("follow"))->trigger();
+        QVERIFY(!status->isVisible());
+    }
+
+    void recoveryFolderIsTheReadmes()
+    {
+        // As main() names the application: README's path.
+        const QString organization = QCoreApplication::organizationName();
+        const QString application = QCoreApplication::applicationName();
+        QCoreApplication::setOrganizationName(QStringLiteral("Runlane"));
+        QCoreApplication::setApplicationName(QStringLiteral("Runlane"));
+        const QString folder = LiveController::recoveryFolder();
+        QCoreApplication::setOrganizationName(organization);
+        QCoreApplication::setApplicationName(application);
+        QCOMPARE(folder, m_data.path() + QStringLiteral("/Runlane/Runlane/recovery"));
     }
 
     void savesAndRecovers()
@@ -392,6 +577,8 @@ private Q_SLOTS:
         m_live->finishPendingWork();
         const QString recovery = QFileInfo(m_live->recoveryPath()).absoluteFilePath();
         m_window.reset(); // closed without saving
+        const qint64 size = QFileInfo(recovery).size();
+        const QDateTime written = QFileInfo(recovery).lastModified();
         QTemporaryDir dir;
         const QString saved = dir.filePath(QStringLiteral("recovered.json"));
         MainWindow next;
@@ -407,6 +594,8 @@ private Q_SLOTS:
         // The message box is modal: it is answered from the event loop it
         // runs, polled until it is there.
         auto done = std::make_shared<bool>(false);
+        QString question;
+        QString where;
         std::function<void()> answerOpen = [&, done] {
             if (*done)
                 return;
@@ -414,6 +603,8 @@ private Q_SLOTS:
                 auto* box = qobject_cast<QMessageBox*>(w);
                 if (!box || !box->isVisible())
                     continue;
+                question = box->text();
+                where = box->informativeText();
                 for (QAbstractButton* b : box->buttons()) {
                     if (b->text() == answer) {
                         answered = *done = true;
@@ -428,6 +619,12 @@ private Q_SLOTS:
         next.liveController()->offerRecovery();
         *done = true; // no poll outlives this test's locals
         QVERIFY(answered);
+        // The URL it was recorded from, not the recovery file's name.
+        QCOMPARE(question, QStringLiteral("A live recording of http://fake:1/metrics (%1 KiB, last written %2) was not saved.")
+                               .arg(size / 1024)
+                               .arg(written.toString(QStringLiteral("yyyy-MM-dd HH:mm"))));
+        QCOMPARE(where, QStringLiteral("It is kept in %1.").arg(QDir::toNativeSeparators(recovery)));
+        QCOMPARE(QFile::exists(recovery + QStringLiteral(".url")), kept);
         QCOMPARE(asked, opened);
         QCOMPARE(QFile::exists(recovery), kept);
         QCOMPARE(QFile::exists(saved), opened);
@@ -447,6 +644,7 @@ private Q_SLOTS:
         m_window->openFile(QStringLiteral(RUNLANE_DEMO_PROFILE));
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
         QVERIFY(!m_live->isAttached());
+        QVERIFY(!m_window->findChild<QLabel*>(QStringLiteral("liveStatus"))->isVisible());
         // Data that was on its way is not shown over the new file.
         QCOMPARE(m_window->document()->profile()->snapshots().size(), std::size_t(0));
     }

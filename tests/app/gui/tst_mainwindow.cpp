@@ -30,6 +30,9 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <functional>
+#include <memory>
+
 using namespace runlane;
 using namespace runlane::test;
 
@@ -638,6 +641,48 @@ private Q_SLOTS:
         QCOMPARE(counters->trackCount(), std::size_t(0));
         QCOMPARE(window.icicle()->height(), timeline->height());
         QCOMPARE(window.findChild<QSplitter*>()->sizes().value(0), before);
+    }
+
+    // Help ▸ About names the formats the registry holds (it named 7 of
+    // the 12 in a sentence of its own).
+    void aboutListsEveryFormat()
+    {
+        MainWindow window;
+        window.show();
+        QAction* about = window.action(QStringLiteral("about"));
+        QVERIFY(about);
+        QString text;
+        bool closed = false;
+        // The box is modal: read and closed from the event loop it runs.
+        auto done = std::make_shared<bool>(false);
+        std::function<void()> readBox = [&, done] {
+            if (*done)
+                return;
+            for (QWidget* w : QApplication::topLevelWidgets()) {
+                auto* box = qobject_cast<QMessageBox*>(w);
+                if (box && box->isVisible()) {
+                    text = box->text();
+                    closed = true;
+                    box->accept();
+                    return;
+                }
+            }
+            QTimer::singleShot(20, readBox);
+        };
+        QTimer::singleShot(20, readBox);
+        about->trigger();
+        *done = true; // no poll outlives this test's locals
+        QVERIFY(closed);
+        const QString formats = QStringLiteral(
+            "<li>Chrome Trace Event Format</li><li>Enso profiler event log</li><li>Chronos future event log</li>"
+            "<li>Chroprof metrics</li><li>speedscope</li><li>V8 CPU profile</li><li>Firefox Profiler</li><li>pprof</li>"
+            "<li>folded stacks</li><li>perf script</li><li>tokio-console recording</li>"
+            "<li>Prometheus query_range (Chroprof)</li>");
+        QCOMPARE(text, QStringLiteral("<h3>Runlane %1</h3><p>Which async work occupied the event loop, when, and because of "
+                                      "whom.</p><p>Reads these 12 formats (recognised by their content, also "
+                                      "gzip-compressed):</p><ul>%2</ul><p>and follows a running program's Chroprof "
+                                      "metrics live (File ▸ Attach to Live Metrics…).</p>")
+                           .arg(QApplication::applicationVersion(), formats));
     }
 
 private:
