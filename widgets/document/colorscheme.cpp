@@ -6,6 +6,7 @@
 #include <QPalette>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -157,7 +158,146 @@ const UiColors& ui()
     return ColorScheme::isDark() ? kDark : kLight;
 }
 
+// Slots of the palette as bits: bit s is slot s.
+using Slots = std::uint32_t;
+static_assert(kSlots <= 32);
+constexpr Slots kAllSlots = (Slots(1) << kSlots) - 1;
+
+// Per slot, the slots closer than kDistinct to it, itself included: what
+// giving it rules out for labels that must be apart from it.
+const std::array<Slots, kSlots>& nearSlots()
+{
+    static const auto table = [] {
+        std::array<Slots, kSlots> near{};
+        for (std::size_t i = 0; i < kSlots; ++i) {
+            for (std::size_t j = 0; j < kSlots; ++j) {
+                if (i == j || slotDistances()[i][j] < ColorScheme::kDistinct)
+                    near[i] |= Slots(1) << j;
+            }
+        }
+        return near;
+    }();
+    return table;
+}
+
+// The most slots of a set that are pairwise at least kDistinct apart: an
+// exact search, remembered per set (the sets met while placing a few
+// labels are few: those the slots already given leave).
+class ApartSlots
+{
+public:
+    int most(Slots free)
+    {
+        if (free == 0)
+            return 0;
+        if (const auto it = m_most.find(free); it != m_most.end())
+            return it->second;
+        const int s = std::countr_zero(free);
+        const Slots rest = free & (free - 1);
+        const int best = std::max(most(rest), 1 + most(rest & ~nearSlots()[std::size_t(s)]));
+        m_most.emplace(free, best);
+        return best;
+    }
+
+private:
+    std::unordered_map<Slots, int> m_most;
+};
+
+// The slots a key may take, in the order the rule prefers them: its own
+// (hashed) slot if it is kDistinct from every colour given, then every
+// slot from the farthest from those colours to the nearest (of equally far
+// ones, the first after its own).
+std::array<std::size_t, kSlots> preferred(std::size_t own, const std::array<double, kSlots>& nearest)
+{
+    std::array<std::size_t, kSlots> order;
+    for (std::size_t step = 0; step < kSlots; ++step)
+        order[step] = (own + step) % kSlots;
+    const bool keepOwn = nearest[own] >= ColorScheme::kDistinct;
+    std::stable_sort(order.begin() + (keepOwn ? 1 : 0), order.end(),
+                     [&](std::size_t a, std::size_t b) { return nearest[a] > nearest[b]; });
+    return order;
+}
+
+// Gives the keys of `spread` (in that order) slots pairwise kDistinct
+// apart, and apart from the slots `fixed` already holds (kSlots: none),
+// each the first of its preferred() slots that leaves room for the keys
+// after it. False, with `slotOf` untouched, when the palette has no such
+// slots.
+bool placeApart(const std::vector<std::size_t>& spread, const std::vector<std::size_t>& fixed, std::vector<std::size_t>& slotOf)
+{
+    if (spread.size() > ColorScheme::apartCapacity())
+        return false;
+    Slots free = kAllSlots;
+    std::array<double, kSlots> nearest;
+    nearest.fill(std::numeric_limits<double>::infinity());
+    std::size_t left = 0;
+    for (const std::size_t k : spread) {
+        if (fixed[k] == kSlots) {
+            ++left;
+            continue;
+        }
+        if ((free & (Slots(1) << fixed[k])) == 0)
+            return false; // kept colours already too near each other
+        free &= ~nearSlots()[fixed[k]];
+    }
+    ApartSlots apart;
+    if (apart.most(free) < int(left))
+        return false;
+    std::vector<std::size_t> placed = slotOf;
+    for (const std::size_t k : spread) {
+        if (fixed[k] != kSlots) {
+            placed[k] = fixed[k];
+            for (std::size_t s = 0; s < kSlots; ++s)
+                nearest[s] = std::min(nearest[s], slotDistances()[fixed[k]][s]);
+        }
+    }
+    for (const std::size_t k : spread) {
+        if (fixed[k] != kSlots)
+            continue;
+        --left;
+        for (const std::size_t s : preferred(placed[k], nearest)) {
+            if ((free & (Slots(1) << s)) != 0 && apart.most(free & ~nearSlots()[s]) >= int(left)) {
+                placed[k] = s;
+                break;
+            }
+        }
+        free &= ~nearSlots()[placed[k]];
+        for (std::size_t s = 0; s < kSlots; ++s)
+            nearest[s] = std::min(nearest[s], slotDistances()[placed[k]][s]);
+    }
+    slotOf = std::move(placed);
+    return true;
+}
+
+// More keys than the palette keeps apart: each key in turn keeps its slot
+// if it is kDistinct from every colour given, else takes the first of its
+// preferred() slots, the farthest; while slots are left that is one no key
+// has, so keys differ by the palette's spacing at least.
+void placeFarthest(const std::vector<std::size_t>& spread, const std::vector<std::size_t>& fixed, std::vector<std::size_t>& slotOf)
+{
+    std::array<double, kSlots> nearest;
+    nearest.fill(std::numeric_limits<double>::infinity());
+    auto give = [&](std::size_t slot) {
+        for (std::size_t s = 0; s < kSlots; ++s)
+            nearest[s] = std::min(nearest[s], slotDistances()[slot][s]);
+    };
+    for (const std::size_t k : spread) {
+        if (fixed[k] != kSlots)
+            give(slotOf[k] = fixed[k]);
+    }
+    for (const std::size_t k : spread) {
+        if (fixed[k] == kSlots)
+            give(slotOf[k] = preferred(slotOf[k], nearest).front());
+    }
+}
+
 } // namespace
+
+std::size_t ColorScheme::apartCapacity()
+{
+    static const std::size_t capacity = std::size_t(ApartSlots().most(kAllSlots));
+    return capacity;
+}
 
 std::span<const QRgb> ColorScheme::palette()
 {
@@ -170,15 +310,23 @@ QColor ColorScheme::forText(std::string_view text)
 }
 
 // The rule: every distinct key (a label's name, or its file when colouring
-// by file) hashes to a slot of the palette. The keys are given slots in
-// the order of their text; a key whose hashed slot is closer than
-// kDistinct to a colour already given takes instead the slot farthest from
-// every colour given so far (of equally far ones, the first after its
-// own). So the colours of a profile depend only on its set of keys: the
-// same labels get the same colours in every run and every file, and labels
-// shown together differ. Past kProbedKeys keys only the busiest
-// kProbedKeys (by exec time) are spread so; the rest keep their hashed slot.
-std::vector<QRgb> ColorScheme::labelColors(const Profile& profile, ColorMode mode)
+// by file) hashes to a slot of the palette. The keys spread (all of them,
+// or past kProbedKeys the busiest kProbedKeys by exec time; the rest keep
+// their hashed slot) are given slots in the order of their text: a key
+// keeps its hashed slot if that is at least kDistinct from every colour
+// given before it, else it takes the farthest slot from them (of equally
+// far ones, the first after its own), except that while the palette can
+// hold every spread key kDistinct apart (up to apartCapacity() keys) a key
+// passes over a slot that would leave no room for the keys after it. So
+// the colours of a profile depend only on its set of keys (the same labels
+// get the same colours in every run and every file); up to
+// apartCapacity() keys are pairwise kDistinct apart; more have distinct
+// colours of the palette, its spacing apart at least, while the palette
+// lasts. A live recording's labels keep the colours they had (`kept`),
+// and only new keys are placed, apart from them, unless that would leave
+// some closer than kDistinct where a fresh start does not: then every key
+// is placed afresh.
+std::vector<QRgb> ColorScheme::labelColors(const Profile& profile, ColorMode mode, std::span<const QRgb> kept)
 {
     std::vector<std::size_t> keyOf(profile.labelCount());
     std::vector<std::string_view> keys;
@@ -207,30 +355,32 @@ std::vector<QRgb> ColorScheme::labelColors(const Profile& profile, ColorMode mod
     }
     std::sort(spread.begin(), spread.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
 
-    const auto& d = slotDistances();
+    // The slot each key keeps (kSlots: none), from its labels' colours.
+    const std::size_t keptCount = std::min(kept.size(), std::size_t(profile.labelCount()));
+    std::vector<std::size_t> fixed(keys.size(), kSlots);
+    for (LabelId l = 0; l < keptCount; ++l) {
+        const auto it = std::find(kPalette.begin(), kPalette.end(), kept[l]);
+        if (it != kPalette.end())
+            fixed[keyOf[l]] = std::size_t(it - kPalette.begin());
+    }
     std::vector<std::size_t> slotOf(keys.size());
     for (std::size_t k = 0; k < keys.size(); ++k)
         slotOf[k] = hashedSlot(keys[k]);
-    // nearest[s]: distance from slot s to the nearest colour given so far.
-    std::array<double, kSlots> nearest;
-    nearest.fill(std::numeric_limits<double>::infinity());
-    for (const std::size_t k : spread) {
-        std::size_t slot = slotOf[k];
-        if (nearest[slot] < kDistinct) {
-            const std::size_t own = slot;
-            for (std::size_t step = 1; step < kSlots; ++step) {
-                const std::size_t s = (own + step) % kSlots;
-                if (nearest[s] > nearest[slot])
-                    slot = s;
-            }
-        }
-        slotOf[k] = slot;
-        for (std::size_t s = 0; s < kSlots; ++s)
-            nearest[s] = std::min(nearest[s], d[slot][s]);
+    bool keep = keptCount > 0;
+    if (!placeApart(spread, fixed, slotOf)) {
+        const std::vector<std::size_t> none(keys.size(), kSlots);
+        if (keep && placeApart(spread, none, slotOf))
+            keep = false; // kept colours would crowd the new ones: all afresh
+        else
+            placeFarthest(spread, fixed, slotOf);
+    }
+    for (std::size_t k = 0; keep && k < keys.size(); ++k) {
+        if (fixed[k] != kSlots)
+            slotOf[k] = fixed[k]; // new labels of a kept file take its colour
     }
     std::vector<QRgb> colors(profile.labelCount());
     for (LabelId l = 0; l < profile.labelCount(); ++l)
-        colors[l] = profile.isIdle(l) ? kIdle : kPalette[slotOf[keyOf[l]]];
+        colors[l] = profile.isIdle(l) ? kIdle : keep && l < keptCount ? kept[l] : kPalette[slotOf[keyOf[l]]];
     return colors;
 }
 

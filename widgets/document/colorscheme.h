@@ -18,8 +18,9 @@ enum class ColorMode { ByLabel, ByFile, ByDuration };
 // apart in OKLab (a perceptual space), so that the labels a user sees
 // together can be told apart; a label keeps its colour from run to run and
 // file to file as long as it is seen with the same labels (labelColors()
-// gives the rule). Label colours are the same in the light and dark themes:
-// text on them is dark.
+// gives the rule). Label colours are the same in the light and dark themes,
+// as painted (no theme lightens or darkens them, so the rule's distances
+// hold in both): text on them is dark.
 //
 // The views' own colours (backgrounds, text, marks) come in a light and a
 // dark set; which one applies follows the application palette (isDark()),
@@ -27,8 +28,10 @@ enum class ColorMode { ByLabel, ByFile, ByDuration };
 class ColorScheme
 {
 public:
-    // Colours for every label of a profile, by name or by file.
-    static std::vector<QRgb> labelColors(const Profile& profile, ColorMode mode);
+    // Colours for every label of a profile, by name or by file. `kept`: the
+    // colours of the labels of a previous version of this profile (a live
+    // recording's, ids kept), which they keep while the rule allows.
+    static std::vector<QRgb> labelColors(const Profile& profile, ColorMode mode, std::span<const QRgb> kept = {});
     // The colour a key (label name or file) hashes to, with no other label
     // around: its slot of the palette.
     static QColor forText(std::string_view text);
@@ -37,8 +40,12 @@ public:
     // palette colour is, so that doing nothing reads as nothing.
     static constexpr QRgb kIdle = 0xffdcdcdc;
     // labelColors() moves a label off its hashed slot when that slot is
-    // closer than this (OKLab distance) to a colour already given.
+    // closer than this (OKLab distance) to a colour already given; up to
+    // apartCapacity() labels (or files) are all this far apart.
     static constexpr double kDistinct = 0.12;
+    // The most palette colours that are pairwise kDistinct apart (8): no
+    // more labels can all be.
+    static std::size_t apartCapacity();
     // Above this many labels (or files), the least busy ones keep their
     // hashed slot whatever it is near: the palette is used up.
     static constexpr std::size_t kProbedKeys = 24;

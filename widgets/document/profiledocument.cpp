@@ -63,11 +63,9 @@ void ProfileDocument::switchTo(const LoadedProfile& loaded, bool continuing)
         m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode) : std::vector<QRgb>();
     } else if (m_colors.size() != m_loaded.profile->labelCount()) {
         // A live recording's next version keeps its labels' colours (a
-        // proc does not change colour as others get busier); only new
-        // labels take theirs from the scheme.
-        std::vector<QRgb> colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode);
-        std::copy(m_colors.begin(), m_colors.begin() + std::ptrdiff_t(std::min(m_colors.size(), colors.size())), colors.begin());
-        m_colors = std::move(colors);
+        // proc does not change colour as others get busier); new labels
+        // take theirs apart from them (ColorScheme gives the rule).
+        m_colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode, m_colors);
     }
     m_longest = m_loaded.longestInterval;
     // A new profile has new label ids: nothing carries over but the

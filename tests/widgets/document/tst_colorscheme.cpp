@@ -1,11 +1,16 @@
 #include "colorscheme.h"
+#include "icicleview.h"
+#include "profiledocument.h"
 #include "theme.h"
+#include "timeaxis.h"
 #include "widgettestsupport.h"
 
 #include <QApplication>
+#include <QStyle>
 #include <QtTest>
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 using namespace runlane;
@@ -45,6 +50,30 @@ std::map<QString, QRgb> colorsByName(const Profile& profile, ColorMode mode = Co
     for (LabelId l = 0; l < profile.labelCount(); ++l)
         byName[qstr(profile.labelName(l))] = colors[l];
     return byName;
+}
+
+// The most palette colours pairwise at least `apart` apart, by an
+// exhaustive search of its own.
+int mostApart(const std::vector<QRgb>& palette, double apart, std::vector<int> chosen = {}, int from = 0)
+{
+    int most = int(chosen.size());
+    for (int i = from; i < int(palette.size()); ++i) {
+        const bool fits = std::all_of(chosen.begin(), chosen.end(), [&](int c) {
+            return ColorScheme::distance(QColor::fromRgb(palette[std::size_t(i)]), QColor::fromRgb(palette[std::size_t(c)])) >= apart;
+        });
+        if (fits) {
+            chosen.push_back(i);
+            most = std::max(most, mostApart(palette, apart, chosen, i + 1));
+            chosen.pop_back();
+        }
+    }
+    return most;
+}
+
+// Rows for both themes: "<theme>: <name>".
+QList<std::pair<QByteArray, int>> themes()
+{
+    return {{"light", int(Theme::Mode::Light)}, {"dark", int(Theme::Mode::Dark)}};
 }
 
 double smallestDistance(const std::vector<QRgb>& colors)
@@ -176,6 +205,156 @@ private Q_SLOTS:
         // Every colour is one of the palette's.
         for (const QRgb c : colors)
             QVERIFY(std::find(ColorScheme::palette().begin(), ColorScheme::palette().end(), c) != ColorScheme::palette().end());
+    }
+
+    // At most 8 palette colours are pairwise kDistinct apart: more labels
+    // cannot all be, whatever the rule.
+    void paletteHoldsEightLabelsApart()
+    {
+        const std::vector<QRgb> palette(ColorScheme::palette().begin(), ColorScheme::palette().end());
+        QCOMPARE(mostApart(palette, ColorScheme::kDistinct), 8);
+        QCOMPARE(ColorScheme::apartCapacity(), std::size_t(8));
+    }
+
+    // Issue 39, item 16: taskHandler and late_proc were painted 0.087
+    // apart (rgb(254,203,248) and rgb(251,168,252)) where the rule says
+    // kDistinct (0.12). The rule must hold for the colours the views paint,
+    // in both themes: every pair of labels at least kDistinct apart while
+    // the palette can hold them all so (`apart`: up to apartCapacity()),
+    // else distinct palette colours, its spacing apart. `first`: a live
+    // recording's first version, continued by `names` (its labels, then
+    // new ones): `keeps`, its labels keep their colours.
+    void separationHoldsInThePaintedColours_data()
+    {
+        QTest::addColumn<int>("theme");
+        QTest::addColumn<QStringList>("first");
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<bool>("apart");
+        QTest::addColumn<bool>("keeps");
+        const QStringList handlers{"taskHandler", "handleManifest", "handleDataset"};
+        // Placed in order, the first labels' slots left late_proc and
+        // taskHandler 0.107 apart (each set).
+        const QStringList five{"encodePresence", "late_proc", "pruneProof", "sendDataset", "taskHandler"};
+        const QStringList eight{"announceContract", "handlePresence", "late_proc", "queryPurchase",
+                                "requestIndex", "resolveProof", "taskHandler", "updateBlock"};
+        // The colours of the report: these 7 give taskHandler
+        // rgb(254,203,248); late_proc joining took rgb(251,168,252).
+        const QStringList seven{"decodeCid", "fetchPresence", "requestManifest", "resolveWantList",
+                                "storeManifest", "taskHandler", "updateDataset"};
+        const QStringList three{"main", "parse", "render"};
+        const QStringList twelve{"announceCid", "announceSale", "late_proc", "pruneRequest", "requestSlot", "sendBatch",
+                                 "sendIndex", "taskHandler", "updateBatch", "updateChunk", "updateWantList", "verifyChunk"};
+        for (const auto& [theme, mode] : themes()) {
+            auto row = [&](const char* name) -> QTestData& { return QTest::newRow((theme + ": " + name).constData()) << mode; };
+            row("Chronos handlers") << QStringList{} << handlers << true << true;
+            row("five with late_proc") << QStringList{} << five << true << true;
+            row("eight with late_proc") << QStringList{} << eight << true << true;
+            row("twelve") << QStringList{} << twelve << false << true;
+            // Live: new labels are placed apart from the colours kept...
+            row("live, one joins three") << three << (three + QStringList{"late_proc"}) << true << true;
+            // ... and when the kept colours leave no room, all are placed afresh.
+            row("live, late_proc joins seven") << seven << (seven + QStringList{"late_proc"}) << true << false;
+            row("live, twelve from eight") << eight.mid(0, 8) << (eight + QStringList{"zeta", "eta", "theta", "iota"}) << false << true;
+        }
+    }
+    void separationHoldsInThePaintedColours()
+    {
+        QFETCH(int, theme);
+        QFETCH(QStringList, first);
+        QFETCH(QStringList, names);
+        QFETCH(bool, apart);
+        QFETCH(bool, keeps);
+        Theme::apply(Theme::Mode(theme));
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        IcicleView view(&document);
+        view.resize(TimeAxis::kGutter + 100 * int(names.size()) + view.style()->pixelMetric(QStyle::PM_ScrollBarExtent), 200);
+        view.show();
+        std::vector<QRgb> before; // the first version's colours
+        if (!first.isEmpty()) {
+            const LoadedProfile start = loadedText(profileOf(first));
+            QVERIFY(!start.isNull());
+            document.setProfile(start);
+            for (LabelId l = 0; l < start.profile->labelCount(); ++l)
+                before.push_back(document.labelColor(l));
+        }
+        const LoadedProfile loaded = loadedText(profileOf(names));
+        QVERIFY(!loaded.isNull());
+        const Profile& p = *loaded.profile;
+        QCOMPARE(p.labelCount(), std::size_t(names.size()));
+        if (first.isEmpty()) {
+            document.setProfile(loaded);
+        } else {
+            // Label ids kept, as in a live recording's next version.
+            for (LabelId l = 0; l < LabelId(first.size()); ++l)
+                QCOMPARE(qstr(p.labelName(l)), qstr(document.profile()->labelName(l)));
+            document.continueProfile(loaded);
+            QVERIFY(document.isCurrent(loaded.profile));
+            axis.zoomToAll(); // a continuation keeps the range shown
+        }
+        QCoreApplication::processEvents();
+        const QImage image = view.grab().toImage();
+        // Each label's box as painted, at the top of its box, half-way along it.
+        std::vector<QRgb> painted;
+        for (const QString& name : names) {
+            const QByteArray utf8 = name.toUtf8();
+            const QRectF box = view.spanRect(intervalNamed(p, std::string_view(utf8.constData(), std::size_t(utf8.size()))));
+            QVERIFY2(box.width() > 20, qPrintable(name));
+            const QRgb pixel = pixelAt(image, QPointF(box.center().x(), box.top() + 2));
+            QCOMPARE(pixel, rgb(document.colorOf(labelNamed(p, utf8.constData()), 0)));
+            painted.push_back(pixel);
+        }
+        QCOMPARE(int(painted.size()) <= int(ColorScheme::apartCapacity()), apart);
+        const double bound = apart ? ColorScheme::kDistinct : kPaletteSpacing;
+        for (std::size_t i = 0; i < painted.size(); ++i) {
+            for (std::size_t j = i + 1; j < painted.size(); ++j) {
+                const double d = ColorScheme::distance(QColor::fromRgb(painted[i]), QColor::fromRgb(painted[j]));
+                QVERIFY2(d >= bound, qPrintable(QStringLiteral("%1 %2 and %3 %4: %5")
+                                                     .arg(names[int(i)], QColor::fromRgb(painted[i]).name(), names[int(j)],
+                                                          QColor::fromRgb(painted[j]).name())
+                                                     .arg(d, 0, 'f', 4)));
+            }
+        }
+        bool kept = true;
+        for (LabelId l = 0; l < LabelId(before.size()); ++l)
+            kept = kept && document.labelColor(l) == before[l];
+        QCOMPARE(kept, keeps);
+    }
+
+    // The demo profile (287 procs): its 24 busiest, which the rule spreads,
+    // take the 24 palette colours, its spacing apart, in both themes.
+    void demoBusiestLabelsDiffer_data()
+    {
+        QTest::addColumn<int>("theme");
+        for (const auto& [theme, mode] : themes())
+            QTest::newRow(theme.constData()) << mode;
+    }
+    void demoBusiestLabelsDiffer()
+    {
+        QFETCH(int, theme);
+        Theme::apply(Theme::Mode(theme));
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        const LoadedProfile loaded = loadedFile(QStringLiteral(RUNLANE_DEMO_PROFILE));
+        QVERIFY(!loaded.isNull());
+        document.setProfile(loaded);
+        const Profile& p = *loaded.profile;
+        QCOMPARE(p.labelCount(), std::size_t(287));
+        std::vector<Time> exec(p.labelCount(), 0);
+        for (MeasurementId id = 0; id < p.measurementCount(); ++id)
+            exec[p.measurement(id).label] += loaded.metrics->exec(id);
+        std::vector<LabelId> busiest(p.labelCount());
+        std::iota(busiest.begin(), busiest.end(), LabelId(0));
+        std::stable_sort(busiest.begin(), busiest.end(), [&](LabelId a, LabelId b) { return exec[a] > exec[b]; });
+        // Not a tie at the edge of the 24.
+        QVERIFY(exec[busiest[23]] > exec[busiest[24]]);
+        QCOMPARE(qstr(p.labelName(busiest[0])), QStringLiteral("taskHandler"));
+        std::vector<QRgb> colors;
+        for (std::size_t i = 0; i < ColorScheme::kProbedKeys; ++i)
+            colors.push_back(document.colorOf(busiest[i], 0));
+        QCOMPARE(std::set<QRgb>(colors.begin(), colors.end()).size(), ColorScheme::kProbedKeys);
+        const double smallest = smallestDistance(colors);
+        QVERIFY2(smallest >= kPaletteSpacing, qPrintable(QString::number(smallest, 'f', 4)));
     }
 
     // A label alone has its hashed colour; the same set of labels has the
