@@ -18,8 +18,9 @@ constexpr const char* kCompareHelp = R"HELP(Usage: runlane-cli compare --base A1
 Compares two sets of runs of one workload label by label (function, proc):
 per metric the median over each side's runs, the change (Δ, Δ%), a
 two-sided Mann-Whitney U test and a bootstrap 95 % confidence interval of Δ.
-With one run per side the test and the interval are over each call's
-values instead. A label is
+With one run per side the test is over each call's values instead, and
+the interval, still of the Δ shown, from the calls: Welch's for a total
+(exec, total, wall, wait), the exact bootstrap for p50 ... max. A label is
 
   regressed, improved  p < alpha, the whole interval of Δ% beyond the
                        threshold, and |Δ| at least the floor

@@ -82,6 +82,31 @@ std::vector<double> callValues(const RunSet::Label& label, CompareMetric kind)
     }
 }
 
+// The nearest-rank quantile of each call's exec that a per-call figure is
+// (RankTable's p50, p90, p99; the max is the n-th of n).
+double quantileOf(CompareMetric metric)
+{
+    switch (metric) {
+    case CompareMetric::P50:
+        return 0.5;
+    case CompareMetric::P90:
+        return 0.9;
+    case CompareMetric::P99:
+        return 0.99;
+    default:
+        return 1;
+    }
+}
+
+double nearestRank(std::vector<double> values, double q)
+{
+    if (values.empty())
+        return 0;
+    const std::size_t k = std::clamp<std::size_t>(std::size_t(std::ceil(q * double(values.size()))), 1, values.size()) - 1;
+    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(k), values.end());
+    return values[k];
+}
+
 int severity(Comparison::Verdict verdict)
 {
     switch (verdict) {
@@ -134,6 +159,19 @@ std::string_view Comparison::name(Test test)
     return test == Test::Calls ? "mann-whitney-calls" : "mann-whitney-runs";
 }
 
+std::string_view Comparison::name(IntervalMethod method)
+{
+    switch (method) {
+    case IntervalMethod::TotalOverCalls:
+        return "welch-total-calls";
+    case IntervalMethod::FigureOverCalls:
+        return "bootstrap-figure-calls";
+    case IntervalMethod::MedianOverRuns:
+        break;
+    }
+    return "bootstrap-median-runs";
+}
+
 std::string_view Comparison::name(CompareOptions::Per per)
 {
     switch (per) {
@@ -159,17 +197,49 @@ std::size_t Comparison::count(Verdict verdict) const
     return n;
 }
 
+double Comparison::divisor(const RunSet& set, const RunSet::Label& label, CompareMetric metric, std::size_t run) const
+{
+    if (m_options.per == CompareOptions::Per::Run || !CompareMetrics::isSum(metric))
+        return 1;
+    return m_options.per == CompareOptions::Per::Call ? label.runs[run][at(CompareMetric::Calls)] : set.runs()[run].busy;
+}
+
 std::vector<double> Comparison::normalised(const RunSet& set, const RunSet::Label& label, CompareMetric metric) const
 {
     std::vector<double> values = set.values(label, metric);
     if (m_options.per == CompareOptions::Per::Run || !CompareMetrics::isSum(metric))
         return values;
     for (std::size_t run = 0; run < values.size(); ++run) {
-        const double by = m_options.per == CompareOptions::Per::Call ? label.runs[run][at(CompareMetric::Calls)]
-                                                                      : set.runs()[run].busy;
+        const double by = divisor(set, label, metric, run);
         values[run] = by > 0 ? values[run] / by : 0;
     }
     return values;
+}
+
+Statistics::Interval Comparison::callInterval(const MetricResult& r, const CallTest& calls, double baseScale,
+                                              double nextScale) const
+{
+    // The interval of the figure shown: a total's (exec, total, wall,
+    // wait) from the spread of its calls, or the per-call figure's own.
+    Statistics::Interval ci;
+    double fromCalls = 0;
+    if (CompareMetrics::isSum(r.metric)) {
+        ci = Statistics::welchSumDelta(calls.base, baseScale, calls.next, nextScale);
+        fromCalls = (ci.low + ci.high) / 2;
+    } else {
+        const double q = quantileOf(r.metric);
+        ci = Statistics::bootstrapQuantileDelta(calls.base, calls.next, q);
+        fromCalls = nearestRank(calls.next, q) - nearestRank(calls.base, q);
+    }
+    // Centred on the change shown. The finished calls' figures are the
+    // run's own but for what is not resampled: calls that did not finish
+    // (held as they are), and for p50 … max calls that never ran, which
+    // the rank's figures leave out. The interval holds Δ: Welch's is symmetric about it; a
+    // resampled figure is at most, and at least, the observed one with a
+    // chance of 1/2 or more each (the median of Bin(n, k/n) is k), so
+    // their difference is on either side of Δ with 1/4 or more, beyond the
+    // 2.5 % tails.
+    return {r.delta + (ci.low - fromCalls), r.delta + (ci.high - fromCalls)};
 }
 
 Comparison::MetricResult Comparison::compareMetric(const RunSet& base, const RunSet::Label* b, const RunSet& next,
@@ -190,19 +260,26 @@ Comparison::MetricResult Comparison::compareMetric(const RunSet& base, const Run
     if (perCall && !perCall->usable)
         perCall = nullptr; // a side without finished calls: over the runs
     r.test = perCall ? Test::Calls : Test::Runs;
-    double ciBase = r.base.median;
     if (perCall) {
+        // The test is of the calls' values (shared by the metrics of one
+        // kind); the interval is of this metric's Δ, the one shown.
         r.p = perCall->mw.p;
         r.exact = perCall->mw.exact;
-        r.ci = perCall->ci;
-        ciBase = perCall->baseMedian;
+        const auto scale = [&](const RunSet& set, const RunSet::Label& label) {
+            const double by = divisor(set, label, metric, 0);
+            return by > 0 ? 1 / by : 0.0;
+        };
+        r.ci = callInterval(r, *perCall, scale(base, *b), scale(next, *n));
+        r.method = CompareMetrics::isSum(metric) ? IntervalMethod::TotalOverCalls : IntervalMethod::FigureOverCalls;
     } else {
         const Statistics::MannWhitney mw = Statistics::mannWhitney(bv, nv);
         r.p = mw.p;
         r.exact = mw.exact;
         r.ci = Statistics::bootstrapMedianDelta(bv, nv, seed, m_options.resamples);
+        r.method = IntervalMethod::MedianOverRuns;
     }
-    r.ciPct = {relative(r.ci.low, ciBase), relative(r.ci.high, ciBase)};
+    // Δ% and its interval over the same base.
+    r.ciPct = {relative(r.ci.low, r.base.median), relative(r.ci.high, r.base.median)};
 
     // The floor is on the run's own figures (not normalised): a function
     // of 2 µs that doubles is no regression of a program busy for seconds.
@@ -351,20 +428,17 @@ const Comparison::CallTest& Comparison::callTest(const RunSet::Label& b, const R
                                                  CallTests& tests) const
 {
     // exec, p50, p90, p99 and max test the same per-call values: the test
-    // and the interval are computed once per label, seeded by the kind, so
-    // a metric's figures do not depend on which others are asked for.
+    // is computed once per label, so a metric's figures do not depend on
+    // which others are asked for.
     CallTest& test = tests[std::size_t(kind)];
     if (test.done)
         return test;
     test.done = true;
-    const std::vector<double> bc = callValues(b, kind);
-    const std::vector<double> nc = callValues(n, kind);
-    test.usable = !bc.empty() && !nc.empty();
-    if (test.usable) {
-        test.mw = Statistics::mannWhitney(bc, nc);
-        test.ci = Statistics::bootstrapMedianDelta(bc, nc, seedFor(m_options.seed, n.key, kind), m_options.resamples);
-        test.baseMedian = Statistics::median(bc);
-    }
+    test.base = callValues(b, kind);
+    test.next = callValues(n, kind);
+    test.usable = !test.base.empty() && !test.next.empty();
+    if (test.usable)
+        test.mw = Statistics::mannWhitney(test.base, test.next);
     return test;
 }
 

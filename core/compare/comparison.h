@@ -38,6 +38,13 @@ public:
         Runs, // each run's value of the metric: the Mann–Whitney U over runs
         Calls, // one run per side: each call's value
     };
+    // What a metric's interval is, always of the Δ it is shown beside
+    // (README "Compare runs").
+    enum class IntervalMethod {
+        MedianOverRuns, // percentile bootstrap of the change of the runs' median
+        TotalOverCalls, // one run per side, exec, total, wall, wait: Welch's interval of the total's change from its calls
+        FigureOverCalls, // one run per side, p50 … max: exact bootstrap of the figure's change over the calls
+    };
 
     struct MetricResult {
         CompareMetric metric = CompareMetric::Exec;
@@ -48,8 +55,9 @@ public:
         double p = 1;
         bool exact = false;
         Test test = Test::Runs;
-        Statistics::Interval ci; // of Δ (per call with Test::Calls)
-        Statistics::Interval ciPct; // of Δ %
+        IntervalMethod method = IntervalMethod::MedianOverRuns;
+        Statistics::Interval ci; // of Δ, the shown change: it holds delta
+        Statistics::Interval ciPct; // of Δ %: ci over median(base)
         Verdict verdict = Verdict::Unchanged;
         // Set when the verdict is judged on the label's own noise threshold
         // (withThresholds: a history check) instead of the test above.
@@ -113,17 +121,19 @@ public:
 
     static std::string_view name(Verdict verdict);
     static std::string_view name(Test test);
+    static std::string_view name(IntervalMethod method);
     static std::string_view name(CompareOptions::Per per);
 
 private:
     // One label's per-call test (one run per side) of one kind of values,
-    // computed the first time a metric asks for it.
+    // computed the first time a metric asks for it, and the values each
+    // metric's interval is computed from.
     struct CallTest {
         bool done = false;
         bool usable = false; // both sides have finished calls
         Statistics::MannWhitney mw;
-        Statistics::Interval ci;
-        double baseMedian = 0;
+        std::vector<double> base;
+        std::vector<double> next;
     };
     // By the kind's metric (exec, total, wall, wait), indexed by its value.
     using CallTests = std::array<CallTest, CompareMetrics::kCount>;
@@ -133,6 +143,11 @@ private:
     MetricResult compareMetric(const RunSet& base, const RunSet::Label* b, const RunSet& next,
                                const RunSet::Label* n, CompareMetric metric, std::uint64_t seed, CallTests& tests) const;
     std::vector<double> normalised(const RunSet& set, const RunSet::Label& label, CompareMetric metric) const;
+    // What normalised() divides a run's value by: 1, its calls or its busy time (0: none).
+    double divisor(const RunSet& set, const RunSet::Label& label, CompareMetric metric, std::size_t run) const;
+    // The interval of r.delta, one run per side, from each call's values.
+    Statistics::Interval callInterval(const MetricResult& r, const CallTest& calls, double baseScale,
+                                      double nextScale) const;
 
     CompareOptions m_options;
     std::vector<LabelResult> m_labels;

@@ -165,19 +165,24 @@ bool constant(const std::vector<double>& values)
     return std::all_of(values.begin(), values.end(), [&](double v) { return v == values.front(); });
 }
 
+// The z whose normal upper tail is `tail`, by bisection.
+double normalUpperQuantile(double tail)
+{
+    double lo = 0;
+    double hi = 10;
+    for (int i = 0; i < 100; ++i) {
+        const double mid = (lo + hi) / 2;
+        (Statistics::normalUpperTail(mid) > tail ? lo : hi) = mid;
+    }
+    return (lo + hi) / 2;
+}
+
 // For large samples (each call of a label): the medians' standard errors
 // from their distribution-free confidence intervals (order statistics
 // n/2 ± z√n/2), combined as for a difference of independent estimates.
 Statistics::Interval medianDeltaAsymptotic(const std::vector<double>& a, const std::vector<double>& b, double level)
 {
-    // z of the two-sided level, by bisection on the normal tail.
-    double lo = 0;
-    double hi = 10;
-    for (int i = 0; i < 100; ++i) {
-        const double mid = (lo + hi) / 2;
-        (Statistics::normalUpperTail(mid) > (1 - level) / 2 ? lo : hi) = mid;
-    }
-    const double z = (lo + hi) / 2;
+    const double z = normalUpperQuantile((1 - level) / 2);
     const auto standardError = [z](std::vector<double> values) {
         std::sort(values.begin(), values.end());
         const double n = double(values.size());
@@ -263,6 +268,82 @@ std::vector<std::pair<double, double>> exactResampleMedian(const std::vector<dou
     return merged;
 }
 
+// Below this a law's tail is left out (its mass goes to the last value kept).
+constexpr double kNegligible = 1e-18;
+
+// The exact law of the k-th smallest (from 1) of n draws with replacement
+// from the sorted sample x, the nearest-rank quantile of a resample: it is
+// at most position i when at least k draws are, so
+// P(<= i) = P(Bin(n, (i+1)/n) >= k) = I_{(i+1)/n}(k, n - k + 1). Computed
+// from position k - 1 outwards until a tail is negligible: a few dozen
+// positions for the max, some √n for a median, whatever n is.
+std::vector<std::pair<double, double>> exactResampleOrderStatistic(const std::vector<double>& x, std::size_t k)
+{
+    const std::size_t n = x.size();
+    const double nn = double(n);
+    const double a = double(k);
+    const double b = double(n - k + 1);
+    const std::size_t mid = k - 1;
+    // P(<= i) for mid, mid - 1, ... and P(> i) = I_{1-(i+1)/n}(b, a) for
+    // mid, mid + 1, ...: each tail from its own side, where it is small.
+    std::vector<double> atMost; // atMost[j]: P(<= mid - j)
+    for (std::size_t i = mid + 1; i-- > 0;) {
+        atMost.push_back(Statistics::regularizedBeta(double(i + 1) / nn, a, b));
+        if (atMost.back() <= kNegligible)
+            break;
+    }
+    std::vector<double> above; // above[j]: P(> mid + j)
+    for (std::size_t i = mid; i < n; ++i) {
+        above.push_back(i + 1 >= n ? 0.0 : Statistics::regularizedBeta(1 - double(i + 1) / nn, b, a));
+        if (above.back() <= kNegligible)
+            break;
+    }
+    std::vector<std::pair<double, double>> law;
+    const std::size_t low = mid + 1 - atMost.size();
+    for (std::size_t i = low; i <= mid; ++i) {
+        const std::size_t j = mid - i;
+        // The lowest value kept takes the negligible tail below it.
+        law.emplace_back(x[i], j + 1 < atMost.size() ? atMost[j] - atMost[j + 1] : atMost[j]);
+    }
+    for (std::size_t j = 1; j < above.size(); ++j)
+        law.emplace_back(x[mid + j], above[j - 1] - (j + 1 < above.size() ? above[j] : 0.0));
+    // Ties: one entry per value.
+    std::vector<std::pair<double, double>> merged;
+    for (const auto& [value, p] : law) {
+        if (!merged.empty() && merged.back().first == value)
+            merged.back().second += p;
+        else
+            merged.emplace_back(value, p);
+    }
+    return merged;
+}
+
+// The continued fraction of the incomplete beta function (modified Lentz),
+// which converges fast for x < (a + 1) / (a + b + 2).
+double betaFraction(double x, double a, double b)
+{
+    constexpr double tiny = 1e-300;
+    const auto guard = [](double v) { return std::fabs(v) < tiny ? tiny : v; };
+    double c = 1;
+    double d = 1 / guard(1 - (a + b) * x / (a + 1));
+    double h = d;
+    for (int m = 1; m <= 100000; ++m) {
+        const double mm = double(m);
+        const double even = mm * (b - mm) * x / ((a + 2 * mm - 1) * (a + 2 * mm));
+        d = 1 / guard(1 + even * d);
+        c = guard(1 + even / c);
+        h *= d * c;
+        const double odd = -(a + mm) * (a + b + mm) * x / ((a + 2 * mm) * (a + 2 * mm + 1));
+        d = 1 / guard(1 + odd * d);
+        c = guard(1 + odd / c);
+        const double step = d * c;
+        h *= step;
+        if (std::fabs(step - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+
 // The q-quantile of MB - MA for independent discrete laws: the smallest d
 // with P(MB - MA <= d) >= q, found among the differences of their values.
 double differenceQuantile(const std::vector<std::pair<double, double>>& a,
@@ -294,13 +375,16 @@ double differenceQuantile(const std::vector<std::pair<double, double>>& a,
     for (std::size_t i = 0; i < b.size(); ++i)
         cumulativeB[i] = sum += b[i].second;
     const auto cdf = [&](double d) {
+        // P(MB <= va + d) for each va in order: va + d only grows, so one
+        // walk through b finds them all (a law of a quantile over thousands
+        // of calls has thousands of values).
         double p = 0;
+        std::size_t below = 0; // values of b at most va + d
         for (const auto& [va, pa] : a) {
-            // P(MB <= va + d)
-            const auto it = std::upper_bound(b.begin(), b.end(), va + d,
-                                             [](double v, const std::pair<double, double>& e) { return v < e.first; });
-            if (it != b.begin())
-                p += pa * cumulativeB[std::size_t(it - b.begin()) - 1];
+            while (below < b.size() && !(va + d < b[below].first))
+                ++below;
+            if (below > 0)
+                p += pa * cumulativeB[below - 1];
         }
         return p;
     };
@@ -458,6 +542,98 @@ Statistics::Interval Statistics::bootstrapMedianDelta(const std::vector<double>&
     interval.low = at(tail);
     interval.high = at(1 - tail);
     return interval;
+}
+
+Statistics::Interval Statistics::bootstrapQuantileDelta(const std::vector<double>& a, const std::vector<double>& b,
+                                                        double q, double level)
+{
+    Interval interval;
+    if (a.empty() || b.empty())
+        return interval;
+    // The rank's nearest rank (RankTable): the k-th smallest, k = ceil(q n).
+    const auto law = [q](std::vector<double> x) {
+        std::sort(x.begin(), x.end());
+        const std::size_t k = std::clamp<std::size_t>(std::size_t(std::ceil(q * double(x.size()))), 1, x.size());
+        return exactResampleOrderStatistic(x, k);
+    };
+    const auto lawA = law(a);
+    const auto lawB = law(b);
+    interval.low = differenceQuantile(lawA, lawB, (1 - level) / 2);
+    interval.high = differenceQuantile(lawA, lawB, 1 - (1 - level) / 2);
+    return interval;
+}
+
+Statistics::Interval Statistics::welchSumDelta(const std::vector<double>& a, double scaleA, const std::vector<double>& b,
+                                               double scaleB, double level)
+{
+    struct Side {
+        double total = 0;
+        double variance = 0; // of the scaled total
+        double df = 0; // n - 1
+    };
+    const auto side = [](const std::vector<double>& x, double scale) {
+        Side s;
+        for (const double v : x)
+            s.total += v;
+        if (x.size() < 2)
+            return s;
+        const double mean = s.total / double(x.size());
+        double squares = 0;
+        for (const double v : x)
+            squares += (v - mean) * (v - mean);
+        // n values of sample variance s² sum to a total of variance n s².
+        s.variance = scale * scale * double(x.size()) * squares / double(x.size() - 1);
+        s.df = double(x.size() - 1);
+        return s;
+    };
+    const Side sa = side(a, scaleA);
+    const Side sb = side(b, scaleB);
+    const double delta = scaleB * sb.total - scaleA * sa.total;
+    const double variance = sa.variance + sb.variance;
+    if (!(variance > 0) || !std::isfinite(variance))
+        return {delta, delta};
+    double spread = 0; // Σ v² / df, Welch–Satterthwaite
+    for (const Side& s : {sa, sb}) {
+        if (s.df > 0)
+            spread += s.variance * s.variance / s.df;
+    }
+    const double df = variance * variance / spread;
+    const double half = studentUpperQuantile((1 - level) / 2, df) * std::sqrt(variance);
+    return {delta - half, delta + half};
+}
+
+double Statistics::regularizedBeta(double x, double a, double b)
+{
+    if (!(x > 0))
+        return 0;
+    if (x >= 1)
+        return 1;
+    const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x)
+                                  + b * std::log1p(-x));
+    // The fraction converges on the side of the mean; the other side by
+    // I_x(a, b) = 1 - I_{1-x}(b, a).
+    if (x < (a + 1) / (a + b + 2))
+        return front * betaFraction(x, a, b) / a;
+    return 1 - front * betaFraction(1 - x, b, a) / b;
+}
+
+double Statistics::studentUpperQuantile(double tail, double df)
+{
+    if (df > 1e7) // indistinguishable from the normal, and lgamma of so much loses digits
+        return normalUpperQuantile(tail);
+    // P(T > t) = I_{df/(df+t²)}(df/2, 1/2) / 2 for t >= 0.
+    const auto upper = [df](double t) { return 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5); };
+    double lo = 0;
+    double hi = 1;
+    while (upper(hi) > tail && hi < 1e12) {
+        lo = hi;
+        hi *= 2;
+    }
+    for (int i = 0; i < 200 && hi - lo > 1e-14 * hi; ++i) {
+        const double mid = (lo + hi) / 2;
+        (upper(mid) > tail ? lo : hi) = mid;
+    }
+    return (lo + hi) / 2;
 }
 
 } // namespace runlane

@@ -53,6 +53,22 @@ public:
     static Interval bootstrapMedianDelta(const std::vector<double>& a, const std::vector<double>& b,
                                          std::uint64_t seed, int resamples = 2000, double level = 0.95);
 
+    // Percentile bootstrap interval of the nearest-rank q-quantile of b
+    // minus that of a (the rank's p50, p90, p99; q = 1 is the max): the
+    // exact law of a resample's quantile, the k-th smallest of n draws
+    // (k = ceil(q n)), so no seed and no Monte Carlo error. Each law is
+    // kept where it has mass (beyond, under 1e-18 in all).
+    static Interval bootstrapQuantileDelta(const std::vector<double>& a, const std::vector<double>& b, double q,
+                                           double level = 0.95);
+
+    // Welch's interval of scaleB Σb - scaleA Σa, the change of two totals
+    // of independent values with the counts as observed: variance
+    // scale² n s² per side, Student's t with Welch–Satterthwaite degrees of
+    // freedom. A side of one value has no spread to estimate and counts as
+    // fixed; with no spread at all the interval is the change itself.
+    static Interval welchSumDelta(const std::vector<double>& a, double scaleA, const std::vector<double>& b,
+                                  double scaleB, double level = 0.95);
+
     static constexpr std::size_t kBootstrapMaxValues = 400;
     static constexpr std::size_t kExactBootstrapValues = 12;
     // With one value on a side the law is exact up to this many on the other.
@@ -60,6 +76,11 @@ public:
 
     // The standard normal distribution's upper tail, P(Z > z).
     static double normalUpperTail(double z);
+    // Student's t with `df` degrees of freedom (any df > 0): the t whose
+    // upper tail is `tail`.
+    static double studentUpperQuantile(double tail, double df);
+    // The regularized incomplete beta function I_x(a, b), a, b > 0.
+    static double regularizedBeta(double x, double a, double b);
 };
 
 } // namespace runlane

@@ -72,36 +72,71 @@ nlohmann::json numberOrNull(double v)
     return v;
 }
 
+// A value of a metric's *_ns field: times in whole nanoseconds (or units
+// of the profile), as every CSV and JSON gives them; rounding is monotone,
+// so a Δ inside its interval stays inside. Counts and shares of the busy
+// time (--per busy) keep their fractions.
+nlohmann::json figure(const Comparison& c, CompareMetric metric, double v)
+{
+    const bool share = c.options().per == CompareOptions::Per::Busy && CompareMetrics::isSum(metric);
+    if (CompareMetrics::isTime(metric) && !share && std::isfinite(v) && std::fabs(v) < 9e15)
+        return std::int64_t(std::llround(v));
+    return numberOrNull(v);
+}
+
 nlohmann::json metricJson(const Comparison& c, const Comparison::MetricResult& m)
 {
+    const auto ns = [&](double v) { return figure(c, m.metric, v); };
     nlohmann::json j;
     j["metric"] = std::string(CompareMetrics::name(m.metric));
     j["verdict"] = std::string(Comparison::name(m.verdict));
-    j["base_median_ns"] = numberOrNull(m.base.median);
-    j["new_median_ns"] = numberOrNull(m.next.median);
-    j["delta_ns"] = numberOrNull(m.delta);
+    j["base_median_ns"] = ns(m.base.median);
+    j["new_median_ns"] = ns(m.next.median);
+    j["delta_ns"] = ns(m.delta);
     j["delta_pct"] = numberOrNull(m.deltaPct * 100);
     j["p_value"] = m.p;
     j["p_exact"] = m.exact;
     j["test"] = std::string(Comparison::name(m.test));
-    j["ci_low_ns"] = numberOrNull(m.ci.low);
-    j["ci_high_ns"] = numberOrNull(m.ci.high);
+    // The interval is of delta_ns and delta_pct; ci_method says how.
+    j["ci_low_ns"] = ns(m.ci.low);
+    j["ci_high_ns"] = ns(m.ci.high);
     j["ci_low_pct"] = numberOrNull(m.ciPct.low * 100);
     j["ci_high_pct"] = numberOrNull(m.ciPct.high * 100);
-    j["base_mean_ns"] = numberOrNull(m.base.mean);
-    j["base_stddev_ns"] = numberOrNull(m.base.stddev);
-    j["base_min_ns"] = numberOrNull(m.base.min);
-    j["base_max_ns"] = numberOrNull(m.base.max);
-    j["new_mean_ns"] = numberOrNull(m.next.mean);
-    j["new_stddev_ns"] = numberOrNull(m.next.stddev);
-    j["new_min_ns"] = numberOrNull(m.next.min);
-    j["new_max_ns"] = numberOrNull(m.next.max);
+    j["ci_method"] = std::string(Comparison::name(m.method));
+    j["base_mean_ns"] = ns(m.base.mean);
+    j["base_stddev_ns"] = ns(m.base.stddev);
+    j["base_min_ns"] = ns(m.base.min);
+    j["base_max_ns"] = ns(m.base.max);
+    j["new_mean_ns"] = ns(m.next.mean);
+    j["new_stddev_ns"] = ns(m.next.stddev);
+    j["new_min_ns"] = ns(m.next.min);
+    j["new_max_ns"] = ns(m.next.max);
     j["base_runs"] = c.baseRuns();
     j["new_runs"] = c.newRuns();
     // A history check's own threshold for this label (Comparison::withThresholds).
     if (m.threshold)
         j["threshold_pct"] = *m.threshold * 100;
     return j;
+}
+
+// What the intervals are of, as the header says it: each is of the Δ
+// beside it.
+std::string intervals(const Comparison& c)
+{
+    if (c.test() != Comparison::Test::Calls)
+        return "95 % CI of Δ: bootstrap of the runs' median";
+    bool totals = false;
+    bool figures = false;
+    for (const CompareMetric m : c.options().metrics) {
+        totals = totals || CompareMetrics::isSum(m);
+        figures = figures || (m != CompareMetric::Calls && !CompareMetrics::isSum(m));
+    }
+    std::string text = "95 % CI of Δ over the calls: ";
+    if (totals)
+        text += "Welch for the total";
+    if (figures)
+        text += std::string(totals ? ", " : "") + "exact bootstrap for p50-max";
+    return totals || figures ? text : "95 % CI of Δ: none (one count a side)";
 }
 
 } // namespace
@@ -146,7 +181,8 @@ std::string CompareFormatter::header(const Comparison& c)
         + metricNames(c) + " " + per + "; "
         + (c.test() == Comparison::Test::Calls ? "Mann-Whitney U over each call's values"
                                                : "Mann-Whitney U over the runs")
-        + "; " + threshold + ", floor " + ValueFormat::text(Time(std::llround(c.floor())), c.unit());
+        + "; " + threshold + ", floor " + ValueFormat::text(Time(std::llround(c.floor())), c.unit()) + "; "
+        + intervals(c);
 }
 
 std::string CompareFormatter::table(const Comparison& c, std::size_t limit)
@@ -188,7 +224,7 @@ namespace {
 const char* const kCsvFields[] = {"name",          "file",         "line",         "metric",         "verdict",
                                   "base_median_ns", "new_median_ns", "delta_ns",   "delta_pct",      "p_value",
                                   "ci_low_ns",     "ci_high_ns",    "base_mean_ns", "base_stddev_ns", "new_mean_ns",
-                                  "new_stddev_ns", "base_runs",     "new_runs",     "test"};
+                                  "new_stddev_ns", "base_runs",     "new_runs",     "test",           "ci_method"};
 
 std::string csvHeader(char separator)
 {
@@ -205,7 +241,7 @@ std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, 
 {
     const std::string sep(1, separator);
     const auto quoted = [separator](const std::string& text) { return CompareFormatter::csvField(text, separator); };
-    const auto num = [](double v) { return numberOrNull(v).dump() == "null" ? std::string() : numberOrNull(v).dump(); };
+    const auto text = [](const nlohmann::json& v) { return v.is_null() ? std::string() : v.dump(); };
     const std::string key = quoted(label.key.name) + sep + quoted(label.key.file) + sep + std::to_string(label.key.line);
     const std::string runs = std::to_string(c.baseRuns()) + sep + std::to_string(c.newRuns());
     if (label.metrics.empty()) {
@@ -213,7 +249,7 @@ std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, 
             return 0;
         // No metric, no figures: their fields are empty.
         out += key + sep + sep + std::string(Comparison::name(label.verdict)) + std::string(11, separator) + sep + runs + sep
-            + "\n";
+            + sep + "\n";
         return 1;
     }
     std::size_t rows = 0;
@@ -221,11 +257,12 @@ std::size_t csvLabel(const Comparison& c, const Comparison::LabelResult& label, 
         if (rows >= room)
             break;
         ++rows;
+        const auto ns = [&](double v) { return text(figure(c, m.metric, v)); };
         const std::string fields[] = {std::string(CompareMetrics::name(m.metric)), std::string(Comparison::name(m.verdict)),
-                                      num(m.base.median), num(m.next.median), num(m.delta), num(m.deltaPct * 100),
-                                      nlohmann::json(m.p).dump(), num(m.ci.low), num(m.ci.high), num(m.base.mean),
-                                      num(m.base.stddev), num(m.next.mean), num(m.next.stddev), runs,
-                                      std::string(Comparison::name(m.test))};
+                                      ns(m.base.median), ns(m.next.median), ns(m.delta), text(numberOrNull(m.deltaPct * 100)),
+                                      nlohmann::json(m.p).dump(), ns(m.ci.low), ns(m.ci.high), ns(m.base.mean),
+                                      ns(m.base.stddev), ns(m.next.mean), ns(m.next.stddev), runs,
+                                      std::string(Comparison::name(m.test)), std::string(Comparison::name(m.method))};
         out += key;
         for (const std::string& field : fields)
             out += sep + field;
@@ -300,7 +337,7 @@ std::string CompareFormatter::json(const Comparison& c, std::size_t limit)
         j["verdict"] = std::string(Comparison::name(label.verdict));
         if (label.metrics.empty()) {
             for (const char* field : {"base_median_ns", "new_median_ns", "delta_ns", "delta_pct", "p_value", "ci_low_ns",
-                                      "ci_high_ns"})
+                                      "ci_high_ns", "ci_method"})
                 j[field] = nullptr;
             j["base_runs"] = c.baseRuns();
             j["new_runs"] = c.newRuns();

@@ -32,6 +32,20 @@ double finiteOrLarge(double v)
     return std::isfinite(v) ? v : std::copysign(1e300, v);
 }
 
+// What a row's interval is, for its tooltip: always of the Δ% beside it.
+QString intervalMethodText(Comparison::IntervalMethod method)
+{
+    switch (method) {
+    case Comparison::IntervalMethod::TotalOverCalls:
+        return CompareModel::tr("Welch's interval of the total's change, from the spread of its calls");
+    case Comparison::IntervalMethod::FigureOverCalls:
+        return CompareModel::tr("exact bootstrap of the figure's change over the calls");
+    case Comparison::IntervalMethod::MedianOverRuns:
+        break;
+    }
+    return CompareModel::tr("bootstrap of the change of the runs' median");
+}
+
 // The metric of a side column.
 CompareMetric sideMetric(int column)
 {
@@ -249,10 +263,10 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
             const Comparison::MetricResult* m = label.metrics.empty() ? nullptr : &label.metrics.front();
             if (!m)
                 return label.verdict == Verdict::Added ? tr("Only in the new profile") : tr("Only in the base runs");
-            return tr("%1 over %2; p = %3; 95 % interval of Δ%: %4")
+            return tr("%1 over %2; p = %3; Δ% %4, its 95 % interval %5 (%6)")
                 .arg(QString::fromLatin1(Comparison::name(label.verdict).data()),
                      m->test == Comparison::Test::Calls ? tr("each call's value (one run per side)") : tr("the runs' values"),
-                     pText(m->p), text(row, Interval));
+                     pText(m->p), text(row, DeltaPct), text(row, Interval), intervalMethodText(m->method));
         }
         return {};
     default:
@@ -279,6 +293,8 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("New − base; sorts by its size either way");
         case PValue:
             return tr("Two-sided Mann–Whitney U test");
+        case Interval:
+            return tr("95 % confidence interval of the Δ% beside it (of the same figure)");
         case DeltaExec:
             return tr("Δ of the time it ran (exec), whatever metric is chosen: working");
         case DeltaWall:
