@@ -1,8 +1,10 @@
 #include "historywindow.h"
 
+#include "colorscheme.h"
 #include "compareformatter.h"
 #include "historyformatter.h"
 #include "historytrendchart.h"
+#include "searchpattern.h"
 #include "valueformat.h"
 
 #include <QComboBox>
@@ -11,7 +13,9 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
@@ -19,6 +23,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace runlane {
@@ -32,19 +37,21 @@ QString qs(const std::string& text)
 
 } // namespace
 
-HistoryWindow::HistoryWindow(const std::string& location, Open open, Compare compare, QWidget* parent)
+HistoryWindow::HistoryWindow(const std::string& location, Hooks hooks, QWidget* parent)
     : QWidget(parent, Qt::Window)
-    , m_openProfile(std::move(open))
-    , m_compareProfiles(std::move(compare))
+    , m_hooks(std::move(hooks))
 {
     setAttribute(Qt::WA_DeleteOnClose);
-    setWindowTitle(tr("History — %1").arg(qs(location.empty() ? HistoryDatabase::kDefaultFile : location)));
-    resize(1100, 750);
+    setWindowTitle(tr("History — %1").arg(qs(location.empty() ? HistoryDatabase::defaultLocation() : location)));
+    resize(1100, 750); // placeWithin() fits it to the screen
     m_open = m_db.open(location);
     m_error = m_db.error();
     m_store = std::make_unique<HistoryStore>(m_db);
 
     m_workloads = new QComboBox(this);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter labels: text or /regex/"));
+    m_filter->setClearButtonEnabled(true);
     m_labels = new QListWidget(this);
     m_labels->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_metrics = new QComboBox(this);
@@ -77,7 +84,12 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, Compare com
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     auto* labelsAndChart = new QSplitter(Qt::Horizontal, this);
-    labelsAndChart->addWidget(m_labels);
+    auto* labelsPane = new QWidget(this);
+    auto* labelsLayout = new QVBoxLayout(labelsPane);
+    labelsLayout->setContentsMargins(0, 0, 0, 0);
+    labelsLayout->addWidget(m_filter);
+    labelsLayout->addWidget(m_labels, 1);
+    labelsAndChart->addWidget(labelsPane);
     labelsAndChart->addWidget(m_chart);
     labelsAndChart->setStretchFactor(1, 1);
     labelsAndChart->setSizes({220, 880});
@@ -97,6 +109,7 @@ HistoryWindow::HistoryWindow(const std::string& location, Open open, Compare com
 
     connect(m_workloads, &QComboBox::currentIndexChanged, this, &HistoryWindow::fillLabels);
     connect(m_labels, &QListWidget::itemSelectionChanged, this, &HistoryWindow::showTrend);
+    connect(m_filter, &QLineEdit::textChanged, this, &HistoryWindow::filterLabels);
     connect(m_metrics, &QComboBox::currentIndexChanged, this, &HistoryWindow::showTrend);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { openRun(row); });
     connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { m_compare->setEnabled(row > 0); });
@@ -134,14 +147,49 @@ void HistoryWindow::fillLabels()
     std::vector<std::string> names;
     m_labels->blockSignals(true);
     m_labels->clear();
-    if (m_store->labelNames(m_workloads->currentText().toStdString(), names)) {
+    // Heaviest first by exec, the rank's default order, so that the top
+    // label is at the top and not lost among hundreds by name.
+    if (m_store->labelNamesByWeight(m_workloads->currentText().toStdString(), CompareMetric::Exec, names)) {
         for (const std::string& n : names)
             m_labels->addItem(qs(n));
+    } else {
+        m_note->setText(qs(m_db.error()));
+    }
+    // The label focused in the viewer, if the workload has it; else the top one.
+    int start = 0;
+    if (const QString focused = m_hooks.focusedLabel ? m_hooks.focusedLabel() : QString(); !focused.isEmpty()) {
+        const QList<QListWidgetItem*> found = m_labels->findItems(focused, Qt::MatchExactly);
+        if (!found.isEmpty())
+            start = m_labels->row(found.front());
     }
     if (m_labels->count() > 0)
-        m_labels->setCurrentRow(0);
+        m_labels->setCurrentRow(start);
+    filterLabels();
     m_labels->blockSignals(false);
+    if (m_labels->currentItem())
+        m_labels->scrollToItem(m_labels->currentItem(), QAbstractItemView::PositionAtCenter);
     showTrend();
+}
+
+void HistoryWindow::filterLabels()
+{
+    const SearchPattern pattern(m_filter->text());
+    m_filter->setStyleSheet(pattern.isValid() ? QString()
+                                              : QStringLiteral("QLineEdit { color: %1; }").arg(ColorScheme::errorText().name()));
+    // A pattern being typed is often invalid for a moment: the list stays
+    // as the last good one left it.
+    if (!pattern.isValid())
+        return;
+    QListWidgetItem* firstShown = nullptr;
+    for (int row = 0; row < m_labels->count(); ++row) {
+        QListWidgetItem* item = m_labels->item(row);
+        item->setHidden(!pattern.matches(item->text()));
+        if (!firstShown && !item->isHidden())
+            firstShown = item;
+    }
+    // The chart follows the filter to its first label, as the list shows it.
+    if (firstShown && (!m_labels->currentItem() || m_labels->currentItem()->isHidden()))
+        m_labels->setCurrentItem(firstShown);
 }
 
 std::vector<HistoryStore::Point> HistoryWindow::pointsOf(const QString& label, CompareMetric metric)
@@ -225,19 +273,60 @@ void HistoryWindow::openRun(int row)
 {
     if (row < 0 || std::size_t(row) >= m_points.size())
         return;
+    // Compare mode would keep its base, a later run's predecessor for an
+    // older run: a run is compared with its own. The first has none, and
+    // opens alone.
+    if (row > 0 && m_hooks.comparing && m_hooks.comparing()) {
+        compareRow(row);
+        return;
+    }
     if (const QString path = profileOf(std::size_t(row)); !path.isEmpty())
-        m_openProfile(path);
+        m_hooks.open(path);
 }
 
 void HistoryWindow::compareRun()
 {
-    const int row = m_table->currentRow();
+    compareRow(m_table->currentRow());
+}
+
+void HistoryWindow::compareRow(int row)
+{
     if (row < 1 || std::size_t(row) >= m_points.size())
         return;
     const QString path = profileOf(std::size_t(row));
     const QString base = path.isEmpty() ? QString() : profileOf(std::size_t(row) - 1);
     if (!base.isEmpty())
-        m_compareProfiles(path, base);
+        m_hooks.compare(path, base);
+}
+
+QRect HistoryWindow::placement(QSize wanted, const QRect& available, const QRect& over)
+{
+    // The frame is unknown before the window is shown: room for a usual
+    // border and title bar, so that both stay on the screen.
+    constexpr int kBorder = 8;
+    constexpr int kTitle = 32;
+    const QRect room = available.adjusted(kBorder, kTitle, -kBorder, -kBorder);
+    QRect placed(QPoint(), wanted.boundedTo(room.size()));
+    placed.moveCenter(over.isValid() ? over.center() : room.center());
+    placed.moveLeft(std::clamp(placed.left(), room.left(), room.right() + 1 - placed.width()));
+    placed.moveTop(std::clamp(placed.top(), room.top(), room.bottom() + 1 - placed.height()));
+    return placed;
+}
+
+void HistoryWindow::placeWithin(const QRect& available, const QRect& over)
+{
+    setGeometry(placement(size(), available, over));
+}
+
+void HistoryWindow::keyPressEvent(QKeyEvent* event)
+{
+    // As a dialog: Esc closes the window when the widget with the focus
+    // has no use for it.
+    if (event->key() == Qt::Key_Escape && event->modifiers() == Qt::NoModifier) {
+        close();
+        return;
+    }
+    QWidget::keyPressEvent(event);
 }
 
 bool HistoryWindow::saveCsv(const QString& path) const
