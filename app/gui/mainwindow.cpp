@@ -143,10 +143,11 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(central);
 
     m_details = new DetailsPane(m_document, this);
-    auto* detailsDock = new QDockWidget(tr("Details"), this);
-    detailsDock->setObjectName(QStringLiteral("details"));
-    detailsDock->setWidget(m_details);
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    m_detailsDock = new QDockWidget(tr("Details"), this);
+    m_detailsDock->setObjectName(QStringLiteral("details"));
+    m_detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
+    connect(m_details, &DetailsPane::emptyChanged, this, &MainWindow::fitDetails);
     m_rank = new RankPanel(m_document, this);
     m_rankDock = new QDockWidget(tr("Rank"), this);
     m_rankDock->setObjectName(QStringLiteral("rank"));
@@ -166,7 +167,7 @@ MainWindow::MainWindow(QWidget* parent)
     // Shown over everything while a file is dragged over the window.
     m_drop = new DropTargets(this);
     m_compare = new CompareController(this, m_document, m_rank);
-    tabifyDockWidget(detailsDock, m_compare->removedDock());
+    tabifyDockWidget(m_detailsDock, m_compare->removedDock());
     tabifyDockWidget(m_rankDock, m_compare->usageDock());
     m_rankDock->raise();
     connect(m_compare, &CompareController::status, this, [this](const QString& text) { m_statusText->setText(text); });
@@ -194,16 +195,24 @@ MainWindow::MainWindow(QWidget* parent)
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     fitToScreen();
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
-    m_userSplitter = m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
+    fitDetails(); // a strip until something is selected
+    m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
     // Collapsing or expanding counter tracks gives the room to the icicle or takes it back.
     connect(m_counters, &CounterView::contentHeightChanged, this, [this] {
         if (m_document->hasProfile())
             fitCounters();
     });
-    connect(m_splitter, &QSplitter::splitterMoved, this, [this] {
-        m_userSplitter = true;
-        m_lanesShrunk = false;
-    });
+    // A move of either splitter is kept for this session and this kind of profile (issue 46).
+    const auto remember = [this] {
+        const int kind = ViewSizing::kindOf(sizingFacts());
+        if (!m_counters->isHidden())
+            m_countersRoom = m_timelineSplitter->sizes().value(1);
+        m_userSizes.insert(kind, m_splitter->sizes());
+        m_userCounters.insert(kind, m_countersRoom);
+        m_splitterMoved = true;
+    };
+    connect(m_splitter, &QSplitter::splitterMoved, this, remember);
+    connect(m_timelineSplitter, &QSplitter::splitterMoved, this, remember);
     updateTitle();
 }
 
@@ -480,59 +489,56 @@ void MainWindow::showProfile(const LoadedProfile& profile)
     Q_EMIT profileShown();
 }
 
+ViewSizing::Facts MainWindow::sizingFacts() const
+{
+    const Profile* p = m_document->profile();
+    ViewSizing::Facts f;
+    f.total = std::max(200, m_splitter->height() - (m_splitter->count() - 1) * m_splitter->handleWidth());
+    f.handle = m_timelineSplitter->handleWidth();
+    f.chartOnly = p && p->intervalCount() == 0 && p->snapshotsAreTimed();
+    f.icicleContent = m_icicle->contentHeight();
+    f.icicleMinimum = m_icicle->minimumHeight();
+    f.counters = !m_counters->isHidden();
+    f.countersContent = m_counters->contentHeight();
+    f.countersCompact = int(m_counters->trackCount()) * CounterView::kHeaderHeight;
+    f.countersMinimum = m_counters->minimumHeight();
+    f.laneContent = m_lanes->totalTaskCount() > 0 ? m_lanes->contentHeight() : 0;
+    f.laneRowHeight = m_lanes->rowHeight();
+    f.lanesLegend = TaskLaneView::kLegendHeight;
+    f.lanesMinimum = m_lanes->minimumHeight();
+    f.usageMinimum = m_usage->minimumHeight();
+    return f;
+}
+
 void MainWindow::fitSplitter()
 {
-    // Without async tasks the lanes keep only their legend and the note saying so; the
-    // sizes they had come back with the next async profile. Sizes the user chose (or
-    // restored from the settings) are kept; otherwise the icicle gets the rows it needs,
-    // up to 60 % of the room, and whatever the lanes do not need. Counters, if any, are
-    // added to the icicle's panel and split off it (fitCounters). Metrics over time
-    // (Chroprof, live or saved) have no intervals: their chart gets the room.
+    // The views' heights follow the profile's content (ViewSizing); sizes the user chose
+    // for this kind of profile in this session come back instead.
     if (auto* layout = centralWidget()->layout())
         layout->activate();
-    const int total = std::max(200, m_splitter->height() - (m_splitter->count() - 1) * m_splitter->handleWidth());
-    const Profile* p = m_document->profile();
-    const bool chartOnly = p && p->intervalCount() == 0 && p->snapshotsAreTimed();
-    const int usage = chartOnly ? std::max(kUsageHeight, total - kShrunkLanesHeight - 100)
-                                : std::max(m_usage->minimumHeight(), std::min(kUsageHeight, total / 4));
-    if (m_lanes->totalTaskCount() == 0) {
-        if (!m_lanesShrunk)
-            m_sizesBeforeShrink = m_splitter->sizes();
-        m_lanesShrunk = true;
-        m_splitter->setSizes({total - kShrunkLanesHeight - usage, kShrunkLanesHeight, usage});
-        fitCounters();
-        return;
+    const int kind = ViewSizing::kindOf(sizingFacts());
+    if (const auto user = m_userSizes.constFind(kind); user != m_userSizes.constEnd()) {
+        m_splitter->setSizes(*user);
+        m_countersRoom = m_userCounters.value(kind, 0);
+    } else {
+        const ViewSizing::Sizes sizes = ViewSizing::fit(sizingFacts());
+        m_splitter->setSizes({sizes.timeline, sizes.lanes, sizes.usage});
+        m_countersRoom = sizes.counters;
     }
-    const bool wasShrunk = std::exchange(m_lanesShrunk, false);
-    if (m_userSplitter) {
-        if (wasShrunk)
-            m_splitter->setSizes(m_sizesBeforeShrink);
-        fitCounters();
-        return;
-    }
-    const int rest = total - usage; // the usage chart keeps its height
-    // The first panel holds the counters too, when there are any.
-    const int countersNeed = m_counters->isHidden() ? 0 : countersHeight(0) + m_timelineSplitter->handleWidth();
-    const int icicleNeeds = m_icicle->contentHeight() + 8 + countersNeed;
-    const int lanesNeed = m_lanes->contentHeight() + TaskLaneView::kLegendHeight + 8;
-    int icicle = std::min(std::max(icicleNeeds, 120 + countersNeed), rest * 3 / 5 + countersNeed);
-    icicle = std::max(icicle, rest - lanesNeed); // few tasks: the rest to the icicle
-    m_splitter->setSizes({icicle, rest - icicle, usage});
     fitCounters();
 }
 
-int MainWindow::countersHeight(int panel) const
+void MainWindow::fitDetails()
 {
-    // Every track if they fit in a third of the splitter, or in what the icicle's rows leave of a timeline panel `panel` px high.
-    const int room = std::max(m_splitter->height() / 3, panel - m_icicle->contentHeight() - 8);
-    return std::max(m_counters->minimumHeight(), std::min(m_counters->contentHeight(), room));
+    resizeDocks({m_detailsDock}, {ViewSizing::detailsWidth(m_details->isEmpty(), width(), DetailsPane::kStripWidth, DetailsPane::kWidth)},
+                Qt::Horizontal);
 }
 
 void MainWindow::fitCounters()
 {
-    // Within the timeline panel the counters get the height they need (the
-    // icicle keeps its minimum) and the icicle the rest; a profile without
-    // counters leaves it all to the icicle.
+    // Within the timeline panel the counters get their share (or the height they need, if
+    // the icicle's rows leave it) and the icicle the rest, its minimum at least; a profile
+    // without counters leaves it all to the icicle.
     m_exportCounters->setEnabled(!m_counters->isHidden());
     if (m_counters->isHidden()) {
         // At once, not when the splitter hears of the hide from the event loop.
@@ -540,7 +546,7 @@ void MainWindow::fitCounters()
         return;
     }
     const int panel = m_splitter->sizes().value(0) - m_timelineSplitter->handleWidth();
-    const int counters = std::min(countersHeight(panel), std::max(m_counters->minimumHeight(), panel - m_icicle->minimumHeight()));
+    const int counters = ViewSizing::countersInPanel(sizingFacts(), panel, m_countersRoom);
     m_timelineSplitter->setSizes({std::max(0, panel - counters), counters});
 }
 
@@ -766,6 +772,9 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
+    // A narrower window takes the details' width first.
+    if (m_detailsDock->width() > ViewSizing::detailsWidth(m_details->isEmpty(), width(), DetailsPane::kStripWidth, DetailsPane::kWidth))
+        fitDetails();
     if (m_drop->isShown())
         m_drop->setArea(centralWidget()->geometry());
 }
@@ -776,15 +785,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState());
-    if (m_lanesShrunk && m_userSplitter) {
-        // Save the sizes the user chose, not the shrink for a profile without tasks.
-        const QList<int> shown = m_splitter->sizes();
-        m_splitter->setSizes(m_sizesBeforeShrink);
+    if (m_splitterMoved)
         settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
-        m_splitter->setSizes(shown);
-    } else if (m_userSplitter) {
-        settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
-    }
     event->accept();
 }
 

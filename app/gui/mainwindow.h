@@ -4,6 +4,10 @@
 #include "loaderror.h"
 #include "profileloader.h"
 
+#include "viewsizing.h"
+
+#include <QHash>
+#include <QList>
 #include <QMainWindow>
 #include <QString>
 
@@ -120,7 +124,8 @@ private:
     void failed(const LoadError& error);
     void fitSplitter();
     void fitCounters();
-    int countersHeight(int panel) const;
+    void fitDetails();
+    ViewSizing::Facts sizingFacts() const;
     void progress(qint64 done, qint64 total);
     void chooseAndOpen();
     void closeProfile();
@@ -154,6 +159,7 @@ private:
     WarningsPanel* m_warnings;
     QDockWidget* m_warningsDock = nullptr;
     QDockWidget* m_rankDock = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
     NoticeBar* m_notices;
     DropTargets* m_drop;
     CompareController* m_compare;
@@ -167,11 +173,11 @@ private:
     QAction* m_exportScale = nullptr;
     QAction* m_aggregatedAction = nullptr;
     QAction* m_exportCounters = nullptr;
-    static constexpr int kShrunkLanesHeight = 90;
-    static constexpr int kUsageHeight = 170;
-    QList<int> m_sizesBeforeShrink;
-    bool m_lanesShrunk = false;
-    bool m_userSplitter = false; // sizes chosen by the user or restored
+    // The user's splitter sizes (and counters' height) per kind of profile, for the session.
+    QHash<int, QList<int>> m_userSizes;
+    QHash<int, int> m_userCounters;
+    int m_countersRoom = 0; // the counters' share of the timeline panel
+    bool m_splitterMoved = false;
     QString m_currentPath;
     QString m_loadingPath;
     QString m_lastError;

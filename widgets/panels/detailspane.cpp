@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace runlane {
 
@@ -41,7 +42,8 @@ DetailsPane::DetailsPane(ProfileDocument* document, QWidget* parent)
     : QTextBrowser(parent), m_document(document), m_axis(document->axis())
 {
     setOpenLinks(false);
-    setMinimumWidth(240);
+    // Narrow while nothing is selected: the window gives the rest to the timeline (issue 46).
+    setMinimumWidth(kStripWidth);
     connect(this, &QTextBrowser::anchorClicked, this, &DetailsPane::linkClicked);
     connect(m_axis, &TimeAxis::selectedItemChanged, this, &DetailsPane::refresh);
     connect(m_document, &ProfileDocument::profileChanged, this, &DetailsPane::refresh);
@@ -62,6 +64,7 @@ void DetailsPane::refresh()
     const MeasurementId id = m_axis->selectedMeasurement();
     if (!p || id == kNone || id >= p->measurementCount()) {
         showHtml(QStringLiteral("<p style='color:%1'>%2</p>").arg(muted(), tr("Select a box or a task to see its details.")));
+        setEmpty(true);
         return;
     }
     const Measurement& m = p->measurement(id);
@@ -155,6 +158,7 @@ void DetailsPane::refresh()
     }
     html += flowLinks(*p, m_axis->selectedInterval());
     showHtml(html);
+    setEmpty(false);
 }
 
 // The flows into and out of the selected interval: who caused it, what it
@@ -208,6 +212,7 @@ void DetailsPane::showAggregatedNode(const IcicleView* view, std::uint32_t span)
     const QString title = lines.takeFirst();
     showHtml(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title, lines.join(QStringLiteral("<br>"))));
     m_showsNode = true;
+    setEmpty(false);
 }
 
 void DetailsPane::linkClicked(const QUrl& url)
@@ -225,6 +230,12 @@ void DetailsPane::linkClicked(const QUrl& url)
         return;
     const auto intervals = m_document->profile()->intervalsOf(id);
     m_axis->selectItem(intervals.empty() ? kNone : intervals.front(), id);
+}
+
+void DetailsPane::setEmpty(bool empty)
+{
+    if (std::exchange(m_empty, empty) != empty)
+        Q_EMIT emptyChanged(empty);
 }
 
 void DetailsPane::showHtml(const QString& html)

@@ -23,12 +23,21 @@ public:
     DetailsPane(ProfileDocument* document, QWidget* parent = nullptr);
     void showAggregatedNode(const IcicleView* view, std::uint32_t span);
     QString html() const { return toHtml(); }
+    // Nothing selected: only the hint is shown, and the pane may be a narrow strip.
+    bool isEmpty() const { return m_empty; }
+    // The strip's width while empty, and the width the details ask for.
+    static constexpr int kStripWidth = 90;
+    static constexpr int kWidth = 300;
+
+Q_SIGNALS:
+    void emptyChanged(bool empty);
 
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
     void showHtml(const QString& html);
+    void setEmpty(bool empty);
     void refresh();
     void linkClicked(const QUrl& url);
     QString flowLinks(const Profile& profile, IntervalId selected) const;
@@ -37,6 +46,7 @@ private:
     TimeAxis* m_axis;
     QString m_html; // what is shown
     bool m_showsNode = false; // an aggregated node's, not the selection's
+    bool m_empty = true;
 };
 
 } // namespace runlane

@@ -133,6 +133,8 @@ void CounterView::rebuild()
             if (uses.value(t.name) > 1)
                 t.name += tr(" (process %1)").arg(counters[t.series].pid);
         }
+        for (std::size_t t = kExpandedTracks; m_tracks.size() > kCompactAbove && t < m_tracks.size(); ++t)
+            m_tracks[t].collapsed = true;
     }
     layoutTracks();
     m_scroll->setValue(0);

@@ -41,6 +41,10 @@ public:
     // the header line included (the plot spans the whole height).
     static constexpr int kHeaderHeight = 20;
     static constexpr int kTrackHeight = 64;
+    // More tracks than kCompactAbove start compact, each its header line,
+    // but the first kExpandedTracks (issue 46: they took the lanes' room).
+    static constexpr std::size_t kCompactAbove = 3;
+    static constexpr std::size_t kExpandedTracks = 2;
 
     explicit CounterView(ProfileDocument* document, QWidget* parent = nullptr);
 

@@ -44,6 +44,7 @@ public:
 
     void paintContent(QPainter& painter, QSize size, int scrollY) const;
     int contentHeight() const;
+    int rowHeight() const { return m_rowHeight; } // a lane row's, from the font
     int scrollY() const;
 
     Order order() const { return m_order; }

@@ -102,6 +102,38 @@ private Q_SLOTS:
         QCOMPARE(f.view->trackScale(kDelta), std::pair(-2.25, 1.5));
     }
 
+    // Issue 46: more than three tracks start compact (each its header line)
+    // but the first two, so that they leave the task lanes their room; three
+    // or fewer start expanded.
+    void manyTracksStartCompact_data()
+    {
+        QTest::addColumn<int>("series");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("expanded");
+        QTest::newRow("3") << 3 << 3 * CounterView::kTrackHeight << 3;
+        QTest::newRow("4") << 4 << 2 * CounterView::kTrackHeight + 2 * CounterView::kHeaderHeight << 2;
+        QTest::newRow("6") << 6 << 2 * CounterView::kTrackHeight + 4 * CounterView::kHeaderHeight << 2;
+    }
+
+    void manyTracksStartCompact()
+    {
+        QFETCH(int, series);
+        QFETCH(int, height);
+        QFETCH(int, expanded);
+        QByteArray text = "[";
+        for (int i = 0; i < series; ++i)
+            text += QByteArray(i ? "," : "") + "{\"ph\": \"C\", \"pid\": 1, \"name\": \"c" + QByteArray::number(i)
+                + "\", \"ts\": 0, \"args\": {\"v\": 1}}";
+        Fixture f(loadedText(text + "]"));
+        QCOMPARE(f.view->trackCount(), std::size_t(series));
+        QCOMPARE(f.view->contentHeight(), height);
+        int shown = 0;
+        for (std::size_t t = 0; t < f.view->trackCount(); ++t)
+            shown += f.view->isTrackCollapsed(t) ? 0 : 1;
+        QCOMPARE(shown, expanded);
+        QVERIFY(!f.view->isTrackCollapsed(0) && !f.view->isTrackCollapsed(1));
+    }
+
     // One counter in two processes: the process tells the tracks apart;
     // a name used once keeps its plain name.
     void theProcessTellsSameNamedSeriesApart()

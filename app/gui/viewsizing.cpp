@@ -1,0 +1,86 @@
+#include "viewsizing.h"
+
+#include <algorithm>
+
+namespace runlane {
+
+int ViewSizing::lanesFloor(const Facts& f)
+{
+    if (f.laneContent <= 0)
+        return kShrunkLanesHeight;
+    // The first group's header line, then the rows; a few pixels under the last, so that it does not end on the handle.
+    const int rows = std::min(f.laneContent, (kMinLaneRows + 1) * f.laneRowHeight);
+    return std::max(f.lanesMinimum, f.lanesLegend + rows + 4);
+}
+
+int ViewSizing::countersInPanel(const Facts& f, int panel, int room)
+{
+    const int wanted = std::max(f.countersMinimum, std::min(f.countersContent, std::max(room, panel - f.icicleContent - 8)));
+    return std::min(wanted, std::max(f.countersMinimum, panel - f.icicleMinimum));
+}
+
+int ViewSizing::detailsWidth(bool empty, int window, int strip, int wanted)
+{
+    return empty ? strip : std::max(strip, std::min(wanted, window / 4));
+}
+
+ViewSizing::Sizes ViewSizing::fit(const Facts& f)
+{
+    Sizes s;
+    const int total = std::max(0, f.total);
+    const int countersHandle = f.counters ? f.handle : 0;
+    const int usageFloor = std::max(f.usageMinimum, kUsageLabelsHeight);
+    if (f.chartOnly) {
+        // Metrics over time (Chroprof, live or saved) have no intervals: their chart gets the room.
+        s.lanes = kShrunkLanesHeight;
+        s.usage = std::max(kUsageHeight, total - kShrunkLanesHeight - 100);
+        s.counters = f.counters ? std::min(f.countersContent, std::max(f.countersCompact, f.countersMinimum)) : 0;
+        s.timeline = std::max(0, total - s.lanes - s.usage);
+        return s;
+    }
+    // The usage chart: a quarter of the room up to kUsageHeight, never less than its labels need.
+    s.usage = std::max(usageFloor, std::min(kUsageHeight, total / 4));
+    const int rest = total - s.usage;
+    const int icicleNeed = std::max(f.icicleMinimum, f.icicleContent + 8);
+    const int countersFloor = f.counters ? std::min(f.countersContent, std::max(f.countersCompact, f.countersMinimum)) : 0;
+    if (f.laneContent <= 0) {
+        // Without tasks the lanes keep their legend and note; the icicle's panel gets their room, and
+        // in it the counters every track if they fit in a third of the room or in what the icicle's rows leave.
+        s.lanes = kShrunkLanesHeight;
+        s.timeline = std::max(0, rest - s.lanes);
+        if (f.counters) {
+            s.counters = countersInPanel(f, s.timeline - countersHandle, std::max(countersFloor, total / 3));
+        }
+        return s;
+    }
+    // With tasks, first the floors: the icicle's minimum, compact counters, min(6, rows) lane rows.
+    int icicle = f.icicleMinimum;
+    int counters = countersFloor;
+    int lanes = lanesFloor(f);
+    int spare = rest - icicle - counters - countersHandle - lanes;
+    if (spare < 0) {
+        // Too small a window even for the floors: the lanes give way down to their minimum, then the chart to its own.
+        const int lanesGive = std::min(-spare, lanes - f.lanesMinimum);
+        lanes -= std::max(0, lanesGive);
+        spare += std::max(0, lanesGive);
+        if (spare < 0)
+            s.usage = std::max(f.usageMinimum, s.usage + spare);
+        spare = 0;
+    }
+    const auto give = [&spare](int& size, int upTo) {
+        const int add = std::clamp(upTo - size, 0, spare);
+        size += add;
+        spare -= add;
+    };
+    give(icicle, std::min(icicleNeed, rest * 2 / 5)); // the rows its depth needs, up to 40 %
+    if (f.counters)
+        give(counters, std::min(f.countersContent, std::max(countersFloor, total / 4)));
+    give(lanes, f.lanesLegend + f.laneContent + 4); // every row
+    icicle += spare; // few tasks: the rest to the icicle
+    s.lanes = lanes;
+    s.counters = f.counters ? counters : 0;
+    s.timeline = icicle + s.counters + countersHandle;
+    return s;
+}
+
+} // namespace runlane

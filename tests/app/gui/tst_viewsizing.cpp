@@ -1,0 +1,286 @@
+#include "counterview.h"
+#include "detailspane.h"
+#include "icicleview.h"
+#include "mainwindow.h"
+#include "mainwindowdriver.h"
+#include "profiledocument.h"
+#include "tasklaneview.h"
+#include "testsupport.h"
+#include "timeaxis.h"
+#include "tracegenerator.h"
+#include "usagechart.h"
+#include "usagechartview.h"
+#include "viewsizing.h"
+
+#include <QDockWidget>
+#include <QSplitter>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstdio>
+
+using namespace runlane;
+using namespace runlane::test;
+
+Q_DECLARE_METATYPE(ViewSizing::Facts)
+Q_DECLARE_METATYPE(ViewSizing::Sizes)
+
+namespace {
+
+// The issue's trace, smaller: nested calls 30 deep, async tasks packed in rows, three counter series.
+ViewSizing::Facts tasksAndCounters(int total)
+{
+    ViewSizing::Facts f;
+    f.total = total;
+    f.handle = 6;
+    f.icicleContent = 600; // 30 rows
+    f.icicleMinimum = 80;
+    f.counters = true;
+    f.countersContent = 192; // three expanded tracks
+    f.countersCompact = 60;
+    f.countersMinimum = 22;
+    f.laneContent = 332 * 18; // a header and 331 rows
+    f.laneRowHeight = 18;
+    f.lanesLegend = 24;
+    f.lanesMinimum = 64;
+    f.usageMinimum = 98;
+    return f;
+}
+
+} // namespace
+
+// ProfileView's sizing policy (issue 46, issue 39 item 15): the pure
+// arithmetic, then the real window's laid-out views at three window sizes.
+class TestViewSizing : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_settings.isValid());
+        useTemporarySettings(m_settings.path(), QStringLiteral("tst_viewsizing"));
+        QVERIFY(m_files.isValid());
+        // A generated Chrome trace with counters and async tasks, twice (two seeds: another file of the same kind).
+        for (const std::uint32_t seed : {1u, 2u}) {
+            bench::TraceGenerator::Options options;
+            options.events = 20000;
+            options.seed = seed;
+            const QByteArray path = m_files.filePath(QStringLiteral("tasks-%1.json").arg(seed)).toLocal8Bit();
+            std::FILE* out = std::fopen(path.constData(), "wb");
+            QVERIFY(out);
+            bench::TraceGenerator(options).write(out);
+            QCOMPARE(std::fclose(out), 0);
+        }
+    }
+
+    void init() { QSettings().clear(); }
+
+    void fit_data()
+    {
+        QTest::addColumn<ViewSizing::Facts>("facts");
+        QTest::addColumn<ViewSizing::Sizes>("expected");
+        // {timeline (icicle + handle + counters), lanes, usage, counters}
+        // 1920×1080: usage a quarter up to 170; the lanes' floor 24 + 7 × 18 + 4 = 154; counters 60 + 6;
+        // the icicle to 40 % of the rest (634 × 2 / 5 = 253), the counters to their 192 (≤ 804 / 4),
+        // the lanes all the rest (they could use 6,008).
+        QTest::newRow("tasks+counters 804") << tasksAndCounters(804) << ViewSizing::Sizes{253 + 6 + 192, 804 - 170 - 451, 170, 192};
+        // 1280×720 (~420 px): usage keeps 150 for its labels; floors 80 + 66 + 154 = 300 of 270: the lanes give 30
+        // but keep more than their minimum: 124 = 24 + 5.5 rows. Nothing left for the icicle above its minimum.
+        QTest::newRow("tasks+counters 420") << tasksAndCounters(420) << ViewSizing::Sizes{80 + 6 + 60, 124, 150, 60};
+        // 500: floors 300 of 350, 50 more for the icicle (needs 608, may have 140).
+        QTest::newRow("tasks+counters 500") << tasksAndCounters(500) << ViewSizing::Sizes{130 + 6 + 60, 154, 150, 60};
+        // Few tasks (3 rows): the lanes keep what they need, the icicle takes the rest.
+        ViewSizing::Facts few = tasksAndCounters(804);
+        few.laneContent = 4 * 18;
+        QTest::newRow("few tasks") << few << ViewSizing::Sizes{804 - 170 - 100, 24 + 72 + 4, 170, 192};
+        // No tasks: the lanes keep 90, the counters every track (a third of the room holds them).
+        ViewSizing::Facts none = tasksAndCounters(804);
+        none.laneContent = 0;
+        QTest::newRow("no tasks") << none << ViewSizing::Sizes{804 - 170 - 90, 90, 170, 192};
+        // No tasks and no counters: the icicle the whole panel.
+        none.counters = false;
+        QTest::newRow("no tasks, no counters") << none << ViewSizing::Sizes{804 - 170 - 90, 90, 170, 0};
+        // Metrics over time: the chart gets the room.
+        ViewSizing::Facts chart = none;
+        chart.chartOnly = true;
+        QTest::newRow("chart only") << chart << ViewSizing::Sizes{100, 90, 804 - 190, 0};
+    }
+
+    void fit()
+    {
+        QFETCH(ViewSizing::Facts, facts);
+        QFETCH(ViewSizing::Sizes, expected);
+        const ViewSizing::Sizes sizes = ViewSizing::fit(facts);
+        QCOMPARE(sizes.timeline, expected.timeline);
+        QCOMPARE(sizes.lanes, expected.lanes);
+        QCOMPARE(sizes.usage, expected.usage);
+        QCOMPARE(sizes.counters, expected.counters);
+        QCOMPARE(sizes.timeline + sizes.lanes + sizes.usage, facts.total);
+    }
+
+    void detailsWidth_data()
+    {
+        QTest::addColumn<bool>("empty");
+        QTest::addColumn<int>("window");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("empty, wide") << true << 1920 << 90;
+        QTest::newRow("empty, narrow") << true << 671 << 90;
+        QTest::newRow("details, wide") << false << 1920 << 300;
+        QTest::newRow("details, 1280") << false << 1280 << 300;
+        QTest::newRow("details, 1000") << false << 1000 << 250;
+        QTest::newRow("details, 671") << false << 671 << 167;
+        QTest::newRow("details, 300") << false << 300 << 90;
+    }
+
+    void detailsWidth()
+    {
+        QFETCH(bool, empty);
+        QFETCH(int, window);
+        QFETCH(int, expected);
+        QCOMPARE(ViewSizing::detailsWidth(empty, window, DetailsPane::kStripWidth, DetailsPane::kWidth), expected);
+    }
+
+    // Measured from the laid-out widgets: the lanes show min(6, lanes) rows under their first header,
+    // the usage chart's plot holds two y labels, counters keep at least their compact strip, the
+    // icicle its minimum, and the Details pane is a strip until something is selected.
+    void laidOut_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("tasks");
+        QTest::addColumn<bool>("counters");
+        const std::tuple<const char*, QString, bool, bool> files[] = {
+            {"demo", MainWindow::demoPath(), true, false},
+            {"counters+tasks", m_files.filePath(QStringLiteral("tasks-1.json")), true, true},
+            {"no tasks", dataPath(QStringLiteral("profiles/chrome-counters.json")), false, true},
+            {"sampled", dataPath(QStringLiteral("samples/cpuprofile/node10-example.cpuprofile")), false, false},
+        };
+        for (const auto& [name, path, tasks, counters] : files) {
+            for (const QSize size : {QSize(1920, 1080), QSize(1400, 900), QSize(1280, 720)})
+                QTest::addRow("%s %dx%d", name, size.width(), size.height()) << path << size << tasks << counters;
+        }
+    }
+
+    void laidOut()
+    {
+        QFETCH(QString, file);
+        QFETCH(QSize, size);
+        QFETCH(bool, tasks);
+        QFETCH(bool, counters);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(file);
+        QVERIFY(waitShown(window));
+        settle(window);
+        QCOMPARE(window.lanes()->totalTaskCount() > 0, tasks);
+        QCOMPARE(window.counters()->isVisible(), counters);
+        TaskLaneView* lanes = window.lanes();
+        const int rowHeight = lanes->rowHeight();
+        if (tasks) {
+            // The first group's header, then at least six rows (or every row).
+            const int rows = (lanes->height() - TaskLaneView::kLegendHeight) / rowHeight;
+            QVERIFY2(rows >= std::min(7, lanes->contentHeight() / rowHeight),
+                     qPrintable(QStringLiteral("%1 rows in %2 px").arg(rows).arg(lanes->height())));
+        } else if (lanes->isVisible()) {
+            QCOMPARE(lanes->height(), ViewSizing::kShrunkLanesHeight);
+        }
+        if (window.usage()->isVisible()) {
+            // Two y labels at least (0 and the top), a label's gap apart.
+            const QRectF plot = window.usage()->view()->chart()->plotArea();
+            QVERIFY2(plot.height() >= 2 * UsageChart::kYLabelGap, qPrintable(QString::number(plot.height())));
+            QVERIFY(window.usage()->height() >= ViewSizing::kUsageLabelsHeight);
+        }
+        if (counters) {
+            CounterView* view = window.counters();
+            const int compact = int(view->trackCount()) * CounterView::kHeaderHeight;
+            QVERIFY(view->height() >= std::min(view->contentHeight(), compact));
+        }
+        QVERIFY(window.icicle()->height() >= window.icicle()->minimumHeight());
+        qInfo("lanes %d px (%d rows of %d), usage %d px, counters %d of %d px, icicle %d of %d px", lanes->height(),
+              (lanes->height() - TaskLaneView::kLegendHeight) / rowHeight, lanes->contentHeight() / rowHeight,
+              window.usage()->height(), window.counters()->height(), window.counters()->contentHeight(),
+              window.icicle()->height(), window.icicle()->contentHeight());
+        // Nothing selected: the Details pane is a strip.
+        auto* details = window.findChild<QDockWidget*>(QStringLiteral("details"));
+        QVERIFY(window.details()->isEmpty());
+        QCOMPARE(details->width(), DetailsPane::kStripWidth);
+    }
+
+    // Issue 39 item 15: at the minimum width the details give way first; a selection widens them
+    // to a quarter of the window at most, and an empty selection makes them a strip again.
+    void detailsGiveWayFirst()
+    {
+        MainWindow window;
+        window.resize(1920, 1080);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openDemo();
+        QVERIFY(waitShown(window));
+        settle(window);
+        auto* details = window.findChild<QDockWidget*>(QStringLiteral("details"));
+        QTRY_COMPARE(details->width(), DetailsPane::kStripWidth);
+        const Profile* p = window.document()->profile();
+        window.document()->axis()->selectItem(0, p->interval(0).measurement);
+        QVERIFY(!window.details()->isEmpty());
+        QTRY_COMPARE(details->width(), DetailsPane::kWidth);
+        window.resize(671, 720); // issue 39's minimum width: the details had ~250 px, the timeline ~190
+        QTRY_VERIFY(details->width() <= std::max(DetailsPane::kStripWidth, window.width() / 4));
+        QVERIFY(window.icicle()->width() > details->width());
+        window.document()->axis()->selectItem(kNone, kNone);
+        QTRY_COMPARE(details->width(), DetailsPane::kStripWidth);
+    }
+
+    // The user's splitter move survives opening another file of the same kind, and comes back
+    // after a file of another kind (which gets the sizes its content asks for).
+    void userSplitterKeptPerKind()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* splitter = window.findChild<QSplitter*>();
+        // Tasks without counters: the demo's sizes, before any move.
+        window.openDemo();
+        QVERIFY(waitShown(window));
+        settle(window);
+        const QList<int> demo = splitter->sizes();
+        window.openFile(m_files.filePath(QStringLiteral("tasks-1.json")));
+        QVERIFY(waitShown(window));
+        settle(window);
+        const QList<int> fitted = splitter->sizes();
+        QList<int> moved = fitted;
+        moved[0] += 60;
+        moved[1] -= 60;
+        splitter->setSizes(moved);
+        // As a drag of the handle would.
+        QMetaObject::invokeMethod(splitter, "splitterMoved", Q_ARG(int, moved[0]), Q_ARG(int, 1));
+        moved = splitter->sizes();
+        window.openFile(m_files.filePath(QStringLiteral("tasks-2.json")));
+        QVERIFY(waitShown(window));
+        settle(window);
+        QCOMPARE(splitter->sizes(), moved);
+        // Another kind (tasks, no counters): its own sizes, not the move.
+        window.openDemo();
+        QVERIFY(waitShown(window));
+        settle(window);
+        QCOMPARE(splitter->sizes(), demo);
+        window.openFile(dataPath(QStringLiteral("profiles/chrome-counters.json")));
+        QVERIFY(waitShown(window));
+        settle(window);
+        QCOMPARE(splitter->sizes().value(1), ViewSizing::kShrunkLanesHeight);
+        window.openFile(m_files.filePath(QStringLiteral("tasks-1.json")));
+        QVERIFY(waitShown(window));
+        settle(window);
+        QCOMPARE(splitter->sizes(), moved);
+    }
+
+private:
+    QTemporaryDir m_settings;
+    QTemporaryDir m_files;
+};
+
+QTEST_MAIN(TestViewSizing)
+#include "tst_viewsizing.moc"
