@@ -7,6 +7,7 @@
 #include "usageformatter.h"
 #include "usageseries.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace runlane {
@@ -17,7 +18,9 @@ constexpr const char* kUsageHelp = R"HELP(Usage: runlane-cli usage FILE [--bin D
 
 Event-loop usage: for each time bin, the share of the bin that each label
 was executing on a track (its exec time in the bin / the bin width). The
-shares of one bin add up to the track's busy fraction.
+shares of one bin add up to the track's busy fraction. The last bin ends
+where the profile (or --range) does, not a bin width after its start: its
+shares are of that part only, and its bin_end_ns says where it ends.
 
   --bin DURATION  bin width with a unit, e.g. 5ms (default: span / 200); for
                   sampled profiles a number of samples
@@ -25,9 +28,11 @@ shares of one bin add up to the track's busy fraction.
                   default: every thread or loop that did any work
   --top K         labels with a series of their own (default 10); the rest
                   are summed as "(other)"
-  --range A..B    only [A, B) from the profile start, e.g. 1s..2s
+  --range A..B    only [A, B) from the profile start, e.g. 1s..2s (cut at
+                  the profile's end)
   --format F      csv (default) or json; bin times are nanoseconds from
-                  the profile start
+                  the profile start (json: the bins' start_ns, bin_ns and
+                  end_ns, where the last bin ends)
   --input-format ID
                  read FILE as this format instead of recognising it from
                  its content (the ids: 'runlane-cli formats')
@@ -62,6 +67,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
                "'runlane-cli rank' and 'tree' give its figures\n";
         return CliCommands::InputError;
     }
+    // Past the profile's end there is nothing to count: bins there would
+    // have no part to share.
+    if (range)
+        range->to = std::min(range->to, p.endTime());
     const MeasurementMetrics metrics(p);
     std::vector<TrackId> tracks;
     if (const auto name = args.value("--track")) {

@@ -15,9 +15,39 @@ Time UsageSeries::defaultBinWidth(Time span)
     return std::max<Time>(1, span / 200);
 }
 
+namespace {
+
+// The grid line at or before `from` of a grid of `width` from `origin`;
+// `from` itself where that would pass the time scale's ends.
+Time gridStart(Time from, Time origin, Time width)
+{
+    Time offset = 0;
+    if (__builtin_sub_overflow(from, origin, &offset))
+        return from;
+    Time steps = offset / width;
+    if (offset % width < 0)
+        --steps; // rounded down, not towards 0: the range's start is in the first bin
+    Time start = 0;
+    if (__builtin_mul_overflow(steps, width, &offset) || __builtin_add_overflow(origin, offset, &start))
+        return from;
+    return start;
+}
+
+} // namespace
+
+TimeRange UsageSeries::binPart(std::size_t bin) const
+{
+    const Time binStart = m_start + Time(bin) * m_binWidth;
+    // The last bin may end past the largest time (a profile near 2^63 ns):
+    // held there, as nothing lies beyond it to count.
+    // A bin outside what is counted has an empty part at its nearer end.
+    const Time from = std::clamp(binStart, m_counted.from, m_counted.to);
+    return TimeRange{from, std::clamp(addClamped(binStart, m_binWidth), from, m_counted.to)};
+}
+
 template<typename ForEachSpan>
 UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange r,
-                                   const std::vector<LabelId>* chosen, const std::vector<LabelId>& likely,
+                                   Time origin, const std::vector<LabelId>* chosen, const std::vector<LabelId>& likely,
                                    ForEachSpan&& forEachSpan)
 {
     if (binWidth <= 0)
@@ -28,19 +58,34 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
     series.m_binWidth = binWidth;
     if (r.to <= r.from)
         return series;
-    const Time span = r.to - r.from;
-    const std::size_t bins = std::size_t(span / binWidth + (span % binWidth != 0 ? 1 : 0));
-    if (bins > kMaxBins)
-        throw std::invalid_argument("the bin width gives " + std::to_string(bins) + " bins; at most "
+    const Time first = gridStart(r.from, origin, binWidth);
+    // Unsigned: from a grid line before the range, its span may pass 2^63.
+    const std::uint64_t span = std::uint64_t(r.to) - std::uint64_t(first);
+    const std::uint64_t width = std::uint64_t(binWidth);
+    const std::uint64_t binsWanted = span / width + (span % width != 0 ? 1 : 0);
+    if (binsWanted > kMaxBins)
+        throw std::invalid_argument("the bin width gives " + std::to_string(binsWanted) + " bins; at most "
                                     + std::to_string(kMaxBins) + " are allowed");
+    const std::size_t bins = std::size_t(binsWanted);
+    series.m_start = first;
     series.m_binCount = bins;
+    // Exec lies inside the profile (its span covers every time it
+    // mentions), so clipping to the profile only takes the bins' time.
+    series.m_counted = {std::max(r.from, profile.startTime()), std::min(r.to, profile.endTime())};
+    if (series.m_counted.to < series.m_counted.from)
+        series.m_counted.to = series.m_counted.from;
 
-    // Exec a span puts inside [a, b), spread evenly over the span.
+    // Exec a span puts inside [a, b), spread evenly over the span. An
+    // exec segment's (exec = its length) is the time itself, exactly:
+    // exec × (b − a) / exec may round above 2^53, and the sums of whole
+    // nanoseconds stay exact, so that the mean is the same for any bins.
     auto part = [](const Span& span, Time a, Time b) {
         const Time lo = std::max(span.from, a);
         const Time hi = std::min(span.to, b);
         if (hi <= lo)
             return 0.0;
+        if (span.exec == double(span.to - span.from))
+            return double(hi - lo);
         return span.to == span.from ? span.exec : span.exec * double(hi - lo) / double(span.to - span.from);
     };
 
@@ -55,19 +100,18 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
         if (order.size() > topK)
             order.resize(topK);
     };
-    // Spreads a span over the bins it touches: add(bin, exec in it).
+    // Spreads a span over the bins it touches: add(bin, exec in it), only
+    // what lies inside the range.
     auto spread = [&](const Span& span, auto&& add) {
         const Time from = std::max(span.from, r.from);
         const Time to = std::min(span.to, r.to);
         if (to <= from)
             return;
-        for (std::size_t bin = std::size_t((from - r.from) / binWidth); bin < bins; ++bin) {
-            const Time binStart = r.from + Time(bin) * binWidth;
+        for (std::size_t bin = std::size_t((std::uint64_t(from) - std::uint64_t(first)) / width); bin < bins; ++bin) {
+            const Time binStart = first + Time(bin) * binWidth;
             if (binStart >= to)
                 break;
-            // The last bin may end past the largest time (a profile near
-            // 2^63 ns): held there, as nothing lies beyond it to count.
-            add(bin, part(span, binStart, addClamped(binStart, binWidth)));
+            add(bin, part(span, std::max(binStart, r.from), std::min(addClamped(binStart, binWidth), r.to)));
         }
     };
     // Two passes over the spans rather than one that keeps every label's
@@ -152,15 +196,26 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
         }
         exec[b * columns + other] = sum;
     }
+    // Each bin's shares are of its part counted; a bin wholly outside it
+    // (past the profile's end) has none, and no exec to share.
     series.m_shares.resize(bins * columns);
     series.m_busy.assign(bins, 0.0);
+    std::vector<double> total(columns, 0.0);
     for (std::size_t b = 0; b < bins; ++b) {
+        const TimeRange inside = series.binPart(b);
+        const double length = double(inside.to - inside.from);
         for (std::size_t c = 0; c < columns; ++c) {
-            const double share = exec[b * columns + c] / double(binWidth);
+            const double e = exec[b * columns + c];
+            const double share = length > 0 ? e / length : 0.0;
             series.m_shares[b * columns + c] = share;
             series.m_busy[b] += share;
+            total[c] += e;
         }
     }
+    const double counted = double(series.m_counted.to - series.m_counted.from);
+    series.m_mean.resize(columns);
+    for (std::size_t c = 0; c < columns; ++c)
+        series.m_mean[c] = counted > 0 ? total[c] / counted : 0.0;
     return series;
 }
 
@@ -287,17 +342,19 @@ std::vector<UsageSeries::Span> UsageSeries::spansOf(const Profile& profile, Trac
 }
 
 UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time binWidth, std::size_t topK,
-                                 std::optional<TimeRange> range, const std::vector<LabelId>& likely)
+                                 std::optional<TimeRange> range, const std::vector<LabelId>& likely,
+                                 std::optional<Time> origin)
 {
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
+    const Time grid = origin.value_or(r.from);
     if (fromSnapshots(profile)) {
         const SnapshotSteps steps(profile, r);
-        return fromSpans(profile, track, binWidth, topK, r, nullptr, likely, [&steps](auto&& fn) {
+        return fromSpans(profile, track, binWidth, topK, r, grid, nullptr, likely, [&steps](auto&& fn) {
             steps.forEach([&fn](LabelId l, Time from, Time to, double exec) { fn(Span{l, from, to, exec}); });
         });
     }
     const std::vector<Span> spans = spansOf(profile, track, r);
-    return fromSpans(profile, track, binWidth, topK, r, nullptr, likely, [&spans](auto&& fn) {
+    return fromSpans(profile, track, binWidth, topK, r, grid, nullptr, likely, [&spans](auto&& fn) {
         for (const Span& span : spans)
             fn(span);
     });
@@ -309,12 +366,12 @@ UsageSeries UsageSeries::compute(const Profile& profile, TrackId track, Time bin
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
     if (fromSnapshots(profile)) {
         const SnapshotSteps steps(profile, r);
-        return fromSpans(profile, track, binWidth, labels.size(), r, &labels, {}, [&steps](auto&& fn) {
+        return fromSpans(profile, track, binWidth, labels.size(), r, r.from, &labels, {}, [&steps](auto&& fn) {
             steps.forEach([&fn](LabelId l, Time from, Time to, double exec) { fn(Span{l, from, to, exec}); });
         });
     }
     const std::vector<Span> spans = spansOf(profile, track, r);
-    return fromSpans(profile, track, binWidth, labels.size(), r, &labels, {}, [&spans](auto&& fn) {
+    return fromSpans(profile, track, binWidth, labels.size(), r, r.from, &labels, {}, [&spans](auto&& fn) {
         for (const Span& span : spans)
             fn(span);
     });
@@ -342,12 +399,13 @@ TrackId UsageSeries::busiestTrack(const Profile& profile, const std::vector<Labe
 }
 
 UsageSeries UsageSeries::compute(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
-                                 std::optional<TimeRange> range, const std::vector<LabelId>& likely)
+                                 std::optional<TimeRange> range, const std::vector<LabelId>& likely,
+                                 std::optional<Time> origin)
 {
     if (fromSnapshots(profile))
-        return compute(profile, index.track(), binWidth, topK, range, likely); // snapshots have no segments
+        return compute(profile, index.track(), binWidth, topK, range, likely, origin); // snapshots have no segments
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
-    return fromSpans(profile, index.track(), binWidth, topK, r, nullptr, likely, [&index, r](auto&& fn) {
+    return fromSpans(profile, index.track(), binWidth, topK, r, origin.value_or(r.from), nullptr, likely, [&index, r](auto&& fn) {
         index.forEach(r.from, r.to, [&fn](LabelId label, Time s, Time e) { fn(Span{label, s, e, double(e - s)}); });
     });
 }

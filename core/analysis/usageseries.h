@@ -18,24 +18,38 @@ class TrackExecIndex;
 // exec comes from the differences between snapshots, spread evenly over the
 // time between them (so a bin can show more than 100 %: Chroprof credits a
 // future's time when it completes).
+//
+// A bin counts only its part inside both the range and the profile (its
+// `part`), and its share is of that part: a last bin that lies mostly past
+// the profile's end is divided by what it covers of the profile, not by w
+// (a loop busy all of the profile's last 0.3 s shows 100 % in a last 1 s
+// bin, not 30 %). So every bin reads as a busy fraction, and the mean of a
+// series over the range, its exec there / the range's time inside the
+// profile, does not depend on the bin width (issue 39: the legend's mean
+// read 18.2 % with 1 s bins for 18.8 % of a 30.0 s profile).
 class UsageSeries
 {
 public:
     static constexpr std::size_t kMaxBins = 1'000'000;
 
-    // Bins cover `range` (default: the whole profile) from its start; the
-    // last one may extend past its end. Returns an empty series (binCount 0)
+    // Bins cover `range` (default: the whole profile) on a grid from
+    // `origin` (default: the range's start; the chart's bins sit on a grid
+    // from the profile's start, so that panning keeps them): the first one
+    // starts at the grid line at or before the range's start, the last may
+    // extend past its end. Returns an empty series (binCount 0)
     // for an empty range; throws std::invalid_argument for binWidth <= 0 or
     // more than kMaxBins bins. `likely`: labels expected among the top k
     // (the series shown before); when they are, the spans are read once
     // instead of twice. They change no share, except "other" by rounding
     // (it is summed in another order); ids the profile lacks are ignored.
     static UsageSeries compute(const Profile& profile, TrackId track, Time binWidth, std::size_t topK,
-                               std::optional<TimeRange> range = std::nullopt, const std::vector<LabelId>& likely = {});
+                               std::optional<TimeRange> range = std::nullopt, const std::vector<LabelId>& likely = {},
+                               std::optional<Time> origin = std::nullopt);
     // The same from a track's exec index (built once, for many ranges):
     // equal to the above for the index's track.
     static UsageSeries compute(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
-                               std::optional<TimeRange> range = std::nullopt, const std::vector<LabelId>& likely = {});
+                               std::optional<TimeRange> range = std::nullopt, const std::vector<LabelId>& likely = {},
+                               std::optional<Time> origin = std::nullopt);
     // The same with `labels` as the series, in this order, instead of the
     // top k (compare mode draws one label of a comparison, which may be
     // several ids of a profile).
@@ -48,15 +62,24 @@ public:
     static Time defaultBinWidth(Time span);
 
     TrackId track() const { return m_track; }
+    // Where the first bin starts (bin b: [start + b × w, start + (b + 1) × w)).
     Time start() const { return m_start; }
     Time binWidth() const { return m_binWidth; }
     std::size_t binCount() const { return m_binCount; }
+    // What is counted: the range inside the profile (empty: from == to).
+    TimeRange counted() const { return m_counted; }
+    // The part of bin `bin` that is counted, which its shares are of: the
+    // whole bin but at the range's and the profile's ends (empty past them).
+    TimeRange binPart(std::size_t bin) const;
     // The labels with a series of their own, largest first; "other" follows.
     const std::vector<LabelId>& labels() const { return m_labels; }
     std::size_t seriesCount() const { return m_labels.size() + 1; }
     // Share of bin `bin` for series `series` (labels().size() = other).
     double share(std::size_t bin, std::size_t series) const { return m_shares[bin * seriesCount() + series]; }
     double busy(std::size_t bin) const { return m_busy[bin]; }
+    // Series `series`' exec over everything counted / the time counted: the
+    // mean of its bins weighted by their parts, the same for any bin width.
+    double meanShare(std::size_t series) const { return m_mean[series]; }
 
 private:
     // Exec `exec` spread evenly over [from, to): an exec segment's own
@@ -72,7 +95,7 @@ private:
     // spans forEachSpan(fn) gives.
     template<typename ForEachSpan>
     static UsageSeries fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange range,
-                                 const std::vector<LabelId>* chosen, const std::vector<LabelId>& likely,
+                                 Time origin, const std::vector<LabelId>* chosen, const std::vector<LabelId>& likely,
                                  ForEachSpan&& forEachSpan);
     // The exec spans of a track in `range` (snapshots are scanned by SnapshotSteps).
     static std::vector<Span> spansOf(const Profile& profile, TrackId track, TimeRange range);
@@ -81,9 +104,11 @@ private:
     Time m_start = 0;
     Time m_binWidth = 1;
     std::size_t m_binCount = 0;
+    TimeRange m_counted{0, 0};
     std::vector<LabelId> m_labels;
     std::vector<double> m_shares;
     std::vector<double> m_busy;
+    std::vector<double> m_mean;
 };
 
 } // namespace runlane

@@ -36,9 +36,11 @@ std::string UsageFormatter::csv(const Profile& profile, const std::vector<UsageS
         for (std::size_t k = 0; k < s.seriesCount(); ++k)
             names.push_back(csvQuote(seriesName(profile, s, k)));
         for (std::size_t b = 0; b < s.binCount(); ++b) {
-            const Time from = s.start() - profile.startTime() + Time(b) * s.binWidth();
-            const std::string prefix =
-                track + "," + std::to_string(from) + "," + std::to_string(from + s.binWidth()) + ",";
+            // The part of the bin its shares are of: the last one ends
+            // where the range or the profile does.
+            const TimeRange part = s.binPart(b);
+            const std::string prefix = track + "," + std::to_string(part.from - profile.startTime()) + ","
+                + std::to_string(part.to - profile.startTime()) + ",";
             for (std::size_t k = 0; k < s.seriesCount(); ++k) {
                 std::snprintf(share, sizeof share, "%.6f", s.share(b, k));
                 out += prefix + names[k] + "," + share + "\n";
@@ -67,6 +69,7 @@ std::string UsageFormatter::json(const Profile& profile, const std::vector<Usage
         tracks.push_back({{"track", std::string(profile.string(profile.track(s.track()).name))},
                           {"start_ns", s.start() - profile.startTime()},
                           {"bin_ns", s.binWidth()},
+                          {"end_ns", s.counted().to - profile.startTime()},
                           {"series", std::move(names)},
                           {"busy", std::move(busy)},
                           {"shares", std::move(shares)}});

@@ -400,7 +400,9 @@ private Q_SLOTS:
         QVERIFY(!json.out.contains(QStringLiteral("\"track\": \"Ide\"")));
     }
 
-    // Event-loop usage of the Chronos overlap case, 20 ms bins.
+    // Event-loop usage of the Chronos overlap case, 20 ms bins. The
+    // profile ends at 103 ms: the last bin is [100, 103) ms, and its share
+    // is of those 3 ms (issue 39), all of them the child's.
     void chronosUsage()
     {
         const Run run = cli({"usage", dataPath(QStringLiteral("profiles/chronos-overlap.json")), "--bin", "20ms"});
@@ -421,9 +423,19 @@ private Q_SLOTS:
                                          "\"main\",80000000,100000000,\"child (overlap.nim:9)\",0.000000\n"
                                          "\"main\",80000000,100000000,\"parent (overlap.nim:5)\",0.000000\n"
                                          "\"main\",80000000,100000000,\"(other)\",0.000000\n"
-                                         "\"main\",100000000,120000000,\"child (overlap.nim:9)\",0.150000\n"
-                                         "\"main\",100000000,120000000,\"parent (overlap.nim:5)\",0.000000\n"
-                                         "\"main\",100000000,120000000,\"(other)\",0.000000\n"));
+                                         "\"main\",100000000,103000000,\"child (overlap.nim:9)\",1.000000\n"
+                                         "\"main\",100000000,103000000,\"parent (overlap.nim:5)\",0.000000\n"
+                                         "\"main\",100000000,103000000,\"(other)\",0.000000\n"));
+        // JSON: where the last bin ends.
+        const Run json = cli({"usage", dataPath(QStringLiteral("profiles/chronos-overlap.json")), "--bin", "20ms",
+                              "--format", "json"});
+        QVERIFY2(json.out.contains(QStringLiteral("\"end_ns\": 103000000")), qPrintable(json.out));
+        // A range past the end is cut there: no bin past 103 ms.
+        const Run ranged = cli({"usage", dataPath(QStringLiteral("profiles/chronos-overlap.json")), "--bin", "20ms",
+                                "--range", "90ms..200ms", "--top", "1"});
+        QCOMPARE(ranged.out, QStringLiteral("track,bin_start_ns,bin_end_ns,series,share\n"
+                                            "\"main\",90000000,103000000,\"child (overlap.nim:9)\",0.230769\n"
+                                            "\"main\",90000000,103000000,\"(other)\",0.000000\n"));
     }
 
     void convertKeepsTheRank()

@@ -242,20 +242,25 @@ private Q_SLOTS:
             const Time to = from + 1 + Time(rng() % std::uint64_t(t - from + 200));
             const Time width = 1 + Time(rng() % 400);
             const UsageSeries u = UsageSeries::compute(*p, 0, width, 10, TimeRange{from, to});
-            // Every step of every label, clipped to each bin.
+            // Every step of every label, clipped to each bin's part inside
+            // the range and the recording, which its shares are of.
             std::vector<double> busy(u.binCount(), 0.0);
+            const Time end = std::min(to, p->endTime());
             std::vector<std::pair<Time, Time>> last(p->labelCount(), {kTimeMin, 0});
             SnapshotReader reader(p->snapshots());
             for (std::size_t i = 0; i < reader.size(); ++i) {
                 const Snapshot& s = reader.snapshot(i);
                 for (const AggregateRow& a : reader.rows(i)) {
                     const auto [t0, e0] = last[a.label];
-                    if (t0 != kTimeMin && a.exec >= e0 && t0 < to && s.time() > from) { // the last bin may pass `to`
+                    if (t0 != kTimeMin && a.exec >= e0 && t0 < to && s.time() > from) {
                         for (std::size_t b = 0; b < busy.size(); ++b) {
+                            // The last bin may pass `to` and the recording's end: only its part before them counts.
+                            const Time partEnd = std::min(from + Time(b + 1) * width, end);
                             const Time lo = std::max(t0, from + Time(b) * width);
-                            const Time hi = std::min(s.time(), from + Time(b + 1) * width);
+                            const Time hi = std::min(s.time(), partEnd);
                             if (hi > lo)
-                                busy[b] += double(a.exec - e0) * double(hi - lo) / double(s.time() - t0) / double(width);
+                                busy[b] += double(a.exec - e0) * double(hi - lo) / double(s.time() - t0)
+                                    / double(partEnd - (from + Time(b) * width));
                         }
                     }
                     last[a.label] = {s.time(), a.exec};
