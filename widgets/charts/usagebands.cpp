@@ -11,11 +11,13 @@ UsageBands::UsageBands(QGraphicsItem* parent) : QGraphicsItem(parent)
 {
 }
 
-void UsageBands::setBands(std::vector<Band> bands, double left, double binWidth)
+void UsageBands::setBands(std::vector<Band> bands, double left, double binWidth, double from, double to)
 {
     m_bands = std::move(bands);
     m_left = left;
     m_binWidth = std::max(binWidth, 1e-300);
+    m_from = from;
+    m_to = to;
     update();
 }
 
@@ -73,7 +75,9 @@ void UsageBands::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidg
     const int areaRight = int(std::ceil(m_area.right()));
     const int areaTop = int(std::floor(m_area.top()));
     const int bottom = int(std::round(m_area.bottom()));
+    // Nothing is drawn outside what the bins count: x held to it.
     auto xOf = [&](double x) {
+        x = std::clamp(x, m_from, std::max(m_from, m_to));
         return std::clamp(m_area.left() + (x - m_xMin) * xScale, double(areaLeft), double(areaRight));
     };
     // Only the bins in range: a zoom into old bins (stretched while the
@@ -86,7 +90,10 @@ void UsageBands::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidg
         painter->fillRect(QRect(areaLeft, bottom, areaRight - areaLeft, 1), m_baseline);
     int painted = areaLeft; // the first pixel column not painted yet
     for (std::size_t b = first; b < end; ++b) {
-        const double left = xOf(m_left + double(b) * m_binWidth);
+        const double binLeft = m_left + double(b) * m_binWidth;
+        if (binLeft >= m_to || binLeft + m_binWidth <= m_from)
+            continue; // counts nothing (past the profile's end)
+        const double left = xOf(binLeft);
         int x0 = int(std::round(left));
         int x1 = int(std::round(xOf(m_left + double(b + 1) * m_binWidth)));
         if (x1 == x0) {

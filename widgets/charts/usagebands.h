@@ -4,6 +4,7 @@
 #include <QGraphicsItem>
 #include <QString>
 
+#include <limits>
 #include <vector>
 
 namespace runlane {
@@ -34,12 +35,17 @@ public:
     explicit UsageBands(QGraphicsItem* parent = nullptr);
 
     // Bottom band first. Bin b spans [left + b × binWidth, left + (b + 1) × binWidth)
-    // in x units.
-    void setBands(std::vector<Band> bands, double left, double binWidth);
+    // in x units, drawn only where it lies inside [from, to): what the
+    // bins count (a last bin past the profile's end stops at it).
+    void setBands(std::vector<Band> bands, double left, double binWidth,
+                  double from = -std::numeric_limits<double>::infinity(),
+                  double to = std::numeric_limits<double>::infinity());
     void clear();
     const std::vector<Band>& bands() const { return m_bands; }
     double left() const { return m_left; }
     double binWidth() const { return m_binWidth; }
+    double from() const { return m_from; }
+    double to() const { return m_to; }
     // What the plot area shows: x from xMin to xMax, y from 0 to yMax %.
     void setRange(double xMin, double xMax, double yMax);
     double xMin() const { return m_xMin; }
@@ -55,6 +61,8 @@ private:
     std::vector<Band> m_bands;
     double m_left = 0;
     double m_binWidth = 1;
+    double m_from = -std::numeric_limits<double>::infinity();
+    double m_to = std::numeric_limits<double>::infinity();
     double m_xMin = 0;
     double m_xMax = 1;
     double m_yMax = 100;

@@ -143,6 +143,7 @@ void UsageChart::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     m_view->layoutPlot();
+    updateYTicks(); // as many labels as the height holds
     scheduleRecompute(); // the bin budget follows the width
 }
 
@@ -289,11 +290,13 @@ void UsageChart::recompute()
         rebuildChart();
         return;
     }
-    const Time start = p->startTime();
     const Time width = effectiveBinWidth(m_axis->visibleSpan());
-    // Bins on a grid from the profile's start, so that panning keeps them.
-    const Time from = start + (m_axis->visibleStart() - start) / width * width;
-    const TimeRange range{from, std::max(from + 1, m_axis->visibleEnd())};
+    // Bins on a grid from the profile's start, so that panning keeps them;
+    // what is counted is the range shown, so that the legend's means are
+    // of the view, whatever the bins (an edge bin's shares are of its part
+    // in view).
+    const Time from = m_axis->visibleStart();
+    const TimeRange range{from, std::max(addClamped(from, 1), m_axis->visibleEnd())};
     const TrackId track = m_track;
     const std::size_t k = std::size_t(m_topK);
     if (!m_indexCache)
@@ -306,7 +309,8 @@ void UsageChart::recompute()
     if (m_shown.value && m_shown.value->track() == track)
         likely = m_shown.value->labels();
     m_job.start(m_document->sharedProfile(), [cache = m_indexCache, track, width, k, range, likely = std::move(likely)](const Profile& profile) {
-        return std::make_shared<const UsageSeries>(UsageSeries::compute(profile, cache->get(profile, track), width, k, range, likely));
+        return std::make_shared<const UsageSeries>(
+            UsageSeries::compute(profile, cache->get(profile, track), width, k, range, likely, profile.startTime()));
     });
     // In the profile's unit: samples, or plain units, are no nanoseconds.
     const ValueUnit unit = p->unit();
@@ -363,6 +367,33 @@ QColor UsageChart::colorOf(LabelId label) const
 double UsageChart::yMaximum() const
 {
     return m_yMax;
+}
+
+double UsageChart::yStep() const
+{
+    // Round shares, as many as the plot's height holds a label apart:
+    // 25 %, else 50 %, 100 %, 250 %, … A tick count instead splits
+    // [0, max] evenly (issue 39: "62 %" as the one label of a max of 125 %).
+    const double rows = std::max(1.0, m_view->chart()->plotArea().height() / kYLabelGap);
+    for (double scale = 1;; scale *= 10) {
+        for (const double round : {25.0, 50.0, 100.0}) {
+            if (const double step = round * scale; m_yMax / step <= rows || step >= m_yMax)
+                return step;
+        }
+    }
+}
+
+void UsageChart::updateYTicks()
+{
+    if (!m_yAxis)
+        return;
+    const double step = yStep();
+    if (m_yAxis->tickType() != QValueAxis::TicksDynamic) {
+        m_yAxis->setTickType(QValueAxis::TicksDynamic);
+        m_yAxis->setTickAnchor(0);
+    }
+    if (m_yAxis->tickInterval() != step)
+        m_yAxis->setTickInterval(step);
 }
 
 void UsageChart::clearBands()
@@ -440,22 +471,22 @@ void UsageChart::rebuildChart()
             band.tops[b] = stack[b];
         }
     }
+    // Up in steps of 25 %; a stack that passes 100 % only by rounding
+    // (a sampled thread's bins, 100.0000000001 %) does not raise it to 125.
     for (const double top : stack)
-        m_yMax = std::max(m_yMax, std::ceil(top / 25.0) * 25.0);
+        m_yMax = std::max(m_yMax, std::ceil(top / 25.0 - 1e-9) * 25.0);
     if (m_yAxis->max() != m_yMax || m_yAxis->min() != 0)
         m_yAxis->setRange(0, m_yMax);
-    // A label every 25 %, or only the ends and the middle when the chart
-    // is too low for them all to be read.
-    const int ticks = chart->plotArea().height() < 110 ? 3 : int(m_yMax / 25) + 1;
-    if (m_yAxis->tickCount() != ticks)
-        m_yAxis->setTickCount(ticks);
+    updateYTicks();
     // The chart's own theme is light: its labels and line take ours.
     if (m_yAxis->labelsBrush().color() != ColorScheme::mutedText())
         m_yAxis->setLabelsBrush(ColorScheme::mutedText());
     m_bands->setBaselineColor(ColorScheme::mark());
     // x is time from the profile's start: exact in a double where absolute
-    // (epoch) nanoseconds would not be.
-    m_bands->setBands(std::move(bands), double(s.start() - p->startTime()), double(s.binWidth()));
+    // (epoch) nanoseconds would not be. The bins are drawn over what they
+    // count: a last bin past the profile's end stops at it.
+    m_bands->setBands(std::move(bands), double(s.start() - p->startTime()), double(s.binWidth()),
+                      double(s.counted().from - p->startTime()), double(s.counted().to - p->startTime()));
     updateRange();
     m_view->viewport()->update();
 }
@@ -483,10 +514,10 @@ std::vector<UsageChart::LegendEntry> UsageChart::legend() const
     const Profile& p = *m_shown.profile;
     for (std::size_t k = 0; k < s.seriesCount(); ++k) {
         const LabelId label = labelOf(s, k);
-        double sum = 0;
-        for (std::size_t b = 0; b < s.binCount(); ++b)
-            sum += s.share(b, k);
-        entries.push_back(LegendEntry{label, nameOf(p, label), colorOf(label), sum / double(s.binCount()), isHidden(label)});
+        // Its exec in view / the view's time inside the profile, not the
+        // mean of the bins: a last bin mostly past the profile's end would
+        // count as a whole one (issue 39).
+        entries.push_back(LegendEntry{label, nameOf(p, label), colorOf(label), s.meanShare(k), isHidden(label)});
     }
     return entries;
 }
@@ -536,10 +567,14 @@ QString UsageChart::describeAt(QPoint pos) const
     if (t < s.start() || std::size_t((t - s.start()) / s.binWidth()) >= s.binCount())
         return {};
     const std::size_t bin = std::size_t((t - s.start()) / s.binWidth());
-    const Time from = s.start() + Time(bin) * s.binWidth();
+    // The part of the bin its shares are of (cut at the profile's end and
+    // at the view's edges).
+    const TimeRange part = s.binPart(bin);
+    if (part.to <= part.from)
+        return {};
     const ValueUnit unit = p.unit();
     auto point = [&](Time v) { return QString::fromStdString(ValueFormat::point(v - p.startTime(), unit)); };
-    QString text = tr("[%1, %2): busy %3 %").arg(point(from), point(from + s.binWidth())).arg(100.0 * s.busy(bin), 0, 'f', 1);
+    QString text = tr("[%1, %2): busy %3 %").arg(point(part.from), point(part.to)).arg(100.0 * s.busy(bin), 0, 'f', 1);
     for (std::size_t k = 0; k < s.seriesCount(); ++k) {
         const double share = s.share(bin, k);
         if (share <= 0)

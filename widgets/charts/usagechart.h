@@ -63,7 +63,8 @@ public:
     // Text for the bin under a point: its time range and each share.
     QString describeAt(QPoint viewPos) const;
     // The legend, drawn in the gutter: one entry per series, bottom band
-    // first, with its mean share of the bins shown.
+    // first, with its mean share in view (UsageSeries::meanShare: its exec
+    // in view / the view's time inside the profile).
     struct LegendEntry {
         LabelId label; // kNone: other
         QString name;
@@ -77,6 +78,10 @@ public:
     // The top of the y axis in %: 100, or more where bins add up to more
     // (Chroprof credits a future's time when it completes).
     double yMaximum() const;
+    // The y axis's labels and the grid's lines: every yStep() % from 0.
+    double yStep() const;
+    // The least height between two y labels, in pixels.
+    static constexpr double kYLabelGap = 24;
     UsageChartView* view() const { return m_view; }
     // The stacked bands drawn in the view's plot area.
     const UsageBands& bands() const { return *m_bands; }
@@ -99,6 +104,7 @@ private:
     void rebuildChart();
     void clearBands();
     void updateRange();
+    void updateYTicks();
     Time effectiveBinWidth(Time span) const;
     // Series k's label (kNone: "other"), its name and its colour: one
     // place for the bands, the legend and the tooltip.

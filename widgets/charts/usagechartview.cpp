@@ -6,6 +6,7 @@
 #include "usagechart.h"
 
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QHelpEvent>
 #include <QLegend>
 #include <QMouseEvent>
@@ -17,7 +18,7 @@
 namespace runlane {
 
 namespace {
-constexpr int kTopMargin = 8;
+constexpr int kTopMargin = 12; // half a y label above 100 %: it shows
 constexpr int kAxisLabels = 22; // below the plot: the x axis's labels
 constexpr int kYAxisLabels = 44; // left of the plot, inside the gutter
 } // namespace
@@ -36,6 +37,9 @@ UsageChartView::UsageChartView(UsageChart* owner, TimeAxis* axis, QWidget* paren
     c->setBackgroundVisible(false);
     c->setPlotAreaBackgroundVisible(false);
     c->setMargins(QMargins());
+    // Nor the layout's own margins: its axes hide a label that reaches
+    // into them, as the one at the top of the plot (100 %) did.
+    c->layout()->setContentsMargins(0, 0, 0, 0);
     // The legend is ours, in the gutter, like the other views' names.
     c->legend()->hide();
     connect(m_axis, &TimeAxis::selectionChanged, viewport(), qOverload<>(&QWidget::update));
@@ -53,9 +57,19 @@ void UsageChartView::layoutPlot()
     const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     const int width = std::max(1, viewport()->width() - TimeAxis::kGutter - scrollBar);
     const int height = std::max(1, viewport()->height() - kTopMargin - kAxisLabels);
+    const QRectF area(TimeAxis::kGutter, kTopMargin, width, height);
     setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
-    chart()->resize(viewport()->size());
-    chart()->setPlotArea(QRectF(TimeAxis::kGutter, kTopMargin, width, height));
+    // The plot area before the size: resizing the chart lays its axes out
+    // at once, around the plot area it has then, while setPlotArea alone
+    // only moves the series (and the bands, through plotAreaChanged). Set
+    // after the resize, the y labels stayed where the previous size had
+    // them, 20 px off the bands after a tab switch (issue 39).
+    const bool moved = chart()->plotArea() != area;
+    chart()->setPlotArea(area);
+    if (chart()->size() != QSizeF(viewport()->size()))
+        chart()->resize(viewport()->size());
+    else if (moved)
+        chart()->layout()->invalidate(); // the same size (a style's scroll bar): laid out on the next pass
     m_navigator.setArea(TimeAxis::kGutter, width);
 }
 
@@ -189,11 +203,12 @@ void UsageChartView::drawBackground(QPainter* painter, const QRectF&)
     const QRectF plot = chart()->plotArea();
     painter->setPen(ColorScheme::grid());
     painter->drawLine(QPointF(TimeAxis::kGutter - 1, 0), QPointF(TimeAxis::kGutter - 1, viewport()->height()));
-    // 25 % steps, so that shares read at a glance.
-    for (int q = 0; q <= 4; ++q) {
-        const double y = plot.bottom() - plot.height() * q / 4.0 * (100.0 / m_owner->yMaximum());
-        if (y >= plot.top())
-            painter->drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+    // On the y axis's labels (25 % steps where the height allows), so
+    // that shares read at a glance.
+    const double step = m_owner->yStep();
+    for (double share = 0; share <= m_owner->yMaximum(); share += step) {
+        const double y = plot.bottom() - plot.height() * share / m_owner->yMaximum();
+        painter->drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     }
 }
 

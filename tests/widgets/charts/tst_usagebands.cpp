@@ -78,6 +78,31 @@ private Q_SLOTS:
         QCOMPARE(paint(bands).pixelColor(x, y).name(), color.name());
     }
 
+    // Issue 39: a bin is drawn only over what it counts. The profile ends
+    // at x 9.5 (its last bin's share is of that half) and starts at 0.5:
+    // nothing is drawn outside, in bins 0 and 9 or past them.
+    void binsStopWhereThePartCountedEnds_data()
+    {
+        QTest::addColumn<int>("x");
+        QTest::addColumn<QColor>("color");
+        QTest::newRow("bin 0, before the start") << 14 << kEmpty;
+        QTest::newRow("bin 0, after the start") << 15 << kRed;
+        QTest::newRow("bin 9, before the end") << 104 << kRed;
+        QTest::newRow("bin 9, after the end") << 105 << kEmpty;
+        QTest::newRow("bin 9, its last column") << 109 << kEmpty;
+    }
+    void binsStopWhereThePartCountedEnds()
+    {
+        QFETCH(int, x);
+        QFETCH(QColor, color);
+        UsageBands bands;
+        setTenBins(bands);
+        bands.setBands(bands.bands(), 0.0, 1.0, 0.5, 9.5);
+        QCOMPARE(bands.from(), 0.5);
+        QCOMPARE(bands.to(), 9.5);
+        QCOMPARE(paint(bands).pixelColor(x, 54).name(), color.name());
+    }
+
     // A hidden band is not painted: the one above it starts where the last
     // one painted ends (its tops already leave the hidden one's share out).
     void aHiddenBandIsNotPainted()

@@ -1,3 +1,4 @@
+#include "execsegments.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "usagebands.h"
@@ -5,6 +6,7 @@
 #include "usagechartview.h"
 #include "widgettestsupport.h"
 
+#include <QGraphicsTextItem>
 #include <QLabel>
 #include <QChart>
 #include <QValueAxis>
@@ -78,7 +80,9 @@ private Q_SLOTS:
         QTest::newRow("[50, 60 ms)") << 5 << 1.0 << 0.0;
         QTest::newRow("[60, 70 ms)") << 6 << 0.0 << 0.5;
         QTest::newRow("[80, 90 ms)") << 8 << 0.0 << 0.0;
-        QTest::newRow("[100, 110 ms)") << 10 << 0.3 << 0.0;
+        // The profile ends at 103 ms: the last bin's share is of its 3 ms
+        // inside (issue 39), all of them the child's.
+        QTest::newRow("[100, 103 ms)") << 10 << 1.0 << 0.0;
     }
     void overlapSharesPerBin()
     {
@@ -152,7 +156,8 @@ private Q_SLOTS:
         QTest::newRow("child in [1800, 1900 s)") << 18 << "child" << 1.0;
         QTest::newRow("child in [3600, 3700 s)") << 36 << "child" << 0.001;
         QTest::newRow("parent1 in [3600, 3700 s)") << 36 << "parent1" << 0.002;
-        QTest::newRow("parent2 in [3700, 3800 s)") << 37 << "parent2" << 0.005;
+        // The profile ends at 3700.5 s: its last bin is those 0.5 s, all parent2's.
+        QTest::newRow("parent2 in [3700, 3700.5 s)") << 37 << "parent2" << 1.0;
     }
     void fosterChildSharesPerBin()
     {
@@ -170,10 +175,12 @@ private Q_SLOTS:
         Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
         const auto legend = f.chart.legend();
         QCOMPARE(legend.size(), std::size_t(3));
+        // Exec in view / the 103 ms of the profile (not the mean of 11
+        // bins of 10 ms, the last of them 3 ms inside).
         QCOMPARE(legend[0].name, QStringLiteral("child"));
-        QCOMPARE(legend[0].meanShare, 5.3 / 11);
+        QVERIFY(legend[0].meanShare == 53.0 / 103);
         QCOMPARE(legend[1].name, QStringLiteral("parent"));
-        QCOMPARE(legend[1].meanShare, 1.5 / 11);
+        QVERIFY(legend[1].meanShare == 15.0 / 103);
         QCOMPARE(legend[2].name, QStringLiteral("other"));
         QCOMPARE(legend[2].meanShare, 0.0);
     }
@@ -188,7 +195,16 @@ private Q_SLOTS:
         const UsageSeries& u = *f.chart.series();
         QCOMPARE(u.start(), 20 * ms);
         QCOMPARE(u.binCount(), std::size_t(5));
-        QCOMPARE(u.share(4, f.seriesOf("parent")), 0.5);
+        // The edge bins' shares are of their parts in view: parent ran all
+        // of [60, 65) ms, and nothing ran in [25, 30) ms but the child.
+        QCOMPARE(u.binPart(4).from, 60 * ms);
+        QCOMPARE(u.binPart(4).to, 65 * ms);
+        QCOMPARE(u.share(4, f.seriesOf("parent")), 1.0);
+        QCOMPARE(u.binPart(0).from, 25 * ms);
+        QCOMPARE(u.share(0, f.seriesOf("child")), 1.0);
+        // The legend: what ran in view / the 40 ms of the view.
+        QVERIFY(f.chart.legend()[f.seriesOf("child")].meanShare == 35.0 / 40);
+        QVERIFY(f.chart.legend()[f.seriesOf("parent")].meanShare == 5.0 / 40);
         // Automatic bins: a 1-2-5 width giving about 3 px per bin.
         f.chart.setBinWidth(0);
         f.chart.finishPendingWork();
@@ -380,11 +396,11 @@ private Q_SLOTS:
         double most = 0;
         for (std::size_t b = 0; b < u->binCount(); ++b) {
             const Time from = u->start() + Time(b) * u->binWidth();
-            const Time to = from + u->binWidth();
+            const Time to = std::min(from + u->binWidth(), p.endTime()); // the last bin: its part inside
             Time polled = 0;
             for (const Interval& iv : p.intervals())
                 polled += std::max<Time>(0, std::min(iv.end, to) - std::max(iv.start, from));
-            QCOMPARE(u->busy(b), double(polled) / double(u->binWidth()));
+            QCOMPARE(u->busy(b), double(polled) / double(to - from));
             most = std::max(most, u->busy(b));
         }
         QVERIFY2(most > 1.0, qPrintable(QString::number(most)));
@@ -393,6 +409,168 @@ private Q_SLOTS:
         QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel* l) {
             return l->text().endsWith(QStringLiteral(" · shares in worker-equivalents (can exceed 100 %)"));
         }));
+    }
+
+    // Issue 39, item 3: the legend's mean share in view is the exec in
+    // view / the view's time inside the profile, whatever the bins: the
+    // demo's taskHandler is 18.8 % of the whole profile (5.63 s of
+    // 30.0 s), not 18.7 % in auto bins and 18.2 % in 1 s bins.
+    void legendMeanIsTheSameForEveryBinWidth_data()
+    {
+        QTest::addColumn<Time>("width");
+        QTest::newRow("auto") << Time(0);
+        QTest::newRow("1 s") << Time(1'000'000'000);
+        QTest::newRow("100 ms") << Time(100'000'000);
+        QTest::newRow("10 s") << Time(10'000'000'000);
+    }
+    void legendMeanIsTheSameForEveryBinWidth()
+    {
+        QFETCH(Time, width);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        UsageChart chart(&document);
+        chart.resize(1400, 300);
+        chart.show();
+        document.setProfile(loadedFile(QStringLiteral(RUNLANE_DEMO_PROFILE)));
+        chart.setBinWidth(width);
+        chart.finishPendingWork();
+        const Profile& p = *document.profile();
+        const LabelId handler = labelNamed(p, "taskHandler");
+        QCOMPARE(chart.track(), UsageSeries::busiestTrack(p, {handler}));
+        Time exec = 0;
+        ExecSegments::forEach(p, chart.track(), p.startTime(), p.endTime(), [&](MeasurementId m, IntervalId, Time s, Time e) {
+            if (p.measurement(m).label == handler)
+                exec += e - s;
+        });
+        const auto legend = chart.legend();
+        const auto entry = std::find_if(legend.begin(), legend.end(), [&](const auto& e) { return e.label == handler; });
+        QVERIFY(entry != legend.end());
+        QVERIFY2(entry->meanShare == double(exec) / double(p.duration()),
+                 qPrintable(QString::number(entry->meanShare, 'g', 17)));
+        QCOMPARE(QString::number(100 * entry->meanShare, 'f', 1), QStringLiteral("18.8"));
+    }
+
+    // Issue 39, item 11: after the chart is laid out again (resized, or
+    // hidden and shown at another size, as a tab switch does), each y
+    // label sits on the row where the bands draw its share. Bins of
+    // 10 µs busy 100, 50, 25 and 75 %: each share's band top, in pixels,
+    // against the centre of its label.
+    void yLabelsStayOnTheirShares_data()
+    {
+        QTest::addColumn<QSize>("first");
+        QTest::addColumn<QSize>("second");
+        QTest::addColumn<bool>("hideBetween");
+        QTest::newRow("taller") << QSize(1000, 260) << QSize(1100, 330) << false;
+        QTest::newRow("lower") << QSize(1000, 330) << QSize(1000, 240) << false;
+        QTest::newRow("wider only") << QSize(1000, 300) << QSize(1200, 300) << false;
+        QTest::newRow("hidden, shown taller (a tab switch)") << QSize(1000, 260) << QSize(1000, 320) << true;
+    }
+    void yLabelsStayOnTheirShares()
+    {
+        QFETCH(QSize, first);
+        QFETCH(QSize, second);
+        QFETCH(bool, hideBetween);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        UsageChart chart(&document);
+        chart.resize(first);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        document.setProfile(loadedText(JSON([
+            {"ph" : "X", "name" : "a", "ts" : 0, "dur" : 10},
+            {"ph" : "X", "name" : "a", "ts" : 10, "dur" : 5},
+            {"ph" : "X", "name" : "a", "ts" : 20, "dur" : 2.5},
+            {"ph" : "X", "name" : "a", "ts" : 30, "dur" : 7.5},
+            {"ph" : "i", "name" : "end", "ts" : 40}
+        ])));
+        chart.setBinWidth(10'000);
+        chart.finishPendingWork();
+        QApplication::processEvents();
+        if (hideBetween)
+            chart.hide();
+        chart.resize(second);
+        if (hideBetween)
+            chart.show();
+        QApplication::processEvents();
+        QApplication::processEvents();
+        chart.finishPendingWork();
+        QApplication::processEvents();
+        QCOMPARE(chart.series()->binCount(), std::size_t(4));
+        QCOMPARE(chart.yMaximum(), 100.0);
+        const QImage image = chart.view()->viewport()->grab().toImage();
+        const QRectF plot = chart.view()->chart()->plotArea();
+        const QRgb color = document.colorOf(chart.series()->labels()[0], 0);
+        const struct {
+            int bin;
+            int percent;
+        } rows[] = {{0, 100}, {1, 50}, {2, 25}, {3, 75}};
+        for (const auto& row : rows) {
+            // The band's top row, in the middle of its bin.
+            const double x = plot.left() + axis.xFor(Time(row.bin) * 10'000 + 5'000, plot.width());
+            int top = -1;
+            for (int y = 0; y < image.height() && top < 0; ++y) {
+                if (rgb(image.pixel(int(x), y)) == rgb(color))
+                    top = y;
+            }
+            QVERIFY2(top >= 0, qPrintable(QStringLiteral("no band in bin %1").arg(row.bin)));
+            // Its label's centre.
+            const QString text = QStringLiteral("%1 %").arg(row.percent);
+            double labelY = -1;
+            for (QGraphicsItem* item : chart.view()->scene()->items()) {
+                auto* label = dynamic_cast<QGraphicsTextItem*>(item);
+                if (label && label->isVisible() && label->toPlainText() == text)
+                    labelY = chart.view()->mapFromScene(label->sceneBoundingRect().center()).y();
+            }
+            QVERIFY2(labelY >= 0, qPrintable(QStringLiteral("no label %1").arg(text)));
+            QVERIFY2(std::abs(labelY - top) <= 1.0,
+                     qPrintable(QStringLiteral("%1 at y %2, its band's top at %3").arg(text).arg(labelY).arg(top)));
+        }
+    }
+
+    // Issue 39, item 11: the y labels are round shares from 0, as many as
+    // the height holds (a sampled profile's only label besides 0 % read
+    // "62 %": a max of 125 % split in two).
+    void yLabelsAreRoundShares_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<QStringList>("labels"); // bottom up
+        const QString sampled = QStringLiteral("samples/cpuprofile/node10-example.cpuprofile");
+        QTest::newRow("sampled, 300 px") << sampled << 300 << QStringList{"0 %", "25 %", "50 %", "75 %", "100 %"};
+        QTest::newRow("sampled, 170 px") << sampled << 170 << QStringList{"0 %", "25 %", "50 %", "75 %", "100 %"};
+        QTest::newRow("sampled, 120 px") << sampled << 120 << QStringList{"0 %", "50 %", "100 %"};
+        QTest::newRow("sampled, 100 px") << sampled << 100 << QStringList{"0 %", "100 %"};
+        // A worker pool's bins add up to more than 100 % (375 % at most
+        // here): 15 labels of 25 % would not fit, 50 % steps do.
+        QTest::newRow("worker pool, 300 px") << QStringLiteral("profiles/tokio-multi.jsonl") << 300
+                                             << QStringList{"0 %", "50 %", "100 %", "150 %", "200 %", "250 %", "300 %", "350 %"};
+    }
+    void yLabelsAreRoundShares()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, height);
+        QFETCH(QStringList, labels);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        UsageChart chart(&document);
+        chart.resize(1000, height);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        document.setProfile(loadedFile(dataPath(file)));
+        chart.setBinWidth(file.contains(QLatin1String("tokio")) ? 100'000 : 0);
+        chart.finishPendingWork();
+        QApplication::processEvents();
+        QVector<QPair<double, QString>> shown;
+        for (QGraphicsItem* item : chart.view()->scene()->items()) {
+            auto* label = dynamic_cast<QGraphicsTextItem*>(item);
+            if (label && label->isVisible() && label->toPlainText().endsWith(QLatin1String(" %")))
+                shown.append({-label->sceneBoundingRect().center().y(), label->toPlainText()});
+        }
+        std::sort(shown.begin(), shown.end());
+        QStringList texts;
+        for (const auto& [y, text] : shown)
+            texts << text;
+        QCOMPARE(texts, labels);
     }
 
     // Found by tst_monkey: a track the chart does not offer (past the
