@@ -7,6 +7,7 @@
 
 #include <vector>
 
+class QCategoryAxis;
 class QChart;
 class QChartView;
 class QLabel;
@@ -21,7 +22,9 @@ class ProfileDocument;
 // (LabelUsage, semantics.md §6) in the base and in the new profile on one
 // chart, two series with the same bin width, each from its own profile's
 // start — two runs side by side, never an averaged timeline. With several
-// base runs, the first one is drawn (the legend says so).
+// base runs, the first one is drawn (the legend says so). With nothing to
+// draw (not comparing, no label selected, computing) it says so, centred,
+// and shows no axes; times are labelled as the ruler labels them ("2 s").
 class CompareUsageChart : public QWidget
 {
     Q_OBJECT
@@ -30,11 +33,18 @@ public:
     static constexpr std::size_t kBins = 200;
 
     struct Series {
-        std::vector<double> base; // share per bin, 0..1 (may exceed 1 on snapshots)
+        // Share per bin, 0..1 (may exceed 1 on snapshots), each of the
+        // bin's part inside its profile (UsageSeries): the last bin ends
+        // at the profile's span.
+        std::vector<double> base;
         std::vector<double> next;
         Time binWidth = 1;
+        Time baseSpan = 0;
+        Time nextSpan = 0;
         ValueUnit unit = ValueUnit::Nanoseconds;
         QString label;
+        // The time of bin `bin` inside a profile of `span`.
+        Time partOf(std::size_t bin, Time span) const;
     };
 
     explicit CompareUsageChart(ProfileDocument* document, QWidget* parent = nullptr);
@@ -45,21 +55,33 @@ public:
     QLineSeries* baseLine() const { return m_baseLine; }
     QLineSeries* newLine() const { return m_newLine; }
     QLabel* note() const { return m_note; }
+    // What it says instead of a chart (empty while a chart is shown).
+    QString message() const;
+    bool isChartShown() const;
+    QCategoryAxis* timeAxis() const { return m_xAxis; }
+    QValueAxis* shareAxis() const { return m_yAxis; }
     void finishPendingWork();
 
 private:
     void drop();
     void recompute();
     void computed(ProfileResult<Series> result);
+    // No chart: `message`, centred, in its place.
+    void showMessage(const QString& message);
+    // Why nothing is drawn, before a label's usage is asked for.
+    QString idleMessage() const;
+    // Ticks at round times, labelled as the ruler labels them.
+    void labelTimes(double span, ValueUnit unit);
 
     ProfileDocument* m_document;
     QChart* m_chart;
     QChartView* m_view;
     QLineSeries* m_baseLine;
     QLineSeries* m_newLine;
-    QValueAxis* m_xAxis;
+    QCategoryAxis* m_xAxis;
     QValueAxis* m_yAxis;
     QLabel* m_note;
+    QLabel* m_message;
     // What the series shown or under way is of (the profile: until drop()).
     struct Asked {
         LabelId focus = kNone;

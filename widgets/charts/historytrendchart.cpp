@@ -9,7 +9,9 @@
 #include <QChart>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QLegend>
 #include <QLineSeries>
+#include <QPainter>
 #include <QPixmap>
 #include <QScatterSeries>
 #include <QToolTip>
@@ -119,9 +121,8 @@ void HistoryTrendChart::setXAxis(XAxis axis)
         s->attachAxis(to);
     }
     from->setVisible(false);
-    to->setVisible(true);
     m_axis = axis;
-    fill();
+    fill(); // shows the new axis if there is anything to draw
 }
 
 double HistoryTrendChart::xOf(const HistoryTrend::Point& point) const
@@ -171,6 +172,14 @@ void HistoryTrendChart::fill()
     }
     if (m_trends.empty())
         m_lines.front()->clear();
+    // Nothing to draw: no axes (an empty range's "0 ns, 1 ns" and "run 1"
+    // would read as data) and no legend; drawForeground says what to do.
+    m_blank = !any;
+    m_x->setVisible(any && m_axis == XAxis::RunOrder);
+    m_time->setVisible(any && m_axis == XAxis::Time);
+    m_y->setVisible(any);
+    chart()->legend()->setVisible(any);
+    viewport()->update();
     m_bandHigh->replace(high);
     m_bandLow->replace(low);
     m_regressions->replace(regressed);
@@ -233,6 +242,29 @@ void HistoryTrendChart::showTipOf(std::size_t line, const QPointF& point, bool s
 bool HistoryTrendChart::savePng(const QString& path)
 {
     return grab().save(path, "PNG");
+}
+
+QString HistoryTrendChart::message() const
+{
+    if (!m_blank)
+        return {};
+    return m_trends.empty() ? tr("Select a label to see its trend over the recorded runs.")
+                            : tr("No run recorded a value of this metric for the labels selected.");
+}
+
+void HistoryTrendChart::drawForeground(QPainter* painter, const QRectF& rect)
+{
+    QChartView::drawForeground(painter, rect);
+    const QString text = message();
+    if (text.isEmpty())
+        return;
+    // Centred in the view, whatever the scene's transform.
+    painter->save();
+    painter->resetTransform();
+    painter->setPen(palette().color(QPalette::PlaceholderText));
+    painter->setFont(font());
+    painter->drawText(viewport()->rect().adjusted(24, 0, -24, 0), Qt::AlignCenter | Qt::TextWordWrap, text);
+    painter->restore();
 }
 
 } // namespace runlane

@@ -22,7 +22,8 @@ namespace runlane {
 // was recorded), for the first label the band of its noise threshold
 // around the median of the runs before each one and the runs `history
 // check` would flag marked (regressions red, improvements green). The
-// tooltip of a point names its run and commit.
+// tooltip of a point names its run and commit. With no point to draw it
+// shows no axes and says, centred, what to do.
 class HistoryTrendChart : public QChartView
 {
     Q_OBJECT
@@ -55,6 +56,12 @@ public:
     QScatterSeries* improvements() const { return m_improvements; }
     // The chart as PNG; false if it cannot be written.
     bool savePng(const QString& path);
+    // What it says instead of a chart while no label has a point to draw
+    // (empty while one is drawn).
+    QString message() const;
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
     void fill();
@@ -66,6 +73,7 @@ private:
     std::map<std::int64_t, double> m_order; // run id -> its x by run order
     QString m_unit;
     XAxis m_axis = XAxis::RunOrder;
+    bool m_blank = true; // no point of any label: nothing drawn
     QDateTimeAxis* m_time = nullptr;
     std::vector<QLineSeries*> m_lines;
     QLineSeries* m_bandHigh = nullptr;

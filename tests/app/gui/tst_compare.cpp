@@ -204,12 +204,13 @@ private Q_SLOTS:
             if (row.label == window.document()->focusLabel())
                 f7New = double(row.exec);
         }
+        // Each bin's share is of its part inside its profile (the last one ends with it).
         double baseExec = 0;
         double newExec = 0;
-        for (const double share : usage.base)
-            baseExec += share * double(usage.binWidth);
-        for (const double share : usage.next)
-            newExec += share * double(usage.binWidth);
+        for (std::size_t b = 0; b < usage.base.size(); ++b)
+            baseExec += usage.base[b] * double(usage.partOf(b, usage.baseSpan));
+        for (std::size_t b = 0; b < usage.next.size(); ++b)
+            newExec += usage.next[b] * double(usage.partOf(b, usage.nextSpan));
         QVERIFY(f7Base > 7e6);
         QVERIFY2(std::fabs(baseExec - f7Base) < 1e-6 * f7Base, qPrintable(QStringLiteral("%1 %2").arg(baseExec).arg(f7Base)));
         QVERIFY2(std::fabs(newExec - f7New) < 1e-6 * f7New, qPrintable(QStringLiteral("%1 %2").arg(newExec).arg(f7New)));

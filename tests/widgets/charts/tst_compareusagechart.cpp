@@ -106,6 +106,8 @@ private Q_SLOTS:
             f.chart.finishPendingWork();
         }
         QApplication::processEvents();
+        if (qEnvironmentVariableIsSet("RUNLANE_CHART_PNG"))
+            f.chart.grab().save(qEnvironmentVariable("RUNLANE_CHART_PNG") + QLatin1String(QTest::currentDataTag()) + ".png");
         QCOMPARE(f.chart.message(), message);
         QVERIFY(!f.chart.isChartShown());
         // What is seen: the text, centred, and no axis (the chart's view is not shown).

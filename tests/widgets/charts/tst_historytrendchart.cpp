@@ -5,6 +5,7 @@
 #include <QAreaSeries>
 #include <QDateTime>
 #include <QImage>
+#include <QLegend>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QTemporaryDir>
@@ -19,6 +20,70 @@ class TestHistoryTrendChart : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Issue 39, item 10: with no point to draw, no axes ("0 ns, 1 ns",
+    // "run 1") and no legend: a centred text says what to do. With points,
+    // the axes and the legend are back.
+    void emptyChartSaysWhatToDo_data()
+    {
+        QTest::addColumn<int>("labels"); // 0: none selected; 1: one without points
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no label") << 0 << QStringLiteral("Select a label to see its trend over the recorded runs.");
+        QTest::newRow("a label without runs")
+            << 1 << QStringLiteral("No run recorded a value of this metric for the labels selected.");
+    }
+    void emptyChartSaysWhatToDo()
+    {
+        QFETCH(int, labels);
+        QFETCH(QString, message);
+        HistoryTrendChart chart;
+        chart.resize(600, 360);
+        if (labels > 0)
+            chart.setTrend(HistoryTrend::compute({}), QStringLiteral("poll"), QStringLiteral("ns"));
+        for (const bool byTime : {false, true}) {
+            chart.setXAxis(byTime ? HistoryTrendChart::XAxis::Time : HistoryTrendChart::XAxis::RunOrder);
+            QCOMPARE(chart.message(), message);
+            for (const QAbstractAxis* axis : chart.chart()->axes())
+                QVERIFY2(!axis->isVisible(), qPrintable(axis->titleText()));
+            QVERIFY(!chart.chart()->legend()->isVisible());
+        }
+        // The text is painted, in the middle of the view: dark pixels on
+        // the middle rows, none near the top and bottom edges.
+        const QImage image = chart.grab().toImage();
+        // Inside the chart's rounded background (20 px in from each edge),
+        // under the title (the label's name, if one is selected).
+        const QRgb background = image.pixel(40, 60);
+        auto inked = [&](int y0, int y1) {
+            int count = 0;
+            for (int y = std::max(60, y0); y < std::min(image.height() - 20, y1); ++y) {
+                for (int x = 20; x < image.width() - 20; ++x)
+                    count += image.pixel(x, y) != background ? 1 : 0;
+            }
+            return count;
+        };
+        if (qEnvironmentVariableIsSet("RUNLANE_CHART_PNG"))
+            image.save(qEnvironmentVariable("RUNLANE_CHART_PNG"));
+        QVERIFY(inked(image.height() / 2 - 12, image.height() / 2 + 12) > 50);
+        QCOMPARE(inked(0, image.height() / 2 - 40) + inked(image.height() / 2 + 40, image.height()), 0);
+
+        // A point: the axes of the x chosen and the legend, no text.
+        HistoryStore::Point point;
+        point.run.id = 1;
+        point.run.recordedAt = "2024-05-01T10:00:00.000Z";
+        point.value = 1'500'000;
+        chart.setTrend(HistoryTrend::compute({point}), QStringLiteral("poll"), QStringLiteral("ns"));
+        QCOMPARE(chart.message(), QString());
+        QVERIFY(chart.chart()->legend()->isVisible());
+        int visible = 0;
+        for (const QAbstractAxis* axis : chart.chart()->axes())
+            visible += axis->isVisible() ? 1 : 0;
+        QCOMPARE(visible, 2); // the time's x and y
+        chart.setXAxis(HistoryTrendChart::XAxis::RunOrder);
+        visible = 0;
+        for (const QAbstractAxis* axis : chart.chart()->axes())
+            visible += axis->isVisible() ? 1 : 0;
+        QCOMPARE(visible, 2); // the run's x and y
+    }
+
     // 30 runs of a label with 1 % noise (seeded) and a +15 % step from run
     // 25 on, recorded in an SQLite history and read back: 30 points, the
     // first regression marker at run 25 and none before it, the band from
