@@ -168,6 +168,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_drop = new DropTargets(this);
     m_compare = new CompareController(this, m_document, m_rank);
     tabifyDockWidget(m_detailsDock, m_compare->removedDock());
+    connect(m_compare->removedDock(), &QDockWidget::visibilityChanged, this, &MainWindow::fitDetails); // its paths need the width
     tabifyDockWidget(m_rankDock, m_compare->usageDock());
     m_rankDock->raise();
     connect(m_compare, &CompareController::status, this, [this](const QString& text) { m_statusText->setText(text); });
@@ -216,7 +217,11 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // ~QWidget hides the docks, after this object's part is gone: no fitDetails then.
+    disconnect(m_compare->removedDock(), nullptr, this, nullptr);
+}
 
 void MainWindow::fitToScreen()
 {
@@ -530,8 +535,8 @@ void MainWindow::fitSplitter()
 
 void MainWindow::fitDetails()
 {
-    resizeDocks({m_detailsDock}, {ViewSizing::detailsWidth(m_details->isEmpty(), width(), DetailsPane::kStripWidth, DetailsPane::kWidth)},
-                Qt::Horizontal);
+    const bool empty = m_details->isEmpty() && !m_compare->removedDock()->isVisible();
+    resizeDocks({m_detailsDock}, {ViewSizing::detailsWidth(empty, width(), DetailsPane::kStripWidth, DetailsPane::kWidth)}, Qt::Horizontal);
 }
 
 void MainWindow::fitCounters()
@@ -773,7 +778,7 @@ void MainWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
     // A narrower window takes the details' width first.
-    if (m_detailsDock->width() > ViewSizing::detailsWidth(m_details->isEmpty(), width(), DetailsPane::kStripWidth, DetailsPane::kWidth))
+    if (m_detailsDock->width() > std::max(DetailsPane::kStripWidth, width() / 4))
         fitDetails();
     if (m_drop->isShown())
         m_drop->setArea(centralWidget()->geometry());
