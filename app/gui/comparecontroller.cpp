@@ -64,6 +64,9 @@ CompareController::CompareController(QMainWindow* window, ProfileDocument* docum
         Q_EMIT titleChanged();
     });
     connect(session, &CompareSession::comparisonChanged, this, &CompareController::update);
+    // The rank's rows are reset for another metric and for each comparison
+    // (its second pass too): the counts follow what it shows.
+    connect(m_rank->compareModel(), &QAbstractItemModel::modelReset, this, &CompareController::update);
     connect(session, &CompareSession::baseLoaded, this, [this] {
         m_progress->hide();
         m_cancel->hide();
@@ -140,20 +143,25 @@ void CompareController::baseFailed(const LoadError& error)
 QString CompareController::summary() const
 {
     const CompareSession* session = m_document->compare();
-    const Comparison* c = session->comparison();
-    if (!c)
+    if (!session->comparison())
         return tr("Comparing with the base %1…").arg(session->baseName());
-    // The verdicts of the rank's default metric, exec.
+    // The verdicts of the metric the rank shows, as its banner counts
+    // them: exec's beside a rank of wall would contradict its rows.
+    const CompareModel* model = m_rank->compareModel();
+    const QString metric = QString::fromLatin1(CompareMetrics::name(model->metric()).data());
+    const QString names = tr("New: %1 · base: %2").arg(MainWindow::displayName(m_document->loaded().path), session->baseName());
+    const Comparison* c = model->shown();
+    if (!c) // a metric of the second pass, not computed yet
+        return tr("%1 · %2: computing…").arg(names, metric);
     using V = Comparison::Verdict;
-    const auto exec = [c](V verdict) { return c->count(verdict, CompareMetric::Exec); };
-    return tr("New: %1 · base: %2 · exec: %3 regressed, %4 improved, %5 inconclusive, %6 unchanged, %7 added, %8 removed")
-        .arg(MainWindow::displayName(m_document->loaded().path), session->baseName())
-        .arg(exec(V::Regressed))
-        .arg(exec(V::Improved))
-        .arg(exec(V::Inconclusive))
-        .arg(exec(V::Unchanged))
-        .arg(exec(V::Added))
-        .arg(exec(V::Removed));
+    return tr("%1 · %2: %3 regressed, %4 improved, %5 inconclusive, %6 unchanged, %7 added, %8 removed")
+        .arg(names, metric)
+        .arg(c->count(V::Regressed))
+        .arg(c->count(V::Improved))
+        .arg(c->count(V::Inconclusive))
+        .arg(c->count(V::Unchanged))
+        .arg(c->count(V::Added))
+        .arg(c->count(V::Removed));
 }
 
 void CompareController::update()

@@ -2,6 +2,7 @@
 
 #include "colorscheme.h"
 #include "diffcolors.h"
+#include "elidedlabel.h"
 #include "comparefiltermodel.h"
 #include "compareformatter.h"
 #include "comparemodel.h"
@@ -44,7 +45,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
       m_proxy(new RankSortProxy(this)), m_view(new QTableView(this)), m_compareModel(new CompareModel(this)),
       m_compareProxy(new CompareFilterModel(this)), m_compareView(new QTableView(this)), m_stack(new QStackedWidget(this)),
       m_metricBox(new QComboBox(this)), m_verdictBox(new QComboBox(this)), m_filter(new QLineEdit(this)),
-      m_count(new QLabel(this)), m_banner(new QLabel(this)),
+      m_count(new QLabel(this)), m_banner(new ElidedLabel(this)),
       m_job(this, [this](ProfileResult<Computed> result) { computed(std::move(result)); })
 {
     m_proxy->setSourceModel(m_model);
@@ -117,11 +118,10 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     m_count->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
     connect(m_count, &QLabel::linkActivated, m_filter, &QLineEdit::clear);
     m_banner->setObjectName(QStringLiteral("rankBanner"));
-    m_banner->setTextFormat(Qt::RichText);
     m_banner->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
     // A long banner (a base's name, a warning) is cut at the panel's edge
-    // rather than widening the panel, and with it the window.
-    m_banner->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // with "…" rather than widening the panel, and with it the window; its
+    // tooltip has it whole.
     m_banner->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_banner->setMinimumWidth(40);
     auto* top = new QHBoxLayout;
@@ -387,12 +387,11 @@ void RankPanel::updateBanner()
                                                  : QString());
         const Comparison* shown = m_compareModel->shown();
         if (!shown) {
-            m_banner->setText(tr("Comparing with base %1: computing…").arg(session->baseName().toHtmlEscaped()));
-            m_banner->setToolTip(QString());
+            m_banner->setFullText(tr("Comparing with base %1: computing…").arg(session->baseName().toHtmlEscaped()));
             return;
         }
         using V = Comparison::Verdict;
-        m_banner->setText(tr("<b>New</b> (open) vs <b>base</b> %1: <span style='color:%2'>%3 regressed</span>, "
+        const QString text = tr("<b>New</b> (open) vs <b>base</b> %1: <span style='color:%2'>%3 regressed</span>, "
                              "<span style='color:%4'>%5 improved</span>, %6 inconclusive, %7 added, %8 removed")
                               .arg(session->baseName().toHtmlEscaped(), DiffColors::verdictText(V::Regressed).name())
                               .arg(shown->count(V::Regressed))
@@ -405,16 +404,16 @@ void RankPanel::updateBanner()
                           // against several, no label can be more than inconclusive.
                           + (shown->warnings().empty()
                                  ? QString()
-                                 : QStringLiteral(" · ⚠ ") + QString::fromStdString(shown->warnings().front()).toHtmlEscaped()));
+                                 : QStringLiteral(" · ⚠ ") + QString::fromStdString(shown->warnings().front()).toHtmlEscaped());
         QString tip = QString::fromStdString(CompareFormatter::header(*shown));
         for (const std::string& warning : shown->warnings())
             tip += QStringLiteral("\n⚠ ") + QString::fromStdString(warning);
-        m_banner->setToolTip(tip);
+        m_banner->setFullText(text, tip);
         return;
     }
     m_count->setText(m_model->table() ? countText(m_proxy->rowCount(), m_model->rowCount()) : QString());
     if (!m_document->hasProfile()) {
-        m_banner->clear();
+        m_banner->setFullText(QString());
         return;
     }
     // A live recording's next version is computed while the table shown
@@ -422,7 +421,7 @@ void RankPanel::updateBanner()
     // flickering to "computing…" and back each second (and laying out the
     // rich-text label twice a scrape: 0.9 ms of the GUI thread).
     if (m_job.isRunning() && !m_continuing) {
-        m_banner->setText(tr("computing…"));
+        m_banner->setFullText(tr("computing…"));
         return;
     }
     const RankTable* table = m_model->table();
@@ -431,16 +430,17 @@ void RankPanel::updateBanner()
         const Time start = m_model->profile()->startTime();
         auto point = [&](Time t) { return QString::fromStdString(ValueFormat::point(t - start, unit)); };
         // semantics.md §5: how a range counts, said where the numbers are.
-        m_banner->setText(tr("<b>Range %1 – %2</b> (%3): times clipped to it, total includes what was created before "
-                             "it · <a href='whole'>whole profile</a>")
-                              .arg(point(table->range()->from), point(table->range()->to),
-                                   QString::fromStdString(ValueFormat::text(table->range()->to - table->range()->from, unit))));
-        m_banner->setToolTip(tr("Exec, total and wall are clipped to the range; total includes the time of what a label "
-                                "created before the range. Calls, unfinished and the percentiles cover every call alive "
-                                "in the range, counted as finished if it finished at any time."));
+        // The way back before the explanation: a narrow panel cuts the end.
+        m_banner->setFullText(
+            tr("<b>Range %1 – %2</b> (%3) · <a href='whole'>whole profile</a> · times clipped to it, total includes what "
+               "was created before it")
+                .arg(point(table->range()->from), point(table->range()->to),
+                     QString::fromStdString(ValueFormat::text(table->range()->to - table->range()->from, unit))),
+            tr("Exec, total and wall are clipped to the range; total includes the time of what a label "
+               "created before the range. Calls, unfinished and the percentiles cover every call alive "
+               "in the range, counted as finished if it finished at any time."));
     } else {
-        m_banner->setToolTip(QString());
-        m_banner->setText(tr("Whole profile (Shift+drag on the timeline for a range)"));
+        m_banner->setFullText(tr("Whole profile (Shift+drag on the timeline for a range)"));
     }
 }
 

@@ -23,6 +23,7 @@ namespace runlane {
 
 class CompareFilterModel;
 class CompareModel;
+class ElidedLabel;
 class ProfileDocument;
 class RankModel;
 class TimeAxis;
@@ -120,7 +121,7 @@ private:
     QComboBox* m_verdictBox;
     QLineEdit* m_filter;
     QLabel* m_count;
-    QLabel* m_banner;
+    ElidedLabel* m_banner; // cut at the panel's edge, whole in its tooltip
     QAction* m_copy;
     ProfileJob<Computed> m_job;
     std::shared_ptr<std::atomic<bool>> m_cancel;

@@ -273,6 +273,46 @@ private Q_SLOTS:
         QCOMPARE(window.windowTitle(), QStringLiteral("new.json — Runlane"));
     }
 
+    // Issue 39, item 7: the status bar counts the verdicts of the metric
+    // the rank shows, and follows the metric box (it counted exec's always).
+    void statusCountsTheRanksMetric_data()
+    {
+        QTest::addColumn<QString>("metric");
+        QTest::addColumn<QString>("status");
+        // f7 30 % slower and f3 30 % faster in time; their calls unchanged.
+        QTest::newRow("exec") << "exec"
+                              << "New: new.json · base: base.json · exec: 1 regressed, 1 improved, 0 inconclusive, "
+                                 "17 unchanged, 1 added, 1 removed";
+        QTest::newRow("wall") << "wall"
+                              << "New: new.json · base: base.json · wall: 1 regressed, 1 improved, 0 inconclusive, "
+                                 "17 unchanged, 1 added, 1 removed";
+        QTest::newRow("calls") << "calls"
+                               << "New: new.json · base: base.json · calls: 0 regressed, 0 improved, 0 inconclusive, "
+                                  "19 unchanged, 1 added, 1 removed";
+    }
+    void statusCountsTheRanksMetric()
+    {
+        QFETCH(QString, metric);
+        QFETCH(QString, status);
+        MainWindow window;
+        QVERIFY(openNew(window));
+        window.compareController()->compareWith({path("base.json")});
+        settle(window);
+        QComboBox* box = window.rank()->metricBox();
+        // Away from the metric and back: the text is the switch's, not the load's.
+        box->setCurrentIndex(box->findText(metric == QStringLiteral("exec") ? QStringLiteral("calls") : QStringLiteral("exec")));
+        box->setCurrentIndex(box->findText(metric));
+        QCOMPARE(window.statusText(), status);
+        // The same counts as the comparison's own for that metric.
+        const Comparison* c = window.document()->compare()->comparison();
+        CompareMetric which = CompareMetric::Exec;
+        QVERIFY(CompareMetrics::parse(metric.toStdString(), which));
+        QVERIFY(status.contains(QStringLiteral("%1: %2 regressed, %3 improved")
+                                    .arg(metric)
+                                    .arg(c->count(Verdict::Regressed, which))
+                                    .arg(c->count(Verdict::Improved, which))));
+    }
+
     void dropsCompareOrOpen()
     {
         MainWindow window;

@@ -1,3 +1,4 @@
+#include "elidedlabel.h"
 #include "profiledocument.h"
 #include "rankformatter.h"
 #include "rankheader.h"
@@ -14,6 +15,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTextDocument>
 #include <QtTest>
 
 using namespace runlane;
@@ -268,6 +270,68 @@ private Q_SLOTS:
         QVERIFY(shown.wait(10000));
         compareRows(*m_demo.profile, *f.panel.model()->table(), RankTable::compute(*m_demo.metrics));
         QVERIFY(f.banner().contains(QStringLiteral("Whole profile")));
+    }
+
+    // Issue 39, item 7: a banner longer than its room is cut with "…",
+    // the link before the cut kept, and is whole in its tooltip (it was cut
+    // at the panel's edge, unreadable); one with room is shown whole.
+    void bannerIsElidedWithItsTextInTheTooltip_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("elided");
+        QTest::addColumn<bool>("link"); // the way back to the whole profile is shown
+        QTest::newRow("wide") << 2000 << false << true;
+        QTest::newRow("narrow") << 800 << true << true; // 458 px for the banner
+        QTest::newRow("narrowest") << 640 << true << false; // 298 px
+    }
+    void bannerIsElidedWithItsTextInTheTooltip()
+    {
+        QFETCH(int, width);
+        QFETCH(bool, elided);
+        QFETCH(bool, link);
+        Fixture f(m_demo);
+        f.panel.resize(width, 400);
+        const Time start = f.axis.boundsStart();
+        QSignalSpy shown(&f.panel, &RankPanel::tableShown);
+        f.axis.setSelection(start + 10'000'000'000, start + 11'250'000'000);
+        QVERIFY(shown.wait(10000));
+        QApplication::processEvents();
+        const auto* banner = f.panel.findChild<ElidedLabel*>(QStringLiteral("rankBanner"));
+        QVERIFY(banner);
+        const QString full = QStringLiteral("Range 10.000000 s – 11.250000 s (1.25 s) · whole profile · times clipped to "
+                                            "it, total includes what was created before it");
+        const QString details = QStringLiteral(
+            "Exec, total and wall are clipped to the range; total includes the time of what a label created before the "
+            "range. Calls, unfinished and the percentiles cover every call alive in the range, counted as finished if it "
+            "finished at any time.");
+        QTextDocument document;
+        document.setHtml(banner->fullText());
+        QCOMPARE(document.toPlainText(), full);
+        // What is shown fits the label, whole or cut.
+        const int room = banner->contentsRect().width();
+        QVERIFY2(ElidedLabel::textWidth(banner->text(), banner->font()) <= room, qPrintable(banner->text()));
+        QCOMPARE(banner->isElided(), elided);
+        if (!elided) {
+            QCOMPARE(banner->text(), banner->fullText());
+            QCOMPARE(banner->toolTip(), details);
+            return;
+        }
+        QVERIFY2(ElidedLabel::textWidth(banner->fullText(), banner->font()) > room, qPrintable(QString::number(room)));
+        document.setHtml(banner->text());
+        const QString cut = document.toPlainText();
+        QVERIFY2(cut.endsWith(QStringLiteral("…")), qPrintable(cut));
+        QVERIFY2(full.startsWith(cut.chopped(1)), qPrintable(cut));
+        QVERIFY2(cut.startsWith(QStringLiteral("Range 10.000000 s – 11.250000 s (1.25 s) ·")), qPrintable(cut));
+        // The link to the whole profile survives a cut after it (it comes
+        // before the explanation).
+        QCOMPARE(banner->text().contains(QStringLiteral("<a href=\"whole\">whole profile</a>")), link);
+        QCOMPARE(banner->toolTip(), full + QStringLiteral("\n\n") + details);
+        // Wide again: whole, and the tooltip the details alone.
+        f.panel.resize(2000, 400);
+        QApplication::processEvents();
+        QVERIFY(!banner->isElided());
+        QCOMPARE(banner->text(), banner->fullText());
+        QCOMPARE(banner->toolTip(), details);
     }
 
     void newerRangeReplacesOlder()
