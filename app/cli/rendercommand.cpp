@@ -14,6 +14,7 @@
 #include "timeaxis.h"
 #include "timeruler.h"
 #include "usagechart.h"
+#include "usagechartview.h"
 
 #include <QApplication>
 #include <QPainter>
@@ -233,9 +234,13 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
 
     QImage image;
     switch (request.view) {
-    case View::Icicle:
-        image = ImageExporter::icicle(*window.icicle(), *window.ruler(), request.size, request.scale);
+    case View::Icicle: {
+        // The size asked for, the differential flame graph's key included.
+        const int legend = ImageExporter::icicleLegendHeight(*window.icicle());
+        const QSize size(request.size.width(), std::max(1, request.size.height() - legend));
+        image = ImageExporter::icicle(*window.icicle(), *window.ruler(), size, request.scale);
         break;
+    }
     case View::Lanes:
         image = ImageExporter::lanes(*window.lanes(), *window.ruler(), request.size, request.scale);
         break;
@@ -248,6 +253,10 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         const int rest = window.ruler()->height() + legend;
         chart.resize(request.size.width(), std::max(chart.minimumHeight(), request.size.height() - rest));
         chart.show();
+        QApplication::processEvents();
+        // The image has its plot, not the controls above it: the plot
+        // takes their height too.
+        chart.resize(chart.width(), chart.height() + chart.height() - chart.view()->height());
         QApplication::processEvents();
         chart.finishPendingWork();
         QApplication::processEvents();

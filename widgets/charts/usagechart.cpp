@@ -229,6 +229,16 @@ void UsageChart::setTrack(TrackId track)
     recompute();
 }
 
+QString UsageChart::trackName() const
+{
+    return m_trackBox->currentText();
+}
+
+QString UsageChart::binsNote() const
+{
+    return m_note->text();
+}
+
 void UsageChart::setBinWidth(Time width)
 {
     if (width == m_binWidth)

@@ -49,6 +49,11 @@ public:
     bool isStretchPending() const;
     TrackId track() const { return m_track; }
     void setTrack(TrackId track);
+    // What the controls above the plot say, for an image without them: the
+    // track's name as its box shows it, and the note on the bins ("bins of
+    // 1.00 ms", worker-equivalents).
+    QString trackName() const;
+    QString binsNote() const;
     // 0: automatic (about one bin per 3 px).
     Time requestedBinWidth() const { return m_binWidth; }
     void setBinWidth(Time width);

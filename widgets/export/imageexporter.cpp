@@ -2,11 +2,15 @@
 
 #include "colorscheme.h"
 #include "counterview.h"
+#include "differentialsource.h"
+#include "difflegend.h"
 #include "icicleview.h"
 #include "tasklaneview.h"
 #include "timeruler.h"
 #include "usagechart.h"
+#include "usagechartview.h"
 
+#include <QCoreApplication>
 #include <QImageWriter>
 #include <QPainter>
 #include <QSaveFile>
@@ -36,10 +40,9 @@ int rulerHeight(const TimeRuler& ruler)
 // ruler if one is given, so that an exported chart tells its times as the
 // window does.
 template<typename View>
-QImage paintView(const View& view, const TimeRuler* ruler, QSize size, qreal scale)
+void paintView(QPainter& painter, const View& view, const TimeRuler* ruler, QSize size)
 {
-    QImage image = canvas(size, scale);
-    QPainter painter(&image);
+    painter.save();
     const int top = ruler ? std::min(rulerHeight(*ruler), size.height()) : 0;
     if (ruler) {
         painter.setFont(ruler->font());
@@ -49,10 +52,46 @@ QImage paintView(const View& view, const TimeRuler* ruler, QSize size, qreal sca
     }
     painter.setFont(view.font());
     view.paintContent(painter, QSize(size.width(), size.height() - top), view.scrollY());
+    painter.restore();
+}
+
+template<typename View>
+QImage paintView(const View& view, const TimeRuler* ruler, QSize size, qreal scale)
+{
+    QImage image = canvas(size, scale);
+    QPainter painter(&image);
+    paintView(painter, view, ruler, size);
     return image;
 }
 
 constexpr int kLegendColumn = 260; // px per legend entry in a usage export
+
+// What the usage chart's controls say, for its image without them: the
+// chart, the track, the bins (and worker-equivalents), top to bottom in `r`.
+void paintUsageCaption(QPainter& painter, const UsageChart& chart, QRect r)
+{
+    QFont bold = chart.font();
+    bold.setBold(true);
+    const struct {
+        QString text;
+        QFont font;
+        QColor color;
+    } lines[] = {{UsageChart::tr("Event-loop usage"), bold, ColorScheme::text()},
+                 {chart.trackName(), chart.font(), ColorScheme::text()},
+                 {chart.binsNote(), chart.font(), ColorScheme::mutedText()}};
+    painter.save();
+    painter.setClipRect(r);
+    for (const auto& line : lines) {
+        if (line.text.isEmpty())
+            continue;
+        painter.setFont(line.font);
+        painter.setPen(line.color);
+        QRect used;
+        painter.drawText(r, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, line.text, &used);
+        r.setTop(used.bottom() + 4);
+    }
+    painter.restore();
+}
 
 } // namespace
 
@@ -66,9 +105,25 @@ QImage ImageExporter::lanes(const TaskLaneView& view, QSize size, qreal scale)
     return paintView(view, nullptr, size, scale);
 }
 
+int ImageExporter::icicleLegendHeight(const IcicleView& view)
+{
+    return dynamic_cast<const DifferentialSource*>(view.source()) ? DiffLegend::height(view.fontMetrics()) : 0;
+}
+
 QImage ImageExporter::icicle(const IcicleView& view, const TimeRuler& ruler, QSize size, qreal scale)
 {
-    return paintView(view, &ruler, size, scale);
+    const auto* diff = dynamic_cast<const DifferentialSource*>(view.source());
+    if (!diff)
+        return paintView(view, &ruler, size, scale);
+    // Red and blue mean nothing in an image read alone: its key below it.
+    const int legend = DiffLegend::height(view.fontMetrics());
+    QImage image = canvas(size + QSize(0, legend), scale);
+    QPainter painter(&image);
+    paintView(painter, view, &ruler, size);
+    painter.setFont(view.font());
+    DiffLegend(diff->threshold(), diff->floor(), diff->unit())
+        .paint(painter, QRect(0, size.height(), size.width(), legend), view.fontMetrics());
+    return image;
 }
 
 QImage ImageExporter::lanes(const TaskLaneView& view, const TimeRuler& ruler, QSize size, qreal scale)
@@ -93,9 +148,17 @@ int ImageExporter::usageLegendHeight(const UsageChart& chart, int width, std::op
 
 QImage ImageExporter::usage(UsageChart& chart, const TimeRuler& ruler, qreal scale)
 {
-    // The chart as shown, then every legend entry: the chart's gutter
-    // shows only those that fit its height, an image must show all.
-    const QSize chartSize = chart.size();
+    // The plot as shown, then every legend entry: the chart's gutter
+    // shows only those that fit its height, an image must show all. The
+    // controls above the plot (track, bins, top k) are the window's, not
+    // the image's.
+    // The bins of what it shows, not none: an export right after a load
+    // or a zoom waits for them, and for the axes laid out around them
+    // (Qt Charts lays out on a posted event: the y labels were missing).
+    chart.finishPendingWork();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    const UsageChartView& view = *chart.view();
+    const QSize chartSize = view.size();
     const int top = rulerHeight(ruler);
     const int legend = usageLegendHeight(chart, chartSize.width());
     QImage image = canvas(QSize(chartSize.width(), top + chartSize.height() + legend), scale);
@@ -103,8 +166,17 @@ QImage ImageExporter::usage(UsageChart& chart, const TimeRuler& ruler, qreal sca
     painter.setFont(ruler.font());
     ruler.paintContent(painter, QSize(chartSize.width(), top));
     painter.end();
-    chart.render(&image, QPoint(0, top));
+    // The widget's render, not QGraphicsView's (of the scene alone): the
+    // view's backdrop, grid and range selection are its own painting.
+    static_cast<QWidget*>(chart.view())->render(&image, QPoint(0, top));
     painter.begin(&image);
+    // Nor the gutter's list, which the full one below replaces: its column
+    // left of the y axis's labels says instead what the controls said.
+    if (const QRect first = view.legendRect(view.legendFirst()); !first.isEmpty()) {
+        const QRect column(0, top, first.right() + 1, chartSize.height());
+        painter.fillRect(column, ColorScheme::gutter());
+        paintUsageCaption(painter, chart, column.adjusted(first.left(), 8, 0, -8));
+    }
     painter.setFont(chart.font());
     const int line = chart.fontMetrics().height() + 4;
     const int columns = std::max(1, chartSize.width() / kLegendColumn);

@@ -26,12 +26,17 @@ public:
     static QImage icicle(const IcicleView& view, QSize size, qreal scale = 1.0);
     static QImage lanes(const TaskLaneView& view, QSize size, qreal scale = 1.0);
     // A chart under the time ruler, `size` in all: the image tells the
-    // times of what it shows, as the window does.
+    // times of what it shows, as the window does. The differential flame
+    // graph comes with its colour key (DiffLegend) below, the image that
+    // much higher (icicleLegendHeight).
     static QImage icicle(const IcicleView& view, const TimeRuler& ruler, QSize size, qreal scale = 1.0);
+    static int icicleLegendHeight(const IcicleView& view);
     static QImage lanes(const TaskLaneView& view, const TimeRuler& ruler, QSize size, qreal scale = 1.0);
     static QImage counters(const CounterView& view, const TimeRuler& ruler, QSize size, qreal scale = 1.0);
-    // The usage chart at its size under the ruler, and below it every
-    // legend entry ("other" included) with its mean share.
+    // The usage chart's plot at its size under the ruler, without the
+    // controls above it (track, bins, top k) or its gutter's legend (the
+    // entries that fit, "1–5 of 9 ▾"): below it every legend entry
+    // ("other" included) with its mean share.
     static QImage usage(UsageChart& chart, const TimeRuler& ruler, qreal scale = 1.0);
     // The legend's height below a chart `width` px wide: for its entries,
     // or for `count` entries.

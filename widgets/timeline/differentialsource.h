@@ -19,6 +19,10 @@ public:
                        double threshold, double floor);
 
     bool fillOf(const Interval& span, QRgb& color) const override;
+    // What its colours were chosen by (an exported image's legend says it).
+    double threshold() const { return m_threshold; }
+    double floor() const { return m_floor; }
+    ValueUnit unit() const { return m_profile.unit(); }
     std::string describe(std::uint32_t id) const override;
 
 private:

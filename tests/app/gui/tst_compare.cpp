@@ -12,14 +12,17 @@
 #include "compareusagechart.h"
 #include "core/compare/runsgenerator.h"
 #include "diffcolors.h"
+#include "difflegend.h"
 #include "droptargets.h"
 #include "icicleview.h"
+#include "imageexporter.h"
 #include "mainwindow.h"
 #include "mainwindowdriver.h"
 #include "profiledocument.h"
 #include "profileloader.h"
 #include "rankpanel.h"
 #include "removedpathspanel.h"
+#include "timeruler.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -311,6 +314,67 @@ private Q_SLOTS:
                                     .arg(metric)
                                     .arg(c->count(Verdict::Regressed, which))
                                     .arg(c->count(Verdict::Improved, which))));
+    }
+
+    // Issue 39, item 14: the differential flame graph's PNG has its colour
+    // key below it (red and blue meant nothing in an image read alone):
+    // DiffColors' gradient from −50 % to +100 %, exactly the boxes' colours.
+    void differentialExportHasItsColourKey()
+    {
+        MainWindow window;
+        QVERIFY(openNew(window));
+        window.compareController()->compareWith({path("base.json")});
+        settle(window);
+        window.action(QStringLiteral("aggregated"))->trigger();
+        settle(window);
+        IcicleView* icicle = window.icicle();
+        QVERIFY(icicle->isDifferential());
+        const QString out = path("differential.png");
+        window.setSaveFileChooser([&out](const QString&) { return out; });
+        window.action(QStringLiteral("exportIcicle"))->trigger();
+        const QImage image(out);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.devicePixelRatio(), 1.0);
+        // The flame graph under its ruler, as the window has them, and the key.
+        const int ruler = window.ruler()->height();
+        const QFontMetrics metrics = icicle->fontMetrics();
+        const int legend = DiffLegend::height(metrics);
+        QCOMPARE(legend, 8 + 3 * (metrics.height() + 4) + 8);
+        QCOMPARE(ImageExporter::icicleLegendHeight(*icicle), legend);
+        QCOMPARE(image.size(), QSize(icicle->width(), ruler + icicle->height() + legend));
+        const QRect key(0, ruler + icicle->height(), icicle->width(), legend);
+        const QRect bar = DiffLegend::gradientRect(key, metrics);
+        QCOMPARE(bar.size(), QSize(360, 12));
+        QVERIFY(key.contains(bar));
+        // Its ends and middle: DiffColors' colours of −50 % (the fullest
+        // blue), +100 % (the fullest red) and of no change (grey).
+        const double threshold = window.document()->compare()->options().threshold;
+        const int y = bar.center().y();
+        QCOMPARE(image.pixel(bar.left(), y), DiffColors::forDelta(-0.5, 1.0, threshold, 0).rgb());
+        QCOMPARE(image.pixel(bar.right(), y), DiffColors::forDelta(1.0, 1.0, threshold, 0).rgb());
+        QCOMPARE(image.pixel(bar.left() + 180, y), DiffColors::forDelta(0, 1.0, threshold, 0).rgb());
+        QCOMPARE(DiffLegend::changeAt(0, 360), -0.5);
+        QCOMPARE(DiffLegend::changeAt(359, 360), 1.0);
+        // Beyond the ends the colours are the ends'.
+        QCOMPARE(DiffColors::forDelta(-0.9, 1.0, threshold, 0).rgb(), DiffColors::forDelta(-0.5, 1.0, threshold, 0).rgb());
+        QCOMPARE(DiffColors::forDelta(4.0, 1.0, threshold, 0).rgb(), DiffColors::forDelta(1.0, 1.0, threshold, 0).rgb());
+        // Every column in the colour of its change, left (faster) to right.
+        for (int x = 0; x < bar.width(); ++x)
+            QCOMPARE(image.pixel(bar.left() + x, y), DiffColors::forDelta(DiffLegend::changeAt(x, bar.width()), 1.0, threshold, 0).rgb());
+        // The swatch of a path no base run has: 12 × 12 px of its green.
+        int green = 0;
+        for (int yy = key.top(); yy <= key.bottom(); ++yy) {
+            for (int x = 0; x < key.width(); ++x)
+                green += image.pixel(x, yy) == DiffColors::newPath().rgb();
+        }
+        QCOMPARE(green, 144);
+        // Not comparing: no key, the image as before.
+        window.action(QStringLiteral("stopComparing"))->trigger();
+        settle(window);
+        QVERIFY(!icicle->isDifferential());
+        QCOMPARE(ImageExporter::icicleLegendHeight(*icicle), 0);
+        window.action(QStringLiteral("exportIcicle"))->trigger();
+        QCOMPARE(QImage(out).size(), QSize(icicle->width(), ruler + icicle->height()));
     }
 
     void dropsCompareOrOpen()

@@ -1,4 +1,5 @@
 #include "backgroundloader.h"
+#include "colorscheme.h"
 #include "counterview.h"
 #include "findbar.h"
 #include "icicleview.h"
@@ -31,6 +32,7 @@
 #include <QtTest>
 
 #include <functional>
+#include <set>
 #include <memory>
 
 using namespace runlane;
@@ -432,11 +434,13 @@ private Q_SLOTS:
         QVERIFY(!image.isNull());
         const QWidget* shown = action == QStringLiteral("exportIcicle") ? static_cast<QWidget*>(window.icicle())
             : action == QStringLiteral("exportLanes")                    ? static_cast<QWidget*>(window.lanes())
-            : action == QStringLiteral("exportUsage")                    ? static_cast<QWidget*>(window.usage())
+            : action == QStringLiteral("exportUsage")                    ? static_cast<QWidget*>(window.usage()->view())
                                                                          : static_cast<QWidget*>(&window);
         const qreal scale = window.devicePixelRatioF() * (twice ? 2 : 1);
         // Issue 13, item 4: a chart comes with its ruler on top, exactly the
-        // window's, and the usage chart with every legend entry below it.
+        // window's, and the usage chart with every legend entry below it;
+        // issue 39, item 14: the usage chart's plot only, not the controls
+        // above it (track, bins, top k).
         const bool chart = shown != &window;
         const int ruler = chart ? window.ruler()->height() : 0;
         const int legend = action == QStringLiteral("exportUsage") ? ImageExporter::usageLegendHeight(*window.usage(), shown->width()) : 0;
@@ -445,6 +449,9 @@ private Q_SLOTS:
             const QImage onScreen = window.ruler()->grab(QRect(0, 0, shown->width(), ruler)).toImage().convertToFormat(image.format());
             QCOMPARE(image.copy(0, 0, shown->width(), ruler), onScreen);
         }
+        // The export waits for the chart's bins: right after the load it
+        // had none (and no legend, so that what follows was never run).
+        QCOMPARE(legend > 0, action == QStringLiteral("exportUsage"));
         if (legend > 0) {
             // Top 8 and "other": nine entries, of which the chart's gutter
             // shows fewer; each has its swatch in the image.
@@ -460,6 +467,36 @@ private Q_SLOTS:
                 }
                 QVERIFY2(found >= 100, qPrintable(entry.name)); // a 10 × 10 swatch at least
             }
+            // Below the ruler the plot, pixel for pixel the window's right
+            // of the gutter's list ("1–5 of 9 ▾" there); in that column
+            // no entry's swatch (the full list is below), but what the
+            // controls said: the chart, its track, its bins.
+            UsageChartView* view = window.usage()->view();
+            const int column = view->legendRect(view->legendFirst()).right() + 1;
+            if (!twice) {
+                const QImage plot = view->grab().toImage().convertToFormat(image.format());
+                QCOMPARE(image.copy(column, ruler, image.width() - column, shown->height()),
+                         plot.copy(column, 0, plot.width() - column, plot.height()));
+            }
+            const QImage gutter = image.copy(0, int(ruler * scale), int(column * scale), int(shown->height() * scale));
+            std::set<QRgb> swatches;
+            for (const auto& entry : entries) {
+                if (entry.label != kNone) // "other" is a grey, as text edges can be
+                    swatches.insert(entry.color.rgb());
+            }
+            QCOMPARE(swatches.size(), std::size_t(8));
+            int swatchPixels = 0;
+            int gutterPixels = 0;
+            for (int y = 0; y < gutter.height(); ++y) {
+                for (int x = 0; x < gutter.width(); ++x) {
+                    swatchPixels += int(swatches.count(gutter.pixel(x, y)));
+                    gutterPixels += QColor(gutter.pixel(x, y)) == ColorScheme::gutter();
+                }
+            }
+            QCOMPARE(swatchPixels, 0);
+            QVERIFY2(gutterPixels < gutter.width() * gutter.height(), "the caption is drawn");
+            QCOMPARE(window.usage()->trackName(), QStringLiteral("codex-node main loop"));
+            QCOMPARE(window.usage()->binsNote(), QStringLiteral("bins of 200 ms"));
         }
         QVERIFY(suggested.startsWith(QStringLiteral("demo profile-")) || suggested.startsWith(QStringLiteral("chronos-demo-")));
         QVERIFY2(window.statusText().startsWith(QStringLiteral("Saved out.png")), qPrintable(window.statusText()));
