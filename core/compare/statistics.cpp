@@ -197,6 +197,20 @@ Statistics::Interval medianDeltaAsymptotic(const std::vector<double>& a, const s
     return {delta - z * se, delta + z * se};
 }
 
+// A law given as (value, probability) in value order, with one entry per
+// value: equal neighbours (ties of the sample, equal midpoints) summed.
+std::vector<std::pair<double, double>> mergeEqualValues(const std::vector<std::pair<double, double>>& law)
+{
+    std::vector<std::pair<double, double>> merged;
+    for (const auto& [value, p] : law) {
+        if (!merged.empty() && merged.back().first == value)
+            merged.back().second += p;
+        else
+            merged.emplace_back(value, p);
+    }
+    return merged;
+}
+
 // The exact distribution of the median of a resample (n draws with
 // replacement) of the sorted sample `x`: what infinitely many bootstrap
 // resamples would give. Draws are positions 0..n-1, each with chance 1/n;
@@ -258,14 +272,7 @@ std::vector<std::pair<double, double>> exactResampleMedian(const std::vector<dou
     }
     // One entry per value, in order: ties and equal midpoints merged.
     std::sort(law.begin(), law.end());
-    std::vector<std::pair<double, double>> merged;
-    for (const auto& [value, p] : law) {
-        if (!merged.empty() && merged.back().first == value)
-            merged.back().second += p;
-        else
-            merged.emplace_back(value, p);
-    }
-    return merged;
+    return mergeEqualValues(law);
 }
 
 // Below this a law's tail is left out (its mass goes to the last value kept).
@@ -307,15 +314,7 @@ std::vector<std::pair<double, double>> exactResampleOrderStatistic(const std::ve
     }
     for (std::size_t j = 1; j < above.size(); ++j)
         law.emplace_back(x[mid + j], above[j - 1] - (j + 1 < above.size() ? above[j] : 0.0));
-    // Ties: one entry per value.
-    std::vector<std::pair<double, double>> merged;
-    for (const auto& [value, p] : law) {
-        if (!merged.empty() && merged.back().first == value)
-            merged.back().second += p;
-        else
-            merged.emplace_back(value, p);
-    }
-    return merged;
+    return mergeEqualValues(law);
 }
 
 // The continued fraction of the incomplete beta function (modified Lentz),

@@ -12,6 +12,7 @@
 // gives the same runs on every machine (no library distributions).
 
 #include "comparison.h"
+#include "seededrandom.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,11 +22,11 @@
 
 namespace runlane::test {
 
-class RandomRuns
+class RandomRuns : private SeededRandom
 {
 public:
     explicit RandomRuns(std::uint64_t seed)
-        : m_state(seed * 0x9e3779b97f4a7c15ULL + 7)
+        : SeededRandom(seed * 0x9e3779b97f4a7c15ULL + 7)
     {
     }
 
@@ -189,20 +190,6 @@ private:
             set.add(RunSet::Run{"run" + std::to_string(r), "generated", busy, {}}, values);
         }
     }
-
-    std::uint64_t next()
-    {
-        std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return (double(next() >> 11) + 0.5) / double(1ULL << 53); }
-    std::uint64_t below(std::uint64_t n) { return next() % n; }
-    bool chance(double p) { return uniform() < p; }
-    double normal() { return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
-
-    std::uint64_t m_state;
 };
 
 // One run of one label whose calls (exec = total = wall, none waiting)

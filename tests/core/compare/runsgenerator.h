@@ -9,6 +9,7 @@
 
 #include "profile.h"
 #include "profileloader.h"
+#include "seededrandom.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -22,7 +23,7 @@
 
 namespace runlane::test {
 
-class RunsGenerator
+class RunsGenerator : private SeededRandom
 {
 public:
     int labels = 20;
@@ -32,7 +33,7 @@ public:
     std::map<std::string, double> factors; // planted: "f7" -> 1.2
 
     explicit RunsGenerator(std::uint64_t seed)
-        : m_state(seed * 0x9e3779b97f4a7c15ULL + 1)
+        : SeededRandom(seed * 0x9e3779b97f4a7c15ULL + 1)
     {
     }
 
@@ -74,20 +75,6 @@ public:
         file.close();
         return ProfileLoader::load(path).profile;
     }
-
-private:
-    std::uint64_t next()
-    {
-        std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return (double(next() >> 11) + 0.5) / double(1ULL << 53); }
-    // Box–Muller: exact enough, and the same on every machine.
-    double normal() { return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
-
-    std::uint64_t m_state;
 };
 
 } // namespace runlane::test
