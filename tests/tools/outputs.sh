@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Byte-identity check for refactorings: runs runlane-cli's summary, rank
-# (table and JSON), usage and render (the whole window, fixed size) on every
+# (table and JSON), usage and render (the whole window and each view, fixed
+# size) on every
 # profile in tests/data/ and writes each output, stderr and exit code to
 # OUTDIR. Run it before and after a change and compare with `diff -r`:
 #
@@ -48,8 +49,13 @@ while IFS= read -r file; do
     run "$dest/rank-json" rank "$file" --format json
     run "$dest/usage" usage "$file"
     run "$dest/render" render "$file" --view window --size 1200x800 -o "$dest/render.png"
+    # Each view alone too: a view rendered on its own must not change when
+    # the window around it is rearranged.
+    for view in icicle lanes usage rank; do
+        run "$dest/render-$view" render "$file" --view $view --size 900x500 -o "$dest/render-$view.png"
+    done
     # render names the PNG it wrote: keep OUTDIR out of it.
-    sed -i "s|$out/|OUTDIR/|g" "$dest/render.out" "$dest/render.err"
+    sed -i "s|$out/|OUTDIR/|g" "$dest"/render*.out "$dest"/render*.err
     count=$((count + 1))
 done < <(find . -path ./screens -prune -o -type f ! -name '*.md' -print | LC_ALL=C sort)
 echo "outputs.sh: $count files, $(find "$out" -type f | wc -l) outputs in $out"
