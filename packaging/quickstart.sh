@@ -10,7 +10,7 @@
 # RUNLANE_BUILD_DIR picks the build directory (default: build/). `check`
 # builds with clang in build-sanitize/ and build-fuzz/ (named after that
 # directory) and runs every fuzz target for RUNLANE_FUZZ_SECONDS (default 30;
-# the long runs are in README "Robustness"). docs/CONTRIBUTING.md has the
+# the long runs are in docs/robustness.md). docs/CONTRIBUTING.md has the
 # test tiers (ctest -L unit ...) and the rest of a developer's commands.
 set -euo pipefail
 

@@ -18,7 +18,7 @@ namespace runlane {
 class ProfileDocument;
 
 // File ▸ Add to this profile…: a V8 CPU profile recorded in the same run as
-// the open trace is read into it (README "Adding a CPU profile to a trace").
+// the open trace is read into it (docs/formats.md, "Adding a CPU profile to a trace").
 // The file, then the thread its samples belong to when the trace has more
 // than one (the trace's main thread preselected), then the trace is loaded
 // again with every file added so far and this one, in the background as any

@@ -9,7 +9,7 @@
 
 namespace runlane {
 
-// The differential flame graph's numbers (README "Compare in the viewer"):
+// The differential flame graph's numbers (docs/compare.md, "Compare in the viewer"):
 // each call path of the new profile's call tree (semantics.md §7) matched
 // with the same path in every base run, and the paths of the base runs that
 // the new profile no longer has. A path is its track's name and the labels

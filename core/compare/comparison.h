@@ -28,7 +28,7 @@ struct CompareOptions {
 // Two sets of runs of one workload compared label by label: per metric the
 // medians, Δ, a Mann–Whitney U test and a bootstrap interval of Δ, and a
 // verdict that alarms only when the whole interval clears the threshold
-// (docs: README "Compare runs"). Pure: no files, no Widgets.
+// (docs/compare.md). Pure: no files, no Widgets.
 class Comparison
 {
 public:
@@ -39,7 +39,7 @@ public:
         Calls, // one run per side: each call's value
     };
     // What a metric's interval is, always of the Δ it is shown beside
-    // (README "Compare runs").
+    // (docs/compare.md).
     enum class IntervalMethod {
         MedianOverRuns, // percentile bootstrap of the change of the runs' median
         TotalOverCalls, // one run per side, exec, total, wall, wait: Welch's interval of the total's change from its calls

@@ -19,8 +19,8 @@ namespace runlane {
 class MemoryGuard;
 
 // A file read into the same profile as the one loaded: a V8 CPU profile of
-// the run a trace recorded, on the trace's clock (README "Adding a CPU
-// profile to a trace").
+// the run a trace recorded, on the trace's clock (docs/formats.md, "Adding a
+// CPU profile to a trace").
 struct ProfileAddition {
     // A thread of the trace, by its process and thread ids.
     struct Thread {

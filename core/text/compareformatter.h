@@ -9,7 +9,7 @@
 namespace runlane {
 
 // A Comparison as text: an aligned table for people, CSV, JSON for scripts
-// (the fields README "Compare runs" documents), and Markdown to paste into a
+// (the fields docs/compare.md documents), and Markdown to paste into a
 // pull request. Each starts by saying what was compared and how.
 class CompareFormatter
 {

@@ -1,6 +1,6 @@
 // How often the compare verdicts raise a false alarm, and how long a
-// comparison of two sets of runs takes (README "Compare runs",
-// "Performance"). Figures are printed, never asserted.
+// comparison of two sets of runs takes (docs/compare.md,
+// docs/performance.md "Compare"). Figures are printed, never asserted.
 //
 //   bench_compare [--events N] [--runs K] [--repeat R]
 //

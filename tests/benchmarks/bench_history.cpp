@@ -1,5 +1,5 @@
-// How fast the history answers and what recording costs (README "History",
-// "Performance"). Figures are printed, never asserted.
+// How fast the history answers and what recording costs (docs/history.md,
+// docs/performance.md "History"). Figures are printed, never asserted.
 //
 //   bench_history [--runs N] [--labels L] [--show-labels S] [--window W] [--events E]
 //                 [--history-runs H] [--repeat R] [--cli PATH]

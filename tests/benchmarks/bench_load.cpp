@@ -1,5 +1,5 @@
 // bench_load: how fast a generated Chrome trace becomes a Profile, and how
-// much memory that takes. Prints one line per figure; see README "Performance".
+// much memory that takes. Prints one line per figure; see docs/performance.md.
 //
 //   bench_load --events 1000000 [--repeat 3] [--keep trace.json]
 //   bench_load --file trace.json [--repeat 3]

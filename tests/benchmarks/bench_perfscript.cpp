@@ -2,7 +2,7 @@
 // synthetic perf script of N samples (4 threads, about 10 frames each, a
 // call stack that changes a few frames at a time as a real program's does,
 // kernel frames now and then) to a temporary file, loads it with
-// ProfileLoader and prints one line per figure; see README "Performance".
+// ProfileLoader and prints one line per figure; see docs/performance.md.
 //
 //   bench_perfscript [--samples 5000000] [--threads 4] [--frames 10] [--keep out.perf] [--repeat 1]
 //   bench_perfscript --file out.perf [--repeat 3]

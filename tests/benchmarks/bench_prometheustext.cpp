@@ -3,7 +3,7 @@
 // gauges each, with HELP and TYPE lines, as nim-metrics writes them),
 // parses it with PrometheusText K times and prints the median and the
 // fastest; then writes the snapshot (N rows) with ChroprofSnapshotWriter
-// into memory K times; see README "Performance".
+// into memory K times; see docs/performance.md.
 //
 //   bench_prometheustext [--procs 5000] [--repeat 20]
 

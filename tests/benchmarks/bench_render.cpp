@@ -2,8 +2,8 @@
 // takes, on a profile of millions of intervals, at every zoom level from
 // the whole profile down to a few microseconds. Frames are painted into a
 // QImage of the window's size (no display needed), which is what a repaint
-// costs the GUI thread. Prints one line per zoom level; see README
-// "Performance".
+// costs the GUI thread. Prints one line per zoom level; see
+// docs/performance.md.
 //
 //   bench_render [--intervals 5000000] [--tasks 200000] [--frames 5] [--size 1920x1080]
 

@@ -2,8 +2,8 @@
 // a recording of N events from the seeded runtime simulation of
 // tokiogenerator.h (4 workers by default: overlapping polls, wakes, waker
 // clones) to a temporary file, loads it with ProfileLoader, computes the
-// scheduling delays, and prints one line per figure; see README
-// "Performance".
+// scheduling delays, and prints one line per figure; see
+// docs/performance.md.
 //
 //   bench_tokio [--events 10000000] [--workers 4] [--seed 1] [--keep out.jsonl] [--repeat 1]
 //   bench_tokio --file out.jsonl [--repeat 3]

@@ -81,7 +81,7 @@ inline bool loadRepeatedly(const std::string& file, int repeat, const char* prog
             return false;
         }
     }
-    // Every run, in order, so that a figure in README can say how they spread.
+    // Every run, in order, so that a figure in docs/performance.md can say how they spread.
     for (const double l : loads) {
         char text[32];
         std::snprintf(text, sizeof text, "%s%.2f s", out.runs.empty() ? "" : ", ", l);

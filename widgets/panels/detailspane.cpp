@@ -89,7 +89,7 @@ void DetailsPane::refresh()
     html += row(tr("exec"), value(metrics.exec(id)));
     html += row(tr("total"), value(metrics.total(id)) + tr(" (with what it created)"));
     if (const auto wakes = p->wakesOf(id); !wakes.empty()) {
-        // tokio wakers: the wait from a wake to the next poll (README);
+        // tokio wakers: the wait from a wake to the next poll (docs/formats.md);
         // Chronos: wakes inferred from the ends of the futures it created.
         const auto selfWakes = std::count_if(wakes.begin(), wakes.end(), [](const Wake& w) { return w.isSelfWake(); });
         if (wakes.front().isInferred())

@@ -503,7 +503,7 @@ private Q_SLOTS:
 
     void recoveryFolderIsTheReadmes()
     {
-        // As main() names the application: README's path.
+        // As main() names the application: docs/live.md's path.
         const QString organization = QCoreApplication::organizationName();
         const QString application = QCoreApplication::applicationName();
         QCoreApplication::setOrganizationName(QStringLiteral("Runlane"));

@@ -111,7 +111,7 @@ private Q_SLOTS:
     }
 
     // Medians of an even number of runs are halves: the *_ns fields give
-    // whole nanoseconds (README: CSV and JSON give times in integer
+    // whole nanoseconds (docs/cli.md: CSV and JSON give times in integer
     // nanoseconds), rounded so that Δ stays inside its interval; shares of
     // the busy time (--per busy) keep their fractions.
     void wholeNanoseconds_data()

@@ -252,8 +252,8 @@ private Q_SLOTS:
         QCOMPARE(layout(*r.profile), expected);
     }
 
-    // Where peers read a trace differently, what Runlane does (README, "How
-    // formats are read"): the layout of the first track, the rank, every
+    // Where peers read a trace differently, what Runlane does (docs/formats.md,
+    // "How formats are read"): the layout of the first track, the rank, every
     // warning and how many calls stay unfinished.
     void readingRules_data()
     {

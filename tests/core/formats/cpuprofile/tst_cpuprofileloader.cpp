@@ -274,8 +274,8 @@ private Q_SLOTS:
             QCOMPARE(p.isIdle(l), p.labelName(l) == "(idle)" && p.label(l).file == kEmptyString);
     }
 
-    // How long the last sample lasts, which no delta says (README, "V8
-    // CPU profiles"): the profile's median interval (of its positive
+    // How long the last sample lasts, which no delta says (docs/formats.md,
+    // "V8 CPU profile"): the profile's median interval (of its positive
     // sample-to-sample gaps), never past endTime; an endTime more than 10
     // intervals after it is warned about. The same profile as a
     // .cpuprofile, as ProfileChunk events and as one CpuProfile event
