@@ -29,11 +29,14 @@ set(rules
     "core/live:core/base core/model core/io core/analysis core/text core/formats/*"
     # The views see the model, the analyses and the loader, never a file
     # format or how files are read.
-    "widgets/document:core/base core/model core/analysis core/compare core/text core/loader"
-    "widgets/timeline:core/base core/model core/analysis core/compare core/text widgets/document"
-    "widgets/charts:core/base core/model core/analysis core/compare core/text core/history widgets/document widgets/timeline"
-    "widgets/panels:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline"
-    "widgets/export:core/base core/model core/analysis core/compare core/text widgets/document widgets/timeline widgets/charts"
+    # The style (theme, colours) colours what the core holds and knows no
+    # view nor the document: every view and the document may use it.
+    "widgets/style:core/base core/model core/analysis core/compare"
+    "widgets/document:core/base core/model core/analysis core/compare core/text core/loader widgets/style"
+    "widgets/timeline:core/base core/model core/analysis core/compare core/text widgets/style widgets/document"
+    "widgets/charts:core/base core/model core/analysis core/compare core/text core/history widgets/style widgets/document widgets/timeline"
+    "widgets/panels:core/base core/model core/analysis core/compare core/text widgets/style widgets/document widgets/timeline"
+    "widgets/export:core/base core/model core/analysis core/compare core/text widgets/style widgets/document widgets/timeline widgets/charts"
     "app/gui:core/base core/model core/analysis core/compare core/text core/history core/loader core/live widgets/*"
     "app/cli:core/* core/formats/* widgets/* app/gui")
 set(max_lines 800)
