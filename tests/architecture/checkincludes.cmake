@@ -20,9 +20,12 @@ set(rules
     "core/text:core/base core/model core/analysis core/compare"
     # The history stores what compare computes and judges it the same way.
     "core/history:core/base core/model core/analysis core/compare core/text"
-    # A format uses the model and io (and text, to write values in its
-    # warnings); never the analyses nor another format.
-    "core/formats/*:core/base core/model core/io core/text"
+    # What formats share (InputFormat, helpers two formats need) uses only
+    # the model and io: no format, no text (first: core/formats/* matches it).
+    "core/formats/common:core/base core/model core/io"
+    # A format uses the model, io and common (and text, to write values in
+    # its warnings); never the analyses nor another format.
+    "core/formats/*:core/base core/model core/io core/formats/common core/text"
     "core/loader:core/base core/model core/io core/formats/*"
     # Live sources fetch Prometheus data and write recordings: they read
     # and write formats like the loader does.

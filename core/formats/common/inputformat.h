@@ -17,10 +17,12 @@ struct LoadControl;
 struct TrackInfo;
 
 // One input format, as the loader sees it. Each folder under core/formats/
-// provides one (ChromeFormat, ChronosFormat, ...) and the FormatRegistry
-// lists them: detection asks every one, the loader reads through the one
-// that answered, runlane-cli's --input-format and the fuzz targets name
-// them by id(). Nothing outside a format's folder knows its insides.
+// but common/ provides one (ChromeFormat, ChronosFormat, ...) and the
+// FormatRegistry lists them: detection asks every one, the loader reads
+// through the one that answered, runlane-cli's --input-format and the fuzz
+// targets name them by id(). Nothing outside a format's folder knows its
+// insides. It is in common/, below the formats and the loader alike: the
+// formats implement it and may not use the loader.
 class InputFormat
 {
 public:
