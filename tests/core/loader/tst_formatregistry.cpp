@@ -151,6 +151,38 @@ private Q_SLOTS:
         QVERIFY(!FormatRegistry::find(""));
     }
 
+    // The README's table of formats is written by hand: it must name every
+    // format of the registry, by its id, with its file name patterns (the
+    // Open dialog's), and no other.
+    void readmeListsEveryFormat()
+    {
+        QFile readme(QStringLiteral(RUNLANE_TEST_DATA "/../../README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QString text = QString::fromUtf8(readme.readAll());
+        const qsizetype start = text.indexOf(QStringLiteral("\n## Formats\n"));
+        QVERIFY(start >= 0);
+        const qsizetype end = text.indexOf(QStringLiteral("\n## "), start + 1);
+        const QString section = text.mid(start, end - start);
+        // "| [name](link) … | `id` | `*.a *.b` |"
+        static const QRegularExpression row(QStringLiteral("^\\|.*\\| `([a-z0-9]+)` \\| `([^`]*)` \\|$"),
+                                            QRegularExpression::MultilineOption);
+        QMap<QString, QString> listed;
+        for (auto match = row.globalMatch(section); match.hasNext();) {
+            const QRegularExpressionMatch m = match.next();
+            QVERIFY2(!listed.contains(m.captured(1)), qPrintable(m.captured(1)));
+            listed.insert(m.captured(1), m.captured(2));
+        }
+        QMap<QString, QString> registered;
+        for (const InputFormat* format : FormatRegistry::formats()) {
+            QStringList patterns;
+            for (const std::string_view pattern : format->fileNamePatterns())
+                patterns << QString::fromUtf8(pattern.data(), qsizetype(pattern.size()));
+            registered.insert(QString::fromUtf8(format->id()), patterns.join(QLatin1Char(' ')));
+        }
+        QCOMPARE(listed.size(), 12);
+        QCOMPARE(listed, registered);
+    }
+
     void detect()
     {
         QFETCH(QByteArray, prefix);
