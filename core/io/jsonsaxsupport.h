@@ -108,11 +108,11 @@ struct SyntaxError {
 };
 
 // Short printable form of a scalar, for messages about wrong types.
-inline std::string describeScalar(const std::string& text, std::size_t max = 40)
+inline std::string describeScalar(std::string_view text, std::size_t max = 40)
 {
     if (text.size() <= max)
-        return text;
-    return text.substr(0, max) + "...";
+        return std::string(text);
+    return std::string(text.substr(0, max)) + "...";
 }
 
 } // namespace runlane::jsonsax

@@ -1,24 +1,12 @@
 #pragma once
 
 #include "chromeevent.h"
+#include "jsonscalar.h"
 
 #include <string>
 #include <string_view>
 
 namespace runlane {
-
-// A JSON scalar as a tokenizer reports it. Integers that fit in 64 bits are
-// Integer or Unsigned (nlohmann calls every non-negative one Unsigned; the
-// two mean the same here); other numbers are Float with their text as
-// written, so that times keep every digit.
-struct JsonScalar {
-    enum Kind : std::uint8_t { Null, True, False, Integer, Unsigned, Float, String };
-    Kind kind = Null;
-    std::int64_t i = 0;
-    std::uint64_t u = 0;
-    double f = 0;
-    std::string_view text; // Float: the number as written; String: the unescaped text
-};
 
 // What the fields of one Chrome event mean, written once for every
 // tokenizer: a tokenizer reports an event's keys and values in file order

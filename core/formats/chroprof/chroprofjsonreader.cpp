@@ -2,7 +2,7 @@
 
 #include "chroprofformat.h"
 
-#include "jsonsaxsupport.h"
+#include "jsonsaxhandler.h"
 
 #include <vector>
 
@@ -10,49 +10,15 @@ namespace runlane {
 
 namespace {
 
-using jsonsax::Json;
-
 // Depths count open containers. Bare rows: a row's fields at depth 2, its
 // location's at 3. Snapshots: a snapshot's fields at 3, a row's at 5, its
 // location's at 6. A snapshot's rows are held until its "t" is known, since
 // JSON keys come in any order.
-class Handler
+class Handler : public JsonSaxHandler<Handler>
 {
 public:
-    Handler(ChunkedFileReader& input, const ChroprofJsonReader::Sink& sink)
-        : m_input(input), m_sink(sink), m_startOffset(input.offset())
-    {
-    }
+    Handler(ChunkedFileReader& input, const ChroprofJsonReader::Sink& sink) : JsonSaxHandler(input), m_sink(sink) { }
 
-    bool null() { return scalar(Kind::Other, 0, "null"); }
-    bool boolean(bool v) { return scalar(Kind::Other, 0, v ? "true" : "false"); }
-    bool number_integer(Json::number_integer_t v) { return scalar(Kind::Integer, v, std::to_string(v)); }
-    bool number_unsigned(Json::number_unsigned_t v)
-    {
-        return v > std::uint64_t(INT64_MAX) ? scalar(Kind::Other, 0, std::to_string(v))
-                                            : scalar(Kind::Integer, std::int64_t(v), std::to_string(v));
-    }
-    bool number_float(Json::number_float_t, const std::string& text) { return scalar(Kind::Other, 0, text); }
-    bool string(std::string& v) { return scalar(Kind::String, 0, v); }
-    bool binary(Json::binary_t&) { return true; }
-
-    bool start_object(std::size_t) { return open(true); }
-    bool start_array(std::size_t) { return open(false); }
-    bool end_object() { return close(); }
-    bool end_array() { return close(); }
-
-    bool key(std::string& k)
-    {
-        m_key = k;
-        return true;
-    }
-
-    bool parse_error(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex)
-    {
-        m_error.record(m_startOffset, position, lastToken, ex, m_input);
-        return false;
-    }
-    const jsonsax::SyntaxError& error() const { return m_error; }
     bool snapshotForm() const { return m_snapshots; }
     bool inSnapshotArray() const { return m_inSnapshots; }
     // The array is closed, the object not: a cut in the file's last bytes.
@@ -63,103 +29,102 @@ public:
     std::int64_t currentRow() const { return m_inRow ? std::int64_t(m_rowIndex) : -1; }
 
 private:
-    enum class Kind : std::uint8_t { Integer, String, Other };
+    friend JsonSaxHandler<Handler>;
 
     int rowDepth() const { return m_snapshots ? 5 : 2; }
 
-    void metric(std::int64_t& slot, Kind kind, std::int64_t value, const std::string& text)
+    void metric(std::int64_t& slot, const JsonScalar& v)
     {
-        if (kind != Kind::Integer || value < 0)
-            throw FormatError("'" + m_key + "' must be a non-negative integer (nanoseconds or a count), found "
-                                  + (kind == Kind::String ? "\"" + jsonsax::describeScalar(text) + "\"" : text),
+        if (!v.isInt64() || v.int64() < 0)
+            throw FormatError("'" + lastKey() + "' must be a non-negative integer (nanoseconds or a count), found "
+                                  + (v.kind == JsonScalar::String ? "\"" + jsonsax::describeScalar(v.plain()) + "\"" : v.plain()),
                               std::int64_t(m_rowIndex));
-        slot = value;
+        slot = v.int64();
     }
 
-    bool scalar(Kind kind, std::int64_t value, const std::string& text)
+    void scalar(const JsonScalar& v)
     {
-        if (m_depth == 0)
+        const std::string& key = lastKey();
+        if (depth() == 0)
             throw FormatError("expected '[' (rows) or '{' (snapshots) at the start of Chroprof metrics", -1, 0);
-        if (m_snapshots && m_depth == 1 && m_key == "chroprofSnapshots") {
-            if (kind != Kind::Integer)
-                throw FormatError("'chroprofSnapshots' must be the format version, an integer", -1, m_input.offset());
+        if (m_snapshots && depth() == 1 && key == "chroprofSnapshots") {
+            if (!v.isInt64())
+                throw FormatError("'chroprofSnapshots' must be the format version, an integer", -1, input().offset());
             m_marker = true;
-            m_version = value;
-        } else if (m_snapshots && m_depth == 3 && m_inSnapshot && m_key == "t") {
-            if (kind != Kind::Integer)
-                throw FormatError("'t' of a snapshot must be integer nanoseconds, found " + text, -1, m_input.offset());
-            m_snapshotTime = value;
+            m_version = v.int64();
+        } else if (m_snapshots && depth() == 3 && m_inSnapshot && key == "t") {
+            if (!v.isInt64())
+                throw FormatError("'t' of a snapshot must be integer nanoseconds, found " + v.plain(), -1, input().offset());
+            m_snapshotTime = v.int64();
             m_hasTime = true;
-        } else if (m_inRow && m_depth == rowDepth()) {
+        } else if (m_inRow && depth() == rowDepth()) {
             ChroprofJsonReader::Row& r = m_row;
-            if (m_key == "execTime")
-                metric(r.execTime, kind, value, text);
-            else if (m_key == "execTimeMax")
-                metric(r.execTimeMax, kind, value, text);
-            else if (m_key == "childrenExecTime")
-                metric(r.childrenExecTime, kind, value, text);
-            else if (m_key == "wallClockTime")
-                metric(r.wallClockTime, kind, value, text);
-            else if (m_key == "callCount")
-                metric(r.callCount, kind, value, text);
-            else if (m_key == "stillbornCount")
-                metric(r.stillbornCount, kind, value, text);
-            else if (m_key == "zombieEventCount")
-                metric(r.zombieEventCount, kind, value, text);
-            else if (m_key == "location")
+            if (key == "execTime")
+                metric(r.execTime, v);
+            else if (key == "execTimeMax")
+                metric(r.execTimeMax, v);
+            else if (key == "childrenExecTime")
+                metric(r.childrenExecTime, v);
+            else if (key == "wallClockTime")
+                metric(r.wallClockTime, v);
+            else if (key == "callCount")
+                metric(r.callCount, v);
+            else if (key == "stillbornCount")
+                metric(r.stillbornCount, v);
+            else if (key == "zombieEventCount")
+                metric(r.zombieEventCount, v);
+            else if (key == "location")
                 throw FormatError("'location' must be an object {procedure, file, line}", std::int64_t(m_rowIndex));
-        } else if (m_inLocation && m_depth == rowDepth() + 1) {
-            if (m_key == "procedure" && kind == Kind::String) {
-                m_row.procedure = text;
+        } else if (m_inLocation && depth() == rowDepth() + 1) {
+            if (key == "procedure" && v.kind == JsonScalar::String) {
+                m_row.procedure = v.text;
                 m_row.hasProcedure = true;
-            } else if (m_key == "file" && kind == Kind::String) {
-                m_row.file = text;
-            } else if (m_key == "line" && kind == Kind::Integer) {
-                m_row.line = value;
-            } else if (m_key == "procedure" || m_key == "file" || m_key == "line") {
-                throw FormatError("'" + m_key + "' of a location must be " + (m_key == "line" ? "an integer" : "a string")
-                                      + ", found " + text,
+            } else if (key == "file" && v.kind == JsonScalar::String) {
+                m_row.file = v.text;
+            } else if (key == "line" && v.isInt64()) {
+                m_row.line = v.int64();
+            } else if (key == "procedure" || key == "file" || key == "line") {
+                throw FormatError("'" + key + "' of a location must be " + (key == "line" ? "an integer" : "a string")
+                                      + ", found " + v.plain(),
                                   std::int64_t(m_rowIndex));
             }
-        } else if (!m_snapshots && m_depth == 1) {
-            throw FormatError("expected a row object, found " + text, std::int64_t(m_rowIndex));
+        } else if (!m_snapshots && depth() == 1) {
+            throw FormatError("expected a row object, found " + v.plain(), std::int64_t(m_rowIndex));
         }
-        return true;
     }
 
-    bool open(bool object)
+    void open(char bracket)
     {
-        if (m_depth == 0) {
+        const bool object = bracket == '{';
+        const std::string& key = lastKey();
+        if (depth() == 0) {
             m_snapshots = object;
-        } else if (!m_snapshots && m_depth == 1) {
+        } else if (!m_snapshots && depth() == 1) {
             if (!object)
                 throw FormatError("expected a row object, found an array", std::int64_t(m_rowIndex));
             beginRow();
-        } else if (m_snapshots && m_depth == 1 && m_key == "snapshots") {
+        } else if (m_snapshots && depth() == 1 && key == "snapshots") {
             m_inSnapshots = !object;
             if (object)
-                throw FormatError("'snapshots' must be an array", -1, m_input.offset());
-        } else if (m_snapshots && m_depth == 2 && m_inSnapshots) {
+                throw FormatError("'snapshots' must be an array", -1, input().offset());
+        } else if (m_snapshots && depth() == 2 && m_inSnapshots) {
             if (!object)
-                throw FormatError("expected a snapshot object {t, rows}, found an array", -1, m_input.offset());
+                throw FormatError("expected a snapshot object {t, rows}, found an array", -1, input().offset());
             m_inSnapshot = true;
             m_hasTime = false;
             m_held.clear();
-        } else if (m_snapshots && m_depth == 3 && m_inSnapshot && m_key == "rows") {
+        } else if (m_snapshots && depth() == 3 && m_inSnapshot && key == "rows") {
             m_inRows = !object;
-        } else if (m_snapshots && m_depth == 4 && m_inRows) {
+        } else if (m_snapshots && depth() == 4 && m_inRows) {
             beginRow();
-        } else if (m_inRow && m_depth == rowDepth() && m_key == "location") {
+        } else if (m_inRow && depth() == rowDepth() && key == "location") {
             m_inLocation = object;
         }
-        ++m_depth;
-        return true;
     }
 
-    bool close()
+    void close(char)
     {
-        --m_depth;
-        if (m_inRow && m_depth == rowDepth() - 1) {
+        if (m_inRow && depth() == rowDepth() - 1) {
             m_inRow = false;
             if (!m_row.hasProcedure)
                 throw FormatError("a row needs \"location\": {\"procedure\": ...}", std::int64_t(m_rowIndex));
@@ -171,23 +136,22 @@ private:
                 m_sink.row(m_row, m_rowIndex);
             }
             ++m_rowIndex;
-        } else if (m_inLocation && m_depth == rowDepth()) {
+        } else if (m_inLocation && depth() == rowDepth()) {
             m_inLocation = false;
-        } else if (m_snapshots && m_depth == 3 && m_inRows) {
+        } else if (m_snapshots && depth() == 3 && m_inRows) {
             m_inRows = false;
-        } else if (m_snapshots && m_depth == 2 && m_inSnapshot) {
+        } else if (m_snapshots && depth() == 2 && m_inSnapshot) {
             m_inSnapshot = false;
             if (!m_hasTime)
                 throw FormatError("snapshot #" + std::to_string(m_snapshotIndex) + " has no \"t\" (its time in ns)", -1,
-                                  m_input.offset());
+                                  input().offset());
             m_sink.beginSnapshot(true, m_snapshotTime, m_snapshotIndex++);
             for (std::size_t k = 0; k < m_held.size(); ++k)
                 m_sink.row(m_held[k], m_rowIndex - m_held.size() + k);
-        } else if (m_snapshots && m_depth == 1 && m_inSnapshots) {
+        } else if (m_snapshots && depth() == 1 && m_inSnapshots) {
             m_inSnapshots = false;
             m_afterSnapshots = true;
         }
-        return true;
     }
 
     void beginRow()
@@ -196,11 +160,7 @@ private:
         m_inRow = true;
     }
 
-    ChunkedFileReader& m_input;
     const ChroprofJsonReader::Sink& m_sink;
-    std::int64_t m_startOffset;
-    int m_depth = 0;
-    std::string m_key;
     bool m_snapshots = false;
     bool m_marker = false;
     std::int64_t m_version = 0;
@@ -216,7 +176,6 @@ private:
     std::uint64_t m_rowIndex = 0;
     ChroprofJsonReader::Row m_row;
     std::vector<ChroprofJsonReader::Row> m_held;
-    jsonsax::SyntaxError m_error;
 };
 
 } // namespace
@@ -229,15 +188,13 @@ ChroprofJsonReader::ChroprofJsonReader(ChunkedFileReader& input, Diagnostics& di
 void ChroprofJsonReader::read()
 {
     Handler handler(m_input, m_sink);
-    const bool complete = Json::sax_parse(m_input.begin(), m_input.end(), &handler, nlohmann::json::input_format_t::json,
-                                          /*strict=*/false);
-    if (!complete) {
-        const jsonsax::SyntaxError& e = handler.error();
+    if (!handler.parse()) {
+        const jsonsax::SyntaxError& e = handler.syntaxError();
         // Snapshots cut short (the process died while writing them) keep
         // the ones before the cut, as an event log does.
         if (!e.atEnd || !handler.snapshotForm() || !handler.hasMarker()
             || !(handler.inSnapshotArray() || handler.afterSnapshotArray()))
-            throw FormatError(e.message, handler.currentRow(), e.offset);
+            handler.throwSyntaxError(handler.currentRow());
         m_diagnostics.warn("truncated file", (handler.inSnapshotArray() ? "the file ends inside the snapshot array after "
                                                                          : "the file ends before its closing '}' after ")
                                                  + std::to_string(handler.snapshotsRead())

@@ -1,6 +1,6 @@
 #include "cpuprofilereader.h"
 
-#include "jsonsaxsupport.h"
+#include "jsonsaxhandler.h"
 #include "numberparse.h"
 #include "sampletree.h"
 #include "v8samples.h"
@@ -12,8 +12,6 @@ namespace runlane {
 
 namespace {
 
-using jsonsax::Json;
-
 enum class Context : std::uint8_t { Other, Top, Nodes, Node, CallFrame, Children, Samples, Deltas, Timestamps };
 
 // A number as the file wrote it: an integer, or a decimal's text.
@@ -24,109 +22,10 @@ struct Number {
     Decimal decimal;
 };
 
-class Handler
+class Handler : public JsonSaxHandler<Handler>
 {
 public:
-    Handler(ChunkedFileReader& input, ProfileBuilder& builder)
-        : tree(builder), m_input(input), m_builder(builder), m_startOffset(input.offset())
-    {
-    }
-
-    bool null() { return other("null"); }
-    bool boolean(bool v) { return other(v ? "true" : "false"); }
-    bool number_integer(Json::number_integer_t v) { return number(Number{true, true, v, {}}, std::to_string(v)); }
-    bool number_unsigned(Json::number_unsigned_t v)
-    {
-        if (v > std::uint64_t(INT64_MAX))
-            return number(Number{}, std::to_string(v));
-        return number(Number{true, true, std::int64_t(v), {}}, std::to_string(v));
-    }
-    bool number_float(Json::number_float_t, const std::string& text)
-    {
-        Number n;
-        n.ok = parseDecimal(text, n.decimal) == ParseStatus::Ok;
-        return number(n, text);
-    }
-    bool string(std::string& v)
-    {
-        const Context c = here();
-        // The legacy form has the call frame's fields in the node itself.
-        if (c == Context::CallFrame || (c == Context::Node && legacy)) {
-            if (m_key == "functionName")
-                node().function = v;
-            else if (m_key == "url")
-                node().url = v;
-            return true;
-        }
-        return expectNoScalar(c, "\"" + jsonsax::describeScalar(v) + "\"");
-    }
-    bool binary(Json::binary_t&) { return true; }
-
-    bool start_object(std::size_t)
-    {
-        const Context c = here();
-        Context next = Context::Other;
-        if (m_stack.empty())
-            next = Context::Top;
-        else if (c == Context::Nodes || (c == Context::Top && m_key == "head"))
-            next = startNode();
-        else if (c == Context::Children && !m_open.empty())
-            next = startNode(); // the legacy form: children are nodes
-        else if (c == Context::Node && m_key == "callFrame")
-            next = Context::CallFrame;
-        else if (c != Context::Other && c != Context::Node && c != Context::Top)
-            throw error("expected a number in '" + keyOf(c) + "', found an object");
-        m_stack.push_back(next);
-        return true;
-    }
-    bool start_array(std::size_t)
-    {
-        const Context c = here();
-        if (m_stack.empty())
-            throw error("expected a V8 CPU profile object {\"nodes\": [...], ...}, found an array");
-        Context next = Context::Other;
-        if (c == Context::Top && m_key == "nodes")
-            next = Context::Nodes;
-        else if (c == Context::Top && m_key == "samples")
-            next = Context::Samples;
-        else if (c == Context::Top && m_key == "timeDeltas")
-            next = Context::Deltas;
-        else if (c == Context::Top && m_key == "timestamps")
-            next = Context::Timestamps;
-        else if (c == Context::Node && m_key == "children")
-            next = Context::Children;
-        else if (c == Context::Nodes || c == Context::Samples || c == Context::Deltas || c == Context::Timestamps
-                 || c == Context::Children)
-            throw error("expected " + std::string(c == Context::Nodes ? "a node object" : "a number") + " in '" + keyOf(c)
-                        + "', found an array");
-        m_stack.push_back(next);
-        return true;
-    }
-    bool end_object()
-    {
-        if (here() == Context::Node)
-            endNode();
-        m_stack.pop_back();
-        return true;
-    }
-    bool end_array()
-    {
-        m_stack.pop_back();
-        return true;
-    }
-    bool key(std::string& k)
-    {
-        if (m_stack.size() == 1 && k == "head")
-            legacy = true;
-        m_key = k;
-        return true;
-    }
-    bool parse_error(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex)
-    {
-        m_error.record(m_startOffset, position, lastToken, ex, m_input);
-        return false;
-    }
-    const jsonsax::SyntaxError& syntaxError() const { return m_error; }
+    Handler(ChunkedFileReader& input, ProfileBuilder& builder) : JsonSaxHandler(input), tree(builder), m_builder(builder) { }
 
     struct NodeRecord {
         std::int64_t id = 0;
@@ -145,6 +44,92 @@ public:
     std::optional<Time> endTime;
 
 private:
+    friend JsonSaxHandler<Handler>;
+
+    void scalar(const JsonScalar& v)
+    {
+        switch (v.kind) {
+        case JsonScalar::Integer:
+        case JsonScalar::Unsigned:
+            number(v.isInt64() ? Number{true, true, v.int64(), {}} : Number{}, v);
+            break;
+        case JsonScalar::Float: {
+            Number n;
+            n.ok = parseDecimal(v.text, n.decimal) == ParseStatus::Ok;
+            number(n, v);
+            break;
+        }
+        case JsonScalar::String:
+            stringValue(v.text);
+            break;
+        default:
+            expectNoScalar(here(), v.plain());
+            break;
+        }
+    }
+    void stringValue(std::string_view v)
+    {
+        const Context c = here();
+        // The legacy form has the call frame's fields in the node itself.
+        if (c == Context::CallFrame || (c == Context::Node && legacy)) {
+            if (lastKey() == "functionName")
+                node().function = v;
+            else if (lastKey() == "url")
+                node().url = v;
+            return;
+        }
+        expectNoScalar(c, "\"" + jsonsax::describeScalar(v) + "\"");
+    }
+
+    void open(char bracket)
+    {
+        const Context c = here();
+        const std::string& key = lastKey();
+        Context next = Context::Other;
+        if (bracket == '{') {
+            if (m_stack.empty())
+                next = Context::Top;
+            else if (c == Context::Nodes || (c == Context::Top && key == "head"))
+                next = startNode();
+            else if (c == Context::Children && !m_open.empty())
+                next = startNode(); // the legacy form: children are nodes
+            else if (c == Context::Node && key == "callFrame")
+                next = Context::CallFrame;
+            else if (c != Context::Other && c != Context::Node && c != Context::Top)
+                throw error("expected a number in '" + keyOf(c) + "', found an object");
+        } else {
+            if (m_stack.empty())
+                throw error("expected a V8 CPU profile object {\"nodes\": [...], ...}, found an array");
+            if (c == Context::Top && key == "nodes")
+                next = Context::Nodes;
+            else if (c == Context::Top && key == "samples")
+                next = Context::Samples;
+            else if (c == Context::Top && key == "timeDeltas")
+                next = Context::Deltas;
+            else if (c == Context::Top && key == "timestamps")
+                next = Context::Timestamps;
+            else if (c == Context::Node && key == "children")
+                next = Context::Children;
+            else if (c == Context::Nodes || c == Context::Samples || c == Context::Deltas || c == Context::Timestamps
+                     || c == Context::Children)
+                throw error("expected " + std::string(c == Context::Nodes ? "a node object" : "a number") + " in '"
+                            + keyOf(c) + "', found an array");
+        }
+        m_stack.push_back(next);
+    }
+    void close(char bracket)
+    {
+        if (bracket == '}' && here() == Context::Node)
+            endNode();
+        m_stack.pop_back();
+    }
+    void member(std::string& key)
+    {
+        if (m_stack.size() == 1 && key == "head")
+            legacy = true;
+        JsonSaxHandler::member(key);
+    }
+
     Context here() const { return m_stack.empty() ? Context::Other : m_stack.back(); }
 
     static std::string keyOf(Context c)
@@ -165,7 +150,7 @@ private:
         }
     }
 
-    FormatError error(const std::string& what) const { return FormatError(what, -1, m_input.offset()); }
+    FormatError error(const std::string& what) const { return FormatError(what, -1, input().offset()); }
 
     // Nodes nest only in the legacy form (`head`, children as objects):
     // the open ones are a stack, and a node that ends is its parent's child.
@@ -196,69 +181,70 @@ private:
     NodeRecord& node() { return m_open.back(); }
 
     // Microseconds as written, to nanoseconds exactly.
-    Time micros(const Number& n, const std::string& text) const
+    Time micros(const Number& n, const JsonScalar& v) const
     {
         std::int64_t ns = 0;
         const ParseStatus status = n.integer ? scaleInteger(n.value, 3, ns) : scaleDecimal(n.decimal, 3, ns);
         if (!n.ok || status != ParseStatus::Ok)
-            throw error("'" + m_key + "': " + jsonsax::describeScalar(text) + " is not a time in microseconds this reader can hold");
+            throw error("'" + lastKey() + "': " + jsonsax::describeScalar(v.plain())
+                        + " is not a time in microseconds this reader can hold");
         return ns;
     }
-    std::int64_t integer(const Number& n, const std::string& text, const std::string& where) const
+    std::int64_t integer(const Number& n, const JsonScalar& v, const std::string& where) const
     {
         if (!n.ok || !n.integer)
-            throw error("expected an integer in '" + where + "', found " + jsonsax::describeScalar(text));
+            throw error("expected an integer in '" + where + "', found " + jsonsax::describeScalar(v.plain()));
         return n.value;
     }
 
-    bool number(const Number& n, const std::string& text)
+    // `v` is the number as read, for messages.
+    void number(const Number& n, const JsonScalar& v)
     {
+        const std::string& key = lastKey();
         switch (here()) {
         case Context::Top:
             // The legacy form gives these in seconds, and rounded: the
             // samples' own timestamps are what counts there.
-            if (legacy && (m_key == "startTime" || m_key == "endTime"))
-                return true;
-            if (m_key == "startTime")
-                startTime = micros(n, text);
-            else if (m_key == "endTime")
-                endTime = micros(n, text);
-            return true;
+            if (legacy && (key == "startTime" || key == "endTime"))
+                return;
+            if (key == "startTime")
+                startTime = micros(n, v);
+            else if (key == "endTime")
+                endTime = micros(n, v);
+            return;
         case Context::Node:
-            if (m_key == "id") {
-                node().id = integer(n, text, "id");
+            if (key == "id") {
+                node().id = integer(n, v, "id");
                 m_hasId.back() = true;
-            } else if (m_key == "parent") {
-                node().parent = integer(n, text, "parent");
-            } else if (m_key == "lineNumber" && legacy) {
+            } else if (key == "parent") {
+                node().parent = integer(n, v, "parent");
+            } else if (key == "lineNumber" && legacy) {
                 node().line = n.ok && n.integer ? n.value : -1;
             }
-            return true;
+            return;
         case Context::CallFrame:
-            if (m_key == "lineNumber")
+            if (key == "lineNumber")
                 node().line = n.ok && n.integer ? n.value : -1;
-            return true;
+            return;
         case Context::Children:
-            node().children.push_back(integer(n, text, "children"));
-            return true;
+            node().children.push_back(integer(n, v, "children"));
+            return;
         case Context::Samples:
-            samples.push_back(integer(n, text, "samples"));
-            return true;
+            samples.push_back(integer(n, v, "samples"));
+            return;
         case Context::Deltas:
-            deltas.push_back(micros(n, text));
-            return true;
+            deltas.push_back(micros(n, v));
+            return;
         case Context::Timestamps:
-            timestamps.push_back(micros(n, text));
-            return true;
+            timestamps.push_back(micros(n, v));
+            return;
         case Context::Nodes:
-            throw error("expected a node object in 'nodes', found " + jsonsax::describeScalar(text));
+            throw error("expected a node object in 'nodes', found " + jsonsax::describeScalar(v.plain()));
         case Context::Other:
-            return true;
+            return;
         }
-        return true;
     }
-    bool other(const char* text) { return expectNoScalar(here(), text); }
-    bool expectNoScalar(Context c, const std::string& text)
+    void expectNoScalar(Context c, const std::string& text) const
     {
         if (m_stack.empty())
             throw error("expected a V8 CPU profile object {\"nodes\": [...], ...}, found " + text);
@@ -266,17 +252,12 @@ private:
             throw error("expected a number in '" + keyOf(c) + "', found " + text);
         if (c == Context::Nodes)
             throw error("expected a node object in 'nodes', found " + text);
-        return true;
     }
 
-    ChunkedFileReader& m_input;
     ProfileBuilder& m_builder;
-    std::int64_t m_startOffset;
     std::vector<Context> m_stack;
-    std::string m_key;
     std::vector<NodeRecord> m_open;
     std::vector<bool> m_hasId;
-    jsonsax::SyntaxError m_error;
 };
 
 } // namespace
@@ -289,10 +270,8 @@ CpuProfileReader::CpuProfileReader(ChunkedFileReader& input, ProfileBuilder& bui
 void CpuProfileReader::read()
 {
     Handler handler(m_input, m_builder);
-    if (!Json::sax_parse(m_input.begin(), m_input.end(), &handler, nlohmann::json::input_format_t::json, false)) {
-        const jsonsax::SyntaxError& e = handler.syntaxError();
-        throw FormatError(e.message, -1, e.offset);
-    }
+    if (!handler.parse())
+        handler.throwSyntaxError();
     if (handler.tree.nodeCount() == 0)
         throw FormatError("a V8 CPU profile needs 'nodes', the call tree; this file has none");
     SampleTree& tree = handler.tree;

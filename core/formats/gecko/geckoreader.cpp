@@ -1,6 +1,6 @@
 #include "geckoreader.h"
 
-#include "jsonsaxsupport.h"
+#include "jsonsaxhandler.h"
 #include "sampletree.h"
 
 #include <algorithm>
@@ -10,32 +10,27 @@ namespace runlane {
 
 namespace {
 
-using jsonsax::Json;
+using Json = nlohmann::json;
 using DomParser = nlohmann::detail::json_sax_dom_parser<Json>;
 
 // Splits the file as it streams: `meta`, `shared` and each thread object
 // are handed to the reader as small documents; everything else (libs,
 // counters, pages, the DevTools recording's own fields) is skipped.
-class Handler
+class Handler : public JsonSaxHandler<Handler>
 {
 public:
-    Handler(ChunkedFileReader& input, GeckoReader& reader) : m_input(input), m_reader(reader), m_startOffset(input.offset()) { }
+    Handler(ChunkedFileReader& input, GeckoReader& reader) : JsonSaxHandler(input), m_reader(reader) { }
 
-    bool null() { return m_capture ? m_dom->null() : scalar("null"); }
-    bool boolean(bool v) { return m_capture ? m_dom->boolean(v) : scalar(v ? "true" : "false"); }
-    bool number_integer(Json::number_integer_t v) { return m_capture ? m_dom->number_integer(v) : scalar(std::to_string(v)); }
-    bool number_unsigned(Json::number_unsigned_t v) { return m_capture ? m_dom->number_unsigned(v) : scalar(std::to_string(v)); }
-    bool number_float(Json::number_float_t v, const std::string& text)
-    {
-        return m_capture ? m_dom->number_float(v, text) : scalar(text);
-    }
-    bool binary(Json::binary_t&) { return true; }
+    // Strings are handed to the document being captured as they are, without
+    // a copy of their text.
     bool string(std::string& v)
     {
         if (m_capture)
             return m_dom->string(v);
-        if (m_frames.empty())
-            return scalar("a string");
+        if (m_frames.empty()) {
+            scalarOutside("a string");
+            return true;
+        }
         const Frame& f = m_frames.back();
         // Old gecko versions wrote threads and child processes as strings
         // of JSON.
@@ -49,57 +44,98 @@ public:
         }
         return true;
     }
-    bool key(std::string& k)
+
+private:
+    friend JsonSaxHandler<Handler>;
+
+    // nlohmann's JSON parser never knows a container's size ahead.
+    static constexpr std::size_t kUnknownSize = std::size_t(-1);
+
+    void scalar(const JsonScalar& v)
+    {
+        if (!m_capture) {
+            scalarOutside(v.plain());
+            return;
+        }
+        switch (v.kind) {
+        case JsonScalar::Null:
+            m_dom->null();
+            break;
+        case JsonScalar::True:
+        case JsonScalar::False:
+            m_dom->boolean(v.kind == JsonScalar::True);
+            break;
+        case JsonScalar::Integer:
+            m_dom->number_integer(v.i);
+            break;
+        case JsonScalar::Unsigned:
+            m_dom->number_unsigned(v.u);
+            break;
+        case JsonScalar::Float:
+            m_dom->number_float(v.f, std::string()); // the DOM keeps the double only
+            break;
+        case JsonScalar::String: // string() takes these
+            break;
+        }
+    }
+    void member(std::string& k)
     {
         if (m_capture)
-            return m_dom->key(k);
-        m_key = k;
-        return true;
+            m_dom->key(k);
+        else
+            JsonSaxHandler::member(k);
     }
-    bool start_object(std::size_t size)
+    void open(char bracket)
     {
         if (m_capture) {
-            ++m_depth;
-            return m_dom->start_object(size);
+            if (bracket == '{')
+                m_dom->start_object(kUnknownSize);
+            else
+                m_dom->start_array(kUnknownSize);
+        } else if (bracket == '{') {
+            openObject();
+        } else {
+            openArray();
         }
+    }
+    void close(char bracket)
+    {
+        if (!m_capture) {
+            m_frames.pop_back();
+            return;
+        }
+        if (bracket == '}')
+            m_dom->end_object();
+        else
+            m_dom->end_array();
+        if (depth() == m_captureDepth)
+            deliver();
+    }
+    void openObject()
+    {
+        const std::string& key = lastKey();
         if (m_frames.empty()) {
             m_frames.push_back({Kind::Profile, 0});
-            return true;
+            return;
         }
         const Frame f = m_frames.back();
-        if (f.kind == Kind::Profile && (m_key == "meta" || m_key == "shared"))
-            return capture(m_key == "meta" ? What::Meta : What::Shared, f.process, size);
+        if (f.kind == Kind::Profile && (key == "meta" || key == "shared"))
+            return capture(key == "meta" ? What::Meta : What::Shared, f.process);
         if (f.kind == Kind::Threads)
-            return capture(What::Thread, f.process, size);
+            return capture(What::Thread, f.process);
         if (f.kind == Kind::Processes) {
             m_frames.push_back({Kind::Profile, m_reader.addProcess(f.process)});
-            return true;
+            return;
         }
         // A DevTools recording: the profile is under `profile`.
-        if (f.kind == Kind::Profile && m_frames.size() == 1 && m_key == "profile") {
+        if (f.kind == Kind::Profile && m_frames.size() == 1 && key == "profile") {
             m_frames.push_back({Kind::Profile, f.process});
-            return true;
+            return;
         }
         m_frames.push_back({Kind::Skip, f.process});
-        return true;
     }
-    bool end_object()
+    void openArray()
     {
-        if (m_capture) {
-            m_dom->end_object();
-            if (--m_depth == 0)
-                deliver();
-            return true;
-        }
-        m_frames.pop_back();
-        return true;
-    }
-    bool start_array(std::size_t size)
-    {
-        if (m_capture) {
-            ++m_depth;
-            return m_dom->start_array(size);
-        }
         if (m_frames.empty())
             throw error("expected a Firefox profile object {\"meta\": {...}, \"threads\": [...]}, found an array");
         const Frame f = m_frames.back();
@@ -107,32 +143,13 @@ public:
             throw error(std::string("expected a ") + (f.kind == Kind::Threads ? "thread" : "process") + " object in '"
                         + (f.kind == Kind::Threads ? "threads" : "processes") + "', found an array");
         Kind next = Kind::Skip;
-        if (f.kind == Kind::Profile && m_key == "threads")
+        if (f.kind == Kind::Profile && lastKey() == "threads")
             next = Kind::Threads;
-        else if (f.kind == Kind::Profile && m_key == "processes")
+        else if (f.kind == Kind::Profile && lastKey() == "processes")
             next = Kind::Processes;
         m_frames.push_back({next, f.process});
-        return true;
     }
-    bool end_array()
-    {
-        if (m_capture) {
-            m_dom->end_array();
-            if (--m_depth == 0)
-                deliver();
-            return true;
-        }
-        m_frames.pop_back();
-        return true;
-    }
-    bool parse_error(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex)
-    {
-        m_error.record(m_startOffset, position, lastToken, ex, m_input);
-        return false;
-    }
-    const jsonsax::SyntaxError& syntaxError() const { return m_error; }
 
-private:
     enum class Kind : std::uint8_t { Profile, Threads, Processes, Skip };
     enum class What : std::uint8_t { Meta, Shared, Thread };
     struct Frame {
@@ -140,7 +157,7 @@ private:
         std::size_t process = 0;
     };
 
-    FormatError error(const std::string& what) const { return FormatError(what, -1, m_input.offset()); }
+    FormatError error(const std::string& what) const { return FormatError(what, -1, input().offset()); }
 
     Json parseText(const std::string& text, const char* what) const
     {
@@ -150,7 +167,8 @@ private:
         return value;
     }
 
-    bool scalar(const std::string& text)
+    // A value where the profile's parts are not captured.
+    void scalarOutside(const std::string& text)
     {
         if (m_frames.empty())
             throw error("expected a Firefox profile object {\"meta\": {...}, \"threads\": [...]}, found " + jsonsax::describeScalar(text));
@@ -158,18 +176,18 @@ private:
         if (k == Kind::Threads || k == Kind::Processes)
             throw error(std::string("expected a ") + (k == Kind::Threads ? "thread" : "process") + " object in '"
                         + (k == Kind::Threads ? "threads" : "processes") + "', found " + jsonsax::describeScalar(text));
-        return true;
     }
 
-    bool capture(What what, std::size_t process, std::size_t size)
+    // Reads the object that opens now into a document.
+    void capture(What what, std::size_t process)
     {
         m_doc = std::make_unique<Json>();
         m_dom = std::make_unique<DomParser>(*m_doc, false);
         m_capture = true;
         m_what = what;
         m_captureProcess = process;
-        m_depth = 1;
-        return m_dom->start_object(size);
+        m_captureDepth = depth();
+        m_dom->start_object(kUnknownSize);
     }
 
     void deliver()
@@ -190,18 +208,14 @@ private:
         m_doc.reset();
     }
 
-    ChunkedFileReader& m_input;
     GeckoReader& m_reader;
-    std::int64_t m_startOffset;
     std::vector<Frame> m_frames;
-    std::string m_key;
     bool m_capture = false;
     What m_what = What::Meta;
     std::size_t m_captureProcess = 0;
-    int m_depth = 0;
+    int m_captureDepth = 0; // depth() outside the captured object
     std::unique_ptr<Json> m_doc;
     std::unique_ptr<DomParser> m_dom;
-    jsonsax::SyntaxError m_error;
 };
 
 } // namespace
@@ -319,10 +333,8 @@ void GeckoReader::readThread(std::size_t process, std::size_t order, const Json&
 void GeckoReader::read()
 {
     Handler handler(m_input, *this);
-    if (!Json::sax_parse(m_input.begin(), m_input.end(), &handler, nlohmann::json::input_format_t::json, false)) {
-        const jsonsax::SyntaxError& e = handler.syntaxError();
-        throw FormatError(e.message, -1, e.offset);
-    }
+    if (!handler.parse())
+        handler.throwSyntaxError();
     // What still waits has no meta (its times are then taken as they are)
     // or no strings anywhere (reading it says so).
     for (Pending& p : m_pending)

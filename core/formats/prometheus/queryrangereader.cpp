@@ -1,7 +1,7 @@
 #include "queryrangereader.h"
 
 #include "gaugerows.h"
-#include "jsonsaxsupport.h"
+#include "jsonsaxhandler.h"
 #include "numberparse.h"
 
 #include <QBuffer>
@@ -14,8 +14,6 @@
 namespace runlane {
 
 namespace {
-
-using jsonsax::Json;
 
 // Where the parser stands, one entry per open container.
 enum class Context : std::uint8_t { Top, Data, Result, Series, Metric, Values, Pair, Warnings, Skip };
@@ -46,37 +44,11 @@ std::string describe(double value)
     return std::to_string(value);
 }
 
-class Handler
+class Handler : public JsonSaxHandler<Handler>
 {
 public:
-    Handler(ChunkedFileReader& input, Diagnostics& diagnostics)
-        : m_input(input), m_diagnostics(diagnostics), m_startOffset(input.offset())
-    {
-    }
+    Handler(ChunkedFileReader& input, Diagnostics& diagnostics) : JsonSaxHandler(input), m_diagnostics(diagnostics) { }
 
-    bool null() { return scalar(false, "null"); }
-    bool boolean(bool v) { return scalar(false, v ? "true" : "false"); }
-    bool number_integer(Json::number_integer_t v) { return scalar(false, std::to_string(v)); }
-    bool number_unsigned(Json::number_unsigned_t v) { return scalar(false, std::to_string(v)); }
-    bool number_float(Json::number_float_t, const std::string& text) { return scalar(false, text); }
-    bool string(std::string& v) { return scalar(true, v); }
-    bool binary(Json::binary_t&) { return true; }
-    bool start_object(std::size_t) { return open(true); }
-    bool start_array(std::size_t) { return open(false); }
-    bool end_object() { return close(); }
-    bool end_array() { return close(); }
-    bool key(std::string& k)
-    {
-        m_key = k;
-        return true;
-    }
-    bool parse_error(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex)
-    {
-        m_error.record(m_startOffset, position, lastToken, ex, m_input);
-        return false;
-    }
-
-    const jsonsax::SyntaxError& error() const { return m_error; }
     std::int64_t currentSeries() const { return m_stack.size() > 3 ? std::int64_t(m_series) : -1; }
 
     std::vector<ScrapedSnapshot> finish()
@@ -111,13 +83,17 @@ public:
     }
 
 private:
-    bool open(bool object)
+    friend JsonSaxHandler<Handler>;
+
+    void open(char bracket)
     {
+        const bool object = bracket == '{';
+        const std::string& key = lastKey();
         // What is skipped is skipped whole, by depth alone: the stack stays
         // as deep as the parts read, whatever the nesting.
         if (!m_stack.empty() && m_stack.back() == Context::Skip) {
             ++m_skipDepth;
-            return true;
+            return;
         }
         const Context parent = m_stack.empty() ? Context::Skip : m_stack.back();
         Context context = Context::Skip;
@@ -125,9 +101,9 @@ private:
             if (!object)
                 throw FormatError("expected a Prometheus API response, a JSON object {\"status\", \"data\"}", -1, 0);
             context = Context::Top;
-        } else if (parent == Context::Top && m_key == "data" && object) {
+        } else if (parent == Context::Top && key == "data" && object) {
             context = Context::Data;
-        } else if (parent == Context::Data && m_key == "result" && !object) {
+        } else if (parent == Context::Data && key == "result" && !object) {
             context = Context::Result;
         } else if (parent == Context::Result && object) {
             context = Context::Series;
@@ -135,27 +111,26 @@ private:
             m_proc = Proc();
             m_hasProc = false;
             m_points.clear();
-        } else if (parent == Context::Series && m_key == "metric" && object) {
+        } else if (parent == Context::Series && key == "metric" && object) {
             context = Context::Metric;
-        } else if (parent == Context::Series && m_key == "values" && !object) {
+        } else if (parent == Context::Series && key == "values" && !object) {
             context = Context::Values;
-        } else if ((parent == Context::Series && m_key == "value" && !object) || (parent == Context::Values && !object)) {
+        } else if ((parent == Context::Series && key == "value" && !object) || (parent == Context::Values && !object)) {
             context = Context::Pair;
-            m_pairOffset = m_input.offset() - 1; // its '[', just read
+            m_pairOffset = input().offset() - 1; // its '[', just read
             m_pairIndex = 0;
             m_pairTimeOk = m_pairValueOk = false;
-        } else if (parent == Context::Top && m_key == "warnings" && !object) {
+        } else if (parent == Context::Top && key == "warnings" && !object) {
             context = Context::Warnings;
         }
         m_stack.push_back(context);
-        return true;
     }
 
-    bool close()
+    void close(char)
     {
         if (m_skipDepth > 0) {
             --m_skipDepth;
-            return true;
+            return;
         }
         const Context context = m_stack.back();
         m_stack.pop_back();
@@ -165,54 +140,55 @@ private:
         } else if (context == Context::Pair) {
             endPair();
         }
-        return true;
     }
 
-    bool scalar(bool isString, const std::string& text)
+    void scalar(const JsonScalar& v)
     {
         if (m_stack.empty())
             throw FormatError("expected a Prometheus API response, a JSON object {\"status\", \"data\"}", -1, 0);
+        const bool isString = v.kind == JsonScalar::String;
+        const std::string& key = lastKey();
         switch (m_stack.back()) {
         case Context::Top:
-            if (m_key == "status" && isString)
-                m_status = text;
-            else if (m_key == "errorType" && isString)
-                m_errorType = text;
-            else if (m_key == "error" && isString)
-                m_errorText = text;
+            if (key == "status" && isString)
+                m_status = v.text;
+            else if (key == "errorType" && isString)
+                m_errorType = v.text;
+            else if (key == "error" && isString)
+                m_errorText = v.text;
             break;
         case Context::Data:
-            if (m_key == "resultType" && isString)
-                m_resultType = text;
+            if (key == "resultType" && isString)
+                m_resultType = v.text;
             break;
         case Context::Metric:
             if (isString)
-                metricLabel(text);
+                metricLabel(v.text);
             break;
         case Context::Warnings:
             if (isString)
                 m_diagnostics.warnWith("prometheus warning",
-                                       [&] { return "Prometheus warned: " + jsonsax::describeScalar(text, 400); });
+                                       [&] { return "Prometheus warned: " + jsonsax::describeScalar(v.text, 400); });
             break;
         case Context::Pair:
-            pairElement(isString, text);
+            pairElement(v);
             break;
         default:
             break;
         }
-        return true;
     }
 
-    void metricLabel(const std::string& text)
+    void metricLabel(std::string_view text)
     {
-        if (m_key == "__name__") {
+        const std::string& key = lastKey();
+        if (key == "__name__") {
             m_metricName = text;
-        } else if (m_key == "proc") {
+        } else if (key == "proc") {
             m_proc.procedure = text;
             m_hasProc = true;
-        } else if (m_key == "file") {
+        } else if (key == "file") {
             m_proc.file = text;
-        } else if (m_key == "line") {
+        } else if (key == "line") {
             std::int64_t line = 0;
             if (!parseInteger(text, line))
                 m_diagnostics.warnWith("bad label", [&] {
@@ -225,12 +201,12 @@ private:
 
     // [seconds, "value"]: the time a number (exact decimal text), the value
     // a string as Prometheus writes floats.
-    void pairElement(bool isString, const std::string& text)
+    void pairElement(const JsonScalar& v)
     {
         if (m_pairIndex == 0) {
-            m_pairTimeOk = !isString && parseScaledDecimal(text, 9, m_pairTime) == ParseStatus::Ok;
+            m_pairTimeOk = v.kind != JsonScalar::String && parseScaledDecimal(v.plain(m_text), 9, m_pairTime) == ParseStatus::Ok;
         } else if (m_pairIndex == 1) {
-            const auto value = isString ? GaugeRows::parseValue(text) : std::nullopt;
+            const auto value = v.kind == JsonScalar::String ? GaugeRows::parseValue(v.text) : std::nullopt;
             m_pairValueOk = value.has_value();
             m_pairValue = value.value_or(0);
         }
@@ -283,12 +259,10 @@ private:
         double value; // NaN and ±Inf too: warned about when the series' gauge is known
     };
 
-    ChunkedFileReader& m_input;
     Diagnostics& m_diagnostics;
-    std::int64_t m_startOffset;
     std::vector<Context> m_stack;
     std::uint64_t m_skipDepth = 0; // containers open inside a skipped one
-    std::string m_key;
+    std::string m_text; // a number's digits, written for parsing
     std::string m_status, m_errorType, m_errorText, m_resultType;
     // The current series.
     std::uint64_t m_series = 0;
@@ -307,7 +281,6 @@ private:
     std::unordered_map<std::string, std::uint32_t> m_procIndex;
     std::string m_procKey;
     std::vector<Entry> m_entries;
-    jsonsax::SyntaxError m_error;
 };
 
 } // namespace
@@ -321,11 +294,8 @@ std::vector<ScrapedSnapshot> QueryRangeReader::read()
 {
     m_input.limitJsonStrings();
     Handler handler(m_input, m_diagnostics);
-    if (!Json::sax_parse(m_input.begin(), m_input.end(), &handler, nlohmann::json::input_format_t::json,
-                         /*strict=*/false)) {
-        const jsonsax::SyntaxError& e = handler.error();
-        throw FormatError(e.message, handler.currentSeries(), e.offset);
-    }
+    if (!handler.parse())
+        handler.throwSyntaxError(handler.currentSeries());
     if (m_input.skipWhitespace())
         m_diagnostics.warn("trailing data", "bytes after the end of the response (byte "
                                                 + std::to_string(m_input.offset()) + ") are ignored");

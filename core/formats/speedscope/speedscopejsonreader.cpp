@@ -1,14 +1,12 @@
 #include "speedscopejsonreader.h"
 
-#include "jsonsaxsupport.h"
+#include "jsonsaxhandler.h"
 
 #include <vector>
 
 namespace runlane {
 
 namespace {
-
-using jsonsax::Json;
 
 // Where a value sits, from the chain of keys that leads to it.
 enum class Context : std::uint8_t {
@@ -26,61 +24,21 @@ enum class Context : std::uint8_t {
     Weights
 };
 
-class Handler
+class Handler : public JsonSaxHandler<Handler>
 {
 public:
-    explicit Handler(ChunkedFileReader& input) : m_input(input), m_startOffset(input.offset()) { }
+    explicit Handler(ChunkedFileReader& input) : JsonSaxHandler(input) { }
 
-    bool null() { return scalar(Kind::Other, {}, "null"); }
-    bool boolean(bool v) { return scalar(Kind::Other, {}, v ? "true" : "false"); }
-    bool number_integer(Json::number_integer_t v)
-    {
-        Decimal d;
-        d.negative = v < 0;
-        d.mantissa = v < 0 ? 0 - std::uint64_t(v) : std::uint64_t(v);
-        return scalar(Kind::Number, d, std::to_string(v));
-    }
-    bool number_unsigned(Json::number_unsigned_t v)
-    {
-        Decimal d;
-        d.mantissa = v;
-        return scalar(Kind::Number, d, std::to_string(v));
-    }
-    bool number_float(Json::number_float_t, const std::string& text)
-    {
-        Decimal d;
-        if (parseDecimal(text, d) != ParseStatus::Ok)
-            return scalar(Kind::Other, {}, text);
-        return scalar(Kind::Number, d, text);
-    }
-    bool string(std::string& v) { return scalar(Kind::String, {}, v); }
-    bool binary(Json::binary_t&) { return true; }
-
-    bool start_object(std::size_t) { return open(true); }
-    bool start_array(std::size_t) { return open(false); }
-    bool end_object() { return close(); }
-    bool end_array() { return close(); }
-
-    bool key(std::string& k)
-    {
-        m_key = k;
-        return true;
-    }
-
-    bool parse_error(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex)
-    {
-        m_error.record(m_startOffset, position, lastToken, ex, m_input);
-        return false;
-    }
-    const jsonsax::SyntaxError& error() const { return m_error; }
     SpeedscopeFile& file() { return m_file; }
 
 private:
+    friend JsonSaxHandler<Handler>;
+
     enum class Kind : std::uint8_t { Number, String, Other };
 
     [[noreturn]] void fail(const std::string& what) const
     {
-        throw FormatError(where() + what, -1, m_input.offset());
+        throw FormatError(where() + what, -1, input().offset());
     }
 
     std::string where() const
@@ -93,52 +51,81 @@ private:
         return text + ": ";
     }
 
-    std::uint32_t index(Kind kind, const Decimal& d, const std::string& text, const char* what) const
+    std::uint32_t index(Kind kind, const Decimal& d, std::string_view text, const char* what) const
     {
         if (kind != Kind::Number || d.negative || d.exponent != 0 || d.mantissa > 0xFFFFFFF0u)
-            fail(std::string(what) + " must be a frame index, found " + text);
+            fail(std::string(what) + " must be a frame index, found " + std::string(text));
         return std::uint32_t(d.mantissa);
     }
 
-    bool scalar(Kind kind, const Decimal& d, const std::string& text)
+    // A number as the file wrote it, exactly: an integer, or a float's
+    // digits that parse as a decimal.
+    static Kind kindOf(const JsonScalar& v, Decimal& d)
     {
+        switch (v.kind) {
+        case JsonScalar::Integer:
+            d.negative = v.i < 0;
+            d.mantissa = v.i < 0 ? 0 - std::uint64_t(v.i) : std::uint64_t(v.i);
+            return Kind::Number;
+        case JsonScalar::Unsigned:
+            d.mantissa = v.u;
+            return Kind::Number;
+        case JsonScalar::Float:
+            if (parseDecimal(v.text, d) != ParseStatus::Ok) {
+                d = Decimal();
+                return Kind::Other;
+            }
+            return Kind::Number;
+        case JsonScalar::String:
+            return Kind::String;
+        default:
+            return Kind::Other;
+        }
+    }
+
+    void scalar(const JsonScalar& v)
+    {
+        Decimal d;
+        const Kind kind = kindOf(v, d);
+        const std::string_view text = v.plain(m_text);
+        const std::string& key = lastKey();
         const Context here = m_stack.empty() ? Context::Other : m_stack.back();
         switch (here) {
         case Context::Frame: {
             SpeedscopeFile::Frame& f = m_frame;
-            if (m_key == "name" && kind == Kind::String)
+            if (key == "name" && kind == Kind::String)
                 f.name = text;
-            else if (m_key == "file" && kind == Kind::String)
+            else if (key == "file" && kind == Kind::String)
                 f.file = text;
-            else if (m_key == "line" && kind == Kind::Number && !d.negative && d.exponent == 0)
+            else if (key == "line" && kind == Kind::Number && !d.negative && d.exponent == 0)
                 f.line = std::int64_t(std::min<std::uint64_t>(d.mantissa, INT32_MAX));
             break;
         }
         case Context::Profile: {
             SpeedscopeFile::Profile& p = m_file.profiles.back();
-            if (m_key == "type" || m_key == "name" || m_key == "unit") {
+            if (key == "type" || key == "name" || key == "unit") {
                 if (kind != Kind::String)
-                    fail("'" + m_key + "' must be a string, found " + text);
-                (m_key == "type" ? p.type : m_key == "name" ? p.name : p.unit) = text;
-            } else if (m_key == "startValue" || m_key == "endValue") {
+                    fail("'" + key + "' must be a string, found " + std::string(text));
+                (key == "type" ? p.type : key == "name" ? p.name : p.unit) = text;
+            } else if (key == "startValue" || key == "endValue") {
                 if (kind != Kind::Number)
-                    fail("'" + m_key + "' must be a number, found " + text);
-                (m_key == "startValue" ? p.startValue : p.endValue) = d;
-                (m_key == "startValue" ? p.hasStart : p.hasEnd) = true;
+                    fail("'" + key + "' must be a number, found " + std::string(text));
+                (key == "startValue" ? p.startValue : p.endValue) = d;
+                (key == "startValue" ? p.hasStart : p.hasEnd) = true;
             }
             break;
         }
         case Context::Event:
-            if (m_key == "type") {
+            if (key == "type") {
                 if (kind != Kind::String || (text != "O" && text != "C"))
-                    fail("'type' must be \"O\" or \"C\", found " + text);
+                    fail("'type' must be \"O\" or \"C\", found " + std::string(text));
                 m_eventType = text[0];
-            } else if (m_key == "at") {
+            } else if (key == "at") {
                 if (kind != Kind::Number)
-                    fail("'at' must be a number, found " + text);
+                    fail("'at' must be a number, found " + std::string(text));
                 m_event.at = d;
                 m_hasAt = true;
-            } else if (m_key == "frame") {
+            } else if (key == "frame") {
                 m_event.frame = index(kind, d, text, "'frame'");
                 m_hasFrame = true;
             }
@@ -148,7 +135,7 @@ private:
             break;
         case Context::Weights:
             if (kind != Kind::Number)
-                fail("a weight must be a number, found " + text);
+                fail("a weight must be a number, found " + std::string(text));
             m_file.profiles.back().weights.push_back(d);
             break;
         case Context::Other:
@@ -158,34 +145,35 @@ private:
         default:
             break;
         }
-        return true;
     }
 
-    bool open(bool object)
+    void open(char bracket)
     {
+        const bool object = bracket == '{';
+        const std::string& key = lastKey();
         const Context parent = m_stack.empty() ? Context::Other : m_stack.back();
         Context here = Context::Other;
         if (m_stack.empty())
             here = object ? Context::Top : Context::Other;
-        else if (parent == Context::Top && m_key == "shared" && object)
+        else if (parent == Context::Top && key == "shared" && object)
             here = Context::Shared;
-        else if (parent == Context::Shared && m_key == "frames" && !object)
+        else if (parent == Context::Shared && key == "frames" && !object)
             here = Context::Frames;
         else if (parent == Context::Frames && object)
             here = Context::Frame;
-        else if (parent == Context::Top && m_key == "profiles" && !object)
+        else if (parent == Context::Top && key == "profiles" && !object)
             here = Context::Profiles;
         else if (parent == Context::Profiles && object)
             here = Context::Profile;
-        else if (parent == Context::Profile && m_key == "events" && !object)
+        else if (parent == Context::Profile && key == "events" && !object)
             here = Context::Events;
         else if (parent == Context::Events && object)
             here = Context::Event;
-        else if (parent == Context::Profile && m_key == "samples" && !object)
+        else if (parent == Context::Profile && key == "samples" && !object)
             here = Context::Samples;
         else if (parent == Context::Samples && !object)
             here = Context::Sample;
-        else if (parent == Context::Profile && m_key == "weights" && !object)
+        else if (parent == Context::Profile && key == "weights" && !object)
             here = Context::Weights;
         if (m_stack.empty() && !object)
             throw FormatError("expected '{' at the start of a speedscope file, found '['", -1, 0);
@@ -199,10 +187,9 @@ private:
             m_hasFrame = false;
         }
         m_stack.push_back(here);
-        return true;
     }
 
-    bool close()
+    void close(char)
     {
         const Context here = m_stack.back();
         if (here == Context::Frame) {
@@ -217,20 +204,16 @@ private:
             p.sampleStart.push_back(std::uint32_t(p.sampleFrames.size()));
         }
         m_stack.pop_back();
-        return true;
     }
 
-    ChunkedFileReader& m_input;
-    std::int64_t m_startOffset;
     SpeedscopeFile m_file;
     std::vector<Context> m_stack;
-    std::string m_key;
+    std::string m_text; // a number's digits, written for messages
     SpeedscopeFile::Frame m_frame;
     SpeedscopeFile::Event m_event{};
     char m_eventType = 0;
     bool m_hasAt = false;
     bool m_hasFrame = false;
-    jsonsax::SyntaxError m_error;
 };
 
 } // namespace
@@ -240,10 +223,8 @@ SpeedscopeJsonReader::SpeedscopeJsonReader(ChunkedFileReader& input) : m_input(i
 SpeedscopeFile SpeedscopeJsonReader::read()
 {
     Handler handler(m_input);
-    if (!Json::sax_parse(m_input.begin(), m_input.end(), &handler, nlohmann::json::input_format_t::json, false)) {
-        const jsonsax::SyntaxError& e = handler.error();
-        throw FormatError(e.message, -1, e.offset);
-    }
+    if (!handler.parse())
+        handler.throwSyntaxError();
     return std::move(handler.file());
 }
 
