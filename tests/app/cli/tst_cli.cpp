@@ -2,11 +2,14 @@
 #include "core/compare/runsgenerator.h"
 #include "testsupport.h"
 
+#include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -570,6 +573,68 @@ private Q_SLOTS:
         QCOMPARE(process.exitCode(), code);
         QVERIFY2(err.contains(message), qPrintable(err));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+    }
+
+    // docs/cli.md is the user's reference of runlane-cli: a section for each
+    // command the main help lists, mentioning every option that command's
+    // --help prints. Both lists come from the program, so a new command or
+    // option fails here until the guide describes it.
+    void cliGuide_data()
+    {
+        QTest::addColumn<QString>("command");
+        const Run run = cli({"help"});
+        QCOMPARE(run.code, 0);
+        // The commands are the indented lines between "Commands:" and the
+        // blank line after them: "  summary   format, tracks, ...".
+        const qsizetype start = run.out.indexOf(QStringLiteral("Commands:\n"));
+        QVERIFY2(start >= 0, qPrintable(run.out));
+        const qsizetype end = run.out.indexOf(QStringLiteral("\n\n"), start);
+        const QStringList lines = run.out.mid(start, end - start).split(QLatin1Char('\n')).mid(1);
+        static const QRegularExpression commandLine(QStringLiteral("^  ([a-z]+)  "));
+        QVERIFY2(lines.size() > 1, qPrintable(run.out));
+        for (const QString& line : lines) {
+            const QRegularExpressionMatch m = commandLine.match(line);
+            QVERIFY2(m.hasMatch(), qPrintable(line));
+            QTest::newRow(qPrintable(m.captured(1))) << m.captured(1);
+        }
+    }
+    void cliGuide()
+    {
+        QFETCH(QString, command);
+        const QString path = QDir::cleanPath(dataPath(QStringLiteral("../../docs/cli.md")));
+        QFile file(path);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+        const QString guide = QString::fromUtf8(file.readAll());
+
+        // The command's section: from its heading ("## summary", "## `summary`")
+        // to the next heading of the same or a higher level.
+        const QRegularExpression heading(
+            QStringLiteral("^(#{2,3}) +`?(?:runlane-cli +)?%1\\b[^\n]*$").arg(QRegularExpression::escape(command)),
+            QRegularExpression::MultilineOption);
+        const QRegularExpressionMatch h = heading.match(guide);
+        QVERIFY2(h.hasMatch(), qPrintable(QStringLiteral("%1 has no section for '%2'").arg(path, command)));
+        const QRegularExpression next(QStringLiteral("^#{1,%1} ").arg(h.captured(1).size()),
+                                      QRegularExpression::MultilineOption);
+        const QRegularExpressionMatch n = next.match(guide, h.capturedEnd());
+        const QString section = guide.mid(h.capturedEnd(), n.hasMatch() ? n.capturedStart() - h.capturedEnd() : -1);
+
+        // Every option the command's help prints (its usage lines included):
+        // "--range", "-o"; not the "-cli" of "runlane-cli" or "Mann-Whitney".
+        const Run help = cli({command, "--help"});
+        QCOMPARE(help.code, 0);
+        static const QRegularExpression option(QStringLiteral("(?<![\\w-])(--?[a-z][a-z0-9-]*)"));
+        QSet<QString> options;
+        for (const QRegularExpressionMatch& m : option.globalMatch(help.out))
+            options.insert(m.captured(1));
+        QStringList missing;
+        for (const QString& o : std::as_const(options)) {
+            const QRegularExpression mention(QStringLiteral("(?<![\\w-])%1(?![\\w-])").arg(QRegularExpression::escape(o)));
+            if (!section.contains(mention))
+                missing.append(o);
+        }
+        missing.sort();
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the '%1' section of %2 does not mention %3")
+                                                   .arg(command, path, missing.join(QStringLiteral(", ")))));
     }
 };
 
