@@ -13,6 +13,18 @@ void addCount(std::map<std::string, std::uint64_t, std::less<>>& counts, std::st
 }
 } // namespace
 
+std::string Diagnostics::quoted(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + 2);
+    out += '\'';
+    out.append(text.substr(0, 80));
+    if (text.size() > 80)
+        out += "...";
+    out += '\'';
+    return out;
+}
+
 void Diagnostics::countWarning(std::string_view kind)
 {
     ++m_warningCount;

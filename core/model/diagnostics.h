@@ -27,6 +27,10 @@ public:
         else
             countWarning(kind);
     }
+    // A name as a message quotes it: in single quotes, cut after 80
+    // characters ("..."), so that a hostile file's megabyte-long name does
+    // not make a megabyte-long warning.
+    static std::string quoted(std::string_view text);
     // Counts an event that was read but not interpreted (unknown Chrome phase, ...).
     void skipped(std::string_view what, std::uint64_t count = 1);
 
