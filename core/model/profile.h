@@ -212,6 +212,7 @@ public:
 
 private:
     friend class ProfileBuilder;
+    friend class ProfileFinisher;
 
     std::string m_format;
     std::string m_sourcePath;

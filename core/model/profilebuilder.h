@@ -1,7 +1,6 @@
 #pragma once
 
 #include "flowbinder.h"
-#include "intervalnesting.h"
 #include "profile.h"
 
 #include <algorithm>
@@ -15,15 +14,18 @@
 
 namespace runlane {
 
-// Collects what a loader reads, in any order, and turns it into an immutable
-// Profile. Loaders only state facts (this measurement was created then, was
-// active from a to b, finished so); the builder derives the structure every
-// format shares: interval nesting and depth, creators of synchronous calls,
-// the (depth, start) layout, creation order, and the profile's time span.
+// Collects what a loader reads, in any order; build() turns it into an
+// immutable Profile. Loaders only state facts (this measurement was created
+// then, was active from a to b, finished so); the build (ProfileFinisher)
+// derives the structure every format shares: interval nesting and depth,
+// creators of synchronous calls, the (depth, start) layout, creation order,
+// and the profile's time span.
 class ProfileBuilder
 {
     // Rewrites measurements before the build (merges calls into tasks).
     friend class OutermostTasks;
+    // Takes the recording over for the build.
+    friend class ProfileFinisher;
 
 public:
     // Creator to derive at build time: the measurement that was running on the
@@ -161,29 +163,12 @@ public:
     // after it.
     const std::string& sourcePath() const { return m_profile->m_sourcePath; }
 
-    // Builds the profile; the builder is spent afterwards. Checks `cancel`
-    // between phases and throws LoadCancelled when it is set.
+    // Builds the profile (ProfileFinisher); the builder is spent
+    // afterwards. Checks `cancel` between phases and throws LoadCancelled
+    // when it is set.
     std::shared_ptr<const Profile> build(const std::atomic<bool>* cancel = nullptr);
 
 private:
-    void sortTracks();
-    void resolveSpan();
-    void layoutIntervals(const std::atomic<bool>* cancel);
-    // Overlaps found while nesting a track (on any thread) are logged and
-    // reported afterwards in track order.
-    void layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, IntervalNesting::Log& overlaps,
-                     const std::atomic<bool>* cancel);
-    void warnOverlap(const IntervalNesting::Overlap& overlap);
-    void clampMeasurements();
-    void resolveCreators();
-    std::vector<std::uint32_t> creationDepths();
-    void orderMeasurements(const std::atomic<bool>* cancel);
-    void bindFlows();
-    void buildIntervalLists();
-    void finishTracks();
-    MeasurementId innermostRunningAt(TrackId track, Time t) const;
-    void checkCancel(const std::atomic<bool>* cancel) const;
-
     std::unique_ptr<Profile> m_profile;
     std::vector<TrackInfo> m_tracks;
     std::vector<Measurement> m_measurements;
@@ -213,11 +198,6 @@ private:
     // Labels that are a bare name (no file, no line; most of them), by
     // name: a vector lookup instead of a hash, and no node per label.
     std::vector<LabelId> m_bareLabel;
-    // Filled by layout: per track, depth offsets relative to the whole array;
-    // per measurement, its earliest interval.
-    std::vector<std::vector<IntervalId>> m_depthOffsets;
-    std::vector<IntervalId> m_firstInterval;
-    std::vector<Time> m_lastEnd;
     Time m_spanFrom = kTimeMax;
     Time m_spanTo = kTimeMin;
 };

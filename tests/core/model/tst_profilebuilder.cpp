@@ -1,5 +1,6 @@
 #include "measurementmetrics.h"
 #include "profilebuilder.h"
+#include "profilefinisher.h"
 
 #include "testsupport.h"
 
@@ -32,6 +33,14 @@ QStringList namesAt(const Profile& p, TrackId t, int depth)
     return names;
 }
 
+// Ids as the rows write them: -1 for kNone.
+QList<int> ids(const std::vector<std::uint32_t>& values)
+{
+    QList<int> out;
+    for (std::uint32_t v : values)
+        out << (v == kNone ? -1 : int(v));
+    return out;
+}
 
 } // namespace
 
@@ -472,6 +481,131 @@ private Q_SLOTS:
                 QCOMPARE(p->trackOf(*got.begin()), t);
             }
         }
+    }
+
+    // ProfileFinisher's steps, alone.
+
+    // Tracks as (processSortIndex, pid, kind, threadSortIndex, tid); `order`
+    // lists the old ids in their new order.
+    void trackOrder_data()
+    {
+        QTest::addColumn<QList<QList<int>>>("tracks");
+        QTest::addColumn<QList<int>>("merged");
+        QTest::addColumn<QList<int>>("order");
+        const int thread = int(TrackKind::Thread);
+        const int async = int(TrackKind::Async);
+        const int samples = int(TrackKind::Samples);
+        QTest::newRow("by pid, then tid") << QList<QList<int>>{{0, 2, thread, 0, 1}, {0, 1, thread, 0, 2}, {0, 1, thread, 0, 1}}
+                                          << QList<int>{} << QList<int>{2, 1, 0};
+        QTest::newRow("process sort index before pid")
+            << QList<QList<int>>{{0, 1, thread, 0, 1}, {-1, 2, thread, 0, 1}} << QList<int>{} << QList<int>{1, 0};
+        QTest::newRow("thread sort index before tid")
+            << QList<QList<int>>{{0, 1, thread, 0, 1}, {0, 1, thread, -3, 9}} << QList<int>{} << QList<int>{1, 0};
+        QTest::newRow("samples after the thread's slices, async after every thread")
+            << QList<QList<int>>{{0, 1, async, 0, 0}, {0, 1, samples, 0, 5}, {0, 1, thread, 0, 9}, {0, 1, thread, 0, 5}}
+            << QList<int>{} << QList<int>{3, 1, 2, 0};
+        QTest::newRow("async sort index does not pass a thread")
+            << QList<QList<int>>{{0, 1, thread, 5, 1}, {0, 1, async, -5, 0}} << QList<int>{} << QList<int>{0, 1};
+        QTest::newRow("equal tracks keep the file's order")
+            << QList<QList<int>>{{0, 1, thread, 0, 1}, {0, 1, thread, 0, 1}, {0, 0, thread, 0, 1}} << QList<int>{}
+            << QList<int>{2, 0, 1};
+        QTest::newRow("merged tracks left out")
+            << QList<QList<int>>{{0, 3, thread, 0, 1}, {0, 2, thread, 0, 1}, {0, 1, thread, 0, 1}} << QList<int>{1, 0}
+            << QList<int>{2};
+        QTest::newRow("none") << QList<QList<int>>{} << QList<int>{} << QList<int>{};
+    }
+
+    void trackOrder()
+    {
+        QFETCH(QList<QList<int>>, tracks);
+        QFETCH(QList<int>, merged);
+        QFETCH(QList<int>, order);
+        std::vector<TrackInfo> infos;
+        for (const QList<int>& t : tracks) {
+            TrackInfo info;
+            info.processSortIndex = t[0];
+            info.pid = t[1];
+            info.kind = TrackKind(t[2]);
+            info.threadSortIndex = t[3];
+            info.tid = t[4];
+            infos.push_back(info);
+        }
+        const std::vector<TrackId> mergedIds(merged.begin(), merged.end());
+        QCOMPARE(ids(ProfileFinisher::trackOrder(infos, mergedIds)), order);
+    }
+
+    // Creators by id (-1: a root); a cycle is cut where it closes.
+    void creationDepths_data()
+    {
+        QTest::addColumn<QList<int>>("creators");
+        QTest::addColumn<QList<int>>("depths");
+        QTest::addColumn<QList<int>>("creatorsAfter");
+        QTest::addColumn<int>("cycles");
+        QTest::newRow("roots") << QList<int>{-1, -1} << QList<int>{0, 0} << QList<int>{-1, -1} << 0;
+        QTest::newRow("tree") << QList<int>{-1, 0, 0, 1, 3} << QList<int>{0, 1, 1, 2, 3} << QList<int>{-1, 0, 0, 1, 3} << 0;
+        QTest::newRow("creators after what they create")
+            << QList<int>{1, 2, -1, 0} << QList<int>{2, 1, 0, 3} << QList<int>{1, 2, -1, 0} << 0;
+        QTest::newRow("creates itself") << QList<int>{0} << QList<int>{0} << QList<int>{-1} << 1;
+        QTest::newRow("two create each other") << QList<int>{1, 0} << QList<int>{1, 0} << QList<int>{1, -1} << 1;
+        QTest::newRow("a cycle, and a branch off it")
+            << QList<int>{-1, 2, 3, 1, 2} << QList<int>{0, 2, 1, 0, 2} << QList<int>{-1, 2, 3, -1, 2} << 1;
+        QTest::newRow("two cycles") << QList<int>{1, 0, 3, 2} << QList<int>{1, 0, 1, 0} << QList<int>{1, -1, 3, -1} << 2;
+    }
+
+    void creationDepths()
+    {
+        QFETCH(QList<int>, creators);
+        QFETCH(QList<int>, depths);
+        QFETCH(QList<int>, creatorsAfter);
+        QFETCH(int, cycles);
+        std::vector<Measurement> measurements(std::size_t(creators.size()));
+        for (qsizetype i = 0; i < creators.size(); ++i)
+            measurements[std::size_t(i)].creator = creators[i] < 0 ? kNone : MeasurementId(creators[i]);
+        Diagnostics diagnostics;
+        QCOMPARE(ids(ProfileFinisher::creationDepths(measurements, diagnostics)), depths);
+        std::vector<std::uint32_t> after;
+        for (const Measurement& m : measurements)
+            after.push_back(m.creator);
+        QCOMPARE(ids(after), creatorsAfter);
+        QCOMPARE(diagnostics.warningCount(), std::uint64_t(cycles));
+        const auto kind = diagnostics.warningKinds().find("creation cycle");
+        QCOMPARE(kind == diagnostics.warningKinds().end() ? 0 : int(kind->second), cycles);
+    }
+
+    // One laid-out track: A 0-100 (measurement 0) and B 200-300 (1) at
+    // depth 0; C 10-50 (2) and D 220-230 (3) at depth 1; E 20-30 (4) at
+    // depth 2.
+    void innermostRunningAt_data()
+    {
+        QTest::addColumn<Time>("t");
+        QTest::addColumn<int>("measurement");
+        QTest::newRow("before all") << Time(-5) << -1;
+        QTest::newRow("start of A") << Time(0) << 0;
+        QTest::newRow("in A only") << Time(5) << 0;
+        QTest::newRow("start of C") << Time(10) << 2;
+        QTest::newRow("in E") << Time(25) << 4;
+        QTest::newRow("end of E: C") << Time(30) << 2;
+        QTest::newRow("end of C: A") << Time(50) << 0;
+        QTest::newRow("end of A") << Time(100) << -1;
+        QTest::newRow("between") << Time(150) << -1;
+        QTest::newRow("in D") << Time(225) << 3;
+        QTest::newRow("end of D: B") << Time(230) << 1;
+        QTest::newRow("last of B") << Time(299) << 1;
+        QTest::newRow("after all") << Time(300) << -1;
+    }
+
+    void innermostRunningAt()
+    {
+        QFETCH(Time, t);
+        QFETCH(int, measurement);
+        const std::vector<Interval> intervals{
+            {0, 100, 0, kNone}, {200, 300, 1, kNone}, {10, 50, 2, 0}, {220, 230, 3, 1}, {20, 30, 4, 2},
+        };
+        const std::vector<IntervalId> depthOffsets{0, 2, 4, 5};
+        QCOMPARE(ids({ProfileFinisher::innermostRunningAt(intervals, depthOffsets, t)}), QList<int>{measurement});
+        // A track without intervals (one offset), or none at all.
+        QCOMPARE(ProfileFinisher::innermostRunningAt(intervals, std::vector<IntervalId>{5}, t), kNone);
+        QCOMPARE(ProfileFinisher::innermostRunningAt(intervals, {}, t), kNone);
     }
 
     void memoryPerIntervalUnder64Bytes()

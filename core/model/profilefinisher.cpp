@@ -1,0 +1,728 @@
+#include "profilefinisher.h"
+
+#include "cancellableless.h"
+#include "loaderror.h"
+#include "parallel.h"
+#include "profilebuilder.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <numeric>
+#include <string>
+
+namespace runlane {
+
+namespace {
+
+constexpr MeasurementId kAutoCreator = ProfileBuilder::kAutoCreator;
+constexpr Time kOpen = ProfileBuilder::kOpen;
+
+} // namespace
+
+ProfileFinisher::ProfileFinisher(ProfileBuilder&& builder)
+    : m_profile(std::move(builder.m_profile))
+    , m_tracks(std::move(builder.m_tracks))
+    , m_measurements(std::move(builder.m_measurements))
+    , m_intervals(std::move(builder.m_intervals))
+    , m_marks(std::move(builder.m_marks))
+    , m_wakes(std::move(builder.m_wakes))
+    , m_flowBinder(std::move(builder.m_flowBinder))
+    , m_triggers(std::move(builder.m_triggers))
+    , m_createdOn(std::move(builder.m_createdOn))
+    , m_mergedTracks(std::move(builder.m_mergedTracks))
+    , m_counters(std::move(builder.m_counters))
+    , m_labels(std::move(builder.m_labels))
+    , m_spanFrom(builder.m_spanFrom)
+    , m_spanTo(builder.m_spanTo)
+{
+}
+
+ProfileFinisher::~ProfileFinisher() = default;
+
+void ProfileFinisher::checkCancel(const std::atomic<bool>* cancel)
+{
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        throw LoadCancelled();
+}
+
+std::string ProfileFinisher::quotedName(MeasurementId id) const
+{
+    return Diagnostics::quoted(m_profile->m_strings.view(m_labels[m_measurements[id].label].name));
+}
+
+std::shared_ptr<const Profile> ProfileFinisher::run(const std::atomic<bool>* cancel)
+{
+    checkCancel(cancel);
+    sortTracks();
+    resolveSpan();
+    layoutIntervals(cancel);
+    checkCancel(cancel);
+    bindFlows();
+    checkCancel(cancel);
+    clampMeasurements();
+    checkCancel(cancel);
+    resolveCreators();
+    checkCancel(cancel);
+    orderMeasurements(cancel);
+    checkCancel(cancel);
+    buildIntervalLists();
+    finishTracks();
+    sortEvents();
+    return handOver();
+}
+
+std::vector<TrackId> ProfileFinisher::trackOrder(std::span<const TrackInfo> tracks, std::span<const TrackId> merged)
+{
+    std::vector<TrackId> order(tracks.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [tracks](TrackId a, TrackId b) {
+        const TrackInfo& x = tracks[a];
+        const TrackInfo& y = tracks[b];
+        const bool xAsync = x.kind == TrackKind::Async;
+        const bool yAsync = y.kind == TrackKind::Async;
+        return std::tie(x.processSortIndex, x.pid, xAsync, x.threadSortIndex, x.tid, x.kind)
+            < std::tie(y.processSortIndex, y.pid, yAsync, y.threadSortIndex, y.tid, y.kind);
+    });
+    std::erase_if(order, [merged](TrackId t) { return std::find(merged.begin(), merged.end(), t) != merged.end(); });
+    return order;
+}
+
+// Step 1. Tracks are presented in a stable, meaningful order whatever order
+// the file mentioned them in; ids are renumbered to match, everywhere the
+// recording holds one. First, so that every later step (and its warnings)
+// sees the final track ids. A track merged into another is gone: nothing
+// refers to it any more.
+void ProfileFinisher::sortTracks()
+{
+    const std::vector<TrackId> order = trackOrder(m_tracks, m_mergedTracks);
+    std::vector<TrackId> newId(m_tracks.size(), kNone);
+    std::vector<TrackInfo> sorted;
+    sorted.reserve(m_tracks.size());
+    for (TrackId i = 0; i < order.size(); ++i) {
+        newId[order[i]] = i;
+        sorted.push_back(m_tracks[order[i]]);
+    }
+    m_tracks = std::move(sorted);
+    for (Measurement& m : m_measurements)
+        m.track = newId[m.track];
+    for (Mark& mark : m_marks) {
+        if (mark.track != kNone)
+            mark.track = newId[mark.track];
+    }
+    for (auto& [id, track] : m_createdOn)
+        track = newId[track];
+    m_flowBinder.renumberTracks(newId);
+}
+
+// Step 2. The profile spans everything it mentions. Whatever is still open
+// (kOpen) ends there: before layout, which needs real ends to nest by, and
+// before clampMeasurements, which compares finish times.
+void ProfileFinisher::resolveSpan()
+{
+    Time lo = m_spanFrom;
+    Time hi = m_spanTo;
+    auto see = [&lo, &hi](Time t) {
+        if (t == kOpen)
+            return;
+        lo = std::min(lo, t);
+        hi = std::max(hi, t);
+    };
+    for (const Measurement& m : m_measurements) {
+        see(m.created);
+        see(m.finished);
+    }
+    for (const Interval& iv : m_intervals) {
+        see(iv.start);
+        see(iv.end);
+    }
+    for (const Mark& mark : m_marks)
+        see(mark.time);
+    for (const CounterSeries& c : m_counters) {
+        for (Time t : c.times)
+            see(t);
+    }
+    if (m_profile->m_snapshotsTimed) {
+        for (const Snapshot& s : m_profile->m_snapshots)
+            see(s.time());
+    }
+    if (lo > hi)
+        lo = hi = 0;
+    // Every duration is a difference of two times in the span: a span that
+    // does not fit in a Time would make them overflow.
+    Time span = 0;
+    if (__builtin_sub_overflow(hi, lo, &span))
+        throw FormatError("the times in this file span more than 292 years (from " + std::to_string(lo) + " ns to "
+                          + std::to_string(hi) + " ns)");
+    m_profile->m_start = lo;
+    m_profile->m_end = hi;
+
+    for (Interval& iv : m_intervals) {
+        if (iv.end == kOpen)
+            iv.end = std::max(hi, iv.start);
+    }
+    for (Measurement& m : m_measurements) {
+        if (m.finished == kOpen)
+            m.finished = hi;
+    }
+}
+
+// Step 3. Groups intervals by track, nests each track and lays it out by
+// (depth, start), into the profile's interval array. Afterwards interval ids
+// are final and `parent` holds real parents; per track, where each depth
+// begins (m_depthOffsets); per measurement, its first interval, the end of
+// its last, and its interval count (in intervalRef). Needs the final track
+// ids (sortTracks) and no open ends (resolveSpan). Frees the recorded
+// intervals: from here on only the laid-out ones exist.
+void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
+{
+    const std::size_t n = m_intervals.size();
+    const std::size_t trackCount = m_tracks.size();
+    std::vector<IntervalId> begin(trackCount + 1, 0);
+    // Where each track's intervals start in m_intervals if they are
+    // grouped by track (a loader that lays out one thread after another):
+    // then the tracks are sorted where they are, without a copy of them
+    // all (a tenth of a second at 8 million).
+    constexpr IntervalId kUnseen = kNone;
+    std::vector<IntervalId> run(trackCount, kUnseen);
+    bool grouped = true;
+    TrackId current = kNone;
+    for (IntervalId i = 0; i < n; ++i) {
+        const TrackId t = m_measurements[m_intervals[i].measurement].track;
+        ++begin[t + 1];
+        if (t != current) {
+            grouped = grouped && run[t] == kUnseen;
+            run[t] = i;
+            current = t;
+        }
+    }
+    for (std::size_t t = 0; t < trackCount; ++t)
+        begin[t + 1] += begin[t];
+
+    std::vector<Interval> byTrack;
+    if (!grouped) {
+        byTrack.resize(n);
+        std::vector<IntervalId> cursor(begin.begin(), begin.end() - 1);
+        for (const Interval& iv : m_intervals)
+            byTrack[cursor[m_measurements[iv.measurement].track]++] = iv;
+        std::vector<Interval>().swap(m_intervals);
+    }
+    const auto slice = [&](std::size_t t) {
+        const std::size_t size = begin[t + 1] - begin[t];
+        if (!grouped)
+            return std::span<Interval>(byTrack.data() + begin[t], size);
+        return size == 0 ? std::span<Interval>() : std::span<Interval>(m_intervals.data() + run[t], size);
+    };
+
+    m_profile->m_intervals.resize(n);
+    m_depthOffsets.assign(trackCount, {});
+    m_firstInterval.assign(m_measurements.size(), kNone);
+    m_lastEnd.assign(m_measurements.size(), kTimeMin);
+    // Tracks are independent: lay them out on every core, biggest first,
+    // and report what they found in track order, as one thread would.
+    std::vector<std::size_t> order(trackCount);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&begin](std::size_t a, std::size_t b) { return begin[a + 1] - begin[a] > begin[b + 1] - begin[b]; });
+    std::vector<IntervalNesting::Log> overlaps(trackCount);
+    parallelFor(trackCount, [&](std::size_t k) {
+        const std::size_t t = order[k];
+        layoutTrack(t, slice(t), begin[t], overlaps[t], cancel);
+    });
+    std::vector<Interval>().swap(m_intervals);
+    std::vector<Interval>().swap(byTrack);
+    for (const IntervalNesting::Log& log : overlaps) {
+        std::uint64_t shown[2] = {0, 0};
+        for (const IntervalNesting::Overlap& overlap : log.examples) {
+            warnOverlap(overlap);
+            ++shown[overlap.cut ? 1 : 0];
+        }
+        // Beyond the examples only the count is kept (as warnWith would).
+        for (const bool cut : {false, true}) {
+            for (std::uint64_t k = shown[cut]; k < log.count[cut]; ++k)
+                diagnostics().warnWith(cut ? "call ends after its caller" : "overlapping intervals",
+                                       [] { return std::string(); });
+        }
+    }
+}
+
+// One track's intervals, from the loader's order to (depth, start) order
+// with parent indices, written to their final place. Runs on any thread:
+// it touches only this track's slice and output.
+void ProfileFinisher::layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, IntervalNesting::Log& overlaps,
+                                 const std::atomic<bool>* cancel)
+{
+    checkCancel(cancel);
+    std::sort(slice.begin(), slice.end(), CancellableLess(cancel, [](const Interval& a, const Interval& b) {
+                  if (a.start != b.start)
+                      return a.start < b.start;
+                  if (a.end != b.end)
+                      return a.end > b.end;
+                  return a.parent < b.parent; // the order given by the loader
+              }));
+    checkCancel(cancel);
+    std::vector<std::uint32_t> parent(slice.size(), kNone);
+    std::vector<std::uint32_t> depth(slice.size(), 0);
+    IntervalNesting nesting(m_measurements, parent, depth, overlaps);
+    if (m_tracks[t].kind == TrackKind::Async && m_tracks[t].workerPool)
+        nesting.pool(slice);
+    else if (m_tracks[t].kind == TrackKind::Async)
+        nesting.async(slice);
+    else
+        nesting.thread(slice);
+    checkCancel(cancel);
+
+    // Counting sort by depth keeps start order within each depth.
+    std::uint32_t depthCount = 0;
+    for (std::uint32_t d : depth)
+        depthCount = std::max(depthCount, d + 1);
+    std::vector<IntervalId>& offsets = m_depthOffsets[t];
+    offsets.assign(depthCount + 1, 0);
+    for (std::uint32_t d : depth)
+        ++offsets[d + 1];
+    offsets[0] = begin;
+    for (std::uint32_t d = 0; d < depthCount; ++d)
+        offsets[d + 1] += offsets[d];
+    std::vector<IntervalId> cursor(offsets.begin(), offsets.end() - 1);
+    std::vector<std::uint32_t> newIndex(slice.size());
+    for (std::uint32_t i = 0; i < slice.size(); ++i)
+        newIndex[i] = cursor[depth[i]]++;
+    std::vector<Interval>& out = m_profile->m_intervals;
+    for (std::uint32_t i = 0; i < slice.size(); ++i) {
+        Interval iv = slice[i];
+        iv.parent = parent[i] == kNone ? kNone : newIndex[parent[i]];
+        out[newIndex[i]] = iv;
+    }
+    // A measurement's intervals are all on its track, so its first, last
+    // and count are found here, on this track's thread, in id order as one
+    // loop over all intervals would. The count is kept in intervalRef (0
+    // from addMeasurement) until buildIntervalLists makes that the
+    // reference: it moves with the measurement when they are ordered, at no
+    // cost in memory.
+    for (IntervalId i = begin; i < begin + slice.size(); ++i) {
+        const Interval& iv = out[i];
+        IntervalId& first = m_firstInterval[iv.measurement];
+        if (first == kNone || iv.start < out[first].start)
+            first = i;
+        m_lastEnd[iv.measurement] = std::max(m_lastEnd[iv.measurement], iv.end);
+        ++m_measurements[iv.measurement].intervalRef;
+    }
+}
+
+void ProfileFinisher::warnOverlap(const IntervalNesting::Overlap& overlap)
+{
+    const std::string child = quotedName(overlap.child.measurement);
+    const std::string parent = quotedName(overlap.parent.measurement);
+    if (overlap.cut) {
+        diagnostics().warnWith("call ends after its caller", [&] {
+            return "call " + child + " starts inside " + parent + " but ends "
+                + std::to_string(overlap.child.end - overlap.parent.end) + " ns after it; cut at its end";
+        });
+        return;
+    }
+    diagnostics().warnWith("overlapping intervals",
+                           [&] { return child + " starts inside " + parent + " but ends after it; kept as its child"; });
+}
+
+// Step 4. Flow points become flows between intervals. Needs the laid-out
+// intervals (interval ids are final, depths known) and measurements not yet
+// renumbered, as the flow points that name a slice by its measurement
+// expect: so before orderMeasurements.
+void ProfileFinisher::bindFlows()
+{
+    if (m_flowBinder.empty())
+        return;
+    auto describe = [this](const FlowBinder::Point& p) {
+        std::string text = "flow ";
+        if (p.name != kEmptyString)
+            text += Diagnostics::quoted(m_profile->m_strings.view(p.name)) + " ";
+        text += "(event #" + std::to_string(p.order) + ") at " + std::to_string(p.time) + " ns";
+        if (p.track < m_tracks.size())
+            text += " on pid " + std::to_string(m_tracks[p.track].pid) + " / tid " + std::to_string(m_tracks[p.track].tid);
+        return text;
+    };
+    std::vector<Flow> flows = m_flowBinder.bind(m_profile->m_intervals, m_depthOffsets, diagnostics(), describe);
+    std::sort(flows.begin(), flows.end(),
+              [](const Flow& a, const Flow& b) { return std::tie(a.from, a.to) < std::tie(b.from, b.to); });
+    std::vector<std::uint32_t> byTarget(flows.size());
+    std::iota(byTarget.begin(), byTarget.end(), 0);
+    std::sort(byTarget.begin(), byTarget.end(), [&flows](std::uint32_t a, std::uint32_t b) {
+        return std::tie(flows[a].to, flows[a].from, a) < std::tie(flows[b].to, flows[b].from, b);
+    });
+    m_profile->m_flows = std::move(flows);
+    m_profile->m_flowsByTarget = std::move(byTarget);
+    m_profile->m_unboundFlowEnds = m_flowBinder.unboundCount();
+}
+
+// Step 5. A measurement cannot run before it exists nor after it finished;
+// formats that carry both facts separately can contradict themselves. Needs
+// each measurement's first interval and last end (layout) and no open
+// finish (resolveSpan); resolveCreators and orderMeasurements need the
+// repaired creation times. Each
+// measurement is fixed on its own, on every core; the warnings are given
+// afterwards in id order, as one loop would give them.
+void ProfileFinisher::clampMeasurements()
+{
+    enum Fix : std::uint8_t { CreatedAtStart, FinishedAtCreation, FinishedAfterRunning };
+    // Each fix's warning: kind, then what goes between the name and the ns.
+    static constexpr std::array<std::array<const char*, 3>, 3> kWarnings{{
+        {"started before created", " starts running ", " ns before it is created; creation moved to its start"},
+        {"finished before created", " finishes ", " ns before it is created; moved to its creation"},
+        {"ran after finished", " is still running ", " ns after it finished; finish moved"},
+    }};
+    struct Found {
+        MeasurementId id;
+        Fix fix;
+        Time by; // ns the measurement was moved
+    };
+    const auto& intervals = m_profile->m_intervals;
+    const std::vector<std::vector<Found>> found = parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
+        std::vector<Found> out;
+        for (MeasurementId id = MeasurementId(from); id < to; ++id) {
+            Measurement& m = m_measurements[id];
+            const bool ran = m_firstInterval[id] != kNone;
+            if (ran && m.created > intervals[m_firstInterval[id]].start) {
+                const Time firstStart = intervals[m_firstInterval[id]].start;
+                out.push_back({id, CreatedAtStart, m.created - firstStart});
+                m.created = firstStart;
+            }
+            if (m.finished < m.created) {
+                out.push_back({id, FinishedAtCreation, m.created - m.finished});
+                m.finished = m.created;
+            }
+            if ((m.flags & Call) && ran && m_lastEnd[id] < m.finished) {
+                // Cut at its caller's end while nesting (warned there): it
+                // ends there too, and is no longer open at the profile's end.
+                m.finished = m_lastEnd[id];
+                if (m.finalState() == FinalState::Unfinished)
+                    m.state = std::uint32_t(FinalState::Ended);
+            }
+            if (ran && m.finished < m_lastEnd[id]) {
+                out.push_back({id, FinishedAfterRunning, m_lastEnd[id] - m.finished});
+                m.finished = m_lastEnd[id];
+            }
+        }
+        return out;
+    });
+    for (const std::vector<Found>& slice : found) {
+        for (const Found& f : slice) {
+            const auto& text = kWarnings[f.fix]; // kind, then around the ns
+            diagnostics().warnWith(text[0], [&] {
+                return quotedName(f.id) + text[1] + std::to_string(f.by) + text[2];
+            });
+        }
+    }
+}
+
+// Step 6. Creators the format left to derive (kAutoCreator, setCreatedOn):
+// what ran innermost on the track when the measurement was created
+// (semantics.md §2). Needs the laid-out intervals and their parents and the
+// repaired creation times (clampMeasurements); a creator created after what
+// it creates is cut, so that orderMeasurements can put creators first.
+void ProfileFinisher::resolveCreators()
+{
+    const auto& intervals = m_profile->m_intervals;
+    for (const auto& [id, track] : m_createdOn)
+        m_measurements[id].creator = innermostRunningAt(intervals, m_depthOffsets[track], m_measurements[id].created);
+    // Each measurement's creator on its own, on every core: it reads only
+    // the laid-out intervals and creation times (which no longer change)
+    // and writes only this measurement's creator. A creator created later
+    // is none, warned about afterwards in id order.
+    const std::vector<std::vector<std::pair<MeasurementId, MeasurementId>>> cut =
+        parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
+            std::vector<std::pair<MeasurementId, MeasurementId>> out;
+            for (MeasurementId id = MeasurementId(from); id < to; ++id) {
+                Measurement& m = m_measurements[id];
+                if (m.creator == kAutoCreator) {
+                    const IntervalId first = m_firstInterval[id];
+                    if (first != kNone && m.created >= intervals[first].start) {
+                        // Created as it started: whoever it interrupted created it.
+                        const IntervalId p = intervals[first].parent;
+                        m.creator = p == kNone ? kNone : intervals[p].measurement;
+                    } else {
+                        // Created before it ran: whoever was running at its creation.
+                        m.creator = innermostRunningAt(intervals, m_depthOffsets[m.track], m.created);
+                    }
+                    if (m.creator == id)
+                        m.creator = kNone;
+                }
+                if (m.creator != kNone && m_measurements[m.creator].created > m.created) {
+                    out.emplace_back(id, m.creator);
+                    m.creator = kNone;
+                }
+            }
+            return out;
+        });
+    for (const auto& slice : cut) {
+        for (const auto& pair : slice) {
+            diagnostics().warnWith("created before its creator", [&] {
+                return quotedName(pair.first) + " is created before its creator "
+                    + quotedName(pair.second) + "; made a root";
+            });
+        }
+    }
+}
+
+MeasurementId ProfileFinisher::innermostRunningAt(std::span<const Interval> intervals,
+                                                  std::span<const IntervalId> depthOffsets, Time t)
+{
+    for (std::size_t d = depthOffsets.size(); d-- > 1;) {
+        const Interval* first = intervals.data() + depthOffsets[d - 1];
+        const Interval* last = intervals.data() + depthOffsets[d];
+        const Interval* it = std::partition_point(first, last, [t](const Interval& iv) { return iv.end <= t; });
+        if (it != last && it->start <= t && t < it->end)
+            return it->measurement;
+    }
+    return kNone;
+}
+
+// Step 7. Measurements are numbered in creation order, creators first: a
+// creator is created no later than what it creates, and on equal times it is
+// shallower in the creation tree. Analyses rely on creator < id. Needs the
+// final creators (resolveCreators); renumbers everything that names a
+// measurement (intervals, triggers, wakes, the layout's per-measurement
+// arrays), so that the steps after it see the final ids.
+void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
+{
+    struct Key {
+        Time created;
+        std::uint32_t depth;
+        IntervalId first;
+        MeasurementId id;
+        bool operator<(const Key& o) const
+        {
+            return std::tie(created, depth, first, id) < std::tie(o.created, o.depth, o.first, o.id);
+        }
+    };
+    const std::size_t count = m_measurements.size();
+    // Element-wise loops over millions of entries run on every core.
+    // Buffers are freed as soon as done with: this is the peak of a load's
+    // memory.
+    auto slicesOf = [cancel](std::size_t n, auto&& fn) {
+        parallelSlices(n, [&](std::size_t from, std::size_t to) {
+            checkCancel(cancel);
+            fn(from, to);
+        });
+    };
+    std::vector<Key> keys(count);
+    {
+        const std::vector<std::uint32_t> depth = creationDepths(m_measurements, diagnostics());
+        slicesOf(count, [&](std::size_t from, std::size_t to) {
+            for (std::size_t id = from; id < to; ++id)
+                keys[id] = Key{m_measurements[id].created, depth[id], m_firstInterval[id], MeasurementId(id)};
+        });
+    }
+    if (std::is_sorted(keys.begin(), keys.end()))
+        return;
+    // Both halves sorted at once, then merged into the new order (keys are
+    // unique: the same order as one sort, whatever the algorithm). A merge
+    // sort: sample layouts add calls as they return, children before their
+    // caller, and on that order introsort fell back to heapsort (the
+    // biggest cost of a 5M-sample perf load's build; a third faster now).
+    // Its buffer, half of a half, stays below the load's peak memory.
+    const std::size_t half = count / 2;
+    parallelFor(2, [&keys, half, cancel](std::size_t part) {
+        const CancellableLess less(cancel, std::less<Key>());
+        if (part == 0)
+            std::stable_sort(keys.begin(), keys.begin() + std::ptrdiff_t(half), less);
+        else
+            std::stable_sort(keys.begin() + std::ptrdiff_t(half), keys.end(), less);
+    });
+    checkCancel(cancel);
+    std::vector<MeasurementId> order(count); // new position -> old id
+    {
+        std::size_t a = 0;
+        std::size_t b = half;
+        for (std::size_t i = 0; i < count; ++i)
+            order[i] = (b == count || (a < half && keys[a] < keys[b])) ? keys[a++].id : keys[b++].id;
+        std::vector<Key>().swap(keys);
+    }
+
+    std::vector<MeasurementId> newId(count);
+    slicesOf(count, [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i)
+            newId[order[i]] = MeasurementId(i);
+    });
+    {
+        std::vector<Measurement> sorted(count);
+        slicesOf(count, [&](std::size_t from, std::size_t to) {
+            for (std::size_t i = from; i < to; ++i) {
+                sorted[i] = m_measurements[order[i]];
+                if (sorted[i].creator != kNone)
+                    sorted[i].creator = newId[sorted[i].creator];
+            }
+        });
+        m_measurements = std::move(sorted);
+    }
+    {
+        std::vector<IntervalId> first(count);
+        std::vector<Time> lastEnd(count);
+        slicesOf(count, [&](std::size_t from, std::size_t to) {
+            for (std::size_t i = from; i < to; ++i) {
+                first[i] = m_firstInterval[order[i]];
+                lastEnd[i] = m_lastEnd[order[i]];
+            }
+        });
+        m_firstInterval = std::move(first);
+        m_lastEnd = std::move(lastEnd);
+    }
+    std::vector<MeasurementId>().swap(order);
+    for (Profile::Trigger& t : m_triggers)
+        t = {newId[t.measurement], newId[t.triggeredBy]};
+    std::sort(m_triggers.begin(), m_triggers.end(), [](const auto& a, const auto& b) { return a.measurement < b.measurement; });
+    m_profile->m_triggers = std::move(m_triggers);
+    for (Wake& wake : m_wakes)
+        wake.task = newId[wake.task];
+    std::vector<Interval>& intervals = m_profile->m_intervals;
+    slicesOf(intervals.size(), [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i)
+            intervals[i].measurement = newId[intervals[i].measurement];
+    });
+}
+
+// Cycles cannot come from well-formed input but a hostile file can state
+// them.
+std::vector<std::uint32_t> ProfileFinisher::creationDepths(std::span<Measurement> measurements, Diagnostics& diagnostics)
+{
+    constexpr std::uint32_t kUnknown = kNone;
+    constexpr std::uint32_t kOnPath = kNone - 1;
+    std::vector<std::uint32_t> depth(measurements.size(), kUnknown);
+    std::vector<MeasurementId> path;
+    for (MeasurementId id = 0; id < measurements.size(); ++id) {
+        if (depth[id] != kUnknown)
+            continue;
+        path.clear();
+        MeasurementId cur = id;
+        std::uint32_t base = 0;
+        for (;;) {
+            depth[cur] = kOnPath;
+            path.push_back(cur);
+            const MeasurementId creator = measurements[cur].creator;
+            if (creator == kNone) {
+                base = 0;
+                break;
+            }
+            if (depth[creator] == kOnPath) {
+                diagnostics.warn("creation cycle", "measurements create each other in a cycle; cycle cut");
+                measurements[cur].creator = kNone;
+                base = 0;
+                break;
+            }
+            if (depth[creator] != kUnknown) {
+                base = depth[creator] + 1;
+                break;
+            }
+            cur = creator;
+        }
+        // path.back() sits at `base`; each earlier entry one deeper.
+        for (std::size_t k = path.size(); k-- > 0;)
+            depth[path[k]] = base + std::uint32_t(path.size() - 1 - k);
+    }
+    return depth;
+}
+
+// Step 8. A measurement of one interval refers to it; one of several to its
+// list in m_intervalLists (a count, then the ids by start), lists in id
+// order. Needs the final measurement ids (orderMeasurements) and the counts
+// layout left in intervalRef, which this turns into the reference. Each
+// part runs on every core and gives what one loop would.
+void ProfileFinisher::buildIntervalLists()
+{
+    const auto& intervals = m_profile->m_intervals;
+    const std::size_t count = m_measurements.size();
+    const auto listSize = [](std::uint32_t c) -> std::size_t { return c > 1 ? c + 1 : 0; };
+    std::vector<std::size_t> sliceBegin = parallelSlices(count, [&](std::size_t from, std::size_t to) {
+        std::size_t size = 0;
+        for (std::size_t id = from; id < to; ++id)
+            size += listSize(m_measurements[id].intervalRef); // the count, until below
+        return size;
+    });
+    std::size_t total = 1; // the shared empty list
+    for (std::size_t& begin : sliceBegin)
+        total += std::exchange(begin, total);
+    std::vector<IntervalId>& lists = m_profile->m_intervalLists;
+    lists.assign(total, 0);
+    parallelSlices(count, [&](std::size_t from, std::size_t to) {
+        std::size_t next = sliceBegin[from / kParallelSlice];
+        for (std::size_t id = from; id < to; ++id) {
+            Measurement& m = m_measurements[id];
+            const std::uint32_t c = m.intervalRef;
+            if (c == 1) {
+                m.flags |= SingleInterval;
+                m.intervalRef = m_firstInterval[id];
+            } else if (c > 1) {
+                m.intervalRef = std::uint32_t(next);
+                next += listSize(c);
+            }
+        }
+    });
+    // Filled in any order: each list is sorted next.
+    parallelSlices(intervals.size(), [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            const Measurement& m = m_measurements[intervals[i].measurement];
+            if (m.flags & SingleInterval)
+                continue;
+            const IntervalId n = std::atomic_ref<IntervalId>(lists[m.intervalRef]).fetch_add(1, std::memory_order_relaxed);
+            lists[m.intervalRef + 1 + n] = IntervalId(i);
+        }
+    });
+    parallelSlices(count, [&](std::size_t from, std::size_t to) {
+        for (std::size_t id = from; id < to; ++id) {
+            const Measurement& m = m_measurements[id];
+            if ((m.flags & SingleInterval) || m.intervalRef == 0)
+                continue;
+            IntervalId* first = lists.data() + m.intervalRef + 1;
+            std::sort(first, first + lists[m.intervalRef], [&intervals](IntervalId a, IntervalId b) {
+                return intervals[a].start != intervals[b].start ? intervals[a].start < intervals[b].start : a < b;
+            });
+        }
+    });
+}
+
+// Step 9. The profile's tracks: what the format said of each, where its
+// depths begin (layout) and the name it shows.
+void ProfileFinisher::finishTracks()
+{
+    std::vector<Track>& tracks = m_profile->m_tracks;
+    tracks.resize(m_tracks.size());
+    for (std::size_t t = 0; t < m_tracks.size(); ++t) {
+        Track& track = tracks[t];
+        static_cast<TrackInfo&>(track) = m_tracks[t];
+        track.depthOffsets = std::move(m_depthOffsets[t]);
+        track.begin = track.depthOffsets.front();
+        track.end = track.depthOffsets.back();
+        track.name = track.displayName != kEmptyString ? track.displayName
+                                                       : m_profile->m_strings.intern(Profile::nameOf(track, m_profile->m_strings));
+    }
+}
+
+// Step 10. Marks by time, wakes by task then time, counter points by time:
+// the orders the views and analyses search them in. Wakes need their final
+// task ids (orderMeasurements).
+void ProfileFinisher::sortEvents()
+{
+    std::stable_sort(m_marks.begin(), m_marks.end(), [](const Mark& a, const Mark& b) { return a.time < b.time; });
+    std::stable_sort(m_wakes.begin(), m_wakes.end(),
+                     [](const Wake& a, const Wake& b) { return std::tie(a.task, a.time) < std::tie(b.task, b.time); });
+    for (CounterSeries& c : m_counters)
+        c.sortByTime();
+}
+
+// Step 11. The rest of what was recorded moves into the profile, which is
+// complete and from now on read-only. The recording's vectors grew by
+// doubling; the profile keeps exact sizes.
+std::shared_ptr<const Profile> ProfileFinisher::handOver()
+{
+    m_labels.shrink_to_fit();
+    m_measurements.shrink_to_fit();
+    m_marks.shrink_to_fit();
+    m_profile->m_labels = std::move(m_labels);
+    m_profile->m_measurements = std::move(m_measurements);
+    m_profile->m_marks = std::move(m_marks);
+    m_wakes.shrink_to_fit();
+    m_profile->m_wakes = std::move(m_wakes);
+    m_profile->m_counters = std::move(m_counters);
+    return std::shared_ptr<const Profile>(m_profile.release());
+}
+
+} // namespace runlane
