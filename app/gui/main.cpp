@@ -55,41 +55,74 @@ private:
     bool m_painted = false;
 };
 
+// The application's name and its options, the same whichever application
+// object parses them, so that --help reads the same with a display or without.
+struct CommandLine {
+    QCommandLineParser parser;
+    const QCommandLineOption firstFrame{QStringLiteral("report-first-frame"),
+                                        QStringLiteral("Print how long the profile took to appear (from the start to "
+                                                       "its first painted frame), then quit. For benchmarks.")};
+    const QCommandLineOption attach{QStringLiteral("attach"),
+                                    QStringLiteral("Follow a running program's Chroprof metrics: an exporter's "
+                                                   "http://host:port/metrics or a Prometheus server "
+                                                   "(prometheus://host:9090). File ▸ Attach… does the same."),
+                                    QStringLiteral("url")};
+    const QCommandLineOption interval{QStringLiteral("interval"),
+                                      QStringLiteral("With --attach: milliseconds between scrapes (default 1000)."),
+                                      QStringLiteral("ms"), QStringLiteral("1000")};
+
+    CommandLine()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("Runlane"));
+        QCoreApplication::setApplicationName(QStringLiteral("Runlane"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(RUNLANE_VERSION));
+        parser.setApplicationDescription(QStringLiteral("Viewer for profiles of asynchronous programs."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The profile to open (default: the demo)."));
+        parser.addPositionalArgument(QStringLiteral("cpuprofile"),
+                                     QStringLiteral("V8 CPU profiles recorded in the same run as the trace FILE, added to "
+                                                    "it under its main thread."),
+                                     QStringLiteral("[cpuprofile...]"));
+        parser.addOption(firstFrame);
+        parser.addOption(attach);
+        parser.addOption(interval);
+    }
+};
+
+// `runlane --help` and `--version` answer without a display (over ssh, in a
+// package's build, which runs --help for the man page): a QApplication
+// aborts where it finds no screen, so they are parsed first under a
+// QCoreApplication, which needs none. Anything else goes on to the viewer:
+// --help-all too, whose Qt options are the QApplication's, and a command
+// line this parse refuses (Qt's own -platform ... is known only there).
+void answerWithoutDisplay(int& argc, char** argv)
+{
+    QCoreApplication core(argc, argv);
+    CommandLine commandLine;
+    QCommandLineParser& parser = commandLine.parser;
+    if (parser.parse(QCoreApplication::arguments())
+        && (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("version"))))
+        parser.process(core); // prints, then exits
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     QElapsedTimer clock;
     clock.start();
+    answerWithoutDisplay(argc, argv);
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Runlane"));
-    QApplication::setApplicationName(QStringLiteral("Runlane"));
-    QApplication::setApplicationVersion(QStringLiteral(RUNLANE_VERSION));
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Viewer for profiles of asynchronous programs."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The profile to open (default: the demo)."));
-    parser.addPositionalArgument(QStringLiteral("cpuprofile"),
-                                 QStringLiteral("V8 CPU profiles recorded in the same run as the trace FILE, added to it "
-                                                "under its main thread."),
-                                 QStringLiteral("[cpuprofile...]"));
-    const QCommandLineOption firstFrame(QStringLiteral("report-first-frame"),
-                                        QStringLiteral("Print how long the profile took to appear (from the start to "
-                                                       "its first painted frame), then quit. For benchmarks."));
-    parser.addOption(firstFrame);
-    const QCommandLineOption attach(QStringLiteral("attach"),
-                                    QStringLiteral("Follow a running program's Chroprof metrics: an exporter's "
-                                                   "http://host:port/metrics or a Prometheus server "
-                                                   "(prometheus://host:9090). File ▸ Attach… does the same."),
-                                    QStringLiteral("url"));
-    const QCommandLineOption interval(QStringLiteral("interval"),
-                                      QStringLiteral("With --attach: milliseconds between scrapes (default 1000)."),
-                                      QStringLiteral("ms"), QStringLiteral("1000"));
-    parser.addOption(attach);
-    parser.addOption(interval);
+    // The window belongs to the installed desktop entry (its name and icon
+    // under Wayland): packaging/io.github.runlane.Runlane.desktop.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.runlane.Runlane"));
+    CommandLine commandLine;
+    QCommandLineParser& parser = commandLine.parser;
     parser.process(app);
+    const QCommandLineOption& firstFrame = commandLine.firstFrame;
+    const QCommandLineOption& attach = commandLine.attach;
+    const QCommandLineOption& interval = commandLine.interval;
 
     runlane::MainWindow window;
     std::unique_ptr<FirstFrameReporter> reporter;
