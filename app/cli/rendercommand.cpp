@@ -9,8 +9,9 @@
 #include "mainwindow.h"
 #include "profiledocument.h"
 #include "profileloader.h"
+#include "profileview.h"
 #include "rankpanel.h"
-#include "tasklaneview.h"
+#include "theme.h"
 #include "timeaxis.h"
 #include "timeruler.h"
 #include "usagechart.h"
@@ -18,7 +19,9 @@
 
 #include <QApplication>
 #include <QPainter>
+#include <QSettings>
 
+#include <memory>
 #include <ostream>
 
 namespace runlane {
@@ -192,21 +195,47 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         }
         range = parsed;
     }
-    MainWindow window;
+    // The icicle and the usage chart are drawn from a ProfileView alone, on
+    // a document of its own. The window is drawn whole; the rank (a dock)
+    // and the task lanes are drawn from the window's document and views:
+    // the lanes' automatic layout is chosen for their height in the window,
+    // and their image keeps it.
+    std::unique_ptr<MainWindow> window;
+    std::unique_ptr<TimeAxis> axis;
+    std::unique_ptr<ProfileDocument> document;
+    std::unique_ptr<ProfileView> alone;
+    if (request.view == View::Window || request.view == View::Rank || request.view == View::Lanes) {
+        window = std::make_unique<MainWindow>();
+    } else {
+        // The theme before any widget, as the window does.
+        Theme::apply(Theme::fromName(QSettings().value(Theme::settingsKey()).toString()));
+        axis = std::make_unique<TimeAxis>();
+        document = std::make_unique<ProfileDocument>(axis.get());
+        alone = std::make_unique<ProfileView>(document.get());
+    }
+    ProfileDocument* shown = window ? window->document() : document.get();
+    ProfileView* view = window ? window->profileView() : alone.get();
+    QWidget& top = window ? static_cast<QWidget&>(*window) : *alone;
     // Exactly the size asked for, even below what the panes would like.
-    window.setMinimumSize(1, 1);
-    window.resize(request.size);
+    top.setMinimumSize(1, 1);
+    top.resize(request.size);
     // Shown (offscreen) first, as in the app, so that the panes have their
     // final sizes when the profile arrives.
-    window.show();
+    top.show();
     QApplication::processEvents();
-    window.showProfile(LoadedProfile::prepare(std::move(result.profile), request.input));
+    LoadedProfile loaded = LoadedProfile::prepare(std::move(result.profile), request.input);
+    if (window) {
+        window->showProfile(loaded);
+    } else {
+        shown->setProfile(loaded);
+        view->fitToProfile();
+    }
     // The differential flame graph is the aggregated one.
     if (request.aggregated || (!request.base.isEmpty() && request.view == View::Icicle))
-        window.document()->setAggregated(true);
-    window.document()->finishPendingWork();
+        shown->setAggregated(true);
+    shown->finishPendingWork();
     if (!request.base.isEmpty()) {
-        CompareSession* session = window.document()->compare();
+        CompareSession* session = shown->compare();
         LoadError failure;
         QObject::connect(session, &CompareSession::baseFailed, [&failure](const LoadError& error) { failure = error; });
         session->loadBase(request.base);
@@ -217,40 +246,41 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         }
     }
     if (range)
-        window.axis()->setVisibleRange(range->from, range->to);
+        shown->axis()->setVisibleRange(range->from, range->to);
     if (request.select) {
-        const MeasurementId id = longestNamed(*window.document(), *request.select);
+        const MeasurementId id = longestNamed(*shown, *request.select);
         if (id == kNone) {
             err << "runlane-cli: nothing named '" << *request.select << "' in the visible range\n";
             return CliCommands::UsageError;
         }
-        const auto intervals = window.document()->profile()->intervalsOf(id);
-        window.axis()->selectItem(intervals.empty() ? kNone : intervals.front(), id);
+        const auto intervals = shown->profile()->intervalsOf(id);
+        shown->axis()->selectItem(intervals.empty() ? kNone : intervals.front(), id);
     }
     QApplication::processEvents();
-    window.rank()->finishPendingWork();
-    window.usage()->finishPendingWork();
+    if (window)
+        window->rank()->finishPendingWork();
+    view->usage()->finishPendingWork();
     QApplication::processEvents();
 
     QImage image;
     switch (request.view) {
     case View::Icicle: {
         // The size asked for, the differential flame graph's key included.
-        const int legend = ImageExporter::icicleLegendHeight(*window.icicle());
+        const int legend = ImageExporter::icicleLegendHeight(*view->icicle());
         const QSize size(request.size.width(), std::max(1, request.size.height() - legend));
-        image = ImageExporter::icicle(*window.icicle(), *window.ruler(), size, request.scale);
+        image = ImageExporter::icicle(*view->icicle(), *view->ruler(), size, request.scale);
         break;
     }
     case View::Lanes:
-        image = ImageExporter::lanes(*window.lanes(), *window.ruler(), request.size, request.scale);
+        image = ImageExporter::lanes(*view->lanes(), *view->ruler(), request.size, request.scale);
         break;
     case View::Usage: {
-        // On its own, on the window's document: the ruler, the chart and
+        // On its own, on the view's document: the ruler, the chart and
         // its whole legend in the requested size. The legend is sized for
         // top k and "other" (fewer labels leave a margin below it).
-        UsageChart chart(window.document());
+        UsageChart chart(shown);
         const int legend = ImageExporter::usageLegendHeight(chart, request.size.width(), std::size_t(chart.topK()) + 1);
-        const int rest = window.ruler()->height() + legend;
+        const int rest = view->ruler()->height() + legend;
         chart.resize(request.size.width(), std::max(chart.minimumHeight(), request.size.height() - rest));
         chart.show();
         QApplication::processEvents();
@@ -260,7 +290,7 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         QApplication::processEvents();
         chart.finishPendingWork();
         QApplication::processEvents();
-        image = ImageExporter::usage(chart, *window.ruler(), request.scale);
+        image = ImageExporter::usage(chart, *view->ruler(), request.scale);
         if (image.height() < request.size.height() * request.scale) {
             QImage padded(request.size * request.scale, image.format());
             padded.setDevicePixelRatio(request.scale);
@@ -271,12 +301,12 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         break;
     }
     case View::Rank: {
-        RankPanel panel(window.document());
+        RankPanel panel(shown);
         image = renderAlone(panel, request, [&panel] { panel.finishPendingWork(); });
         break;
     }
     case View::Window:
-        image = ImageExporter::widget(window, request.scale);
+        image = ImageExporter::widget(*window, request.scale);
         break;
     }
     QString error;

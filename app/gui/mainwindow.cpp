@@ -5,7 +5,6 @@
 #include "colorscheme.h"
 #include "comparecontroller.h"
 #include "comparesession.h"
-#include "counterview.h"
 #include "counttext.h"
 #include "detailspane.h"
 #include "droptargets.h"
@@ -17,16 +16,15 @@
 #include "icicleview.h"
 #include "imageexporter.h"
 #include "noticebar.h"
-#include "overviewstrip.h"
 #include "profiledocument.h"
+#include "profileview.h"
 #include "recentfiles.h"
 #include "rankpanel.h"
 #include "tasklaneview.h"
 #include "theme.h"
 #include "timeaxis.h"
-#include "timeruler.h"
-#include "usagechart.h"
 #include "valueformat.h"
+#include "viewsizing.h"
 #include "variantbox.h"
 #include "warningspanel.h"
 
@@ -49,12 +47,10 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <tuple>
 #include <utility>
 
 namespace runlane {
@@ -72,6 +68,50 @@ QAction* addItem(QMenu* menu, const char* name, const QString& text, const QKeyS
     action->setShortcut(shortcut);
     QObject::connect(action, &QAction::triggered, receiver, slot);
     return action;
+}
+
+// One of a submenu's exclusive choices (View ▸ Colour boxes by, Order tasks by, …).
+template<typename Value>
+struct Choice {
+    QString text;
+    Value value;
+    const char* name = nullptr; // an object name, for tests and automation
+};
+
+// A submenu of exclusive choices, the one `current()` returns checked; a pick
+// calls `choose`. With `follow`, the check follows `current()` each time the
+// submenu opens (the choice is also made elsewhere: a view's context menu).
+template<typename Value, typename Current, typename Choose>
+void addChoices(QMenu* parent, const QString& title, std::initializer_list<Choice<Value>> choices, Current current,
+                Choose choose, bool follow = false)
+{
+    QMenu* menu = parent->addMenu(title);
+    auto* group = new QActionGroup(menu);
+    for (const Choice<Value>& choice : choices) {
+        QAction* action = menu->addAction(choice.text, menu, [choose, value = choice.value] { choose(value); });
+        if (choice.name)
+            action->setObjectName(QString::fromLatin1(choice.name));
+        action->setCheckable(true);
+        action->setChecked(choice.value == current());
+        group->addAction(action);
+        if (follow)
+            QObject::connect(menu, &QMenu::aboutToShow, action, [action, current, value = choice.value] { action->setChecked(current() == value); });
+    }
+}
+
+// File ▸ Export's items of the profile view, in the menu's order (the whole window after them).
+struct ExportedPart {
+    ProfileView::Part part;
+    QString text;
+    const char* name; // the action's object name
+};
+
+std::vector<ExportedPart> exportedParts()
+{
+    return {{ProfileView::Part::Icicle, MainWindow::tr("Icicle plot as PNG…"), "exportIcicle"},
+            {ProfileView::Part::Lanes, MainWindow::tr("Task lanes as PNG…"), "exportLanes"},
+            {ProfileView::Part::Usage, MainWindow::tr("Usage chart as PNG…"), "exportUsage"},
+            {ProfileView::Part::Counters, MainWindow::tr("Counters as PNG…"), "exportCounters"}};
 }
 
 } // namespace
@@ -98,15 +138,8 @@ MainWindow::MainWindow(QWidget* parent)
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    m_overview = new OverviewStrip(m_document, central);
-    m_overview->setObjectName(QStringLiteral("overview"));
-    m_ruler = new TimeRuler(m_document, central);
-    m_ruler->setObjectName(QStringLiteral("ruler"));
-    m_icicle = new IcicleView(m_document, central);
-    m_counters = new CounterView(m_document, central);
-    m_counters->setObjectName(QStringLiteral("counters"));
-    m_lanes = new TaskLaneView(m_document, central);
-    m_usage = new UsageChart(m_document, central);
+    // The views first: the icicle is the first to take the focus.
+    m_view = new ProfileView(m_document, central);
     m_notices = new NoticeBar(central);
     connect(m_notices, &NoticeBar::linkActivated, this, [this](const QString& link) {
         if (link == QLatin1String("warnings"))
@@ -117,29 +150,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_findBar, &FindBar::dismissed, this, [this] {
         QWidget* focus = QApplication::focusWidget();
         if (!focus || !focus->isVisible() || m_findBar->isAncestorOf(focus))
-            m_icicle->setFocus(Qt::OtherFocusReason);
+            icicle()->setFocus(Qt::OtherFocusReason);
     });
-    m_splitter = new QSplitter(Qt::Vertical, central);
-    m_timelineSplitter = new QSplitter(Qt::Vertical, m_splitter);
-    m_timelineSplitter->setObjectName(QStringLiteral("timelineSplitter"));
-    m_timelineSplitter->addWidget(m_icicle);
-    m_timelineSplitter->addWidget(m_counters);
-    // A change of the panel's height goes to the icicle; the counters keep theirs.
-    m_timelineSplitter->setStretchFactor(0, 1);
-    m_timelineSplitter->setStretchFactor(1, 0);
-    m_timelineSplitter->setChildrenCollapsible(false);
-    m_splitter->addWidget(m_timelineSplitter);
-    m_splitter->addWidget(m_lanes);
-    m_splitter->addWidget(m_usage);
-    m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 2);
-    m_splitter->setStretchFactor(2, 1);
-    m_splitter->setChildrenCollapsible(false);
     layout->addWidget(m_notices);
     layout->addWidget(m_findBar);
-    layout->addWidget(m_overview);
-    layout->addWidget(m_ruler);
-    layout->addWidget(m_splitter, 1);
+    layout->addWidget(m_view, 1);
     setCentralWidget(central);
 
     m_details = new DetailsPane(m_document, this);
@@ -161,8 +176,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(m_rankDock, m_warningsDock);
     m_rankDock->raise();
     m_warningsDock->hide();
-    connect(m_icicle, &IcicleView::aggregatedNodeSelected, this,
-            [this](std::uint32_t span) { m_details->showAggregatedNode(m_icicle, span); });
+    connect(icicle(), &IcicleView::aggregatedNodeSelected, this,
+            [this](std::uint32_t span) { m_details->showAggregatedNode(icicle(), span); });
 
     // Shown over everything while a file is dragged over the window.
     m_drop = new DropTargets(this);
@@ -197,23 +212,7 @@ MainWindow::MainWindow(QWidget* parent)
     fitToScreen();
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
     fitDetails(); // a strip until something is selected
-    m_splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
-    // Collapsing or expanding counter tracks gives the room to the icicle or takes it back.
-    connect(m_counters, &CounterView::contentHeightChanged, this, [this] {
-        if (m_document->hasProfile())
-            fitCounters();
-    });
-    // A move of either splitter is kept for this session and this kind of profile (issue 46).
-    const auto remember = [this] {
-        const int kind = ViewSizing::kindOf(sizingFacts());
-        if (!m_counters->isHidden())
-            m_countersRoom = m_timelineSplitter->sizes().value(1);
-        m_userSizes.insert(kind, m_splitter->sizes());
-        m_userCounters.insert(kind, m_countersRoom);
-        m_splitterMoved = true;
-    };
-    connect(m_splitter, &QSplitter::splitterMoved, this, remember);
-    connect(m_timelineSplitter, &QSplitter::splitterMoved, this, remember);
+    m_view->restoreSplitterState(settings.value(QStringLiteral("splitter")).toByteArray());
     updateTitle();
 }
 
@@ -263,13 +262,17 @@ void MainWindow::buildMenus()
                      p && !p->variants().empty() ? QString::fromStdString(p->variants()[p->variant()]) : QString());
     });
     QMenu* exports = file->addMenu(tr("&Export"));
-    exports->addAction(tr("Icicle plot as PNG…"), this, [this] { exportImage(0); })->setObjectName(QStringLiteral("exportIcicle"));
-    exports->addAction(tr("Task lanes as PNG…"), this, [this] { exportImage(1); })->setObjectName(QStringLiteral("exportLanes"));
-    exports->addAction(tr("Usage chart as PNG…"), this, [this] { exportImage(3); })->setObjectName(QStringLiteral("exportUsage"));
-    m_exportCounters = exports->addAction(tr("Counters as PNG…"), this, [this] { exportImage(4); });
-    m_exportCounters->setObjectName(QStringLiteral("exportCounters"));
-    m_exportCounters->setEnabled(false); // while a profile with counters is shown
-    exports->addAction(tr("Whole window as PNG…"), this, [this] { exportImage(2); })->setObjectName(QStringLiteral("exportWindow"));
+    for (const auto& [part, text, name] : exportedParts()) {
+        QAction* item = exports->addAction(text, this, [this, part = part] { exportImage(part); });
+        item->setObjectName(QString::fromLatin1(name));
+        item->setEnabled(m_view->canExport(part));
+    }
+    connect(m_view, &ProfileView::exportsChanged, this, [this] {
+        for (const auto& [part, text, name] : exportedParts())
+            action(QString::fromLatin1(name))->setEnabled(m_view->canExport(part));
+    });
+    exports->addAction(tr("Whole window as PNG…"), this, [this] { exportImage(std::nullopt); })
+        ->setObjectName(QStringLiteral("exportWindow"));
     QAction* rankCsv = exports->addAction(tr("Rank table as CSV…"), this, &MainWindow::exportRankCsv);
     rankCsv->setObjectName(QStringLiteral("exportRank"));
     m_rank->addAction(rankCsv); // in the rank's context menu too
@@ -314,67 +317,34 @@ void MainWindow::buildMenus()
                 m_aggregatedAction->setChecked(m_document->isAggregated());
                 const Profile* shown = m_document->profile();
                 m_aggregatedAction->setEnabled(!shown || shown->hasTimestamps());
-                // The lanes and the usage chart need the timeline: in the aggregated view their room
-                // goes to the flame graph, and the splitter gives it back when they return.
-                m_lanes->setVisible(!m_document->isAggregated());
-                m_usage->setVisible(!m_document->isAggregated());
-                action(QStringLiteral("exportLanes"))->setEnabled(!m_document->isAggregated());
-                action(QStringLiteral("exportUsage"))->setEnabled(!m_document->isAggregated());
-                fitCounters(); // shown again with the timeline
             });
-    QMenu* colors = view->addMenu(tr("&Colour boxes by"));
-    auto* colorGroup = new QActionGroup(this);
-    const std::pair<QString, ColorMode> modes[] = {
-        {tr("Label"), ColorMode::ByLabel}, {tr("File"), ColorMode::ByFile}, {tr("Duration"), ColorMode::ByDuration}};
-    for (const auto& [text, mode] : modes) {
-        QAction* action = colors->addAction(text, this, [this, mode = mode] { m_document->setColorMode(mode); });
-        action->setCheckable(true);
-        action->setChecked(mode == ColorMode::ByLabel);
-        colorGroup->addAction(action);
-    }
-    QMenu* order = view->addMenu(tr("&Order tasks by"));
-    auto* orderGroup = new QActionGroup(this);
-    const std::pair<QString, TaskLaneView::Order> orders[] = {{tr("Creation"), TaskLaneView::Order::Creation},
-                                                              {tr("Exec time"), TaskLaneView::Order::Exec},
-                                                              {tr("Name"), TaskLaneView::Order::Name}};
-    for (const auto& [text, value] : orders) {
-        QAction* action = order->addAction(text, this, [this, value = value] { m_lanes->setOrder(value); });
-        action->setCheckable(true);
-        action->setChecked(value == TaskLaneView::Order::Creation);
-        orderGroup->addAction(action);
-    }
-    QMenu* lanesLayout = view->addMenu(tr("Task &lanes"));
-    auto* layoutGroup = new QActionGroup(this);
-    const std::pair<QString, TaskLaneView::Layout> layouts[] = {{tr("&Automatic"), TaskLaneView::Layout::Auto},
-                                                                {tr("&One row per task"), TaskLaneView::Layout::PerTask},
-                                                                {tr("&Packed by label"), TaskLaneView::Layout::Packed}};
-    for (const auto& [text, value] : layouts) {
-        QAction* action = lanesLayout->addAction(text, this, [this, value = value] { m_lanes->setLayout(value); });
-        action->setCheckable(true);
-        action->setChecked(value == TaskLaneView::Layout::Auto);
-        layoutGroup->addAction(action);
-        // The lanes' own context menu sets it too.
-        connect(lanesLayout, &QMenu::aboutToShow, action, [this, action, value = value] { action->setChecked(m_lanes->layout() == value); });
-    }
-    QMenu* theme = view->addMenu(tr("&Theme"));
-    auto* themeGroup = new QActionGroup(this);
-    const std::tuple<QString, Theme::Mode, const char*> themes[] = {{tr("&System"), Theme::Mode::System, "themeSystem"},
-                                                                    {tr("&Light"), Theme::Mode::Light, "themeLight"},
-                                                                    {tr("&Dark"), Theme::Mode::Dark, "themeDark"}};
-    for (const auto& [text, mode, name] : themes) {
-        QAction* action = theme->addAction(text, this, [mode = mode] {
-            Theme::apply(mode);
-            QSettings().setValue(Theme::settingsKey(), Theme::name(mode));
-        });
-        action->setObjectName(QString::fromLatin1(name));
-        action->setCheckable(true);
-        action->setChecked(mode == Theme::current());
-        themeGroup->addAction(action);
-    }
+    addChoices<ColorMode>(view, tr("&Colour boxes by"),
+                          {{tr("Label"), ColorMode::ByLabel}, {tr("File"), ColorMode::ByFile}, {tr("Duration"), ColorMode::ByDuration}},
+                          [this] { return m_document->colorMode(); }, [this](ColorMode mode) { m_document->setColorMode(mode); });
+    addChoices<TaskLaneView::Order>(view, tr("&Order tasks by"),
+                                    {{tr("Creation"), TaskLaneView::Order::Creation},
+                                     {tr("Exec time"), TaskLaneView::Order::Exec},
+                                     {tr("Name"), TaskLaneView::Order::Name}},
+                                    [this] { return lanes()->order(); }, [this](TaskLaneView::Order order) { lanes()->setOrder(order); });
+    // The lanes' own context menu sets their layout too: the check follows it.
+    addChoices<TaskLaneView::Layout>(view, tr("Task &lanes"),
+                                     {{tr("&Automatic"), TaskLaneView::Layout::Auto},
+                                      {tr("&One row per task"), TaskLaneView::Layout::PerTask},
+                                      {tr("&Packed by label"), TaskLaneView::Layout::Packed}},
+                                     [this] { return lanes()->layout(); },
+                                     [this](TaskLaneView::Layout layout) { lanes()->setLayout(layout); }, true);
+    addChoices<Theme::Mode>(view, tr("&Theme"),
+                            {{tr("&System"), Theme::Mode::System, "themeSystem"},
+                             {tr("&Light"), Theme::Mode::Light, "themeLight"},
+                             {tr("&Dark"), Theme::Mode::Dark, "themeDark"}},
+                            &Theme::current, [](Theme::Mode mode) {
+                                Theme::apply(mode);
+                                QSettings().setValue(Theme::settingsKey(), Theme::name(mode));
+                            });
     view->addSeparator();
-    view->addAction(tr("&Expand all"), m_icicle, &IcicleView::expandAll);
-    view->addAction(tr("Collapse to depth &1"), this, [this] { m_icicle->collapseToDepth(1); });
-    view->addAction(tr("Collapse to depth &3"), this, [this] { m_icicle->collapseToDepth(3); });
+    view->addAction(tr("&Expand all"), icicle(), &IcicleView::expandAll);
+    view->addAction(tr("Collapse to depth &1"), this, [this] { icicle()->collapseToDepth(1); });
+    view->addAction(tr("Collapse to depth &3"), this, [this] { icicle()->collapseToDepth(3); });
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -486,73 +456,20 @@ void MainWindow::showProfile(const LoadedProfile& profile)
     m_statusText->setText(tr("%1: %2, %3 intervals, %4 tasks")
                               .arg(displayName(profile.path), QString::fromLatin1(p.formatName().data()))
                               .arg(p.intervalCount())
-                              .arg(m_lanes->totalTaskCount())
+                              .arg(lanes()->totalTaskCount())
                           + (m_loadNote.isEmpty() ? QString() : QStringLiteral(" — ") + m_loadNote));
     m_loadNote.clear();
-    fitSplitter();
+    // The notices above the views are laid out first: the views share the height they leave.
+    centralWidget()->layout()->activate();
+    m_view->fitToProfile();
     updateTitle();
     Q_EMIT profileShown();
-}
-
-ViewSizing::Facts MainWindow::sizingFacts() const
-{
-    const Profile* p = m_document->profile();
-    ViewSizing::Facts f;
-    f.total = std::max(200, m_splitter->height() - (m_splitter->count() - 1) * m_splitter->handleWidth());
-    f.handle = m_timelineSplitter->handleWidth();
-    f.chartOnly = p && p->intervalCount() == 0 && p->snapshotsAreTimed();
-    f.icicleContent = m_icicle->contentHeight();
-    f.icicleMinimum = m_icicle->minimumHeight();
-    f.counters = !m_counters->isHidden();
-    f.countersContent = m_counters->contentHeight();
-    f.countersCompact = int(m_counters->trackCount()) * CounterView::kHeaderHeight;
-    f.countersMinimum = m_counters->minimumHeight();
-    f.laneContent = m_lanes->totalTaskCount() > 0 ? m_lanes->contentHeight() : 0;
-    f.laneRowHeight = m_lanes->rowHeight();
-    f.lanesLegend = TaskLaneView::kLegendHeight;
-    f.lanesMinimum = m_lanes->minimumHeight();
-    f.usageMinimum = m_usage->minimumHeight();
-    return f;
-}
-
-void MainWindow::fitSplitter()
-{
-    // The views' heights follow the profile's content (ViewSizing); sizes the user chose
-    // for this kind of profile in this session come back instead.
-    if (auto* layout = centralWidget()->layout())
-        layout->activate();
-    const int kind = ViewSizing::kindOf(sizingFacts());
-    if (const auto user = m_userSizes.constFind(kind); user != m_userSizes.constEnd()) {
-        m_splitter->setSizes(*user);
-        m_countersRoom = m_userCounters.value(kind, 0);
-    } else {
-        const ViewSizing::Sizes sizes = ViewSizing::fit(sizingFacts());
-        m_splitter->setSizes({sizes.timeline, sizes.lanes, sizes.usage});
-        m_countersRoom = sizes.counters;
-    }
-    fitCounters();
 }
 
 void MainWindow::fitDetails()
 {
     const bool empty = m_details->isEmpty() && !m_compare->removedDock()->isVisible();
     resizeDocks({m_detailsDock}, {ViewSizing::detailsWidth(empty, width(), DetailsPane::kStripWidth, DetailsPane::kWidth)}, Qt::Horizontal);
-}
-
-void MainWindow::fitCounters()
-{
-    // Within the timeline panel the counters get their share (or the height they need, if
-    // the icicle's rows leave it) and the icicle the rest, its minimum at least; a profile
-    // without counters leaves it all to the icicle.
-    m_exportCounters->setEnabled(!m_counters->isHidden());
-    if (m_counters->isHidden()) {
-        // At once, not when the splitter hears of the hide from the event loop.
-        m_timelineSplitter->refresh();
-        return;
-    }
-    const int panel = m_splitter->sizes().value(0) - m_timelineSplitter->handleWidth();
-    const int counters = ViewSizing::countersInPanel(sizingFacts(), panel, m_countersRoom);
-    m_timelineSplitter->setSizes({std::max(0, panel - counters), counters});
 }
 
 void MainWindow::failed(const LoadError& error)
@@ -670,23 +587,17 @@ void MainWindow::exportRankCsv()
         QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1: %2").arg(path, error));
 }
 
-void MainWindow::exportImage(int which)
+void MainWindow::exportImage(std::optional<ProfileView::Part> part)
 {
-    static const char* const names[] = {"icicle.png", "lanes.png", "runlane.png", "usage.png", "counters.png"};
-    const QString suggestion = QFileInfo(m_currentPath).completeBaseName() + QLatin1Char('-') + QString::fromLatin1(names[which]);
+    const QString name = part ? QString::fromLatin1(ProfileView::partName(*part)) : QStringLiteral("runlane");
+    const QString suggestion = QFileInfo(m_currentPath).completeBaseName() + QLatin1Char('-') + name + QStringLiteral(".png");
     const QString path = m_chooseSave ? m_chooseSave(suggestion)
                                       : QFileDialog::getSaveFileName(this, tr("Export as PNG"), suggestion, tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;
     // The screen's device pixel ratio, doubled on request.
     const qreal scale = devicePixelRatioF() * (m_exportScale->isChecked() ? 2.0 : 1.0);
-    // Each chart under the ruler, so that the image tells its times.
-    auto withRuler = [this](const QWidget* view) { return view->size() + QSize(0, m_ruler->height()); };
-    const QImage image = which == 0 ? ImageExporter::icicle(*m_icicle, *m_ruler, withRuler(m_icicle), scale)
-        : which == 1                ? ImageExporter::lanes(*m_lanes, *m_ruler, withRuler(m_lanes), scale)
-        : which == 3                ? ImageExporter::usage(*m_usage, *m_ruler, scale)
-        : which == 4                ? ImageExporter::counters(*m_counters, *m_ruler, withRuler(m_counters), scale)
-                                    : ImageExporter::widget(*this, scale);
+    const QImage image = part ? ImageExporter::part(*m_view, *part, scale) : ImageExporter::widget(*this, scale);
     QString error;
     if (ImageExporter::savePng(image, path, &error))
         m_statusText->setText(tr("Saved %1 (%2×%3)").arg(QFileInfo(path).fileName()).arg(image.width()).arg(image.height()));
@@ -790,8 +701,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState());
-    if (m_splitterMoved)
-        settings.setValue(QStringLiteral("splitter"), m_splitter->saveState());
+    if (m_view->splitterMoved())
+        settings.setValue(QStringLiteral("splitter"), m_view->splitterState());
     event->accept();
 }
 

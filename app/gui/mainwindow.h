@@ -3,22 +3,19 @@
 #include "loadedprofile.h"
 #include "loaderror.h"
 #include "profileloader.h"
+#include "profileview.h"
 
-#include "viewsizing.h"
-
-#include <QHash>
-#include <QList>
 #include <QMainWindow>
 #include <QString>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
-class QSplitter;
 class QAction;
 
 namespace runlane {
@@ -28,26 +25,19 @@ class LiveController;
 class BackgroundLoader;
 class CompareController;
 class DropTargets;
-class CounterView;
 class DetailsPane;
 class FindBar;
 class NoticeBar;
 class RankPanel;
 class RecentFiles;
-class UsageChart;
-class IcicleView;
-class OverviewStrip;
 class ProfileDocument;
-class TaskLaneView;
 class TimeAxis;
-class TimeRuler;
 class WarningsPanel;
 
-// The viewer's window: overview strip and time ruler above the icicle plot
-// and, on the same time axis, the counters (if the profile has any), the
-// task lanes and the usage chart; details and warnings in docks;
-// loading in the background with progress and cancel in the status bar.
-// A failed or cancelled load leaves the open profile as it was.
+// The viewer's window: the ProfileView (the views on the time axis) under
+// the notices and the find bar; rank, details and warnings in docks; the
+// menus; loading in the background with progress and cancel in the status
+// bar. A failed or cancelled load leaves the open profile as it was.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -71,11 +61,13 @@ public:
 
     ProfileDocument* document() const { return m_document; }
     TimeAxis* axis() const { return m_axis; }
-    IcicleView* icicle() const { return m_icicle; }
-    TimeRuler* ruler() const { return m_ruler; }
-    CounterView* counters() const { return m_counters; }
-    TaskLaneView* lanes() const { return m_lanes; }
-    UsageChart* usage() const { return m_usage; }
+    ProfileView* profileView() const { return m_view; }
+    // The profile view's views, for short.
+    IcicleView* icicle() const { return m_view->icicle(); }
+    TimeRuler* ruler() const { return m_view->ruler(); }
+    CounterView* counters() const { return m_view->counters(); }
+    TaskLaneView* lanes() const { return m_view->lanes(); }
+    UsageChart* usage() const { return m_view->usage(); }
     RankPanel* rank() const { return m_rank; }
     FindBar* findBar() const { return m_findBar; }
     DetailsPane* details() const { return m_details; }
@@ -122,14 +114,12 @@ private:
     void buildStatusBar();
     void loaded(const LoadedProfile& profile);
     void failed(const LoadError& error);
-    void fitSplitter();
-    void fitCounters();
     void fitDetails();
-    ViewSizing::Facts sizingFacts() const;
     void progress(qint64 done, qint64 total);
     void chooseAndOpen();
     void closeProfile();
-    void exportImage(int which);
+    // A part of the profile view, or the whole window (no part), as PNG.
+    void exportImage(std::optional<ProfileView::Part> part);
     void exportRankCsv();
     void stepOccurrence(bool forward);
     void showSpan();
@@ -141,20 +131,9 @@ private:
     TimeAxis* m_axis;
     ProfileDocument* m_document;
     BackgroundLoader* m_loader;
-    OverviewStrip* m_overview;
-    TimeRuler* m_ruler;
-    IcicleView* m_icicle;
-    CounterView* m_counters;
-    TaskLaneView* m_lanes;
-    UsageChart* m_usage;
+    ProfileView* m_view;
     FindBar* m_findBar;
     RankPanel* m_rank;
-    // The timeline panel (m_splitter's first), split between the icicle and
-    // the counters below it. Nested, so that m_splitter keeps its three
-    // panels and the sizes saved by earlier versions, and a profile without
-    // counters looks as before: the hidden counters take no room.
-    QSplitter* m_splitter;
-    QSplitter* m_timelineSplitter;
     DetailsPane* m_details;
     WarningsPanel* m_warnings;
     QDockWidget* m_warningsDock = nullptr;
@@ -172,12 +151,6 @@ private:
     RecentFiles* m_recent = nullptr;
     QAction* m_exportScale = nullptr;
     QAction* m_aggregatedAction = nullptr;
-    QAction* m_exportCounters = nullptr;
-    // The user's splitter sizes (and counters' height) per kind of profile, for the session.
-    QHash<int, QList<int>> m_userSizes;
-    QHash<int, int> m_userCounters;
-    int m_countersRoom = 0; // the counters' share of the timeline panel
-    bool m_splitterMoved = false;
     QString m_currentPath;
     QString m_loadingPath;
     QString m_lastError;

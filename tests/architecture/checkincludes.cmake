@@ -39,7 +39,9 @@ set(rules
     "widgets/timeline:core/base core/model core/analysis core/compare core/text widgets/style widgets/document"
     "widgets/charts:core/base core/model core/analysis core/compare core/text core/history widgets/style widgets/document widgets/timeline"
     "widgets/panels:core/base core/model core/analysis core/compare core/text widgets/style widgets/document widgets/timeline"
-    "widgets/export:core/base core/model core/analysis core/compare core/text widgets/style widgets/document widgets/timeline widgets/charts"
+    # The views on one time axis, together: the timeline's and the usage chart.
+    "widgets/profileview:core/base core/model core/analysis core/compare core/text widgets/style widgets/document widgets/timeline widgets/charts"
+    "widgets/export:core/base core/model core/analysis core/compare core/text widgets/style widgets/document widgets/timeline widgets/charts widgets/profileview"
     "app/gui:core/base core/model core/analysis core/compare core/text core/history core/loader core/live widgets/*"
     "app/cli:core/* core/formats/* widgets/* app/gui")
 set(max_lines 800)

@@ -196,6 +196,24 @@ QImage ImageExporter::usage(UsageChart& chart, const TimeRuler& ruler, qreal sca
     return image;
 }
 
+QImage ImageExporter::part(ProfileView& view, ProfileView::Part part, qreal scale)
+{
+    // Each chart under the ruler, so that the image tells its times.
+    const TimeRuler& ruler = *view.ruler();
+    auto withRuler = [&ruler](const QWidget* shown) { return shown->size() + QSize(0, ruler.height()); };
+    switch (part) {
+    case ProfileView::Part::Icicle:
+        return icicle(*view.icicle(), ruler, withRuler(view.icicle()), scale);
+    case ProfileView::Part::Lanes:
+        return lanes(*view.lanes(), ruler, withRuler(view.lanes()), scale);
+    case ProfileView::Part::Usage:
+        return usage(*view.usage(), ruler, scale);
+    case ProfileView::Part::Counters:
+        return counters(*view.counters(), ruler, withRuler(view.counters()), scale);
+    }
+    return {};
+}
+
 QImage ImageExporter::widget(QWidget& widget, qreal scale)
 {
     QImage image = canvas(widget.size(), scale);

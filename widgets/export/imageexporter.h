@@ -1,5 +1,7 @@
 #pragma once
 
+#include "profileview.h"
+
 #include <QImage>
 #include <QSize>
 #include <QString>
@@ -41,6 +43,10 @@ public:
     // The legend's height below a chart `width` px wide: for its entries,
     // or for `count` entries.
     static int usageLegendHeight(const UsageChart& chart, int width, std::optional<std::size_t> count = std::nullopt);
+    // A part of a ProfileView as it is shown there, under the view's ruler
+    // (File ▸ Export): the icicle, lanes and counters at their size, the
+    // usage chart as usage() draws it.
+    static QImage part(ProfileView& view, ProfileView::Part part, qreal scale = 1.0);
     // A whole widget (the main window) at its current size.
     static QImage widget(QWidget& widget, qreal scale = 1.0);
     // PNG through QSaveFile: the file appears only when complete.

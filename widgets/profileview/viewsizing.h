@@ -5,7 +5,7 @@ namespace runlane {
 // ProfileView's sizing policy (issue 46): how the time-axis views share the
 // main splitter's height, decided by what the open profile holds rather than
 // by fixed ratios. Pure arithmetic on content facts, so that it is tested
-// without widgets; MainWindow measures the facts and applies the sizes.
+// without widgets; ProfileView measures the facts and applies the sizes.
 class ViewSizing
 {
 public:

@@ -1,0 +1,170 @@
+#include "profileview.h"
+
+#include "counterview.h"
+#include "icicleview.h"
+#include "overviewstrip.h"
+#include "profiledocument.h"
+#include "tasklaneview.h"
+#include "timeruler.h"
+#include "usagechart.h"
+
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace runlane {
+
+const char* ProfileView::partName(Part part)
+{
+    switch (part) {
+    case Part::Icicle:
+        return "icicle";
+    case Part::Lanes:
+        return "lanes";
+    case Part::Usage:
+        return "usage";
+    case Part::Counters:
+        return "counters";
+    }
+    return "";
+}
+
+ProfileView::ProfileView(ProfileDocument* document, QWidget* parent) : QWidget(parent), m_document(document)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_overview = new OverviewStrip(m_document, this);
+    m_overview->setObjectName(QStringLiteral("overview"));
+    m_ruler = new TimeRuler(m_document, this);
+    m_ruler->setObjectName(QStringLiteral("ruler"));
+    m_icicle = new IcicleView(m_document, this);
+    m_counters = new CounterView(m_document, this);
+    m_counters->setObjectName(QStringLiteral("counters"));
+    m_lanes = new TaskLaneView(m_document, this);
+    m_usage = new UsageChart(m_document, this);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_timelineSplitter = new QSplitter(Qt::Vertical, m_splitter);
+    m_timelineSplitter->setObjectName(QStringLiteral("timelineSplitter"));
+    m_timelineSplitter->addWidget(m_icicle);
+    m_timelineSplitter->addWidget(m_counters);
+    // A change of the panel's height goes to the icicle; the counters keep theirs.
+    m_timelineSplitter->setStretchFactor(0, 1);
+    m_timelineSplitter->setStretchFactor(1, 0);
+    m_timelineSplitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_timelineSplitter);
+    m_splitter->addWidget(m_lanes);
+    m_splitter->addWidget(m_usage);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setStretchFactor(2, 1);
+    m_splitter->setChildrenCollapsible(false);
+    layout->addWidget(m_overview);
+    layout->addWidget(m_ruler);
+    layout->addWidget(m_splitter, 1);
+
+    connect(m_document, &ProfileDocument::viewModeChanged, this, [this] {
+        // The lanes and the usage chart need the timeline: in the aggregated view their room
+        // goes to the flame graph, and the splitter gives it back when they return.
+        m_lanes->setVisible(!m_document->isAggregated());
+        m_usage->setVisible(!m_document->isAggregated());
+        fitCounters(); // shown again with the timeline
+    });
+    // Collapsing or expanding counter tracks gives the room to the icicle or takes it back.
+    connect(m_counters, &CounterView::contentHeightChanged, this, [this] {
+        if (m_document->hasProfile())
+            fitCounters();
+    });
+    // A move of either splitter is kept for this session and this kind of profile (issue 46).
+    const auto remember = [this] {
+        const int kind = ViewSizing::kindOf(sizingFacts());
+        if (!m_counters->isHidden())
+            m_countersRoom = m_timelineSplitter->sizes().value(1);
+        m_userSizes.insert(kind, m_splitter->sizes());
+        m_userCounters.insert(kind, m_countersRoom);
+        m_splitterMoved = true;
+    };
+    connect(m_splitter, &QSplitter::splitterMoved, this, remember);
+    connect(m_timelineSplitter, &QSplitter::splitterMoved, this, remember);
+}
+
+bool ProfileView::canExport(Part part) const
+{
+    switch (part) {
+    case Part::Icicle:
+        return true;
+    case Part::Lanes:
+    case Part::Usage:
+        return !m_document->isAggregated();
+    case Part::Counters:
+        return !m_counters->isHidden();
+    }
+    return false;
+}
+
+void ProfileView::restoreSplitterState(const QByteArray& state)
+{
+    m_splitter->restoreState(state);
+}
+
+QByteArray ProfileView::splitterState() const
+{
+    return m_splitter->saveState();
+}
+
+ViewSizing::Facts ProfileView::sizingFacts() const
+{
+    const Profile* p = m_document->profile();
+    ViewSizing::Facts f;
+    f.total = std::max(200, m_splitter->height() - (m_splitter->count() - 1) * m_splitter->handleWidth());
+    f.handle = m_timelineSplitter->handleWidth();
+    f.chartOnly = p && p->intervalCount() == 0 && p->snapshotsAreTimed();
+    f.icicleContent = m_icicle->contentHeight();
+    f.icicleMinimum = m_icicle->minimumHeight();
+    f.counters = !m_counters->isHidden();
+    f.countersContent = m_counters->contentHeight();
+    f.countersCompact = int(m_counters->trackCount()) * CounterView::kHeaderHeight;
+    f.countersMinimum = m_counters->minimumHeight();
+    f.laneContent = m_lanes->totalTaskCount() > 0 ? m_lanes->contentHeight() : 0;
+    f.laneRowHeight = m_lanes->rowHeight();
+    f.lanesLegend = TaskLaneView::kLegendHeight;
+    f.lanesMinimum = m_lanes->minimumHeight();
+    f.usageMinimum = m_usage->minimumHeight();
+    return f;
+}
+
+void ProfileView::fitToProfile()
+{
+    // The views' heights follow the profile's content (ViewSizing); sizes the user chose
+    // for this kind of profile in this session come back instead.
+    layout()->activate();
+    const int kind = ViewSizing::kindOf(sizingFacts());
+    if (const auto user = m_userSizes.constFind(kind); user != m_userSizes.constEnd()) {
+        m_splitter->setSizes(*user);
+        m_countersRoom = m_userCounters.value(kind, 0);
+    } else {
+        const ViewSizing::Sizes sizes = ViewSizing::fit(sizingFacts());
+        m_splitter->setSizes({sizes.timeline, sizes.lanes, sizes.usage});
+        m_countersRoom = sizes.counters;
+    }
+    fitCounters();
+}
+
+void ProfileView::fitCounters()
+{
+    // Within the timeline panel the counters get their share (or the height they need, if
+    // the icicle's rows leave it) and the icicle the rest, its minimum at least; a profile
+    // without counters leaves it all to the icicle.
+    Q_EMIT exportsChanged();
+    if (m_counters->isHidden()) {
+        // At once, not when the splitter hears of the hide from the event loop.
+        m_timelineSplitter->refresh();
+        return;
+    }
+    const int panel = m_splitter->sizes().value(0) - m_timelineSplitter->handleWidth();
+    const int counters = ViewSizing::countersInPanel(sizingFacts(), panel, m_countersRoom);
+    m_timelineSplitter->setSizes({std::max(0, panel - counters), counters});
+}
+
+} // namespace runlane

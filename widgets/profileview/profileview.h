@@ -1,0 +1,88 @@
+#pragma once
+
+#include "viewsizing.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QWidget>
+
+class QSplitter;
+
+namespace runlane {
+
+class CounterView;
+class IcicleView;
+class OverviewStrip;
+class ProfileDocument;
+class TaskLaneView;
+class TimeRuler;
+class UsageChart;
+
+// The open profile's views on one time axis: the overview strip and the
+// time ruler above the icicle plot and, below it, the counters (if the
+// profile has any), the task lanes and the usage chart. Their heights
+// follow what the profile holds (ViewSizing); the user's moves of the
+// splitters are kept for the session per kind of profile. The viewer's
+// window shows one; `runlane-cli render` draws one alone.
+class ProfileView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // The views that are exported alone (File ▸ Export, `runlane-cli render --view`).
+    enum class Part { Icicle, Lanes, Usage, Counters };
+    // A part's name in file names and on the command line: "icicle", "lanes", "usage", "counters".
+    static const char* partName(Part part);
+
+    explicit ProfileView(ProfileDocument* document, QWidget* parent = nullptr);
+
+    OverviewStrip* overview() const { return m_overview; }
+    TimeRuler* ruler() const { return m_ruler; }
+    IcicleView* icicle() const { return m_icicle; }
+    CounterView* counters() const { return m_counters; }
+    TaskLaneView* lanes() const { return m_lanes; }
+    UsageChart* usage() const { return m_usage; }
+    // Whether a part shows anything to export: the lanes and the usage chart
+    // need the timeline (not the aggregated view), the counters a profile with counters.
+    bool canExport(Part part) const;
+
+    // Sizes the views for the profile just shown (or the user's sizes for its
+    // kind). Whoever lays this view out lays it out first, so that the
+    // heights shared are those it will have.
+    void fitToProfile();
+    // The main splitter's state, for the settings: restored at start, saved
+    // once the user has moved it.
+    void restoreSplitterState(const QByteArray& state);
+    QByteArray splitterState() const;
+    bool splitterMoved() const { return m_splitterMoved; }
+
+Q_SIGNALS:
+    // canExport may have changed: the counters shown or hidden, the aggregated view on or off.
+    void exportsChanged();
+
+private:
+    void fitCounters();
+    ViewSizing::Facts sizingFacts() const;
+
+    ProfileDocument* m_document;
+    OverviewStrip* m_overview;
+    TimeRuler* m_ruler;
+    IcicleView* m_icicle;
+    CounterView* m_counters;
+    TaskLaneView* m_lanes;
+    UsageChart* m_usage;
+    // The timeline panel (m_splitter's first), split between the icicle and
+    // the counters below it. Nested, so that m_splitter keeps its three
+    // panels and the sizes saved by earlier versions, and a profile without
+    // counters looks as before: the hidden counters take no room.
+    QSplitter* m_splitter;
+    QSplitter* m_timelineSplitter;
+    // The user's splitter sizes (and counters' height) per kind of profile, for the session.
+    QHash<int, QList<int>> m_userSizes;
+    QHash<int, int> m_userCounters;
+    int m_countersRoom = 0; // the counters' share of the timeline panel
+    bool m_splitterMoved = false;
+};
+
+} // namespace runlane
