@@ -8,14 +8,9 @@
 
 #include <QContextMenuEvent>
 #include <QHash>
-#include <QHelpEvent>
 #include <QMenu>
-#include <QMouseEvent>
-#include <QNativeGestureEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QStyle>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -47,16 +42,11 @@ std::pair<QColor, QColor> seriesColors(const QString& name, QColor base)
 } // namespace
 
 CounterView::CounterView(ProfileDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_axis(document->axis()), m_navigator(document->axis(), this),
-      m_scroll(new QScrollBar(Qt::Vertical, this))
+    : TimelineView(document, parent)
 {
-    setFocusPolicy(Qt::StrongFocus);
-    setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumHeight(kHeaderHeight + 2);
-    connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+    setScrollStep(kHeaderHeight);
     connect(m_axis, &TimeAxis::visibleRangeChanged, this, qOverload<>(&QWidget::update));
-    connect(m_axis, &TimeAxis::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::profileAboutToChange, this, &CounterView::dropProfile);
     connect(m_document, &ProfileDocument::profileChanged, this, &CounterView::rebuild);
     // The counters live on the time axis; the aggregated view has none.
@@ -65,16 +55,6 @@ CounterView::CounterView(ProfileDocument* document, QWidget* parent)
         update();
     });
     rebuild();
-}
-
-int CounterView::rightMargin() const
-{
-    return style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-}
-
-int CounterView::scrollY() const
-{
-    return m_scroll->value();
 }
 
 bool CounterView::hasContent() const
@@ -212,13 +192,8 @@ std::optional<double> CounterView::valueAt(std::size_t track, Time time) const
 
 int CounterView::trackAt(QPoint pos) const
 {
-    const int contentY = pos.y() + scrollY();
-    const auto it = std::partition_point(m_tracks.begin(), m_tracks.end(), [contentY](const Track& t) {
-        return t.y + (t.collapsed ? kHeaderHeight : kTrackHeight) <= contentY;
-    });
-    if (pos.y() < 0 || it == m_tracks.end() || it->y > contentY)
-        return -1;
-    return int(it - m_tracks.begin());
+    const Track* track = pos.y() < 0 ? nullptr : rowAt(m_tracks, pos.y() + scrollY(), &Track::yEnd);
+    return track ? int(track - m_tracks.data()) : -1;
 }
 
 QString CounterView::describeAt(QPoint pos) const
@@ -251,26 +226,9 @@ QString CounterView::valueText(double value)
     return QString::number(value, 'g', 6);
 }
 
-void CounterView::updateScrollBar()
+void CounterView::paintMargin(QPainter& p, const QRect& margin) const
 {
-    const int extent = rightMargin();
-    m_scroll->setGeometry(width() - extent, 0, extent, height());
-    m_scroll->setRange(0, std::max(0, contentHeight() - height()));
-    m_scroll->setPageStep(std::max(1, height()));
-    m_scroll->setSingleStep(kHeaderHeight);
-    m_navigator.setArea(TimeAxis::kGutter, std::max(1, width() - TimeAxis::kGutter - extent));
-}
-
-void CounterView::resizeEvent(QResizeEvent*)
-{
-    updateScrollBar();
-}
-
-void CounterView::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    paintContent(painter, QSize(width() - rightMargin(), height()), scrollY());
-    painter.fillRect(QRect(width() - rightMargin(), 0, rightMargin(), height()), palette().color(QPalette::Window));
+    p.fillRect(margin, palette().color(QPalette::Window));
 }
 
 void CounterView::paintContent(QPainter& p, QSize size, int scroll) const
@@ -285,11 +243,8 @@ void CounterView::paintContent(QPainter& p, QSize size, int scroll) const
         return;
     QFont bold = font();
     bold.setBold(true);
-    for (auto it = std::partition_point(m_tracks.begin(), m_tracks.end(),
-                                        [scroll](const Track& t) {
-                                            return t.y + (t.collapsed ? kHeaderHeight : kTrackHeight) <= scroll;
-                                        });
-         it != m_tracks.end() && it->y < scroll + size.height(); ++it) {
+    for (auto it = firstRowFrom(m_tracks, scroll, &Track::yEnd); it != m_tracks.end() && it->y < scroll + size.height();
+         ++it) {
         const int y = it->y - scroll;
         const int height = it->collapsed ? kHeaderHeight : kTrackHeight;
         // The gutter: the header line (triangle and name), then the scale.
@@ -313,17 +268,7 @@ void CounterView::paintContent(QPainter& p, QSize size, int scroll) const
         p.setPen(colors.color(QPalette::Midlight));
         p.drawLine(0, y + height - 1, size.width(), y + height - 1);
     }
-    if (const auto& selection = m_axis->selection()) {
-        const double x0 = std::max(0.0, m_axis->xFor(selection->first, timeWidth));
-        const double x1 = std::min(double(timeWidth), m_axis->xFor(selection->second, timeWidth));
-        if (x1 > x0) {
-            p.fillRect(QRectF(TimeAxis::kGutter + x0, 0, std::max(1.0, x1 - x0), size.height()),
-                       ColorScheme::rangeSelection());
-            p.setPen(QPen(ColorScheme::selection(), 1));
-            p.drawLine(QPointF(TimeAxis::kGutter + x0, 0), QPointF(TimeAxis::kGutter + x0, size.height()));
-            p.drawLine(QPointF(TimeAxis::kGutter + x1, 0), QPointF(TimeAxis::kGutter + x1, size.height()));
-        }
-    }
+    paintRangeSelection(p, timeWidth, 0, size.height(), true);
     p.setPen(colors.color(QPalette::Mid));
     p.drawLine(TimeAxis::kGutter - 1, 0, TimeAxis::kGutter - 1, size.height());
 }
@@ -452,37 +397,12 @@ void CounterView::paintColumns(QPainter& p, const Track& track, std::size_t firs
     }
 }
 
-void CounterView::mousePressEvent(QMouseEvent* event)
+void CounterView::clicked(QPoint pos)
 {
-    m_navigator.press(event);
-}
-
-void CounterView::mouseMoveEvent(QMouseEvent* event)
-{
-    m_navigator.move(event);
-}
-
-void CounterView::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (!m_navigator.release(event))
-        return;
     // A click on a track's header line in the gutter collapses or expands it.
-    const QPoint pos = event->position().toPoint();
     const int track = trackAt(pos);
     if (track >= 0 && pos.x() < TimeAxis::kGutter && pos.y() + scrollY() < m_tracks[std::size_t(track)].y + kHeaderHeight)
         setTrackCollapsed(std::size_t(track), !isTrackCollapsed(std::size_t(track)));
-}
-
-void CounterView::wheelEvent(QWheelEvent* event)
-{
-    m_navigator.wheel(event, [this](int pixels) { m_scroll->setValue(m_scroll->value() + pixels); });
-    event->accept();
-}
-
-void CounterView::keyPressEvent(QKeyEvent* event)
-{
-    if (!m_navigator.key(event))
-        QWidget::keyPressEvent(event);
 }
 
 void CounterView::contextMenuEvent(QContextMenuEvent* event)
@@ -499,20 +419,9 @@ void CounterView::contextMenuEvent(QContextMenuEvent* event)
     menu.exec(event->globalPos());
 }
 
-bool CounterView::event(QEvent* event)
+QString CounterView::toolTipAt(QPoint pos) const
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = describeAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    if (event->type() == QEvent::NativeGesture && m_navigator.nativeGesture(static_cast<QNativeGestureEvent*>(event)))
-        return true;
-    return QWidget::event(event);
+    return describeAt(pos);
 }
 
 } // namespace runlane

@@ -2,21 +2,16 @@
 
 #include "profiletypes.h"
 #include "rangeextrema.h"
-#include "timenavigator.h"
-
-#include <QWidget>
+#include "timelineview.h"
 
 #include <memory>
 #include <optional>
 #include <vector>
 
-class QScrollBar;
-
 namespace runlane {
 
 class Profile;
 class ProfileDocument;
-class TimeAxis;
 struct CounterSeries;
 
 // The counters of a profile (Chrome `C` events), one track per series on
@@ -32,7 +27,7 @@ struct CounterSeries;
 //
 // As a panel of a window the view shows itself only while it has tracks to
 // show (and the timeline is shown, not the aggregated flame graph).
-class CounterView : public QWidget
+class CounterView : public TimelineView
 {
     Q_OBJECT
 
@@ -48,11 +43,8 @@ public:
 
     explicit CounterView(ProfileDocument* document, QWidget* parent = nullptr);
 
-    // Paints what the widget shows into an area of `size` scrolled to
-    // `scrollY`: for the widget itself and for a PNG export alike.
-    void paintContent(QPainter& painter, QSize size, int scrollY) const;
-    int contentHeight() const;
-    int scrollY() const;
+    void paintContent(QPainter& painter, QSize size, int scrollY) const override;
+    int contentHeight() const override;
     // Whether there is anything to show: tracks, on the timeline.
     bool hasContent() const;
 
@@ -87,15 +79,10 @@ Q_SIGNALS:
     void contentHeightChanged();
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
+    void paintMargin(QPainter& p, const QRect& margin) const override;
+    void clicked(QPoint pos) override;
+    QString toolTipAt(QPoint pos) const override;
     void contextMenuEvent(QContextMenuEvent* event) override;
-    bool event(QEvent* event) override;
 
 private:
     struct Track {
@@ -106,14 +93,13 @@ private:
         RangeExtrema extrema;
         bool collapsed = false;
         int y = 0;
+        int yEnd() const { return y + (collapsed ? kHeaderHeight : kTrackHeight); }
     };
 
     void dropProfile();
     void rebuild();
     void layoutTracks();
     void updateVisibility();
-    void updateScrollBar();
-    int rightMargin() const;
     // The profile the tracks were built from, while it is the open one.
     const Profile* shownProfile() const;
     const CounterSeries& series(const Track& track) const;
@@ -121,10 +107,6 @@ private:
     void paintSteps(QPainter& p, const Track& track, std::size_t first, std::size_t last, int y, int timeWidth) const;
     void paintColumns(QPainter& p, const Track& track, std::size_t first, std::size_t last, int y, int timeWidth) const;
 
-    ProfileDocument* m_document;
-    TimeAxis* m_axis;
-    TimeNavigator m_navigator;
-    QScrollBar* m_scroll;
     // What the tracks were built from: read against this profile only.
     std::shared_ptr<const Profile> m_profile;
     std::vector<Track> m_tracks;

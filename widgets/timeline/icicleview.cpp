@@ -9,17 +9,12 @@
 #include "timeaxis.h"
 #include "timelinesource.h"
 
-#include <QApplication>
 #include <QContextMenuEvent>
-#include <QHelpEvent>
 #include <QInputDialog>
 #include <QMenu>
 #include <QMouseEvent>
-#include <QNativeGestureEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QStyle>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -40,17 +35,12 @@ QString qs(std::string_view text)
 } // namespace
 
 IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_axis(document->axis()), m_navigator(document->axis(), this),
-      m_scroll(new QScrollBar(Qt::Vertical, this))
+    : TimelineView(document, parent)
 {
-    setFocusPolicy(Qt::StrongFocus);
-    setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumHeight(80);
     m_rowHeight = fontMetrics().height() + 6;
-    connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+    setScrollStep(m_rowHeight);
     connect(m_axis, &TimeAxis::visibleRangeChanged, this, qOverload<>(&QWidget::update));
-    connect(m_axis, &TimeAxis::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(m_axis, &TimeAxis::selectedItemChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::profileAboutToChange, this, &IcicleView::dropProfile);
     connect(m_document, &ProfileDocument::profileChanged, this, &IcicleView::rebuild);
@@ -63,16 +53,6 @@ IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
 }
 
 IcicleView::~IcicleView() = default;
-
-int IcicleView::rightMargin() const
-{
-    return style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-}
-
-int IcicleView::scrollY() const
-{
-    return m_scroll->value();
-}
 
 void IcicleView::dropProfile()
 {
@@ -165,26 +145,9 @@ int IcicleView::contentHeight() const
     return m_rows.empty() ? 0 : m_rows.back().y + m_rows.back().height;
 }
 
-void IcicleView::updateScrollBar()
-{
-    const int extent = rightMargin();
-    m_scroll->setGeometry(width() - extent, 0, extent, height());
-    m_scroll->setRange(0, std::max(0, contentHeight() - height()));
-    m_scroll->setPageStep(std::max(1, height()));
-    m_scroll->setSingleStep(m_rowHeight);
-    m_navigator.setArea(TimeAxis::kGutter, std::max(1, width() - TimeAxis::kGutter - extent));
-}
-
-void IcicleView::resizeEvent(QResizeEvent*)
-{
-    updateScrollBar();
-}
-
 const IcicleView::Row* IcicleView::rowAt(int contentY) const
 {
-    auto it = std::partition_point(m_rows.begin(), m_rows.end(),
-                                   [contentY](const Row& r) { return r.y + r.height <= contentY; });
-    return it == m_rows.end() || it->y > contentY ? nullptr : &*it;
+    return TimelineView::rowAt(m_rows, contentY, &Row::yEnd);
 }
 
 const IcicleView::Row* IcicleView::rowOf(TrackId track, int depth) const
@@ -353,9 +316,7 @@ std::vector<FlowPainter::Row> IcicleView::flowRows(int scroll, int height) const
 {
     // The rows of boxes (not track headers) on screen: rows are in y order.
     std::vector<FlowPainter::Row> rows;
-    for (auto it = std::partition_point(m_rows.begin(), m_rows.end(),
-                                        [scroll](const Row& r) { return r.y + r.height <= scroll; });
-         it != m_rows.end() && it->y < scroll + height; ++it) {
+    for (auto it = firstRowFrom(m_rows, scroll, &Row::yEnd); it != m_rows.end() && it->y < scroll + height; ++it) {
         if (it->depth >= 0)
             rows.push_back(FlowPainter::Row{it->track, it->depth});
     }
@@ -437,13 +398,6 @@ bool IcicleView::chevronHit(std::uint32_t id, QPoint pos) const
         && (isCollapsed(id) || hasChildren(id));
 }
 
-void IcicleView::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    paintContent(painter, QSize(width() - rightMargin(), height()), scrollY());
-    painter.fillRect(QRect(width() - rightMargin(), 0, rightMargin(), height()), ColorScheme::gutter());
-}
-
 void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
 {
     TimeAxis::paintBackdrop(p, size);
@@ -461,9 +415,7 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
         p.drawText(QRect(TimeAxis::kGutter, kHeaderHeight, timeWidth, 60), Qt::AlignCenter,
                    tr("This profile has no timeline: its metrics are in the rank."));
     }
-    for (auto it = std::partition_point(m_rows.begin(), m_rows.end(),
-                                        [scroll](const Row& r) { return r.y + r.height <= scroll; });
-         it != m_rows.end() && it->y < scroll + size.height(); ++it) {
+    for (auto it = firstRowFrom(m_rows, scroll, &Row::yEnd); it != m_rows.end() && it->y < scroll + size.height(); ++it) {
         const int y = it->y - scroll;
         if (it->depth < 0)
             paintHeader(p, *it, y, size.width());
@@ -472,17 +424,7 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
     }
     if (!m_document->isAggregated())
         paintFlows(p, size, scroll, timeWidth);
-    if (const auto& selection = m_axis->selection()) {
-        const double x0 = std::max(0.0, m_axis->xFor(selection->first, timeWidth));
-        const double x1 = std::min(double(timeWidth), m_axis->xFor(selection->second, timeWidth));
-        if (x1 > x0) {
-            p.fillRect(QRectF(TimeAxis::kGutter + x0, 0, std::max(1.0, x1 - x0), size.height()),
-                       ColorScheme::rangeSelection());
-            p.setPen(QPen(ColorScheme::selection(), 1));
-            p.drawLine(QPointF(TimeAxis::kGutter + x0, 0), QPointF(TimeAxis::kGutter + x0, size.height()));
-            p.drawLine(QPointF(TimeAxis::kGutter + x1, 0), QPointF(TimeAxis::kGutter + x1, size.height()));
-        }
-    }
+    paintRangeSelection(p, timeWidth, 0, size.height(), true);
     p.setPen(ColorScheme::grid());
     p.drawLine(TimeAxis::kGutter - 1, 0, TimeAxis::kGutter - 1, size.height());
 }
@@ -658,21 +600,8 @@ void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, 
         p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, name);
 }
 
-void IcicleView::mousePressEvent(QMouseEvent* event)
+void IcicleView::clicked(QPoint pos)
 {
-    m_navigator.press(event);
-}
-
-void IcicleView::mouseMoveEvent(QMouseEvent* event)
-{
-    m_navigator.move(event);
-}
-
-void IcicleView::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (!m_navigator.release(event))
-        return;
-    const QPoint pos = event->position().toPoint();
     if (const Row* row = rowAt(pos.y() + scrollY()); row && row->depth < 0) {
         setTrackCollapsed(row->track, !isTrackCollapsed(row->track));
         return;
@@ -692,12 +621,6 @@ void IcicleView::mouseDoubleClickEvent(QMouseEvent* event)
         selectSpan(id);
         zoomToSpan(id);
     }
-}
-
-void IcicleView::wheelEvent(QWheelEvent* event)
-{
-    m_navigator.wheel(event, [this](int pixels) { m_scroll->setValue(m_scroll->value() + pixels); });
-    event->accept();
 }
 
 void IcicleView::keyPressEvent(QKeyEvent* event)
@@ -725,8 +648,7 @@ void IcicleView::keyPressEvent(QKeyEvent* event)
     default:
         break;
     }
-    if (!m_navigator.key(event))
-        QWidget::keyPressEvent(event);
+    TimelineView::keyPressEvent(event);
 }
 
 void IcicleView::contextMenuEvent(QContextMenuEvent* event)
@@ -753,23 +675,15 @@ void IcicleView::contextMenuEvent(QContextMenuEvent* event)
     menu.exec(event->globalPos());
 }
 
-bool IcicleView::event(QEvent* event)
+QString IcicleView::toolTipAt(QPoint pos) const
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const std::uint32_t id = spanAt(help->pos());
-        const Row* row = m_source ? rowAt(help->pos().y() + scrollY()) : nullptr;
-        if (id != kNone)
-            QToolTip::showText(help->globalPos(), QString::fromStdString(m_source->describe(id)), this);
-        else if (row && row->depth < 0 && help->pos().x() < TimeAxis::kGutter) // a track's whole name
-            QToolTip::showText(help->globalPos(), qs(m_source->trackName(row->track)), this);
-        else
-            QToolTip::hideText();
-        return true;
-    }
-    if (event->type() == QEvent::NativeGesture && m_navigator.nativeGesture(static_cast<QNativeGestureEvent*>(event)))
-        return true;
-    return QWidget::event(event);
+    const std::uint32_t id = spanAt(pos);
+    const Row* row = m_source ? rowAt(pos.y() + scrollY()) : nullptr;
+    if (id != kNone)
+        return QString::fromStdString(m_source->describe(id));
+    if (row && row->depth < 0 && pos.x() < TimeAxis::kGutter) // a track's whole name
+        return qs(m_source->trackName(row->track));
+    return {};
 }
 
 } // namespace runlane

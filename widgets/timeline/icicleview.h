@@ -3,30 +3,26 @@
 #include "flowpainter.h"
 #include "iciclesource.h"
 #include "loadedprofile.h"
-#include "timenavigator.h"
+#include "timelineview.h"
 
 #include <QLineF>
-#include <QWidget>
 
 #include <memory>
 #include <unordered_set>
 #include <vector>
-
-class QScrollBar;
 
 namespace runlane {
 
 class CallTree;
 
 class ProfileDocument;
-class TimeAxis;
 
 // The icicle plot: per track a band of rows, one per depth, with the active
 // intervals (or, aggregated, the call paths) as boxes on the shared time
 // axis. Painting asks each row for its visible spans (a binary search) and
 // skips over runs narrower than a pixel with another binary search, drawing
 // them as one block: a frame costs O(pixels × log n) whatever the profile.
-class IcicleView : public QWidget
+class IcicleView : public TimelineView
 {
     Q_OBJECT
 
@@ -39,12 +35,9 @@ public:
     explicit IcicleView(ProfileDocument* document, QWidget* parent = nullptr);
     ~IcicleView() override;
 
-    // Paints what the widget shows into an area of `size` scrolled to
-    // `scrollY`: for the widget itself and for PNG export alike.
-    void paintContent(QPainter& painter, QSize size, int scrollY) const;
-    int contentHeight() const;
+    void paintContent(QPainter& painter, QSize size, int scrollY) const override;
+    int contentHeight() const override;
     int rowHeight() const { return m_rowHeight; }
-    int scrollY() const;
 
     const IcicleSource* source() const { return m_source.get(); }
     // Where a span is drawn, in widget coordinates (empty if not shown).
@@ -84,16 +77,11 @@ Q_SIGNALS:
     void aggregatedNodeSelected(std::uint32_t span);
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
+    void clicked(QPoint pos) override;
+    QString toolTipAt(QPoint pos) const override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
-    bool event(QEvent* event) override;
 
 private:
     struct Row {
@@ -101,6 +89,7 @@ private:
         int depth; // -1: the track's header
         int y;
         int height;
+        int yEnd() const { return y + height; }
     };
 
     void dropProfile();
@@ -109,8 +98,6 @@ private:
     void applyDiff();
     QRgb fillOf(const Interval& span) const;
     void layoutRows();
-    void updateScrollBar();
-    int rightMargin() const;
     const Row* rowAt(int contentY) const;
     const Row* rowOf(TrackId track, int depth) const;
     // A box in content coordinates scrolled by `scroll`, x not clipped; empty
@@ -126,10 +113,6 @@ private:
     void paintMarks(QPainter& p, std::uint32_t first, std::uint32_t last, int y, int timeWidth, int height) const;
     bool chevronHit(std::uint32_t id, QPoint pos) const;
 
-    ProfileDocument* m_document;
-    TimeAxis* m_axis;
-    TimeNavigator m_navigator;
-    QScrollBar* m_scroll;
     // What m_source reads (it holds references into them): kept alive with
     // it, and its ids read against this profile only.
     LoadedProfile m_built;

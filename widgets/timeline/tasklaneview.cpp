@@ -7,16 +7,12 @@
 #include "valueformat.h"
 
 #include <QContextMenuEvent>
-#include <QHelpEvent>
 #include <QLocale>
 #include <QMenu>
 #include <QMouseEvent>
-#include <QNativeGestureEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
-#include <QStyle>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -97,17 +93,14 @@ void wakeTicks(QPainter& p, std::span<const Wake> wakes, const TimeAxis& axis, d
 } // namespace
 
 TaskLaneView::TaskLaneView(ProfileDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_axis(document->axis()), m_navigator(document->axis(), this),
-      m_scroll(new QScrollBar(Qt::Vertical, this))
+    : TimelineView(document, parent)
 {
-    setFocusPolicy(Qt::StrongFocus);
-    setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumHeight(kLegendHeight + 40);
     m_rowHeight = fontMetrics().height() + 4;
-    connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+    // The rows scroll below the legend.
+    setRowsTop(kLegendHeight);
+    setScrollStep(m_rowHeight);
     connect(m_axis, &TimeAxis::visibleRangeChanged, this, &TaskLaneView::rangeChanged);
-    connect(m_axis, &TimeAxis::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(m_axis, &TimeAxis::selectedItemChanged, this, &TaskLaneView::selectionChanged);
     connect(m_document, &ProfileDocument::profileAboutToChange, this, &TaskLaneView::dropProfile);
     connect(m_document, &ProfileDocument::profileChanged, this, &TaskLaneView::collectTasks);
@@ -115,16 +108,6 @@ TaskLaneView::TaskLaneView(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::emphasisChanged, this, qOverload<>(&QWidget::update));
     collectTasks();
-}
-
-int TaskLaneView::rightMargin() const
-{
-    return style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-}
-
-int TaskLaneView::scrollY() const
-{
-    return m_scroll->value();
 }
 
 void TaskLaneView::setOrder(Order order)
@@ -177,27 +160,18 @@ const Profile* TaskLaneView::shownProfile() const
 
 void TaskLaneView::collectTasks()
 {
-    // The packing comes from the loading thread; a profile shown without
-    // it (scripts) is packed here.
+    // The packings come from the loading thread; a profile shown without
+    // them (scripts) is packed by TaskLaneRows.
     m_profile = m_document->sharedProfile();
     m_metrics = m_document->loaded().metrics;
-    m_hiddenNeverRan = 0;
-    TaskPacking packing;
     if (const Profile* p = m_profile.get()) {
         if (!m_hideChosen)
             m_hideNeverRan = p->hidesTasksThatNeverRan();
         const LoadedProfile& loaded = m_document->loaded();
-        if (loaded.tasks) {
-            // Both packed on the loading thread; tasksThatRan is absent
-            // when every task ran.
-            packing = m_hideNeverRan && loaded.tasksThatRan ? *loaded.tasksThatRan : *loaded.tasks;
-            m_hiddenNeverRan = loaded.tasks->taskCount() - packing.taskCount();
-        } else {
-            packing = TaskPacking(*p, !m_hideNeverRan);
-            m_hiddenNeverRan = m_hideNeverRan ? TaskPacking::neverRanCount(*p) : 0;
-        }
+        m_lanes.setTasks(*p, m_hideNeverRan, loaded.tasks.get(), loaded.tasksThatRan.get());
+    } else {
+        m_lanes.setTasks({}, 0);
     }
-    m_lanes.setTasks(std::move(packing), m_profile ? m_profile->trackCount() : 0);
     rebuild();
 }
 
@@ -244,21 +218,6 @@ void TaskLaneView::computeRelated()
 int TaskLaneView::contentHeight() const
 {
     return m_lanes.contentHeight();
-}
-
-void TaskLaneView::updateScrollBar()
-{
-    const int extent = rightMargin();
-    m_scroll->setGeometry(width() - extent, kLegendHeight, extent, std::max(0, height() - kLegendHeight));
-    m_scroll->setRange(0, std::max(0, contentHeight() - (height() - kLegendHeight)));
-    m_scroll->setPageStep(std::max(1, height() - kLegendHeight));
-    m_scroll->setSingleStep(m_rowHeight);
-    m_navigator.setArea(TimeAxis::kGutter, std::max(1, width() - TimeAxis::kGutter - extent));
-}
-
-void TaskLaneView::resizeEvent(QResizeEvent*)
-{
-    updateScrollBar();
 }
 
 MeasurementId TaskLaneView::taskAt(QPoint pos) const
@@ -313,11 +272,10 @@ void TaskLaneView::scrollToTask(MeasurementId task)
         m_scroll->setValue(r->y - view / 2);
 }
 
-void TaskLaneView::paintEvent(QPaintEvent*)
+void TaskLaneView::paintMargin(QPainter& p, const QRect& margin) const
 {
-    QPainter painter(this);
-    paintContent(painter, QSize(width() - rightMargin(), height()), scrollY());
-    painter.fillRect(QRect(width() - rightMargin(), 0, rightMargin(), kLegendHeight), ColorScheme::gutter());
+    // Beside the legend: below it is the scroll bar.
+    p.fillRect(QRect(margin.left(), 0, margin.width(), kLegendHeight), ColorScheme::gutter());
 }
 
 void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
@@ -363,13 +321,7 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
             paintTask(p, *it, y, timeWidth);
         }
     }
-    if (const auto& selection = m_axis->selection()) {
-        const double x0 = std::max(0.0, m_axis->xFor(selection->first, timeWidth));
-        const double x1 = std::min(double(timeWidth), m_axis->xFor(selection->second, timeWidth));
-        if (x1 > x0)
-            p.fillRect(QRectF(TimeAxis::kGutter + x0, kLegendHeight, std::max(1.0, x1 - x0), size.height()),
-                       ColorScheme::rangeSelection());
-    }
+    paintRangeSelection(p, timeWidth, kLegendHeight, size.height(), false);
     p.setClipping(false);
     p.setPen(ColorScheme::grid());
     p.drawLine(TimeAxis::kGutter - 1, 0, TimeAxis::kGutter - 1, size.height());
@@ -409,8 +361,8 @@ void TaskLaneView::paintLegend(QPainter& p, int width) const
     unfinishedMark(p, x + 8, mid);
     x += 14;
     caption(tr("unfinished"));
-    if (m_hiddenNeverRan > 0)
-        caption(tr("· %1 hidden (never ran; right-click to show)").arg(QLocale().toString(qulonglong(m_hiddenNeverRan))));
+    if (hiddenTaskCount() > 0)
+        caption(tr("· %1 hidden (never ran; right-click to show)").arg(QLocale().toString(qulonglong(hiddenTaskCount()))));
 }
 
 void TaskLaneView::paintTask(QPainter& p, const Row& row, int y, int timeWidth) const
@@ -549,21 +501,9 @@ void TaskLaneView::paintTaskBody(QPainter& p, MeasurementId task, int y, int tim
         endMark(p, x(m.finished), mid, m.finalState());
 }
 
-void TaskLaneView::mousePressEvent(QMouseEvent* event)
+void TaskLaneView::clicked(QPoint pos)
 {
-    m_navigator.press(event);
-}
-
-void TaskLaneView::mouseMoveEvent(QMouseEvent* event)
-{
-    m_navigator.move(event);
-}
-
-void TaskLaneView::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (!m_navigator.release(event))
-        return;
-    const MeasurementId task = taskAt(event->position().toPoint());
+    const MeasurementId task = taskAt(pos);
     if (task == kNone) {
         m_axis->clearSelectedItem();
         return;
@@ -581,12 +521,6 @@ void TaskLaneView::mouseDoubleClickEvent(QMouseEvent* event)
     m_axis->setVisibleRange(m.created, std::max(m.finished, addClamped(m.created, TimeAxis::kMinimumSpan)));
 }
 
-void TaskLaneView::wheelEvent(QWheelEvent* event)
-{
-    m_navigator.wheel(event, [this](int pixels) { m_scroll->setValue(m_scroll->value() + pixels); });
-    event->accept();
-}
-
 void TaskLaneView::keyPressEvent(QKeyEvent* event)
 {
     const Profile* shown = shownProfile();
@@ -596,8 +530,7 @@ void TaskLaneView::keyPressEvent(QKeyEvent* event)
         m_axis->setVisibleRange(m.created, std::max(m.finished, addClamped(m.created, TimeAxis::kMinimumSpan)));
         return;
     }
-    if (!m_navigator.key(event))
-        QWidget::keyPressEvent(event);
+    TimelineView::keyPressEvent(event);
 }
 
 void TaskLaneView::setHideTasksThatNeverRan(bool hide)
@@ -642,29 +575,19 @@ void TaskLaneView::contextMenuEvent(QContextMenuEvent* event)
     menu.exec(event->globalPos());
 }
 
-bool TaskLaneView::event(QEvent* event)
+QString TaskLaneView::toolTipAt(QPoint pos) const
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const MeasurementId task = taskAt(help->pos());
-        if (task == kNone) {
-            QToolTip::hideText();
-            return true;
-        }
-        const Profile& p = *m_profile; // a row exists only while it is the open one
-        const Measurement& m = p.measurement(task);
-        const ValueUnit unit = p.unit();
-        const QString text = QString::fromStdString(
-            p.labelText(m.label) + "\ncreated at " + ValueFormat::point(m.created - p.startTime(), unit) + ", wall "
-            + ValueFormat::text(m.finished - m.created, unit) + "\nexec " + ValueFormat::text(m_metrics->exec(task), unit)
-            + " in " + std::to_string(p.intervalsOf(task).size()) + " active intervals\n"
-            + std::string(finalStateName(m.finalState())));
-        QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    if (event->type() == QEvent::NativeGesture && m_navigator.nativeGesture(static_cast<QNativeGestureEvent*>(event)))
-        return true;
-    return QWidget::event(event);
+    const MeasurementId task = taskAt(pos);
+    if (task == kNone)
+        return {};
+    const Profile& p = *m_profile; // a row exists only while it is the open one
+    const Measurement& m = p.measurement(task);
+    const ValueUnit unit = p.unit();
+    return QString::fromStdString(
+        p.labelText(m.label) + "\ncreated at " + ValueFormat::point(m.created - p.startTime(), unit) + ", wall "
+        + ValueFormat::text(m.finished - m.created, unit) + "\nexec " + ValueFormat::text(m_metrics->exec(task), unit)
+        + " in " + std::to_string(p.intervalsOf(task).size()) + " active intervals\n"
+        + std::string(finalStateName(m.finalState())));
 }
 
 } // namespace runlane

@@ -2,22 +2,17 @@
 
 #include "profiletypes.h"
 #include "tasklanerows.h"
-#include "timenavigator.h"
-
-#include <QWidget>
+#include "timelineview.h"
 
 #include <memory>
 #include <unordered_set>
 #include <vector>
-
-class QScrollBar;
 
 namespace runlane {
 
 class MeasurementMetrics;
 class Profile;
 class ProfileDocument;
-class TimeAxis;
 struct Interval;
 
 // One row per asynchronous measurement (semantics.md §7), grouped by track:
@@ -30,7 +25,7 @@ struct Interval;
 // per label, tasks that do not overlap share a row); by default whichever
 // shows more of the visible range's tasks on the first screen
 // (TaskLaneRows lists them).
-class TaskLaneView : public QWidget
+class TaskLaneView : public TimelineView
 {
     Q_OBJECT
 
@@ -42,10 +37,9 @@ public:
 
     explicit TaskLaneView(ProfileDocument* document, QWidget* parent = nullptr);
 
-    void paintContent(QPainter& painter, QSize size, int scrollY) const;
-    int contentHeight() const;
+    void paintContent(QPainter& painter, QSize size, int scrollY) const override;
+    int contentHeight() const override;
     int rowHeight() const { return m_rowHeight; } // a lane row's, from the font
-    int scrollY() const;
 
     Order order() const { return m_order; }
     void setOrder(Order order);
@@ -62,7 +56,7 @@ public:
     // never run) until the user chooses.
     bool hidesTasksThatNeverRan() const { return m_hideNeverRan; }
     void setHideTasksThatNeverRan(bool hide);
-    std::size_t hiddenTaskCount() const { return m_hiddenNeverRan; }
+    std::size_t hiddenTaskCount() const { return m_lanes.hiddenTaskCount(); }
     // Tasks listed (those in view, unless every task is listed).
     std::size_t taskCount() const { return m_lanes.taskCount(); }
     // Async measurements of the profile.
@@ -75,16 +69,12 @@ public:
     bool isRelated(MeasurementId task) const { return m_related.count(task) != 0; }
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
+    void paintMargin(QPainter& p, const QRect& margin) const override;
+    void clicked(QPoint pos) override;
+    QString toolTipAt(QPoint pos) const override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
-    bool event(QEvent* event) override;
 
 private:
     using Kind = TaskLaneRows::Kind;
@@ -98,25 +88,18 @@ private:
     void rangeChanged();
     void selectionChanged();
     void computeRelated();
-    void updateScrollBar();
-    int rightMargin() const;
     void paintLegend(QPainter& p, int width) const;
     void paintTask(QPainter& p, const Row& row, int y, int timeWidth) const;
     void paintPackedRow(QPainter& p, const Row& row, int y, int timeWidth) const;
     // A task's pending, running and paused stretches and its end mark.
     void paintTaskBody(QPainter& p, MeasurementId task, int y, int timeWidth) const;
 
-    ProfileDocument* m_document;
-    TimeAxis* m_axis;
-    TimeNavigator m_navigator;
-    QScrollBar* m_scroll;
     Order m_order = Order::Creation;
     Layout m_layout = Layout::Auto;
     TaskLaneRows m_lanes; // the tasks listed and their rows
     bool m_onlyInView = true;
     bool m_hideNeverRan = false;
     bool m_hideChosen = false;
-    std::size_t m_hiddenNeverRan = 0;
     // What the rows and tasks were built from: their ids are read against
     // this profile only (null between a switch's two signals).
     std::shared_ptr<const Profile> m_profile;

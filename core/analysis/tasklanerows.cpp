@@ -7,10 +7,27 @@
 
 namespace runlane {
 
+void TaskLaneRows::setTasks(const Profile& profile, bool onlyThatRan, const TaskPacking* all, const TaskPacking* ran)
+{
+    TaskPacking packing;
+    std::size_t hidden = 0;
+    if (all) {
+        // `ran` is absent when every task ran.
+        packing = onlyThatRan && ran ? *ran : *all;
+        hidden = all->taskCount() - packing.taskCount();
+    } else {
+        packing = TaskPacking(profile, !onlyThatRan);
+        hidden = onlyThatRan ? TaskPacking::neverRanCount(profile) : 0;
+    }
+    setTasks(std::move(packing), profile.trackCount());
+    m_hiddenCount = hidden;
+}
+
 void TaskLaneRows::setTasks(TaskPacking packing, std::size_t trackCount)
 {
     // Once per profile, so that a zoom only filters these lists.
     m_packing = std::move(packing);
+    m_hiddenCount = 0;
     m_tasks.assign(trackCount, {});
     for (const TaskPacking::Row& row : m_packing.rows()) {
         for (std::uint32_t i = row.begin; i < row.end; ++i)

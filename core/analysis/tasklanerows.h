@@ -12,12 +12,13 @@ class MeasurementMetrics;
 class Profile;
 
 // The rows of the task lanes (TaskLaneView), in content coordinates from
-// y = 0, and nothing of their painting: per track a header, then a row per
-// task (PerTask) or per TaskPacking row (Packed), of the tasks alive in a
-// time range or of every task. Auto lays out whichever of the two shows
-// more of the listed tasks on the first screen; a tie keeps a row per task
-// (it names each). Kept apart from the view so that what is listed, and
-// where, is tested without a widget.
+// y = 0, and nothing of their painting: which tasks are listed (all, or
+// those that ran), then per track a header and a row per task (PerTask) or
+// per TaskPacking row (Packed), of the tasks alive in a time range or of
+// every task. Auto lays out whichever of the two shows more of the listed
+// tasks on the first screen; a tie keeps a row per task (it names each).
+// Kept apart from the view, and from the widgets, so that what is listed,
+// and where, is tested without a widget.
 class TaskLaneRows
 {
 public:
@@ -46,6 +47,13 @@ public:
     // The tasks to list: those of `packing` (one per async measurement
     // shown), on a profile of `trackCount` tracks. Clears the rows.
     void setTasks(TaskPacking packing, std::size_t trackCount);
+    // The tasks of `profile`, every one or, `onlyThatRan`, those that ran
+    // (an active interval): from the packings made ahead of time, `all` and
+    // `ran` (null when every task ran), or packed here if `all` is null
+    // (a profile shown without them: scripts). Clears the rows.
+    void setTasks(const Profile& profile, bool onlyThatRan, const TaskPacking* all, const TaskPacking* ran);
+    // Tasks left out because they never ran (by the last setTasks).
+    std::size_t hiddenTaskCount() const { return m_hiddenCount; }
     const TaskPacking& packing() const { return m_packing; }
     // The rows of `profile` (whose tasks setTasks gave); `metrics` orders
     // by exec time.
@@ -78,6 +86,7 @@ private:
     std::vector<std::int32_t> m_rowOfPacked; // per TaskPacking row: its index in m_rows, -1 if not listed
     bool m_packedShown = false;
     std::size_t m_taskCount = 0;
+    std::size_t m_hiddenCount = 0;
     int m_headerHeight = 20;
     int m_rowHeight = 18;
 };

@@ -1,5 +1,6 @@
+#include "measurementmetrics.h"
 #include "tasklanerows.h"
-#include "widgettestsupport.h"
+#include "testsupport.h"
 
 #include <QtTest>
 
@@ -30,6 +31,21 @@ QByteArray ticks()
         {"t" : 35, "id" : 4, "state" : "Running"},
         {"t" : 40, "id" : 4, "state" : "Completed"},
         {"t" : 42, "id" : 2, "state" : "Running"},
+        {"t" : 50, "id" : 2, "state" : "Completed"}
+    ]});
+}
+
+// Chronos futures on one loop: tick 0-10 runs 8-10; tock 5-50 and tack
+// 20-30 are completed without ever running (no active interval).
+QByteArray neverRan()
+{
+    return JSON({"chronosFutureEvents" : 1, "loop" : "main", "events" : [
+        {"t" : 0, "id" : 1, "state" : "Pending", "proc" : "tick", "file" : "ran.nim", "line" : 1},
+        {"t" : 5, "id" : 2, "state" : "Pending", "proc" : "tock", "file" : "ran.nim", "line" : 2},
+        {"t" : 8, "id" : 1, "state" : "Running"},
+        {"t" : 10, "id" : 1, "state" : "Completed"},
+        {"t" : 20, "id" : 3, "state" : "Pending", "proc" : "tack", "file" : "ran.nim", "line" : 3},
+        {"t" : 30, "id" : 3, "state" : "Completed"},
         {"t" : 50, "id" : 2, "state" : "Completed"}
     ]});
 }
@@ -74,11 +90,13 @@ class TestTaskLaneRows : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        m_loaded = loadedText(ticks());
-        QVERIFY(!m_loaded.isNull());
-        QVERIFY(m_loaded.tasks);
-        QCOMPARE(m_loaded.tasks->taskCount(), std::size_t(4));
-        QCOMPARE(m_loaded.profile->trackCount(), std::size_t(1));
+        LoadResult r = loadText(ticks());
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        m_profile = std::move(r.profile);
+        m_metrics = std::make_unique<MeasurementMetrics>(*m_profile);
+        m_tasks = TaskPacking(*m_profile);
+        QCOMPARE(m_tasks.taskCount(), std::size_t(4));
+        QCOMPARE(m_profile->trackCount(), std::size_t(1));
     }
 
     void listsRows_data()
@@ -127,9 +145,9 @@ private Q_SLOTS:
         QFETCH(int, screen);
         QFETCH(bool, packed);
         QFETCH(QStringList, rows);
-        const Profile& p = *m_loaded.profile;
+        const Profile& p = *m_profile;
         TaskLaneRows lanes;
-        lanes.setTasks(*m_loaded.tasks, p.trackCount());
+        lanes.setTasks(m_tasks, p.trackCount());
         TaskLaneRows::Options o;
         o.layout = TaskLaneRows::Layout(layout);
         o.order = TaskLaneRows::Order(order);
@@ -139,7 +157,7 @@ private Q_SLOTS:
         o.headerHeight = kHeader;
         o.rowHeight = kRow;
         o.screen = screen;
-        lanes.build(p, m_loaded.metrics.get(), o);
+        lanes.build(p, m_metrics.get(), o);
         QCOMPARE(describe(p, lanes), rows);
         QCOMPARE(lanes.packedShown(), packed);
         const std::size_t listed = rows.isEmpty() ? 0 : rows.first().mid(1, rows.first().indexOf('@') - 1).toUInt();
@@ -150,9 +168,9 @@ private Q_SLOTS:
     // Which row is at a content y, and which row shows a task.
     void findsRows()
     {
-        const Profile& p = *m_loaded.profile;
+        const Profile& p = *m_profile;
         TaskLaneRows lanes;
-        lanes.setTasks(*m_loaded.tasks, p.trackCount());
+        lanes.setTasks(m_tasks, p.trackCount());
         TaskLaneRows::Options o;
         o.layout = TaskLaneRows::Layout::PerTask;
         o.onlyInRange = true;
@@ -160,7 +178,7 @@ private Q_SLOTS:
         o.to = p.startTime() + 28;
         o.headerHeight = kHeader;
         o.rowHeight = kRow;
-        lanes.build(p, m_loaded.metrics.get(), o);
+        lanes.build(p, m_metrics.get(), o);
         const auto& rows = lanes.rows();
         QCOMPARE(rows.size(), std::size_t(4));
         QCOMPARE(lanes.rowAt(0), &rows[0]);
@@ -185,7 +203,7 @@ private Q_SLOTS:
         // Packed: a task is found in its packed row.
         o.layout = TaskLaneRows::Layout::Packed;
         o.onlyInRange = false;
-        lanes.build(p, m_loaded.metrics.get(), o);
+        lanes.build(p, m_metrics.get(), o);
         QCOMPARE(lanes.rowOfTask(tick0), &lanes.rows()[1]);
         QCOMPARE(lanes.rowOfTask(tick20), &lanes.rows()[1]);
         QCOMPARE(lanes.rowOfTask(tick25), &lanes.rows()[2]);
@@ -197,8 +215,59 @@ private Q_SLOTS:
         QCOMPARE(lanes.contentHeight(), 0);
     }
 
+    // Which tasks are listed: every one, or those that ran, from packings
+    // made ahead (the loading thread's) or packed by TaskLaneRows itself.
+    void listsTheTasksThatRan_data()
+    {
+        QTest::addColumn<bool>("onlyThatRan");
+        QTest::addColumn<bool>("packedAhead");
+        QTest::addColumn<QStringList>("rows");
+        QTest::addColumn<int>("hidden");
+        const QStringList all{"#3@0", "tick@20", "tock@38", "tack@56"};
+        const QStringList ran{"#1@0", "tick@20"};
+        QTest::newRow("all, packed ahead") << false << true << all << 0;
+        QTest::newRow("all, packed here") << false << false << all << 0;
+        QTest::newRow("those that ran, packed ahead") << true << true << ran << 2;
+        QTest::newRow("those that ran, packed here") << true << false << ran << 2;
+    }
+    void listsTheTasksThatRan()
+    {
+        QFETCH(bool, onlyThatRan);
+        QFETCH(bool, packedAhead);
+        QFETCH(QStringList, rows);
+        QFETCH(int, hidden);
+        LoadResult r = loadText(neverRan());
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(TaskPacking::neverRanCount(p), std::size_t(2));
+        const TaskPacking all(p, true);
+        const TaskPacking ran(p, false);
+        TaskLaneRows lanes;
+        lanes.setTasks(p, onlyThatRan, packedAhead ? &all : nullptr, packedAhead ? &ran : nullptr);
+        QCOMPARE(lanes.hiddenTaskCount(), std::size_t(hidden));
+        QCOMPARE(lanes.packing().taskCount(), std::size_t(3 - hidden));
+        TaskLaneRows::Options o;
+        o.layout = TaskLaneRows::Layout::PerTask;
+        o.onlyInRange = false;
+        o.headerHeight = kHeader;
+        o.rowHeight = kRow;
+        lanes.build(p, nullptr, o);
+        QCOMPARE(describe(p, lanes), rows);
+        // Packed ahead, a profile whose tasks all ran has no `ran` packing.
+        if (packedAhead) {
+            lanes.setTasks(p, onlyThatRan, &all, nullptr);
+            QCOMPARE(lanes.hiddenTaskCount(), std::size_t(0));
+            QCOMPARE(lanes.packing().taskCount(), std::size_t(3));
+        }
+        // New tasks given as a packing hide none.
+        lanes.setTasks({}, 0);
+        QCOMPARE(lanes.hiddenTaskCount(), std::size_t(0));
+    }
+
 private:
-    LoadedProfile m_loaded;
+    std::shared_ptr<const Profile> m_profile;
+    std::unique_ptr<MeasurementMetrics> m_metrics;
+    TaskPacking m_tasks;
 };
 
 QTEST_MAIN(TestTaskLaneRows)
