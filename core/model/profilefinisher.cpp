@@ -569,8 +569,6 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     std::vector<MeasurementId>().swap(order);
     for (Profile::Trigger& t : m_triggers)
         t = {newId[t.measurement], newId[t.triggeredBy]};
-    std::sort(m_triggers.begin(), m_triggers.end(), [](const auto& a, const auto& b) { return a.measurement < b.measurement; });
-    m_profile->m_triggers = std::move(m_triggers);
     for (Wake& wake : m_wakes)
         wake.task = newId[wake.task];
     std::vector<Interval>& intervals = m_profile->m_intervals;
@@ -696,11 +694,13 @@ void ProfileFinisher::finishTracks()
     }
 }
 
-// Step 10. Marks by time, wakes by task then time, counter points by time:
-// the orders the views and analyses search them in. Wakes need their final
-// task ids (orderMeasurements).
+// Step 10. Marks by time, wakes by task then time, triggers by the
+// measurement triggered, counter points by time: the orders the views and
+// analyses search them in. Wakes and triggers need their final ids
+// (orderMeasurements).
 void ProfileFinisher::sortEvents()
 {
+    std::sort(m_triggers.begin(), m_triggers.end(), [](const auto& a, const auto& b) { return a.measurement < b.measurement; });
     std::stable_sort(m_marks.begin(), m_marks.end(), [](const Mark& a, const Mark& b) { return a.time < b.time; });
     std::stable_sort(m_wakes.begin(), m_wakes.end(),
                      [](const Wake& a, const Wake& b) { return std::tie(a.task, a.time) < std::tie(b.task, b.time); });
@@ -722,6 +722,7 @@ std::shared_ptr<const Profile> ProfileFinisher::handOver()
     m_wakes.shrink_to_fit();
     m_profile->m_wakes = std::move(m_wakes);
     m_profile->m_counters = std::move(m_counters);
+    m_profile->m_triggers = std::move(m_triggers);
     return std::shared_ptr<const Profile>(m_profile.release());
 }
 

@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <map>
 #include <random>
 #include <set>
 
@@ -357,6 +358,38 @@ private Q_SLOTS:
         for (MeasurementId id = 0; id < p->measurementCount(); ++id)
             calls += p->labelName(p->measurement(id).label) == "f" && p->intervalsOf(id).size() == 1 ? 1 : 0;
         QCOMPARE(calls, std::size_t(count - early.size()));
+    }
+
+    // Triggers (Profile::triggers) name the final ids, sorted by the
+    // measurement triggered, whether or not the loader added the
+    // measurements in creation order.
+    void triggersSurviveOrdering_data()
+    {
+        QTest::addColumn<QStringList>("addOrder");
+        QTest::newRow("added in creation order") << QStringList{"a", "b", "c"};
+        QTest::newRow("added out of order") << QStringList{"c", "a", "b"};
+    }
+
+    void triggersSurviveOrdering()
+    {
+        QFETCH(QStringList, addOrder);
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        std::map<QString, MeasurementId> ids;
+        for (const QString& name : addOrder) {
+            const Time created = name == "a" ? 0 : name == "b" ? 10 : 20;
+            ids[name] = b.addMeasurement(t, b.label(name.toStdString()), created, kNone);
+            b.finish(ids[name], created + 5, FinalState::Completed);
+        }
+        b.addTrigger(ids["c"], ids["a"]);
+        b.addTrigger(ids["b"], ids["a"]);
+        const auto p = b.build();
+        QStringList triggers;
+        for (const Profile::Trigger& trigger : p->triggers())
+            triggers << qstr(p->labelName(p->measurement(trigger.measurement).label)) + " by "
+                    + qstr(p->labelName(p->measurement(trigger.triggeredBy).label));
+        QCOMPARE(triggers, (QStringList{"b by a", "c by a"}));
+        QCOMPARE(p->triggers()[0].measurement, byName(*p, "b"));
     }
 
     void tracksAreOrdered()
