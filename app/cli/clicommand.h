@@ -19,6 +19,7 @@ CliCommand summaryCommand();
 CliCommand rankCommand();
 CliCommand treeCommand();
 CliCommand usageCommand();
+CliCommand criticalPathCommand();
 CliCommand convertCommand();
 CliCommand renderCommand();
 CliCommand compareCommand();

@@ -50,9 +50,13 @@ std::string mainHelp()
         line += (line.empty() ? "" : " ") + std::string(word);
     }
     help += line + "\n";
+    // The summaries start in one column, two spaces after the longest name.
+    std::size_t width = 0;
+    for (const CliCommand& command : CliCommands::table())
+        width = std::max(width, command.name.size() + 2);
     for (const CliCommand& command : CliCommands::table()) {
         std::string name(command.name);
-        name.resize(std::max<std::size_t>(name.size() + 1, 10), ' ');
+        name.resize(width, ' ');
         help += "  " + name + std::string(command.summary) + "\n";
     }
     help += "\nRun 'runlane-cli COMMAND --help' for a command's options.\n"
@@ -72,6 +76,7 @@ const std::vector<CliCommand>& CliCommands::table()
         rankCommand(),
         treeCommand(),
         usageCommand(),
+        criticalPathCommand(),
         convertCommand(),
         renderCommand(),
         compareCommand(),

@@ -39,7 +39,7 @@ private Q_SLOTS:
         QTest::newRow("compare --help") << QStringList{"compare", "--help"} << "Usage: runlane-cli compare --base";
         QTest::newRow("report --help") << QStringList{"report", "--help"} << "Usage: runlane-cli report PROFILE...";
         QTest::newRow("record --help") << QStringList{"record", "--help"} << "Usage: runlane-cli record URL -o FILE";
-        for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
+        for (const char* command : {"summary", "rank", "tree", "usage", "critical-path", "convert", "render"}) {
             QTest::addRow("%s --help", command) << QStringList{command, "--help"}
                                                 << QStringLiteral("Usage: runlane-cli %1 FILE").arg(command);
             QTest::addRow("%s -h", command) << QStringList{command, "-h"}
@@ -106,7 +106,7 @@ private Q_SLOTS:
                                          << "--max-depth takes a whole number";
         QTest::newRow("flag with value") << QStringList{"summary", "--help=yes", fgh} << "option --help takes no value";
         // Every subcommand: an unknown option, a value given twice.
-        for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
+        for (const char* command : {"summary", "rank", "tree", "usage", "critical-path", "convert", "render"}) {
             QTest::addRow("%s: unknown option", command) << QStringList{command, fgh, "--colour"} << "unknown option --colour";
             QTest::addRow("%s: single dash", command) << QStringList{command, "-x", fgh} << "unknown option -x";
         }
@@ -145,7 +145,7 @@ private Q_SLOTS:
         QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
                                                   << "option -o needs a value";
         const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, cpuprofile, gecko, pprof, folded, perf, tokio, prometheus");
-        for (const char* command : {"summary", "rank", "tree", "usage", "convert", "render"}) {
+        for (const char* command : {"summary", "rank", "tree", "usage", "critical-path", "convert", "render"}) {
             QTest::addRow("%s: unknown input format", command)
                 << QStringList{command, fgh, "--input-format", "json"}
                 << QStringLiteral("unknown --input-format 'json' (%1)").arg(formats);
@@ -403,6 +403,67 @@ private Q_SLOTS:
         QVERIFY(!json.out.contains(QStringLiteral("\"track\": \"Ide\"")));
     }
 
+    // semantics.md §9's worked example through the command: the table, the
+    // JSON of each task to the nanosecond, and a mistyped label.
+    void criticalPath()
+    {
+        const QString example = dataPath(QStringLiteral("profiles/chronos-critical-path.json"));
+        const Run table = cli({"critical-path", example, "--label", "handler"});
+        QCOMPARE(table.code, 0);
+        QCOMPARE(table.out, QString::fromUtf8("Critical path of 1 task of handler: 52 ns of wall time\n"
+                                              "   53.8 %       28 ns  queued behind other (app.nim:40)\n"
+                                              "   17.3 %        9 ns  running handler (app.nim:10)\n"
+                                              "   17.3 %        9 ns  running query (app.nim:20)\n"
+                                              "    7.7 %        4 ns  queued behind flush (app.nim:50)\n"
+                                              "    1.9 %        1 ns  idle\n"
+                                              "    1.9 %        1 ns  waiting for sleepAsync (app.nim:30)\n"));
+        const Run json = cli({"critical-path", example, "--slowest", "2", "--each", "--format", "json"});
+        QCOMPARE(json.code, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QVERIFY(doc.value(QStringLiteral("label")).isNull());
+        QCOMPARE(doc.value(QStringLiteral("tasks_count")).toInt(), 2);
+        QCOMPARE(doc.value(QStringLiteral("wall_ns")).toInt(), 52 + 41);
+        QCOMPARE(doc.value(QStringLiteral("wake_source")).toString(), QStringLiteral("children"));
+        const QJsonArray tasks = doc.value(QStringLiteral("tasks")).toArray();
+        QCOMPARE(tasks.size(), 2);
+        // handler (created 0), then query (created 5): creation order.
+        QStringList segments;
+        for (const QJsonValue task : tasks) {
+            const QJsonObject t = task.toObject();
+            segments << QStringLiteral("task %1-%2").arg(t.value(QStringLiteral("created_ns")).toInt())
+                            .arg(t.value(QStringLiteral("finished_ns")).toInt());
+            for (const QJsonValue v : t.value(QStringLiteral("segments")).toArray()) {
+                const QJsonObject s = v.toObject();
+                segments << QStringLiteral("%1-%2 %3 %4 %5")
+                                .arg(s.value(QStringLiteral("start_ns")).toInt())
+                                .arg(s.value(QStringLiteral("end_ns")).toInt())
+                                .arg(s.value(QStringLiteral("kind")).toString(),
+                                     s.value(QStringLiteral("name")).isNull() ? QStringLiteral("null")
+                                                                              : s.value(QStringLiteral("name")).toString(),
+                                     s.value(QStringLiteral("track")).toString());
+            }
+        }
+        const QStringList expected = {
+            "task 0-52", "0-5 running handler main", "5-8 running query main", "8-10 running handler main",
+            "10-11 waiting sleepAsync main", "11-12 idle null main", "12-40 queued other main",
+            "40-46 running query main", "46-50 queued flush main", "50-52 running handler main",
+            "task 5-46", "5-8 running query main", "8-11 waiting sleepAsync main", "11-12 idle null main",
+            "12-40 queued other main", "40-46 running query main",
+        };
+        QCOMPARE(segments, expected);
+        const Run csv = cli({"critical-path", example, "--label", "query", "--format", "csv"});
+        QCOMPARE(csv.out, QStringLiteral("kind,name,file,line,ns\n"
+                                         "queued,other,app.nim,40,28\n"
+                                         "running,query,app.nim,20,9\n"
+                                         "waiting,sleepAsync,app.nim,30,3\n"
+                                         "idle,,,,1\n"));
+        const Run unknown = cli({"critical-path", example, "--label", "handlr"});
+        QCOMPARE(unknown.code, 2);
+        QCOMPARE(unknown.err, QStringLiteral("runlane-cli: no label is named 'handlr'; the closest: 'handler' (see --help)\n"));
+        const Run neither = cli({"critical-path", example});
+        QCOMPARE(neither.code, 2);
+    }
+
     // Event-loop usage of the Chronos overlap case, 20 ms bins. The
     // profile ends at 103 ms: the last bin is [100, 103) ms, and its share
     // is of those 3 ms (issue 39), all of them the child's.
@@ -590,7 +651,7 @@ private Q_SLOTS:
         QVERIFY2(start >= 0, qPrintable(run.out));
         const qsizetype end = run.out.indexOf(QStringLiteral("\n\n"), start);
         const QStringList lines = run.out.mid(start, end - start).split(QLatin1Char('\n')).mid(1);
-        static const QRegularExpression commandLine(QStringLiteral("^  ([a-z]+)  "));
+        static const QRegularExpression commandLine(QStringLiteral("^  ([a-z-]+)  "));
         QVERIFY2(lines.size() > 1, qPrintable(run.out));
         for (const QString& line : lines) {
             const QRegularExpressionMatch m = commandLine.match(line);

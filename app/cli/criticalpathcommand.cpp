@@ -1,0 +1,161 @@
+#include "clicommand.h"
+
+#include "clicommands.h"
+#include "clisupport.h"
+#include "criticalpathformatter.h"
+#include "criticalpathsummary.h"
+#include "profile.h"
+
+#include <algorithm>
+#include <ostream>
+#include <set>
+
+namespace runlane {
+
+namespace {
+
+constexpr const char* kCriticalPathHelp = R"HELP(Usage: runlane-cli critical-path FILE (--label NAME | --slowest N) [--each] [--range A..B] [--format F] [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
+
+Why tasks took as long as they did (semantics.md §9): each task's life,
+from its creation to its finish, split into its own running (named after
+the innermost function running), the time it was ready but queued behind
+another task on its loop (named after that blocker, or idle), and the time
+it waited; a wait that a waker ended (a child that finished, a tokio wake,
+a flow, a creator) is explained by the waker's own critical path. The
+tasks are finished measurements that were not born finished, in creation
+order; the breakdown adds up to the sum of their wall times.
+
+  --label NAME   the tasks of the label(s) with this name
+  --slowest N    only the N tasks with the longest lives (of --label, or of
+                 the whole profile)
+  --each         every task's breakdown and segments too
+  --range A..B   only the tasks whose life overlaps [A, B) from the
+                 profile start, e.g. 10ms..20ms
+  --format F     table (default), csv or json; times in ns from the
+                 profile start (json: label, tasks_count, wall_ns,
+                 wake_source, breakdown, by_track, tasks)
+  --input-format ID
+                 read FILE as this format instead of recognising it from
+                 its content (the ids: 'runlane-cli formats')
+  --variant NAME
+                 load this variant of the file: a pprof sample type
+                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
+                 a file's variants
+)HELP";
+
+// Levenshtein distance, for suggesting the names closest to a mistyped one.
+std::size_t distance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// The (up to five) label names closest to `name`: those containing it
+// first, then by edit distance.
+std::vector<std::string> closest(const Profile& p, const std::string& name)
+{
+    std::set<std::string> names;
+    for (LabelId l = 0; l < p.labelCount(); ++l)
+        names.emplace(p.labelName(l));
+    std::vector<std::pair<std::size_t, std::string>> ranked;
+    for (const std::string& n : names)
+        ranked.emplace_back(n.find(name) != std::string::npos ? 0 : 1 + distance(name, n), n);
+    std::sort(ranked.begin(), ranked.end());
+    // Near ones (half the name's letters changed at most); failing those,
+    // the three nearest, so that the message always offers something.
+    const std::size_t near = 1 + name.size() / 2;
+    std::vector<std::string> out;
+    for (const auto& [d, n] : ranked)
+        if (d <= near && out.size() < 5)
+            out.push_back(n);
+    for (std::size_t i = 0; out.empty() && i < ranked.size() && i < 3; ++i)
+        out.push_back(ranked[i].second);
+    return out;
+}
+
+int run(int argc, char** argv, std::ostream& out, std::ostream& err)
+{
+    CliArgs args;
+    const CliArgs::Spec spec = CliSupport::withAdditions(
+        {{"--label", "--slowest", "--range", "--format", CliSupport::kInputFormatOption, CliSupport::kVariantOption},
+         {"--help", "--each"},
+         1,
+         1});
+    if (const int code = CliSupport::parseArgs(args, spec, argc, argv,
+                                               (std::string(kCriticalPathHelp) + CliSupport::kAddHelp).c_str(), out, err);
+        code >= 0)
+        return code;
+    const auto label = args.value("--label");
+    const auto slowestText = args.value("--slowest");
+    if (!label && !slowestText)
+        return CliSupport::usageError(err, "give --label NAME or --slowest N (or both)");
+    std::size_t slowest = 0;
+    if (slowestText && !CliSupport::parseCount(*slowestText, slowest))
+        return CliSupport::usageError(err, "--slowest takes a whole number of tasks, at least 1");
+    const std::string format = args.value("--format").value_or("table");
+    if (format != "table" && format != "csv" && format != "json")
+        return CliSupport::usageError(err, "unknown --format '" + format + "' (table, csv, json)");
+    const bool each = args.has("--each");
+    LoadResult loaded;
+    std::optional<TimeRange> range;
+    if (const int code = CliSupport::loadWithRange(args, loaded, range, err); code >= 0)
+        return code;
+    const Profile& p = *loaded.profile;
+    if (!p.hasTimestamps()) {
+        err << "runlane-cli: " << p.sourcePath()
+            << " has no timestamps (only totals per call stack), so its tasks have no critical path\n";
+        return CliCommands::InputError;
+    }
+    std::vector<LabelId> labels;
+    if (label) {
+        for (LabelId l = 0; l < p.labelCount(); ++l)
+            if (p.labelName(l) == *label)
+                labels.push_back(l);
+        if (labels.empty()) {
+            std::string message = "no label is named '" + *label + "'";
+            const auto near = closest(p, *label);
+            for (std::size_t i = 0; i < near.size(); ++i)
+                message += (i == 0 ? "; the closest: '" : "', '") + near[i];
+            if (!near.empty())
+                message += "'";
+            return CliSupport::usageError(err, message);
+        }
+    } else {
+        for (LabelId l = 0; l < p.labelCount(); ++l)
+            labels.push_back(l);
+    }
+    std::vector<MeasurementId> tasks = CriticalPathSummary::tasksOf(p, labels, range);
+    if (slowestText)
+        tasks = CriticalPathSummary::slowest(p, std::move(tasks), slowest);
+    const CriticalPath path(p, CriticalPath::sourceOf(p));
+    const CriticalPathSummary summary = CriticalPathSummary::compute(path, std::move(tasks), each);
+    if (format == "json")
+        out << CriticalPathFormatter::json(p, summary, label, each);
+    else if (format == "csv")
+        out << CriticalPathFormatter::csv(p, summary, each);
+    else
+        out << CriticalPathFormatter::table(p, summary, label, each);
+    if (const auto why = CriticalPath::whyNoWakers(path.wakeSource()); !why.empty() && format == "table")
+        out << "(" << why << ")\n";
+    return out ? CliCommands::Ok : CliCommands::OutputError;
+}
+
+} // namespace
+
+CliCommand criticalPathCommand()
+{
+    return {"critical-path", "why tasks took as long as they did: running, queued, waiting", run};
+}
+
+} // namespace runlane
