@@ -2,6 +2,7 @@
 #include "imageexporter.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
+#include "timelinetestprofiles.h"
 #include "widgettestsupport.h"
 
 #include <QScrollBar>
@@ -16,22 +17,6 @@ namespace {
 
 constexpr qint64 us = 1000;
 constexpr int kTimeWidth = 800;
-
-// Two threads; ts and dur in µs:
-//   main thread: main [0, 1000) > parse [100, 400) > tokenize [150, 250)
-//                                > render [500, 900) > layout [600, 700)
-//   worker:      worker [200, 800)
-QByteArray twoThreads()
-{
-    return JSON([{"ph" : "M", "pid" : 1, "tid" : 1, "name" : "thread_name", "args" : {"name" : "main thread"}},
-                 {"ph" : "M", "pid" : 1, "tid" : 2, "name" : "thread_name", "args" : {"name" : "worker"}},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "main", "ts" : 0, "dur" : 1000},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "parse", "ts" : 100, "dur" : 300},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "tokenize", "ts" : 150, "dur" : 100},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "render", "ts" : 500, "dur" : 400},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "layout", "ts" : 600, "dur" : 100},
-                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "work", "ts" : 200, "dur" : 600}]);
-}
 
 const char* const kNames[] = {"main", "parse", "tokenize", "render", "layout", "work"};
 

@@ -3,6 +3,7 @@
 #include "profiledocument.h"
 #include "tasklaneview.h"
 #include "timeaxis.h"
+#include "timelinetestprofiles.h"
 #include "widgettestsupport.h"
 
 #include <QStyle>
@@ -14,31 +15,6 @@ using namespace runlane::test;
 namespace {
 
 constexpr int kTimeWidth = 800;
-
-// Chronos futures on one loop (t in ns):
-//   outer  pending 0, runs 100-200 and 500-600, completed
-//   child  created by outer at 150, runs 300-400, failed
-//   late   pending 700, cancelled at 800 without running
-//   zzz    pending 900, running from 950 to the end: unfinished
-QByteArray futures()
-{
-    return JSON({"chronosFutureEvents" : 1, "loop" : "main", "events" : [
-        {"t" : 0, "id" : 1, "state" : "Pending", "proc" : "outer", "file" : "lanes.nim", "line" : 10},
-        {"t" : 100, "id" : 1, "state" : "Running"},
-        {"t" : 150, "id" : 2, "state" : "Pending", "proc" : "child", "file" : "lanes.nim", "line" : 20},
-        {"t" : 200, "id" : 1, "state" : "Paused"},
-        {"t" : 300, "id" : 2, "state" : "Running"},
-        {"t" : 400, "id" : 2, "state" : "Failed"},
-        {"t" : 500, "id" : 1, "state" : "Running"},
-        {"t" : 600, "id" : 1, "state" : "Completed"},
-        {"t" : 700, "id" : 3, "state" : "Pending", "proc" : "late", "file" : "lanes.nim", "line" : 30},
-        {"t" : 800, "id" : 3, "state" : "Cancelled"},
-        {"t" : 900, "id" : 4, "state" : "Pending", "proc" : "zzz", "file" : "lanes.nim", "line" : 40},
-        {"t" : 950, "id" : 4, "state" : "Running"},
-        {"t" : 1000, "id" : 5, "state" : "Pending", "proc" : "end", "file" : "lanes.nim", "line" : 50},
-        {"t" : 1000, "id" : 5, "state" : "Completed"}
-    ]});
-}
 
 struct Fixture {
     TimeAxis axis;

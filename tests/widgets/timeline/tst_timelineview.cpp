@@ -3,6 +3,7 @@
 #include "profiledocument.h"
 #include "tasklaneview.h"
 #include "timeaxis.h"
+#include "timelinetestprofiles.h"
 #include "widgettestsupport.h"
 
 #include <QApplication>
@@ -32,43 +33,6 @@ constexpr int kTimeWidth = 800;
 constexpr int kHeight = 80; // less than each view's content: its rows scroll
 
 enum class Kind { Icicle, Lanes, Counters };
-
-// Two threads; ts and dur in µs:
-//   main thread: main [0, 1000) > parse [100, 400) > tokenize [150, 250)
-//                                > render [500, 900) > layout [600, 700)
-//   worker:      work [200, 800)
-QByteArray twoThreads()
-{
-    return JSON([{"ph" : "M", "pid" : 1, "tid" : 1, "name" : "thread_name", "args" : {"name" : "main thread"}},
-                 {"ph" : "M", "pid" : 1, "tid" : 2, "name" : "thread_name", "args" : {"name" : "worker"}},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "main", "ts" : 0, "dur" : 1000},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "parse", "ts" : 100, "dur" : 300},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "tokenize", "ts" : 150, "dur" : 100},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "render", "ts" : 500, "dur" : 400},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "layout", "ts" : 600, "dur" : 100},
-                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "work", "ts" : 200, "dur" : 600}]);
-}
-
-// Chronos futures on one loop (t in ns): five tasks, a row each.
-QByteArray futures()
-{
-    return JSON({"chronosFutureEvents" : 1, "loop" : "main", "events" : [
-        {"t" : 0, "id" : 1, "state" : "Pending", "proc" : "outer", "file" : "lanes.nim", "line" : 10},
-        {"t" : 100, "id" : 1, "state" : "Running"},
-        {"t" : 150, "id" : 2, "state" : "Pending", "proc" : "child", "file" : "lanes.nim", "line" : 20},
-        {"t" : 200, "id" : 1, "state" : "Paused"},
-        {"t" : 300, "id" : 2, "state" : "Running"},
-        {"t" : 400, "id" : 2, "state" : "Failed"},
-        {"t" : 500, "id" : 1, "state" : "Running"},
-        {"t" : 600, "id" : 1, "state" : "Completed"},
-        {"t" : 700, "id" : 3, "state" : "Pending", "proc" : "late", "file" : "lanes.nim", "line" : 30},
-        {"t" : 800, "id" : 3, "state" : "Cancelled"},
-        {"t" : 900, "id" : 4, "state" : "Pending", "proc" : "zzz", "file" : "lanes.nim", "line" : 40},
-        {"t" : 950, "id" : 4, "state" : "Running"},
-        {"t" : 1000, "id" : 5, "state" : "Pending", "proc" : "end", "file" : "lanes.nim", "line" : 50},
-        {"t" : 1000, "id" : 5, "state" : "Completed"}
-    ]});
-}
 
 // One view on its profile, kHeight px high, its time area kTimeWidth px
 // wide; the whole profile in view.
