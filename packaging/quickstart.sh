@@ -5,6 +5,7 @@
 #   ./packaging/quickstart.sh run [FILE]  # build runlane and runlane-cli, open the demo (or FILE)
 #   ./packaging/quickstart.sh test        # build everything and run every test
 #   ./packaging/quickstart.sh check       # ASan + UBSan build and its tests, then the fuzz targets
+#   ./packaging/quickstart.sh deb         # the Debian package, from a Release build in build-release/
 #
 # Run it as root or as a user who may use sudo (only apt-get needs it).
 # RUNLANE_BUILD_DIR picks the build directory (default: build/). `check`
@@ -39,13 +40,18 @@ server_packages=(
     postgresql                       # the history tests start a throwaway server (initdb, pg_ctl)
     prometheus                       # the live tests start a real server scraping a test exporter
 )
+# Only for `deb`: dpkg-shlibdeps and dpkg-buildflags; the package's test
+# (tests/packaging/tst_package.cpp) checks it with the other three.
+deb_packages=(
+    dpkg-dev appstream desktop-file-utils lintian
+)
 # Only for `check`: the sanitizer build and the fuzz targets.
 check_packages=(
     clang libclang-rt-14-dev         # ASan, UBSan, libFuzzer
 )
 
 usage() {
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -119,6 +125,21 @@ check)
     (cd "$sanitize" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)")
     # Then the core's fuzz targets, in a build of their own.
     FUZZ_BUILD_DIR=$build-fuzz "$root/tests/fuzz/run.sh" "${RUNLANE_FUZZ_SECONDS:-30}"
+    ;;
+deb)
+    install_packages "${deb_packages[@]}"
+    # The two programs, optimised and without debug information (CPack
+    # strips their symbols too), hardened as Debian builds its packages
+    # (dpkg-buildflags, less its -g), without tests or benchmarks.
+    release=$build-release
+    cxxflags="$(dpkg-buildflags --get CPPFLAGS) $(dpkg-buildflags --get CXXFLAGS | sed -E 's/(^| )-g( |$)/ /')"
+    ldflags=$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get LDFLAGS)
+    configure "$release" -DCMAKE_BUILD_TYPE=Release -DRUNLANE_BUILD_GUI=ON -DRUNLANE_BUILD_TESTS=OFF \
+        -DRUNLANE_BUILD_BENCHMARKS=OFF -DRUNLANE_SANITIZE=OFF -DRUNLANE_FUZZ=OFF \
+        "-DCMAKE_CXX_FLAGS=$cxxflags" "-DCMAKE_EXE_LINKER_FLAGS=$ldflags"
+    cmake --build "$release" --parallel "$(nproc)" --target runlane runlane-cli runlane-package-files
+    (cd "$release" && cpack -G DEB)
+    ls -l "$release"/runlane_*.deb
     ;;
 *)
     usage
