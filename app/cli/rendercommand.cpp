@@ -61,6 +61,15 @@ MeasurementId longestNamed(const ProfileDocument& document, const std::string& n
     return best;
 }
 
+// An image has no keyboard focus: which of the offscreen top-level widgets
+// gets activated first is a race, and a focused table draws a frame round
+// its current cell, so the same command gave two different PNGs.
+void dropFocus(QWidget& widget)
+{
+    if (QWidget* focus = QApplication::focusWidget(); focus && (focus == &widget || widget.isAncestorOf(focus)))
+        focus->clearFocus();
+}
+
 template<typename Finish>
 QImage renderAlone(QWidget& widget, const RenderCommand::Request& request, Finish finish)
 {
@@ -69,6 +78,7 @@ QImage renderAlone(QWidget& widget, const RenderCommand::Request& request, Finis
     QApplication::processEvents();
     finish();
     QApplication::processEvents();
+    dropFocus(widget);
     return ImageExporter::widget(widget, request.scale);
 }
 
@@ -306,6 +316,7 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         break;
     }
     case View::Window:
+        dropFocus(*window);
         image = ImageExporter::widget(*window, request.scale);
         break;
     }
