@@ -7,6 +7,7 @@
 #include "baselinereport.h"
 #include "calltree.h"
 #include "compareformatter.h"
+#include "criticalpathsummary.h"
 #include "labelindex.h"
 #include "measurementmetrics.h"
 #include "rankformatter.h"
@@ -37,6 +38,25 @@ inline void analyseProfile(const Profile& profile)
         const DelayStats& s = delays.ofTask(m);
         if (s.count > 0 && (s.p90 < 0 || s.p90 > s.max || s.max > s.sum))
             std::abort();
+    }
+    // The critical path (semantics.md §9) of every measurement, under every
+    // wake source whatever the format: its segments follow each other
+    // without a gap and cover the measurement's life exactly.
+    for (const auto source : {CriticalPath::sourceOf(profile), CriticalPath::WakeSource::Children,
+                              CriticalPath::WakeSource::Wakes, CriticalPath::WakeSource::Flows,
+                              CriticalPath::WakeSource::Creators}) {
+        const CriticalPath path(profile, source);
+        for (MeasurementId m = 0; m < profile.measurementCount() && m < 300; ++m) {
+            const Measurement& mm = profile.measurement(m);
+            Time cursor = mm.created;
+            for (const auto& s : path.of(m)) {
+                if (s.start != cursor || s.end <= s.start)
+                    std::abort();
+                cursor = s.end;
+            }
+            if (mm.finished > mm.created && cursor != mm.finished)
+                std::abort();
+        }
     }
     const CallTree tree(profile);
     const LabelIndex labels(profile);
