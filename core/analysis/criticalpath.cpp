@@ -135,6 +135,8 @@ bool CriticalPath::childWaker(MeasurementId m, Time g0, Time g1, Waker& waker) c
 MeasurementId CriticalPath::polledAt(Time t, MeasurementId except) const
 {
     MeasurementId found = kNone;
+    if (t == kTimeMin)
+        return kNone; // no poll begins before it
     for (TrackId track = 0; track < m_profile.trackCount(); ++track) {
         if (m_profile.track(track).depthCount() == 0)
             continue;

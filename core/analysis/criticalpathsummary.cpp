@@ -74,7 +74,8 @@ std::vector<CriticalPathSummary::Entry> CriticalPathSummary::breakdownOf(
     std::map<std::uint64_t, Time> sums;
     for (const auto& s : segments) {
         const LabelId label = s.named == kNone ? kNone : profile.measurement(s.named).label;
-        sums[entryKey(s.kind, label)] += s.duration();
+        Time& sum = sums[entryKey(s.kind, label)];
+        sum = addClamped(sum, s.duration());
     }
     std::vector<Entry> out;
     out.reserve(sums.size());
@@ -134,11 +135,15 @@ CriticalPathSummary CriticalPathSummary::compute(const CriticalPath& path, std::
         std::vector<CriticalPath::Segment> segments = path.of(id, cancel);
         for (const auto& s : segments) {
             const LabelId label = s.named == kNone ? kNone : p.measurement(s.named).label;
-            sums[entryKey(s.kind, label)] += s.duration();
-            byTrack[s.track] += s.duration();
-            out.m_kindTotals[std::size_t(s.kind)] += s.duration();
+            Time& sum = sums[entryKey(s.kind, label)];
+            sum = addClamped(sum, s.duration());
+            byTrack[s.track] = addClamped(byTrack[s.track], s.duration());
+            out.m_kindTotals[std::size_t(s.kind)] = addClamped(out.m_kindTotals[std::size_t(s.kind)], s.duration());
             if (s.kind == Kind::Running && s.named != kNone)
-                out.m_tree[node(s.named)].self += s.duration();
+            {
+                Time& self = out.m_tree[node(s.named)].self;
+                self = addClamped(self, s.duration());
+            }
         }
         Task task{id, {}, breakdownOf(p, segments)};
         if (keepSegments)
@@ -159,7 +164,7 @@ CriticalPathSummary CriticalPathSummary::compute(const CriticalPath& path, std::
         auto [it, added] = process.try_emplace(track.pid, out.m_byProcess.size());
         if (added)
             out.m_byProcess.push_back({track.pid, track.processName, 0});
-        out.m_byProcess[it->second].ns += byTrack[t];
+        out.m_byProcess[it->second].ns = addClamped(out.m_byProcess[it->second].ns, byTrack[t]);
     }
     auto byNs = [](const auto& x, const auto& y) { return x.ns > y.ns; };
     std::stable_sort(out.m_byTrack.begin(), out.m_byTrack.end(), byNs);
@@ -169,7 +174,7 @@ CriticalPathSummary CriticalPathSummary::compute(const CriticalPath& path, std::
         n.total = n.self;
     for (std::size_t i = out.m_tree.size(); i-- > 0;)
         if (out.m_tree[i].parent != kNone)
-            out.m_tree[out.m_tree[i].parent].total += out.m_tree[i].total;
+            out.m_tree[out.m_tree[i].parent].total = addClamped(out.m_tree[out.m_tree[i].parent].total, out.m_tree[i].total);
     return out;
 }
 
