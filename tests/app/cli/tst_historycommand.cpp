@@ -286,7 +286,7 @@ private Q_SLOTS:
         const Run sub = cli({"history", "check", "--help"});
         QCOMPARE(sub.code, 0);
         QCOMPARE(sub.out, run.out);
-        QVERIFY(cli({"--help"}).out.contains(QLatin1String("  history   keep every run's figures")));
+        QVERIFY(cli({"--help"}).out.contains(QLatin1String("  history        keep every run's figures")));
     }
 };
 

@@ -147,7 +147,7 @@ private Q_SLOTS:
         cli.start(QStringLiteral(RUNLANE_CLI), {QStringLiteral("help")});
         QVERIFY(cli.waitForFinished(10000));
         QVERIFY(QString::fromUtf8(cli.readAllStandardOutput())
-                    .contains(QStringLiteral("  record    record a running program's Chroprof metrics (its exporter or a "
+                    .contains(QStringLiteral("  record         record a running program's Chroprof metrics (its exporter or a "
                                              "Prometheus server)\n")));
     }
 
