@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace runlane {
 
@@ -103,13 +104,14 @@ CriticalPathSummary CriticalPathSummary::compute(const CriticalPath& path, std::
         // give the chain its nodes top-down. A creation chain is a tree in a
         // sound file; a cycle a file claims stops where it comes back.
         std::vector<MeasurementId> chain;
+        std::unordered_set<MeasurementId> inChain;
         std::uint32_t parent = kNone;
         for (MeasurementId c = m; c != kNone && c < p.measurementCount(); c = p.measurement(c).creator) {
             if (const auto it = nodeOf.find(c); it != nodeOf.end()) {
                 parent = it->second;
                 break;
             }
-            if (std::find(chain.begin(), chain.end(), c) != chain.end() || chain.size() > 100000)
+            if (!inChain.insert(c).second)
                 break;
             chain.push_back(c);
         }

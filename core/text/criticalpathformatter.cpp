@@ -1,5 +1,6 @@
 #include "criticalpathformatter.h"
 
+#include "compareformatter.h"
 #include "timeformat.h"
 
 #include <nlohmann/json.hpp>
@@ -55,19 +56,6 @@ std::string padded(std::string text)
     return text.size() < width ? std::string(width - text.size(), ' ') + text : text;
 }
 
-std::string csvField(std::string text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
 void breakdownLines(std::ostringstream& out, const Profile& p, const std::vector<CriticalPathSummary::Entry>& entries,
                     Time wall, const char* indent)
 {
@@ -112,8 +100,8 @@ std::string CriticalPathFormatter::csv(const Profile& p, const CriticalPathSumma
         out << "kind,name,file,line,ns\n";
         for (const auto& e : summary.breakdown()) {
             const bool named = e.label != kNone;
-            out << CriticalPath::kindName(e.kind) << ',' << csvField(nameOf(p, e.label)) << ','
-                << (named ? csvField(std::string(p.string(p.label(e.label).file))) : std::string()) << ','
+            out << CriticalPath::kindName(e.kind) << ',' << CompareFormatter::csvField(nameOf(p, e.label)) << ','
+                << (named ? CompareFormatter::csvField(std::string(p.string(p.label(e.label).file))) : std::string()) << ','
                 << (named && p.label(e.label).line > 0 ? std::to_string(p.label(e.label).line) : std::string()) << ','
                 << e.ns << '\n';
         }
@@ -125,8 +113,8 @@ std::string CriticalPathFormatter::csv(const Profile& p, const CriticalPathSumma
         for (const auto& s : task.segments) {
             const LabelId label = s.named == kNone ? kNone : p.measurement(s.named).label;
             out << created << ',' << s.start - p.startTime() << ',' << s.end - p.startTime() << ','
-                << CriticalPath::kindName(s.kind) << ',' << csvField(nameOf(p, label)) << ','
-                << csvField(std::string(p.string(p.track(s.track).name))) << '\n';
+                << CriticalPath::kindName(s.kind) << ',' << CompareFormatter::csvField(nameOf(p, label)) << ','
+                << CompareFormatter::csvField(std::string(p.string(p.track(s.track).name))) << '\n';
         }
     }
     return out.str();
