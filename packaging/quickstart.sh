@@ -22,6 +22,7 @@ mode=${1:-}
 
 packages=(
     cmake ninja-build g++            # toolchain
+    lld                              # links the ~120 programs 5 x as fast as GNU ld
     qt6-base-dev qt6-charts-dev      # Qt 6.4: Core, Gui, Widgets, Concurrent, Test, Charts
     libqt6opengl6-dev                # Qt6Charts' CMake package needs Qt6OpenGL; only a
                                      # Recommends of qt6-base-dev, which we do not install
