@@ -1,6 +1,7 @@
 #include "profiledocument.h"
 
 #include "comparesession.h"
+#include "criticalpathstate.h"
 #include "searchpattern.h"
 #include "timeaxis.h"
 
@@ -10,10 +11,11 @@
 namespace runlane {
 
 ProfileDocument::ProfileDocument(TimeAxis* axis, QObject* parent)
-    : QObject(parent), m_axis(axis), m_compare(nullptr),
+    : QObject(parent), m_axis(axis), m_compare(nullptr), m_criticalPath(nullptr),
       m_callTreeJob(this, [this](ProfileResult<CallTree> result) { callTreeBuilt(std::move(result)); })
 {
     m_compare = new CompareSession(this);
+    m_criticalPath = new CriticalPathState(this);
 }
 
 ProfileDocument::~ProfileDocument() = default;
@@ -53,11 +55,15 @@ void ProfileDocument::switchTo(const LoadedProfile& loaded, bool continuing)
 {
     // The order is the contract (see the class comment).
     m_continuing = continuing;
+    // The path goes first, while its ids still mean what they meant (a
+    // continuation's too: it was the path of an older life).
+    m_criticalPath->setProfile(nullptr);
     Q_EMIT profileAboutToChange();
     // A call tree being built for the old profile is not waited for: it
     // ends on its own and is never delivered.
     m_callTreeJob.drop();
     m_loaded = loaded;
+    m_criticalPath->setProfile(m_loaded.profile);
     m_callTree.reset();
     if (!continuing || !hasProfile()) {
         m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode) : std::vector<QRgb>();

@@ -12,6 +12,7 @@
 namespace runlane {
 
 class CompareSession;
+class CriticalPathState;
 class TimeAxis;
 
 // The open profile and how it is shown: colour mode, timeline or aggregated
@@ -56,6 +57,8 @@ public:
     TimeAxis* axis() const { return m_axis; }
     // Compare mode: the base runs the open profile is compared against.
     CompareSession* compare() const { return m_compare; }
+    // The critical path shown on the timelines and in its panel (P).
+    CriticalPathState* criticalPath() const { return m_criticalPath; }
 
     ColorMode colorMode() const { return m_colorMode; }
     void setColorMode(ColorMode mode);
@@ -129,6 +132,7 @@ private:
 
     TimeAxis* m_axis;
     CompareSession* m_compare; // made first: it drops its results before any view rebuilds
+    CriticalPathState* m_criticalPath;
     LoadedProfile m_loaded;
     ColorMode m_colorMode = ColorMode::ByLabel;
     std::vector<QRgb> m_colors;
