@@ -48,25 +48,6 @@ std::string_view CriticalPath::whyNoWakers(WakeSource source)
     return {};
 }
 
-CriticalPath::WakeSource CriticalPath::sourceOf(const Profile& profile)
-{
-    // tokio records its wakers' operations; Chronos' wakes are only
-    // inferred from children, which the Children rule reads directly.
-    for (const Wake& w : profile.wakes())
-        if (!w.isInferred())
-            return WakeSource::Wakes;
-    const std::string_view format = profile.formatName();
-    if (format.starts_with("Chronos") || format.starts_with("Enso"))
-        return WakeSource::Children;
-    // Node's async_hooks trace (read as a Chrome trace) is the one whose
-    // tasks are mostly promises that never ran.
-    if (profile.hidesTasksThatNeverRan())
-        return WakeSource::Creators;
-    if (format.starts_with("Chrome"))
-        return WakeSource::Flows;
-    return WakeSource::None;
-}
-
 CriticalPath::CriticalPath(const Profile& profile, WakeSource source)
     : m_profile(profile)
     , m_source(source)

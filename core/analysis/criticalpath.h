@@ -30,20 +30,9 @@ public:
     enum class Kind : std::uint8_t { Running, Queued, Idle, Waiting };
     static std::string_view kindName(Kind kind);
 
-    // Who woke a measurement, per format (semantics.md §9 "Other formats").
-    enum class WakeSource : std::uint8_t {
-        // The format records none: gaps are waiting, the time before the
-        // first run queued (speedscope, .cpuprofile, perf, …).
-        None,
-        // Chronos and Enso: the child that finished latest in the gap.
-        Children,
-        // tokio: the task's first wake in the gap, by the task polled then.
-        Wakes,
-        // Chrome (and Perfetto): a slice's incoming flow, from its source.
-        Flows,
-        // Node.js async_hooks: a resource's creator, for its first callback.
-        Creators,
-    };
+    // Who woke a measurement, per format (semantics.md §9 "Other formats"):
+    // a fact of the profile, set by its format's reader.
+    using WakeSource = runlane::WakeSource;
     static std::string_view wakeSourceName(WakeSource source);
     // Why a profile's paths name no wakers, for the panel; empty when they can.
     static std::string_view whyNoWakers(WakeSource source);
@@ -70,8 +59,8 @@ public:
     // track): O(n log n) once per profile, then a path costs O(k log n) for
     // k segments.
     CriticalPath(const Profile& profile, WakeSource source);
-    // The wake source the profile's format gives.
-    static WakeSource sourceOf(const Profile& profile);
+    // The wake source the profile's format gives (Profile::wakeSource).
+    static WakeSource sourceOf(const Profile& profile) { return profile.wakeSource(); }
 
     const Profile& profile() const { return m_profile; }
     WakeSource wakeSource() const { return m_source; }

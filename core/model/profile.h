@@ -187,6 +187,9 @@ public:
     // True when the task lanes should start without the tasks that never
     // ran: a format whose tasks are mostly such (Node's promises).
     bool hidesTasksThatNeverRan() const { return m_hidesTasksThatNeverRan; }
+    // Who wakes a paused task in this format (set by its reader); None for
+    // a format that records no wakes.
+    WakeSource wakeSource() const { return m_wakeSource; }
     // Why the format cannot tell who created a CreatorUnknown measurement,
     // as the details say it ("multi-threaded runtime").
     const std::string& creatorUnknownReason() const { return m_creatorUnknownReason; }
@@ -233,6 +236,7 @@ private:
     std::vector<Flow> m_flows;
     std::vector<Trigger> m_triggers;
     bool m_hidesTasksThatNeverRan = false;
+    WakeSource m_wakeSource = WakeSource::None;
     std::string m_creatorUnknownReason = "not recorded in the file";
     std::vector<std::uint32_t> m_flowsByTarget;
     std::uint64_t m_unboundFlowEnds = 0;

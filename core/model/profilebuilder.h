@@ -134,6 +134,9 @@ public:
     void setUnit(ValueUnit unit) { m_profile->m_unit = unit; }
     void setPrefersAggregatedView(bool prefer) { m_profile->m_prefersAggregated = prefer; }
     void setHidesTasksThatNeverRan(bool hide) { m_profile->m_hidesTasksThatNeverRan = hide; }
+    // The format's wake source (Profile::wakeSource): each reader of a
+    // format with wakes sets it; a CPU profile added to a trace leaves it.
+    void setWakeSource(WakeSource source) { m_profile->m_wakeSource = source; }
     void setCreatorUnknownReason(std::string reason) { m_profile->m_creatorUnknownReason = std::move(reason); }
     // See Profile::hasTimestamps: also makes the aggregated view preferred.
     void setHasNoTimestamps()

@@ -151,6 +151,23 @@ struct Wake {
     bool isInferred() const { return (flags & Inferred) != 0; }
 };
 
+// Who made a paused task ready again (semantics.md §9 "Other formats"): a
+// fact of the format that read the profile, set by its reader, which the
+// critical path's walk follows.
+enum class WakeSource : std::uint8_t {
+    // The format records none: gaps are waiting, the time before the first
+    // run queued (speedscope, .cpuprofile, perf, …).
+    None,
+    // Chronos and Enso: the child that finished latest in the gap.
+    Children,
+    // tokio: the task's first wake in the gap, by the task polled then.
+    Wakes,
+    // Chrome (and Perfetto): a slice's incoming flow, from its source.
+    Flows,
+    // Node.js async_hooks: a resource's creator, for its first callback.
+    Creators,
+};
+
 enum class MarkScope : std::uint8_t { Thread, Process, Global };
 
 // An instant: Chrome `i/I/R/n`, Enso `X` metadata.

@@ -452,6 +452,9 @@ TrackId ChromeTraceBuilder::asyncTrack(std::int64_t pid)
 
 void ChromeTraceBuilder::finish()
 {
+    // A slice is woken by its incoming flows; Node's async_hooks resources
+    // by their creators (NodeAsyncHooks); see the end for recorded wakes.
+    m_builder.setWakeSource(WakeSource::Flows);
     for (Thread& t : m_threads)
         matchBeginEnd(t);
     std::vector<std::uint32_t>().swap(m_openBegins);
@@ -491,6 +494,10 @@ void ChromeTraceBuilder::finish()
         }
         AsyncioTasks::build(m_builder, tasks);
     }
+    // A converted tokio recording keeps tokio's rule: its wakes say who
+    // woke a task, where its flows (the spawns) do not.
+    if (m_recordedWakes)
+        m_builder.setWakeSource(WakeSource::Wakes);
 }
 
 void ChromeTraceBuilder::addTopLevelKey(std::string_view key)
@@ -707,8 +714,10 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
     }
     task.measurement = taskId;
     if (taskId != kNone) {
-        for (const AsyncEvent* w : wakes)
+        for (const AsyncEvent* w : wakes) {
             m_builder.addWake(Wake{w->ts, taskId, std::uint8_t(w->wake)});
+            m_recordedWakes = m_recordedWakes || (w->wake & Wake::Inferred) == 0;
+        }
     }
     if (taskId == kNone)
         return;

@@ -150,6 +150,9 @@ private:
     bool m_threadTaskLinks = false;
     // The file is viztracer's: its Task-<n> threads are asyncio tasks.
     bool m_viztracer = false;
+    // A wake read that is not inferred: a tokio recording converted by
+    // runlane-cli (its wakers' operations as instants with args.wake).
+    bool m_recordedWakes = false;
     std::unordered_map<std::string, std::size_t, StringHash, std::equal_to<>> m_counterIndex;
     std::string m_keyBuffer;
     // matchBeginEnd's count of open B per name, reused from thread to thread.

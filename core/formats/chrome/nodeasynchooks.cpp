@@ -130,6 +130,7 @@ void NodeAsyncHooks::finish()
     std::vector<MeasurementId> measurements(m_resources.size(), kNone);
     if (!m_resources.empty()) {
         m_builder.setHidesTasksThatNeverRan(true); // thousands of promises that never run a callback
+        m_builder.setWakeSource(WakeSource::Creators); // a resource's creator ran its init
         m_builder.setTasksNameTheirCreator(true); // an added CPU profile knows the JS function
     }
     for (const std::uint32_t index : order) {

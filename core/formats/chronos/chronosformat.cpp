@@ -48,6 +48,7 @@ double ChronosFormat::memoryPerInputByte() const
 void ChronosFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
 {
     ChronosLogBuilder chronos(builder);
+    builder.setWakeSource(WakeSource::Children); // a child's end wakes its paused parent
     ChronosJsonReader reader(input, builder.diagnostics(),
                              [&chronos](const ChronosEvent& event, std::uint64_t index) { chronos.addEvent(event, index); });
     reader.read();

@@ -39,6 +39,7 @@ double EnsoFormat::memoryPerInputByte() const
 void EnsoFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
 {
     EnsoLogBuilder enso(builder);
+    builder.setWakeSource(WakeSource::Children); // as Chronos: a child's end wakes its parent
     EnsoJsonReader::Sink sink;
     sink.beginProcess = [&enso](std::size_t process) { enso.beginProcess(process); };
     sink.event = [&enso](const EnsoEvent& event, std::uint64_t index) { enso.addEvent(event, index); };

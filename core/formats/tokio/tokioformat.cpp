@@ -63,6 +63,7 @@ bool TokioFormat::limitsJsonStrings() const
 void TokioFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
 {
     TokioTaskBuilder tasks(builder);
+    builder.setWakeSource(WakeSource::Wakes);
     TokioRecordingReader reader(input, builder.diagnostics(),
                                 [&tasks](const TokioEvent& event, std::uint64_t index) { tasks.add(event, index); });
     reader.read();

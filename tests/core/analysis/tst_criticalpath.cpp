@@ -1,4 +1,6 @@
+#include "chrometracewriter.h"
 #include "criticalpath.h"
+#include "criticalpathbruteforce.h"
 #include "profilebuilder.h"
 #include "testsupport.h"
 
@@ -68,121 +70,6 @@ QStringList describeAll(const Profile& p, const std::vector<CriticalPath::Segmen
         out << describe(p, s);
     return out;
 }
-
-// What §9 says, per tick, written from the text alone and as plainly as
-// possible: every search a scan of the whole profile. Ticks are the
-// profile's nanoseconds; the generated profiles span a few thousand.
-struct Tick {
-    Kind kind = Kind::Running;
-    MeasurementId named = kNone;
-    MeasurementId path = kNone;
-    friend bool operator==(const Tick&, const Tick&) = default;
-};
-
-class BruteForce
-{
-public:
-    explicit BruteForce(const Profile& p) : m_p(p) {}
-
-    std::map<Time, Tick> of(MeasurementId m)
-    {
-        m_out.clear();
-        walk(m, m_p.measurement(m).created, m_p.measurement(m).finished);
-        return m_out;
-    }
-
-private:
-    // The deepest interval of `track` running over [x, x + 1).
-    MeasurementId innermost(TrackId track, Time x) const
-    {
-        MeasurementId found = kNone;
-        int depth = -1;
-        for (IntervalId id = 0; id < m_p.intervalCount(); ++id) {
-            const Interval& iv = m_p.interval(id);
-            if (m_p.trackOf(id) == track && iv.start <= x && x < iv.end && m_p.depthOf(id) > depth) {
-                depth = m_p.depthOf(id);
-                found = iv.measurement;
-            }
-        }
-        return found;
-    }
-
-    void set(Time from, Time to, Kind kind, MeasurementId named, MeasurementId path)
-    {
-        for (Time x = from; x < to; ++x)
-            m_out[x] = {kind, named, path};
-    }
-
-    void queued(Time from, Time to, MeasurementId m)
-    {
-        const TrackId track = m_p.measurement(m).track;
-        for (Time x = from; x < to; ++x) {
-            const MeasurementId blocker = innermost(track, x);
-            m_out[x] = {blocker == kNone ? Kind::Idle : Kind::Queued, blocker, m};
-        }
-    }
-
-    void walk(MeasurementId m, Time a, Time b)
-    {
-        const Measurement& self = m_p.measurement(m);
-        const auto ivs = m_p.intervalsOf(m);
-        Time t = b;
-        while (t > a) {
-            bool ran = false;
-            for (const IntervalId id : ivs) {
-                const Interval& iv = m_p.interval(id);
-                if (iv.start < t && t <= iv.end) {
-                    for (Time x = std::max(iv.start, a); x < t; ++x)
-                        m_out[x] = {Kind::Running, innermost(self.track, x), m};
-                    t = std::max(iv.start, a);
-                    ran = true;
-                    break;
-                }
-            }
-            if (ran)
-                continue;
-            if (ivs.empty()) {
-                set(a, t, Kind::Waiting, m, m);
-                return;
-            }
-            Time g0 = kTimeMin;
-            for (const IntervalId id : ivs)
-                if (m_p.interval(id).start < t)
-                    g0 = std::max(g0, m_p.interval(id).end);
-            const Time lo = std::max(g0 == kTimeMin ? self.created : g0, a);
-            if (g0 == kTimeMin) {
-                queued(lo, t, m);
-                t = lo;
-                continue;
-            }
-            MeasurementId waker = kNone;
-            for (MeasurementId c = 0; c < m_p.measurementCount(); ++c) {
-                const Measurement& child = m_p.measurement(c);
-                if (child.creator != m || child.finished < g0 || child.finished > t)
-                    continue;
-                if (waker == kNone)
-                    waker = c;
-                const Measurement& w = m_p.measurement(waker);
-                if (std::tie(child.finished, child.created, c) > std::tie(w.finished, w.created, waker))
-                    waker = c;
-            }
-            if (waker == kNone) {
-                set(lo, t, Kind::Waiting, m, m);
-            } else {
-                const Time w = m_p.measurement(waker).finished;
-                queued(std::max(w, a), t, m);
-                const Time xFrom = std::max(lo, m_p.measurement(waker).created);
-                if (xFrom < w)
-                    walk(waker, xFrom, w);
-                set(lo, std::min(xFrom, std::max(w, lo)), Kind::Waiting, m, m);
-            }
-            t = lo;
-        }
-    }
-
-    const Profile& m_p;
-    std::map<Time, Tick> m_out;
-};
 
 // A random Chronos loop: futures created (their first run synchronous
 // inside whatever runs, or later from the loop), paused, resumed from the
@@ -270,6 +157,87 @@ private Q_SLOTS:
         QCOMPARE(describeAll(*p, segments), expected);
     }
 
+    // The wake source is a fact the format's reader sets, not a guess
+    // from the format's name or data. A Chrome trace that runlane-cli
+    // converted from a tokio recording carries the wakers' operations and
+    // keeps their rule; one converted from Chronos, Enso or Node's
+    // async_hooks trace has flows (the creators, triggers) only.
+    void wakeSourceOfTheFormat_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("converted");
+        QTest::addColumn<CriticalPath::WakeSource>("source");
+        using S = CriticalPath::WakeSource;
+        const struct {
+            const char* tag;
+            const char* file;
+            bool converted;
+            S source;
+        } rows[] = {
+            {"chronos", "profiles/chronos-critical-path.json", false, S::Children},
+            {"enso", "profiles/enso-async.json", false, S::Children},
+            {"enso fixture", "samples/enso/enso-format-stability-fixture.json", false, S::Children},
+            {"tokio", "profiles/tokio-hand.jsonl", false, S::Wakes},
+            {"chrome", "profiles/chrome-counters.json", false, S::Flows},
+            {"chrome flows", "samples/chrome-trace/catapult/flow.json", false, S::Flows},
+            {"viztracer", "samples/viztracer/async_simple.json", false, S::Flows},
+            {"node async_hooks", "samples/node/http-async-hooks.trace.json", false, S::Creators},
+            {"cpuprofile", "samples/cpuprofile/node-hello.cjs.cpuprofile", false, S::None},
+            {"speedscope", "samples/speedscope/0.0.1_simple.speedscope.json", false, S::None},
+            {"folded", "samples/folded/simple.txt", false, S::None},
+            {"perf", "samples/linux-perf/simple.linux-perf.txt", false, S::None},
+            {"pprof", "samples/pprof/pprof-report-sample.cpu.pb", false, S::None},
+            {"gecko", "samples/gecko/firefox-gecko-1.json", false, S::None},
+            {"chroprof", "profiles/chroprof-rows.json", false, S::None},
+            {"prometheus", "profiles/prometheus-query-range.json", false, S::None},
+            {"chronos converted", "profiles/chronos-critical-path.json", true, S::Flows},
+            {"enso converted", "profiles/enso-async.json", true, S::Flows},
+            {"tokio converted", "profiles/tokio-hand.jsonl", true, S::Wakes},
+            {"node async_hooks converted", "samples/node/http-async-hooks.trace.json", true, S::Flows},
+        };
+        for (const auto& r : rows)
+            QTest::newRow(r.tag) << QString::fromLatin1(r.file) << r.converted << r.source;
+    }
+    void wakeSourceOfTheFormat()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, converted);
+        QFETCH(CriticalPath::WakeSource, source);
+        LoadResult r = ProfileLoader::load(dataPath(file));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        if (converted) {
+            r = loadText(QByteArray::fromStdString(ChromeTraceWriter::toString(*r.profile)));
+            QVERIFY2(r.ok(), r.error.toString().c_str());
+            QVERIFY(r.profile->formatName().starts_with("Chrome"));
+        }
+        QCOMPARE(r.profile->wakeSource(), source);
+        QCOMPARE(CriticalPath::sourceOf(*r.profile), source);
+    }
+
+    // A tokio recording without a single wake still follows tokio's rule
+    // (there was nothing to guess it from), and a profile built under a
+    // format's name but not by its reader has no wake source.
+    void wakeSourceWithoutWakes()
+    {
+        const auto p = load(QByteArrayLiteral(
+            "{\"v\":1}\n"
+            "{\"Spawn\":{\"id\":1,\"at\":{\"secs_since_epoch\":0,\"nanos_since_epoch\":1000},\"fields\":["
+            "{\"name\":\"kind\",\"value\":\"task\"},{\"name\":\"task.name\",\"value\":\"t\"}]}}\n"
+            "{\"Enter\":{\"id\":1,\"at\":{\"secs_since_epoch\":0,\"nanos_since_epoch\":2000}}}\n"
+            "{\"Exit\":{\"id\":1,\"at\":{\"secs_since_epoch\":0,\"nanos_since_epoch\":3000}}}\n"
+            "{\"Close\":{\"id\":1,\"at\":{\"secs_since_epoch\":0,\"nanos_since_epoch\":4000}}}\n"));
+        QVERIFY(p);
+        QVERIFY(p->wakes().empty());
+        QCOMPARE(p->wakeSource(), CriticalPath::WakeSource::Wakes);
+
+        ProfileBuilder b("Chronos future event log");
+        const TrackId track = b.addTrack(TrackInfo{});
+        const MeasurementId m = b.addMeasurement(track, b.label("x"), 0, kNone, AsyncMeasurement);
+        b.addInterval(m, 0, 1, 0);
+        b.finish(m, 2, FinalState::Completed);
+        QCOMPARE(CriticalPath::sourceOf(*b.build()), CriticalPath::WakeSource::None);
+    }
+
     // The walk of a waker over part of its life: query over [10, 46).
     void spanOfAWaker()
     {
@@ -314,37 +282,7 @@ private Q_SLOTS:
         QVERIFY(p);
         QVERIFY(p->measurementCount() > 20);
         const CriticalPath path(*p, CriticalPath::sourceOf(*p));
-        BruteForce brute(*p);
-        for (MeasurementId m = 0; m < p->measurementCount(); ++m) {
-            const Measurement& mm = p->measurement(m);
-            const auto segments = path.of(m);
-            Time cursor = mm.created;
-            std::map<Time, Tick> ticks;
-            for (const auto& s : segments) {
-                QCOMPARE(s.start, cursor);
-                QVERIFY(s.end > s.start);
-                cursor = s.end;
-                for (Time x = s.start; x < s.end; ++x)
-                    ticks[x] = {s.kind, s.named, s.pathMeasurement};
-            }
-            QCOMPARE(cursor, std::max(mm.created, mm.finished));
-            const auto expected = brute.of(m);
-            if (ticks != expected) {
-                for (Time x = mm.created; x < mm.finished; ++x)
-                    if (!(ticks[x] == expected.at(x)))
-                        QFAIL(qPrintable(QStringLiteral("seed %1, measurement %2, tick %3: kind %4 named %5 path %6, "
-                                                        "brute force kind %7 named %8 path %9")
-                                             .arg(seed)
-                                             .arg(m)
-                                             .arg(x)
-                                             .arg(int(ticks[x].kind))
-                                             .arg(ticks[x].named)
-                                             .arg(ticks[x].path)
-                                             .arg(int(expected.at(x).kind))
-                                             .arg(expected.at(x).named)
-                                             .arg(expected.at(x).path)));
-            }
-        }
+        checkAgainstBruteForce(*p, path, QStringLiteral("seed %1").arg(seed));
     }
 
     // 100,000 nested wakers, each the child of the one before and all
