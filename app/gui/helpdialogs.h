@@ -6,16 +6,14 @@ class QWidget;
 
 namespace runlane {
 
-// Help ▸ Keyboard Shortcuts and Help ▸ About Runlane: their texts (About
-// names every format FormatRegistry holds, so a new format is listed
-// without touching it) and the message boxes that show them. Kept out of
-// MainWindow, which only puts them in its Help menu.
+// Help ▸ About Runlane: its text (it names every format FormatRegistry
+// holds, so a new format is listed without touching it) and the message
+// box that shows it. Kept out of MainWindow, which only puts it in its Help
+// menu (with ShortcutsDialog and UserGuide).
 class HelpDialogs
 {
 public:
-    static QString shortcutsText();
     static QString aboutText();
-    static void showShortcuts(QWidget* parent);
     static void showAbout(QWidget* parent);
 };
 

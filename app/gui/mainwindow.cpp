@@ -20,9 +20,11 @@
 #include "profileview.h"
 #include "recentfiles.h"
 #include "rankpanel.h"
+#include "shortcutsdialog.h"
 #include "tasklaneview.h"
 #include "theme.h"
 #include "timeaxis.h"
+#include "userguide.h"
 #include "valueformat.h"
 #include "viewsizing.h"
 #include "variantbox.h"
@@ -351,7 +353,8 @@ void MainWindow::buildMenus()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("Open &Demo Profile"), this, &MainWindow::openDemo);
-    addItem(help, "shortcuts", tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), this, [this] { HelpDialogs::showShortcuts(this); });
+    help->addAction(tr("&User Guide"), this, [this] { UserGuide::show(this); })->setObjectName(QStringLiteral("userGuide"));
+    addItem(help, "shortcuts", tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), this, [this] { ShortcutsDialog::showFor(this); });
     help->addAction(tr("&About Runlane"), this, [this] { HelpDialogs::showAbout(this); })->setObjectName(QStringLiteral("about"));
 }
 
