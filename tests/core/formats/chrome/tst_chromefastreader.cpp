@@ -149,6 +149,14 @@ private Q_SLOTS:
         QTest::newRow("comma, then the end") << "[" + x + ",\n" << true;
         QTest::newRow("trailing comma") << "[" + x + ", ]" << true;
         QTest::newRow("cut inside an event") << "[" + x + ",{\"ph\":\"X\",\"na" << true;
+        // Two files spliced: a syntax error inside the event the file ends
+        // in is an error, not a cut (tests/data/malformed/
+        // chrome-calltree-total-overflow.json, cut by the fuzzer).
+        QTest::newRow("syntax error, then cut inside the event")
+            << "[" + x + ",{\"ph\":\"X\",\"args\":{\"url\":\"file\":1,\"a\":[{\"b\":2" << false;
+        QTest::newRow("cut inside a nested string") << "[" + x + ",{\"ph\":\"X\",\"args\":{\"u\":[\"fi" << true;
+        QTest::newRow("cut inside a literal") << "[" + x + ",{\"ph\":\"X\",\"args\":{\"u\":fal" << true;
+        QTest::newRow("bad literal, then cut") << "[" + x + ",{\"ph\":\"X\",\"args\":{\"u\":fals,\"v\":1" << false;
         QTest::newRow("trailing data") << "[" + x + "] tail" << true;
         QTest::newRow("escapes in names") << QByteArray("[{\"ph\":\"X\",\"name\":\"a\\\"b\\\\c\\u00e9\\n\",\"ts\":1,\"dur\":1}]") << true;
         QTest::newRow("escaped key") << QByteArray("[{\"p\\u0068\":\"X\",\"name\":\"k\",\"ts\":1,\"dur\":1}]") << true;
