@@ -10,6 +10,8 @@
 #include <QString>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <ostream>
 
@@ -144,6 +146,20 @@ int CliSupport::loadRuns(const std::vector<std::string>& files, const InputForma
         runs.add(*loaded.profile, path, keepCalls);
     }
     return -1;
+}
+
+bool CliSupport::parsePercent(std::string text, double& out)
+{
+    if (!text.empty() && text.back() == '%')
+        text.pop_back();
+    while (!text.empty() && text.back() == ' ')
+        text.pop_back();
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value < 0 || value >= 1000)
+        return false;
+    out = value / 100;
+    return true;
 }
 
 bool CliSupport::parseCount(const std::string& text, std::size_t& out)

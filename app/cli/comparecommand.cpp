@@ -53,21 +53,6 @@ Exit codes: 0 ok, 2 usage error, 3 unreadable input, 4 a regression (with
 --fail-on-regression).
 )HELP";
 
-// "5%", "5 %" or "5": a percentage, as a fraction.
-bool parsePercent(std::string text, double& out)
-{
-    if (!text.empty() && text.back() == '%')
-        text.pop_back();
-    while (!text.empty() && text.back() == ' ')
-        text.pop_back();
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value < 0 || value >= 1000)
-        return false;
-    out = value / 100;
-    return true;
-}
-
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
@@ -105,7 +90,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
             }
         }
     }
-    if (const auto t = args.value("--threshold"); t && !parsePercent(*t, options.threshold))
+    if (const auto t = args.value("--threshold"); t && !CliSupport::parsePercent(*t, options.threshold))
         return CliSupport::usageError(err, "bad --threshold '" + *t + "': give a percentage, e.g. 5%");
     if (const auto a = args.value("--alpha")) {
         char* end = nullptr;

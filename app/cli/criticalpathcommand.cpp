@@ -1,12 +1,17 @@
 #include "clicommand.h"
 
 #include "clicommands.h"
+#include "baselinereport.h"
 #include "clisupport.h"
+#include "criticalpathcompareformatter.h"
+#include "criticalpathcomparison.h"
 #include "criticalpathformatter.h"
 #include "criticalpathsummary.h"
 #include "profile.h"
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
 #include <ostream>
 #include <set>
 
@@ -15,6 +20,7 @@ namespace runlane {
 namespace {
 
 constexpr const char* kCriticalPathHelp = R"HELP(Usage: runlane-cli critical-path FILE (--label NAME | --slowest N) [--each] [--range A..B] [--format F] [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
+       runlane-cli critical-path NEW --label NAME --base BASE [BASE2 ...] [--threshold T] [--floor D] [--alpha A] [--per P] [--format F]
 
 Why tasks took as long as they did (semantics.md §9): each task's life,
 from its creation to its finish, split into its own running (named after
@@ -34,6 +40,16 @@ order; the breakdown adds up to the sum of their wall times.
   --format F     table (default), csv or json; times in ns from the
                  profile start (json: label, tasks_count, wall_ns,
                  wake_source, breakdown, by_track, tasks)
+  --base BASE... compare mode: the label's tasks in FILE (the new run)
+                 against those in these profiles (the base runs): the
+                 breakdown side by side with its change per (kind, label),
+                 and a verdict per kind on each task's time of it, by the
+                 rules of 'runlane-cli compare' (docs/compare.md)
+  --threshold T, --floor D, --alpha A
+                 with --base: as in 'runlane-cli compare' (5%, 0.1 % of
+                 the base's busy time, 0.05)
+  --per P        with --base: run (default: each run's totals) or task
+                 (divided by each run's tasks)
   --input-format ID
                  read FILE as this format instead of recognising it from
                  its content (the ids: 'runlane-cli formats')
@@ -84,14 +100,121 @@ std::vector<std::string> closest(const Profile& p, const std::string& name)
     return out;
 }
 
+// The tasks of the label(s) named `name` in `p` (none if it has no such label).
+std::vector<LabelId> labelsNamed(const Profile& p, const std::string& name)
+{
+    std::vector<LabelId> labels;
+    for (LabelId l = 0; l < p.labelCount(); ++l)
+        if (p.labelName(l) == name)
+            labels.push_back(l);
+    return labels;
+}
+
+// One run of compare mode: the profile and its label's critical paths.
+struct LoadedRun {
+    std::shared_ptr<const Profile> profile;
+    std::unique_ptr<CriticalPathSummary> summary;
+    std::string source;
+};
+
+LoadedRun summarise(std::shared_ptr<const Profile> profile, const std::string& label, std::string source)
+{
+    LoadedRun run{std::move(profile), nullptr, std::move(source)};
+    const Profile& p = *run.profile;
+    const CriticalPath path(p, CriticalPath::sourceOf(p));
+    run.summary = std::make_unique<CriticalPathSummary>(
+        CriticalPathSummary::compute(path, CriticalPathSummary::tasksOf(p, labelsNamed(p, label)), false));
+    return run;
+}
+
+// --threshold, --alpha and --per of compare mode, before any file is read.
+// Returns -1 to go on, or the exit code.
+int parseCompareOptions(const CliArgs& args, CompareOptions& options, std::ostream& err)
+{
+    if (const auto t = args.value("--threshold"); t && !CliSupport::parsePercent(*t, options.threshold))
+        return CliSupport::usageError(err, "bad --threshold '" + *t + "': give a percentage, e.g. 5%");
+    if (const auto a = args.value("--alpha")) {
+        char* end = nullptr;
+        options.alpha = std::strtod(a->c_str(), &end);
+        if (a->empty() || end != a->c_str() + a->size() || !(options.alpha > 0 && options.alpha < 1))
+            return CliSupport::usageError(err, "bad --alpha '" + *a + "': give a level between 0 and 1, e.g. 0.05");
+    }
+    const std::string per = args.value("--per").value_or("run");
+    if (per == "task")
+        options.per = CompareOptions::Per::Call;
+    else if (per != "run")
+        return CliSupport::usageError(err, "unknown --per '" + per + "' (run, task)");
+    return -1;
+}
+
+// critical-path NEW --label NAME --base BASE...: the label's paths in the
+// new run against the base runs (CriticalPathComparison).
+int compareRuns(const CliArgs& args, const LoadResult& loaded, const std::string& label, CompareOptions options,
+                const std::string& format, std::ostream& out, std::ostream& err)
+{
+    if (const auto f = args.value("--floor")) {
+        Time floor = 0;
+        const ValueUnit unit = loaded.profile->unit();
+        if (const ParseStatus status = CliSupport::parseValue(*f, unit, floor); status != ParseStatus::Ok || floor < 0)
+            return CliSupport::usageError(err, "bad --floor '" + *f + "': "
+                                                   + (status != ParseStatus::Ok ? CliSupport::valueProblem(status, unit)
+                                                                                : std::string("it cannot be negative")));
+        options.floor = double(floor);
+    }
+    // Every base profile stays loaded: the rows name their labels.
+    std::vector<LoadedRun> base;
+    for (const std::string& path : args.values("--base")) {
+        RunSet ignored;
+        bool report = false;
+        std::string error;
+        if (BaselineReport::readIfReport(path, ignored, report, error) && report)
+            return CliSupport::usageError(err, path + " is a baseline report, which keeps no critical paths: give "
+                                                      "the base profiles");
+        LoadControl control;
+        if (const auto variant = args.value(CliSupport::kVariantOption))
+            control.variant = *variant;
+        const LoadResult b = ProfileLoader::load(QString::fromLocal8Bit(path.c_str()), control, CliSupport::inputFormat(args));
+        if (!b.ok()) {
+            err << "runlane-cli: " << b.error.toString() << "\n";
+            return CliCommands::InputError;
+        }
+        if (!b.profile->hasTimestamps()) {
+            err << "runlane-cli: " << path << " has no timestamps, so its tasks have no critical path\n";
+            return CliCommands::InputError;
+        }
+        base.push_back(summarise(b.profile, label, path));
+    }
+    const LoadedRun next = summarise(loaded.profile, label, args.positional()[0]);
+    const auto runsOf = [](const std::vector<const LoadedRun*>& loadedRuns) {
+        std::vector<CriticalPathComparison::Run> runs;
+        for (const LoadedRun* r : loadedRuns)
+            runs.push_back({r->profile.get(), r->summary.get(), CriticalPathComparison::busyOf(*r->profile), r->source});
+        return runs;
+    };
+    std::vector<const LoadedRun*> baseRuns;
+    for (const LoadedRun& r : base)
+        baseRuns.push_back(&r);
+    const CriticalPathComparison comparison =
+        CriticalPathComparison::compute(runsOf(baseRuns), runsOf({&next}), options);
+    if (format == "json")
+        out << CriticalPathCompareFormatter::json(comparison, label);
+    else if (format == "csv")
+        out << CriticalPathCompareFormatter::csv(comparison);
+    else
+        out << CriticalPathCompareFormatter::table(comparison, label);
+    return out ? CliCommands::Ok : CliCommands::OutputError;
+}
+
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
     const CliArgs::Spec spec = CliSupport::withAdditions(
-        {{"--label", "--slowest", "--range", "--format", CliSupport::kInputFormatOption, CliSupport::kVariantOption},
+        {{"--label", "--slowest", "--range", "--format", "--threshold", "--floor", "--alpha", "--per",
+          CliSupport::kInputFormatOption, CliSupport::kVariantOption},
          {"--help", "--each"},
          1,
-         1});
+         1,
+         {"--base"}});
     if (const int code = CliSupport::parseArgs(args, spec, argc, argv,
                                                (std::string(kCriticalPathHelp) + CliSupport::kAddHelp).c_str(), out, err);
         code >= 0)
@@ -107,6 +230,20 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     if (format != "table" && format != "csv" && format != "json")
         return CliSupport::usageError(err, "unknown --format '" + format + "' (table, csv, json)");
     const bool each = args.has("--each");
+    const bool compare = args.hasList("--base");
+    if (compare && (!label || slowestText || each || args.value("--range")))
+        return CliSupport::usageError(err, "--base compares the tasks of one --label over whole runs: no --slowest, "
+                                           "--each or --range");
+    if (compare && args.values("--base").empty())
+        return CliSupport::usageError(err, "--base needs one profile or more");
+    if (!compare) {
+        for (const char* option : {"--threshold", "--floor", "--alpha", "--per"})
+            if (args.value(option))
+                return CliSupport::usageError(err, std::string(option) + " compares runs: give --base BASE too");
+    }
+    CompareOptions options;
+    if (const int code = compare ? parseCompareOptions(args, options, err) : -1; code >= 0)
+        return code;
     LoadResult loaded;
     std::optional<TimeRange> range;
     if (const int code = CliSupport::loadWithRange(args, loaded, range, err); code >= 0)
@@ -119,9 +256,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     }
     std::vector<LabelId> labels;
     if (label) {
-        for (LabelId l = 0; l < p.labelCount(); ++l)
-            if (p.labelName(l) == *label)
-                labels.push_back(l);
+        labels = labelsNamed(p, *label);
         if (labels.empty()) {
             std::string message = "no label is named '" + *label + "'";
             const auto near = closest(p, *label);
@@ -135,6 +270,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         for (LabelId l = 0; l < p.labelCount(); ++l)
             labels.push_back(l);
     }
+    if (compare)
+        return compareRuns(args, loaded, *label, options, format, out, err);
     std::vector<MeasurementId> tasks = CriticalPathSummary::tasksOf(p, labels, range);
     if (slowestText)
         tasks = CriticalPathSummary::slowest(p, std::move(tasks), slowest);

@@ -1,4 +1,5 @@
 #include "app/cli/clirun.h"
+#include "core/compare/criticalpathworkload.h"
 #include "core/compare/runsgenerator.h"
 #include "testsupport.h"
 
@@ -105,6 +106,15 @@ private Q_SLOTS:
         QTest::newRow("max-depth words") << QStringList{"tree", fgh, "--max-depth", "deep"}
                                          << "--max-depth takes a whole number";
         QTest::newRow("flag with value") << QStringList{"summary", "--help=yes", fgh} << "option --help takes no value";
+        QTest::newRow("critical-path --base with --slowest")
+            << QStringList{"critical-path", fgh, "--label", "a", "--slowest", "2", "--base", fgh}
+            << "--base compares the tasks of one --label over whole runs: no --slowest, --each or --range";
+        QTest::newRow("critical-path --threshold without --base")
+            << QStringList{"critical-path", fgh, "--label", "a", "--threshold", "5%"}
+            << "--threshold compares runs: give --base BASE too";
+        QTest::newRow("critical-path --per call")
+            << QStringList{"critical-path", fgh, "--label", "a", "--base", fgh, "--per", "call"}
+            << "unknown --per 'call' (run, task)";
         // Every subcommand: an unknown option, a value given twice.
         for (const char* command : {"summary", "rank", "tree", "usage", "critical-path", "convert", "render"}) {
             QTest::addRow("%s: unknown option", command) << QStringList{command, fgh, "--colour"} << "unknown option --colour";
@@ -462,6 +472,48 @@ private Q_SLOTS:
         QCOMPARE(unknown.err, QStringLiteral("runlane-cli: no label is named 'handlr'; the closest: 'handler' (see --help)\n"));
         const Run neither = cli({"critical-path", example});
         QCOMPARE(neither.code, 2);
+    }
+
+    // critical-path --base: 20 requests whose waker (query) runs 30 %
+    // longer in the new run (criticalpathworkload.h): its row's Δ is the
+    // planted Σ 0.3 d_i = 65,700 ns, the running kind regressed.
+    void criticalPathCompare()
+    {
+        QTemporaryDir dir;
+        runlane::test::CriticalPathWorkload workload;
+        const QString base = runlane::test::writeTemp(dir, workload.log(), QStringLiteral("base.json"));
+        workload.percent = 130;
+        const QString next = runlane::test::writeTemp(dir, workload.log(), QStringLiteral("new.json"));
+        const Run json = cli({"critical-path", next, "--label", "handler", "--base", base, "--format", "json"});
+        QCOMPARE(json.code, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(doc.value(QStringLiteral("verdict")).toString(), QStringLiteral("regressed"));
+        QCOMPARE(doc.value(QStringLiteral("test")).toString(), QStringLiteral("mann-whitney-calls"));
+        QCOMPARE(doc.value(QStringLiteral("base_tasks")).toInt(), 20);
+        QCOMPARE(doc.value(QStringLiteral("new_wall_ns")).toInt(), 20 * 2500 + 284700);
+        const QJsonObject running = doc.value(QStringLiteral("kinds")).toArray().at(0).toObject();
+        QCOMPARE(running.value(QStringLiteral("kind")).toString(), QStringLiteral("running"));
+        QCOMPARE(running.value(QStringLiteral("delta_ns")).toInt(), 65700);
+        QCOMPARE(running.value(QStringLiteral("verdict")).toString(), QStringLiteral("regressed"));
+        QStringList rows;
+        for (const QJsonValue v : doc.value(QStringLiteral("breakdown")).toArray()) {
+            const QJsonObject r = v.toObject();
+            rows << QStringLiteral("%1 %2 %3 %4 %5")
+                        .arg(r.value(QStringLiteral("kind")).toString(), r.value(QStringLiteral("name")).toString())
+                        .arg(r.value(QStringLiteral("base_ns")).toInt())
+                        .arg(r.value(QStringLiteral("new_ns")).toInt())
+                        .arg(r.value(QStringLiteral("delta_ns")).toInt());
+        }
+        QCOMPARE(rows, (QStringList{"running query 219000 284700 65700", "running handler 40000 40000 0",
+                                    "queued flush 10000 10000 0"}));
+        const Run table = cli({"critical-path", next, "--label", "handler", "--base", base});
+        QCOMPARE(table.code, 0);
+        QVERIFY2(table.out.contains(QString::fromUtf8("\n  running query (app.nim:20) +65.7 µs  (+30.0 %: 219 µs → 285 µs)\n")),
+                 qPrintable(table.out));
+        const Run csv = cli({"critical-path", next, "--label", "handler", "--base", base, "--format", "csv"});
+        QCOMPARE(csv.code, 0);
+        QVERIFY2(csv.out.contains(QStringLiteral("\nlabel,running,query,app.nim,20,219000,284700,65700,30,,,,\n")),
+                 qPrintable(csv.out));
     }
 
     // Event-loop usage of the Chronos overlap case, 20 ms bins. The
