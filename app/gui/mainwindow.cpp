@@ -348,6 +348,9 @@ void MainWindow::buildMenus()
     view->addAction(tr("Collapse to depth &1"), this, [this] { icicle()->collapseToDepth(1); });
     view->addAction(tr("Collapse to depth &3"), this, [this] { icicle()->collapseToDepth(3); });
     view->addSeparator();
+    view->addActions({m_view->criticalPathAction(), m_view->clearCriticalPathAction()});
+    connect(m_view, &ProfileView::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
 

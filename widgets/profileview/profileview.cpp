@@ -1,13 +1,17 @@
 #include "profileview.h"
 
 #include "counterview.h"
+#include "counttext.h"
+#include "criticalpathstate.h"
 #include "icicleview.h"
 #include "overviewstrip.h"
 #include "profiledocument.h"
 #include "tasklaneview.h"
+#include "timeaxis.h"
 #include "timeruler.h"
 #include "usagechart.h"
 
+#include <QAction>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -87,6 +91,41 @@ ProfileView::ProfileView(ProfileDocument* document, QWidget* parent) : QWidget(p
     };
     connect(m_splitter, &QSplitter::splitterMoved, this, remember);
     connect(m_timelineSplitter, &QSplitter::splitterMoved, this, remember);
+
+    // The window's keys (the actions are this widget's, so that they work
+    // wherever the focus is in the window, and in the View menu too).
+    m_criticalPathAction = new QAction(tr("&Show critical path"), this);
+    m_criticalPathAction->setObjectName(QStringLiteral("criticalPath"));
+    m_criticalPathAction->setShortcut(QKeySequence(Qt::Key_P));
+    m_criticalPathAction->setStatusTip(tr("Why the selected task took as long as it did"));
+    connect(m_criticalPathAction, &QAction::triggered, this, &ProfileView::showCriticalPath);
+    m_clearCriticalPathAction = new QAction(tr("C&lear critical path"), this);
+    m_clearCriticalPathAction->setObjectName(QStringLiteral("clearCriticalPath"));
+    m_clearCriticalPathAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_clearCriticalPathAction->setEnabled(false);
+    connect(m_clearCriticalPathAction, &QAction::triggered, m_document->criticalPath(), &CriticalPathState::clear);
+    connect(m_document->criticalPath(), &CriticalPathState::changed, this,
+            [this] { m_clearCriticalPathAction->setEnabled(m_document->criticalPath()->isActive()); });
+    addAction(m_criticalPathAction);
+    addAction(m_clearCriticalPathAction);
+}
+
+void ProfileView::showCriticalPath()
+{
+    const TimeAxis& axis = *m_document->axis();
+    const Profile* profile = m_document->profile();
+    MeasurementId m = axis.selectedMeasurement();
+    if (m == kNone && profile && axis.selectedInterval() < profile->intervalCount())
+        m = profile->interval(axis.selectedInterval()).measurement;
+    CriticalPathState& path = *m_document->criticalPath();
+    if (!profile || m == kNone || !path.show(m)) {
+        Q_EMIT message(tr("Select a task (a lane) or a box first: the critical path shown is the selected one's"));
+        return;
+    }
+    const std::string_view name = profile->labelName(profile->measurement(m).label);
+    Q_EMIT message(tr("Critical path of %1: %2; Esc clears it")
+                       .arg(QString::fromUtf8(name.data(), qsizetype(name.size())),
+                            countText(qint64(path.segments().size()), "segment", "segments")));
 }
 
 bool ProfileView::canExport(Part part) const

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QWidget>
 
+class QAction;
 class QSplitter;
 
 namespace runlane {
@@ -57,7 +58,18 @@ public:
     QByteArray splitterState() const;
     bool splitterMoved() const { return m_splitterMoved; }
 
+    // Critical path (P, for the View menu; the lanes' and the icicle's
+    // context menus have it too): shows the path of the selected task, or
+    // of the selected box's measurement (semantics.md §9). Clear critical
+    // path (Esc) is enabled only while a path is shown, so that Esc keeps
+    // its other uses (the range, then the selection) the rest of the time.
+    QAction* criticalPathAction() const { return m_criticalPathAction; }
+    QAction* clearCriticalPathAction() const { return m_clearCriticalPathAction; }
+    void showCriticalPath();
+
 Q_SIGNALS:
+    // A line for the status bar (what P did, or why it could not).
+    void message(const QString& text);
     // canExport may have changed: the counters shown or hidden, the aggregated view on or off.
     void exportsChanged();
 
@@ -72,6 +84,8 @@ private:
     CounterView* m_counters;
     TaskLaneView* m_lanes;
     UsageChart* m_usage;
+    QAction* m_criticalPathAction;
+    QAction* m_clearCriticalPathAction;
     // The timeline panel (m_splitter's first), split between the icicle and
     // the counters below it. Nested, so that m_splitter keeps its three
     // panels and the sizes saved by earlier versions, and a profile without

@@ -73,7 +73,7 @@ QLineF FlowPainter::arrowLine(const QRectF& from, const QRectF& to)
     return QLineF(QPointF(x0, from.center().y()), QPointF(to.left(), to.center().y()));
 }
 
-void FlowPainter::paintArrow(QPainter& p, const QLineF& line) const
+void FlowPainter::paintArrow(QPainter& p, const QLineF& line)
 {
     p.drawLine(line);
     if (line.length() < 1)

@@ -64,9 +64,11 @@ public:
     // Draws the arrows of flowsInView() whose both ends are laid out; those
     // of `selected` in the selection's colour, over the others.
     void paint(QPainter& p, std::span<const Row> rows, Time from, Time to, IntervalId selected, std::size_t limit) const;
+    // An arrow along `line` in the pen's colour, its head at p2 (the
+    // critical path's wakes are drawn the same way).
+    static void paintArrow(QPainter& p, const QLineF& line);
 
 private:
-    void paintArrow(QPainter& p, const QLineF& line) const;
     // Whether both ends of `flow` are laid out and its arrow passes within
     // the rows' paint area.
     bool crossesArea(const Flow& flow) const;

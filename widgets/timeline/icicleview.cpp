@@ -3,6 +3,8 @@
 #include "aggregatedsource.h"
 #include "colorscheme.h"
 #include "comparesession.h"
+#include "criticalpathpainter.h"
+#include "criticalpathstate.h"
 #include "differentialsource.h"
 #include "labelindex.h"
 #include "profiledocument.h"
@@ -48,6 +50,7 @@ IcicleView::IcicleView(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::emphasisChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::intervalRevealed, this, &IcicleView::revealSpan);
+    connect(m_document->criticalPath(), &CriticalPathState::changed, this, qOverload<>(&QWidget::update));
     connect(m_document->compare(), &CompareSession::diffChanged, this, &IcicleView::applyDiff);
     rebuild();
 }
@@ -422,8 +425,14 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
         else
             paintRow(p, *it, y, timeWidth);
     }
-    if (!m_document->isAggregated())
+    if (!m_document->isAggregated()) {
         paintFlows(p, size, scroll, timeWidth);
+        // The critical path shown, over the boxes (the timeline's span ids
+        // are interval ids).
+        CriticalPathPainter(*m_built.profile, *m_document->criticalPath(), *m_axis, TimeAxis::kGutter, timeWidth)
+            .paintIcicle(p, QRectF(TimeAxis::kGutter, 0, timeWidth, size.height()),
+                         [&](IntervalId id) { return boxOf(id, scroll, timeWidth); });
+    }
     paintRangeSelection(p, timeWidth, 0, size.height(), true);
     p.setPen(ColorScheme::grid());
     p.drawLine(TimeAxis::kGutter - 1, 0, TimeAxis::kGutter - 1, size.height());
@@ -657,8 +666,14 @@ void IcicleView::contextMenuEvent(QContextMenuEvent* event)
     QMenu menu(this);
     if (id != kNone) {
         selectSpan(id);
-        menu.addAction(tr("Zoom to %1").arg(qs(m_built.profile->labelName(m_source->labelOf(m_source->span(id))))),
-                       this, [this, id] { zoomToSpan(id); });
+        const QString name = qs(m_built.profile->labelName(m_source->labelOf(m_source->span(id))));
+        if (const MeasurementId m = m_source->measurementOf(m_source->span(id)); m != kNone && !m_document->isAggregated()) {
+            QAction* path = menu.addAction(tr("Critical path of %1").arg(name), this,
+                                           [this, m] { m_document->criticalPath()->show(m); });
+            path->setShortcut(QKeySequence(Qt::Key_P));
+            path->setShortcutVisibleInContextMenu(true);
+        }
+        menu.addAction(tr("Zoom to %1").arg(name), this, [this, id] { zoomToSpan(id); });
         if (isCollapsed(id))
             menu.addAction(tr("Expand"), this, [this, id] { setCollapsed(id, false); });
         else if (hasChildren(id))

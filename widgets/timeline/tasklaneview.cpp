@@ -2,6 +2,8 @@
 
 #include "colorscheme.h"
 #include "counttext.h"
+#include "criticalpathpainter.h"
+#include "criticalpathstate.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "valueformat.h"
@@ -107,6 +109,7 @@ TaskLaneView::TaskLaneView(ProfileDocument* document, QWidget* parent)
     connect(m_document, &ProfileDocument::viewModeChanged, this, &TaskLaneView::rebuild);
     connect(m_document, &ProfileDocument::colorsChanged, this, qOverload<>(&QWidget::update));
     connect(m_document, &ProfileDocument::emphasisChanged, this, qOverload<>(&QWidget::update));
+    connect(m_document->criticalPath(), &CriticalPathState::changed, this, qOverload<>(&QWidget::update));
     collectTasks();
 }
 
@@ -321,10 +324,32 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
             paintTask(p, *it, y, timeWidth);
         }
     }
+    paintCriticalPath(p, size, scroll);
     paintRangeSelection(p, timeWidth, kLegendHeight, size.height(), false);
     p.setClipping(false);
     p.setPen(ColorScheme::grid());
     p.drawLine(TimeAxis::kGutter - 1, 0, TimeAxis::kGutter - 1, size.height());
+}
+
+void TaskLaneView::paintCriticalPath(QPainter& p, QSize size, int scroll) const
+{
+    const CriticalPathState& path = *m_document->criticalPath();
+    const Profile* shown = shownProfile();
+    if (!path.isActive() || !shown || m_lanes.rows().empty())
+        return;
+    const int timeWidth = std::max(1, size.width() - TimeAxis::kGutter);
+    // A lane far off screen is held a few screens away: an arrow to it
+    // keeps its direction, and QPainter's coordinates stay small.
+    const int limit = 4 * size.height();
+    auto laneOf = [&](MeasurementId task) {
+        const Row* r = m_lanes.rowOfTask(task);
+        if (!r)
+            return QRectF();
+        const int y = std::clamp(kLegendHeight + r->y - scroll, -limit, size.height() + limit);
+        return QRectF(TimeAxis::kGutter, y, timeWidth, m_rowHeight);
+    };
+    CriticalPathPainter(*shown, path, *m_axis, TimeAxis::kGutter, timeWidth)
+        .paintLanes(p, QRectF(TimeAxis::kGutter, kLegendHeight, timeWidth, size.height() - kLegendHeight), laneOf);
 }
 
 void TaskLaneView::paintLegend(QPainter& p, int width) const
@@ -547,6 +572,14 @@ void TaskLaneView::setHideTasksThatNeverRan(bool hide)
 void TaskLaneView::contextMenuEvent(QContextMenuEvent* event)
 {
     QMenu menu(this);
+    if (const MeasurementId task = taskAt(event->pos()); task != kNone) {
+        clicked(event->pos()); // the task the menu is about is the selected one
+        QAction* path = menu.addAction(tr("Critical path of %1").arg(qs(m_profile->labelName(m_profile->measurement(task).label))),
+                                       this, [this, task] { m_document->criticalPath()->show(task); });
+        path->setShortcut(QKeySequence(Qt::Key_P));
+        path->setShortcutVisibleInContextMenu(true);
+        menu.addSeparator();
+    }
     QMenu* order = menu.addMenu(tr("Order tasks by"));
     const std::pair<QString, Order> orders[] = {
         {tr("Creation"), Order::Creation}, {tr("Exec time"), Order::Exec}, {tr("Name"), Order::Name}};

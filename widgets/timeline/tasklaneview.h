@@ -89,6 +89,8 @@ private:
     void selectionChanged();
     void computeRelated();
     void paintLegend(QPainter& p, int width) const;
+    // The critical path shown (CriticalPathState) over the lanes.
+    void paintCriticalPath(QPainter& p, QSize size, int scroll) const;
     void paintTask(QPainter& p, const Row& row, int y, int timeWidth) const;
     void paintPackedRow(QPainter& p, const Row& row, int y, int timeWidth) const;
     // A task's pending, running and paused stretches and its end mark.

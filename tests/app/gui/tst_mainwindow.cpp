@@ -1,6 +1,7 @@
 #include "backgroundloader.h"
 #include "colorscheme.h"
 #include "counterview.h"
+#include "criticalpathstate.h"
 #include "findbar.h"
 #include "icicleview.h"
 #include "imageexporter.h"
@@ -28,6 +29,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -600,6 +602,60 @@ private Q_SLOTS:
         const Time before = window.axis()->visibleSpan();
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
         QVERIFY(window.axis()->visibleSpan() < before);
+    }
+
+    // Issue 41: a task selected on its lane, P shows its critical path
+    // (semantics.md §9's example: handler's, 9 segments); Esc clears the
+    // path first and then does what it did (the icicle: the selection). P
+    // with nothing selected says so in the status bar; a box selected on
+    // the icicle gives its measurement's path.
+    void pShowsTheCriticalPathAndEscClearsIt()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(dataPath(QStringLiteral("profiles/chronos-critical-path.json")));
+        QVERIFY(waitShown(window));
+        settle(window);
+        const Profile& p = *window.document()->profile();
+        const CriticalPathState& path = *window.document()->criticalPath();
+        QVERIFY(window.action(QStringLiteral("criticalPath")));
+        QVERIFY(!window.action(QStringLiteral("clearCriticalPath"))->isEnabled());
+        window.lanes()->setFocus();
+        QTest::keyClick(window.lanes(), Qt::Key_P);
+        QVERIFY(!path.isActive());
+        QCOMPARE(window.statusBar()->currentMessage(),
+                 QStringLiteral("Select a task (a lane) or a box first: the critical path shown is the selected one's"));
+
+        const MeasurementId handler = byName(p, "handler");
+        const QRect row = window.lanes()->rowRect(handler);
+        QVERIFY(!row.isEmpty());
+        QTest::mouseClick(window.lanes(), Qt::LeftButton, {}, QPoint(TimeAxis::kGutter + 40, row.center().y()));
+        QCOMPARE(window.axis()->selectedMeasurement(), handler);
+        QTest::keyClick(window.lanes(), Qt::Key_P);
+        QCOMPARE(path.measurement(), handler);
+        QCOMPARE(path.segments().size(), std::size_t(9));
+        QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("Critical path of handler: 9 segments; Esc clears it"));
+        QVERIFY(window.action(QStringLiteral("clearCriticalPath"))->isEnabled());
+        QTest::keyClick(window.lanes(), Qt::Key_Escape);
+        QVERIFY(!path.isActive());
+        QCOMPARE(path.segments().size(), std::size_t(0));
+        QCOMPARE(window.axis()->selectedMeasurement(), handler); // the path went first
+
+        // A box: query's second run (40-46) on the icicle.
+        const MeasurementId query = byName(p, "query");
+        const IntervalId box = p.intervalsOf(query).back();
+        window.icicle()->selectSpan(box);
+        window.icicle()->setFocus();
+        QTest::keyClick(window.icicle(), Qt::Key_P);
+        QCOMPARE(path.measurement(), query);
+        QCOMPARE(path.segments().size(), std::size_t(5)); // running 5-8, waiting 8-11, idle 11-12, queued 12-40, running 40-46
+        QTest::keyClick(window.icicle(), Qt::Key_Escape);
+        QVERIFY(!path.isActive());
+        QCOMPARE(window.icicle()->selectedSpan(), box);
+        QTest::keyClick(window.icicle(), Qt::Key_Escape); // with no path, Esc clears the selection as before
+        QCOMPARE(window.icicle()->selectedSpan(), kNone);
     }
 
     void foldedStacksOpenAggregatedWithShrunkLanes()

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "profile.h"
+
+#include <QColor>
+#include <QRectF>
+
+#include <functional>
+
+class QPainter;
+
+namespace runlane {
+
+class CriticalPathState;
+class TimeAxis;
+
+// The critical path shown (CriticalPathState, semantics.md §9) over the task
+// lanes and the icicle, as FlowPainter draws the flows: the path's running
+// segments outlined, each queued (or idle) span hatched on the lane of the
+// task that was ready, the blockers' stretches tinted, the wakes as arrows
+// from the waker's end to the woken task's resume, and a veil over all the
+// rest so that the path stands out. A paint asks the state for the
+// segments that overlap the visible range only (segmentsIn, a binary
+// search) and, per segment, for the named measurement's intervals that
+// overlap it (another): a frame costs the path's visible part, never the
+// profile's intervals.
+class CriticalPathPainter
+{
+public:
+    // The path's own colours, the same in both views (the tests read them).
+    static QColor outline(); // running segments' outline
+    static QColor queuedHatch(); // queued and idle spans
+    static QColor blockerTint(); // translucent, over the blockers
+    static QColor wakeArrow();
+    static QColor veil(); // translucent, over everything off the path
+    // The outline's thickness inside a running segment's rect, px.
+    static constexpr double kOutline = 2.0;
+
+    // Where a task's lane is, in paint coordinates (only its top and height
+    // are read), or an empty rect if it has none on screen.
+    using LaneOf = std::function<QRectF(MeasurementId)>;
+    // Where an interval's box is, in paint coordinates (x not clipped), or
+    // an empty rect if it is not laid out.
+    using BoxOf = std::function<QRectF(IntervalId)>;
+
+    // `left` is where the time area starts in paint coordinates and
+    // `timeWidth` its width; the axis gives the visible range.
+    CriticalPathPainter(const Profile& profile, const CriticalPathState& state, const TimeAxis& axis, double left,
+                        double timeWidth)
+        : m_profile(profile), m_state(state), m_axis(axis), m_left(left), m_width(timeWidth)
+    {
+    }
+
+    // Over the lanes in `area` (the time area below the legend): the
+    // running segments outlined on the named measurement's lane (else the
+    // path measurement's: a synchronous call has no lane), queued and idle
+    // spans hatched on the ready task's lane, the blockers' lanes tinted,
+    // the wake arrows; the rest veiled. Nothing if no path is shown.
+    void paintLanes(QPainter& p, const QRectF& area, const LaneOf& laneOf) const;
+    // Over the icicle's `area`: the named measurement's boxes outlined over
+    // each running segment, the blockers' boxes tinted over each queued
+    // one; the rest veiled.
+    void paintIcicle(QPainter& p, const QRectF& area, const BoxOf& boxOf) const;
+
+private:
+    // The x of an instant in paint coordinates, held a little outside the
+    // area (QPainter's coordinates must stay small).
+    double xOf(Time t) const;
+    // [x(start), x(end)) at least a pixel wide, over `band`'s rows.
+    QRectF spanRect(Time start, Time end, const QRectF& band) const;
+    static void outlineRect(QPainter& p, const QRectF& r);
+    // Calls `f` with the box of each interval of `m` that overlaps
+    // [from, to), cut to that span; boxes not laid out are skipped.
+    void forBoxes(MeasurementId m, Time from, Time to, const BoxOf& boxOf, const std::function<void(const QRectF&)>& f) const;
+
+    const Profile& m_profile;
+    const CriticalPathState& m_state;
+    const TimeAxis& m_axis;
+    double m_left;
+    double m_width;
+};
+
+} // namespace runlane
