@@ -4,11 +4,11 @@
 // runlane's --version without a display, the desktop entry and the
 // AppStream metainfo through their validators, the MIME types as Qt's
 // shared-mime-info reader sees them, the generated man pages and bash
-// completion, and lintian. It needs the package: `./packaging/quickstart.sh
-// deb` builds it in build-release/ beside this build (RUNLANE_DEB names
-// another .deb); without one the test skips, saying so. CI does not build
-// the package (a Release build of both programs: some 7 minutes of its
-// budget), so there it skips too.
+// completion, the user guide, and lintian. It needs the package:
+// `./packaging/quickstart.sh deb` builds it in build-release/ beside this
+// build (RUNLANE_DEB names another .deb); without one the test skips,
+// saying so. CI does not build the package (a Release build of both
+// programs: some 7 minutes of its budget), so there it skips too.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -149,7 +149,8 @@ private Q_SLOTS:
                                  "usr/share/man/man1/runlane.1.gz", "usr/share/man/man1/runlane-cli.1.gz",
                                  "usr/share/bash-completion/completions/runlane",
                                  "usr/share/bash-completion/completions/runlane-cli",
-                                 "usr/share/doc/runlane/copyright", "usr/share/doc/runlane/changelog.gz"})
+                                 "usr/share/doc/runlane/copyright", "usr/share/doc/runlane/changelog.gz",
+                                 "usr/share/doc/runlane/guide/viewer.md"})
             QTest::newRow(path) << QString::fromLatin1(path);
     }
 
@@ -177,6 +178,23 @@ private Q_SLOTS:
         const Run version = run(installed(QStringLiteral("usr/bin/runlane")), {QStringLiteral("--version")}, noDisplay);
         QVERIFY2(version.code == 0, qPrintable(version.err));
         QCOMPARE(version.out, QStringLiteral("Runlane " RUNLANE_VERSION "\n"));
+    }
+
+    // Help ▸ User Guide's copy: every page of docs/, uncompressed (the
+    // desktop opens it as it is), where the program looks for it
+    // (app/gui/userguide.cpp: bin/../share/doc/runlane/guide).
+    void userGuide()
+    {
+        const QStringList markdown{QStringLiteral("*.md")};
+        const QStringList source = QDir(QStringLiteral(RUNLANE_TEST_DATA "/../../docs")).entryList(markdown, QDir::Files, QDir::Name);
+        QVERIFY(source.contains(QStringLiteral("viewer.md")));
+        const QDir guide(installed(QStringLiteral("usr/share/doc/runlane/guide")));
+        QCOMPARE(guide.entryList(QDir::Files, QDir::Name), source);
+        QFile index(guide.filePath(QStringLiteral("viewer.md")));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(index.readAll());
+        QVERIFY(text.startsWith(QStringLiteral("# The viewer\n")));
+        QVERIFY(text.contains(QStringLiteral("Help ▸ User Guide")));
     }
 
     void desktopEntryIsValid()
