@@ -6,6 +6,7 @@
 #include "comparecontroller.h"
 #include "comparesession.h"
 #include "counttext.h"
+#include "criticalpathpanel.h"
 #include "detailspane.h"
 #include "droptargets.h"
 #include "historycontroller.h"
@@ -176,6 +177,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_warningsDock->setWidget(m_warnings);
     addDockWidget(Qt::BottomDockWidgetArea, m_warningsDock);
     tabifyDockWidget(m_rankDock, m_warningsDock);
+    auto* criticalPathDock = new QDockWidget(tr("Critical path"), this);
+    criticalPathDock->setObjectName(QStringLiteral("criticalPathPanel"));
+    criticalPathDock->setWidget(new CriticalPathPanel(m_document, criticalPathDock));
+    addDockWidget(Qt::BottomDockWidgetArea, criticalPathDock);
+    tabifyDockWidget(m_rankDock, criticalPathDock);
+    criticalPathDock->hide(); // until a path is asked for (P), or from View
     m_rankDock->raise();
     m_warningsDock->hide();
     connect(icicle(), &IcicleView::aggregatedNodeSelected, this,
@@ -278,6 +285,9 @@ void MainWindow::buildMenus()
     QAction* rankCsv = exports->addAction(tr("Rank table as CSV…"), this, &MainWindow::exportRankCsv);
     rankCsv->setObjectName(QStringLiteral("exportRank"));
     m_rank->addAction(rankCsv); // in the rank's context menu too
+    auto* criticalPath = findChild<CriticalPathPanel*>();
+    exports->addActions(criticalPath->exportActions());
+    m_rank->addAction(criticalPath->labelAction());
     m_compare->addExportActions(exports);
     exports->addSeparator();
     m_exportScale = exports->addAction(tr("At twice the resolution (2×)"));

@@ -13,6 +13,7 @@
 #include "valueformat.h"
 
 #include <QAction>
+#include <QButtonGroup>
 #include <QContextMenuEvent>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -28,9 +29,7 @@
 #include <QProgressBar>
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
-#include <QSplitter>
 #include <QStackedWidget>
-#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -67,7 +66,8 @@ void setUpView(QTableView* view, QAbstractItemModel* model, bool sortable)
 } // namespace
 
 CriticalPathPanel::CriticalPathPanel(ProfileDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_scopeBar(new QTabBar(this)), m_message(new QLabel(this)),
+    : QWidget(parent), m_document(document), m_taskButton(new QToolButton(this)), m_labelButton(new QToolButton(this)),
+      m_message(new QLabel(this)),
       m_progressBar(new QProgressBar(this)), m_cancelButton(new QToolButton(this)), m_bar(new CriticalPathBar(this)),
       m_left(new QStackedWidget(this)), m_segments(new CriticalPathSegmentModel(this)), m_segmentView(new QTableView(this)),
       m_slowest(new QListWidget(this)), m_tables(new QTabWidget(this)),
@@ -78,12 +78,20 @@ CriticalPathPanel::CriticalPathPanel(ProfileDocument* document, QWidget* parent)
       m_flameGraph(new CriticalPathFlameGraph(document, this)), m_progressTimer(new QTimer(this)),
       m_job(this, [this](ProfileResult<Aggregate> result) { aggregated(std::move(result)); })
 {
-    m_scopeBar->setObjectName(QStringLiteral("criticalPathScope"));
-    m_scopeBar->addTab(tr("Task"));
-    m_scopeBar->setTabToolTip(0, tr("The path of one task (P on a task or box)"));
-    m_scopeBar->addTab(tr("Label"));
-    m_scopeBar->setTabToolTip(1, tr("The paths of all the finished tasks of the rank's selected label, summed"));
-    m_scopeBar->setDrawBase(false);
+    // The scope as two exclusive buttons (a tab bar here would read as
+    // one more row of the dock's tabs).
+    m_taskButton->setObjectName(QStringLiteral("criticalPathTask"));
+    m_taskButton->setText(tr("Task"));
+    m_taskButton->setToolTip(tr("The path of one task (P on a task or box)"));
+    m_labelButton->setObjectName(QStringLiteral("criticalPathLabel"));
+    m_labelButton->setText(tr("Label"));
+    m_labelButton->setToolTip(tr("The paths of all the finished tasks of the rank's selected label, summed"));
+    auto* scopes = new QButtonGroup(this);
+    for (QToolButton* button : {m_taskButton, m_labelButton}) {
+        button->setCheckable(true);
+        scopes->addButton(button);
+    }
+    m_taskButton->setChecked(true);
     m_message->setObjectName(QStringLiteral("criticalPathMessage"));
     m_message->setTextFormat(Qt::RichText);
     m_message->setWordWrap(true);
@@ -95,7 +103,8 @@ CriticalPathPanel::CriticalPathPanel(ProfileDocument* document, QWidget* parent)
     m_cancelButton->hide();
     auto* top = new QHBoxLayout;
     top->setContentsMargins(4, 4, 4, 0);
-    top->addWidget(m_scopeBar);
+    top->addWidget(m_taskButton);
+    top->addWidget(m_labelButton);
     top->addWidget(m_message, 1);
     top->addWidget(m_progressBar);
     top->addWidget(m_cancelButton);
@@ -133,17 +142,18 @@ CriticalPathPanel::CriticalPathPanel(ProfileDocument* document, QWidget* parent)
     m_flameGraph->installEventFilter(this);
     connect(m_flameGraph, &CriticalPathFlameGraph::nodeClicked, this, [this] { m_flameClick = false; });
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_left);
-    splitter->addWidget(m_tables);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    // Side by side, not in a splitter: the window's tests and state know
+    // one splitter, the profile view's.
+    auto* tables = new QHBoxLayout;
+    tables->setContentsMargins(0, 0, 0, 0);
+    tables->addWidget(m_left, 3);
+    tables->addWidget(m_tables, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(top);
     layout->addWidget(m_bar);
-    layout->addWidget(splitter, 1);
+    layout->addLayout(tables, 1);
 
     m_exportBreakdown = new QAction(tr("Critical path breakdown as CSV…"), this);
     m_exportBreakdown->setObjectName(QStringLiteral("exportCriticalPath"));
@@ -165,7 +175,8 @@ CriticalPathPanel::CriticalPathPanel(ProfileDocument* document, QWidget* parent)
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &CriticalPathPanel::updateProgress);
     connect(m_cancelButton, &QToolButton::clicked, this, &CriticalPathPanel::cancel);
-    connect(m_scopeBar, &QTabBar::currentChanged, this, [this](int index) { setScope(index == 1 ? Scope::Label : Scope::Task); });
+    connect(m_taskButton, &QToolButton::clicked, this, [this] { setScope(Scope::Task); });
+    connect(m_labelButton, &QToolButton::clicked, this, [this] { setScope(Scope::Label); });
     connect(m_segmentView, &QAbstractItemView::clicked, this, [this](const QModelIndex& index) { activateSegment(index.row()); });
     connect(m_segmentView, &QAbstractItemView::activated, this, [this](const QModelIndex& index) { activateSegment(index.row()); });
     connect(m_slowest, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { pickSlowest(m_slowest->row(item)); });
@@ -267,6 +278,7 @@ void CriticalPathPanel::stopJob()
         m_cancel->store(true);
     m_cancel.reset();
     m_job.drop();
+    m_computing = false;
     m_progressTimer->stop();
 }
 
@@ -304,6 +316,7 @@ void CriticalPathPanel::showLabel(LabelId label)
             }));
         return std::make_shared<const Aggregate>(std::move(aggregate));
     });
+    m_computing = true;
     m_progressTimer->start();
     updateShown();
 }
@@ -311,6 +324,7 @@ void CriticalPathPanel::showLabel(LabelId label)
 void CriticalPathPanel::aggregated(ProfileResult<Aggregate> result)
 {
     m_progressTimer->stop();
+    m_computing = false;
     // Cancelled or failed (null), of another profile, or of a label no
     // longer asked for: nothing of it is shown.
     if (!result.value || !m_document->isCurrent(result.profile) || result.value->label != m_label) {
@@ -366,10 +380,7 @@ void CriticalPathPanel::dropProfile()
 void CriticalPathPanel::updateShown()
 {
     const bool task = m_scope == Scope::Task;
-    {
-        const QSignalBlocker block(m_scopeBar);
-        m_scopeBar->setCurrentIndex(task ? 0 : 1);
-    }
+    (task ? m_taskButton : m_labelButton)->setChecked(true);
     const std::shared_ptr<const Profile>& profile = task ? m_taskProfile : m_labelProfile;
     const std::shared_ptr<const CriticalPathSummary>& shown = task ? m_taskSummary : m_labelSummary;
     if (m_byLabel->summary() != shown.get()) {

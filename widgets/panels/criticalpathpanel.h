@@ -16,7 +16,6 @@ class QListWidget;
 class QProgressBar;
 class QSortFilterProxyModel;
 class QStackedWidget;
-class QTabBar;
 class QTabWidget;
 class QTableView;
 class QTimer;
@@ -65,7 +64,8 @@ public:
     // in the Label scope; kNone clears it.
     void showLabel(LabelId label);
     LabelId label() const { return m_label; }
-    bool isComputing() const { return m_job.isRunning(); }
+    // A label's aggregate asked for and not yet shown (nor dropped).
+    bool isComputing() const { return m_computing; }
     // Stops the label's computation under way; nothing is shown for it.
     void cancel();
     // Waits for the label's computation under way, if any, and shows it.
@@ -139,7 +139,8 @@ private:
 
     ProfileDocument* m_document;
     Scope m_scope = Scope::Task;
-    QTabBar* m_scopeBar;
+    QToolButton* m_taskButton;
+    QToolButton* m_labelButton;
     QLabel* m_message;
     QProgressBar* m_progressBar;
     QToolButton* m_cancelButton;
@@ -173,6 +174,7 @@ private:
     std::shared_ptr<const CriticalPathSummary> m_labelSummary;
     std::vector<MeasurementId> m_slowestTasks;
     bool m_cancelled = false;
+    bool m_computing = false;
     bool m_flameClick = false;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::shared_ptr<Progress> m_progress;

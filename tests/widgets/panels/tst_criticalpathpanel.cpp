@@ -1,0 +1,327 @@
+#include "criticalpathbar.h"
+#include "criticalpathbreakdownmodel.h"
+#include "criticalpathpanel.h"
+#include "criticalpathsegmentmodel.h"
+#include "criticalpathstate.h"
+#include "profiledocument.h"
+#include "timeaxis.h"
+#include "widgettestsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+using Kind = CriticalPath::Kind;
+using Scope = CriticalPathPanel::Scope;
+
+// semantics.md §9's worked example (tests/data/profiles/README.md): handler
+// runs 0–10 and creates query, which creates the timer sleepAsync; the timer
+// completes at 11, other holds the loop 12–40, query resumes 40–46, flush
+// runs 46–50, handler resumes 50–52.
+LoadedProfile workedExample()
+{
+    return loadedFile(QStringLiteral(RUNLANE_TEST_DATA "/profiles/chronos-critical-path.json"));
+}
+
+// "kind label time share" per row of a table, times as the model's raw ns.
+QStringList rowsOf(const QAbstractItemModel& model)
+{
+    QStringList rows;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        rows << QStringLiteral("%1 %2 %3 %4")
+                    .arg(model.index(r, CriticalPathBreakdownModel::Kind).data().toString(),
+                         model.index(r, CriticalPathBreakdownModel::Name).data().toString())
+                    .arg(model.index(r, CriticalPathBreakdownModel::Ns).data(CriticalPathBreakdownModel::NsRole).toLongLong())
+                    .arg(model.index(r, CriticalPathBreakdownModel::Share).data().toString());
+    }
+    return rows;
+}
+
+} // namespace
+
+class TestCriticalPathPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init()
+    {
+        m_axis = std::make_unique<TimeAxis>();
+        m_document = std::make_unique<ProfileDocument>(m_axis.get());
+        m_document->setProfile(workedExample());
+        QVERIFY(m_document->hasProfile());
+        m_panel = std::make_unique<CriticalPathPanel>(m_document.get());
+        m_panel->resize(1000, 400);
+    }
+    void cleanup()
+    {
+        m_panel.reset();
+        m_document.reset();
+        m_axis.reset();
+    }
+
+    // Without a path: the panel says how to get one; no rows, an empty bar.
+    void emptyState()
+    {
+        QCOMPARE(m_panel->scope(), Scope::Task);
+        QVERIFY(m_panel->message().contains(QStringLiteral("press <b>P</b>")));
+        QCOMPARE(m_panel->segmentModel()->rowCount(), 0);
+        QCOMPARE(m_panel->labelModel()->rowCount(), 0);
+        QCOMPARE(m_panel->bar()->wall(), Time(0));
+        m_panel->setScope(Scope::Label);
+        QVERIFY(m_panel->message().contains(QStringLiteral("select a row of the rank")));
+    }
+
+    // handler's path: §9's nine segments to the tick, in time order.
+    void segmentsOfTheWorkedExample()
+    {
+        const Profile& p = *m_document->profile();
+        QVERIFY(m_document->criticalPath()->show(byName(p, "handler")));
+        CriticalPathSegmentModel* model = m_panel->segmentModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QStringList rows;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            rows << QStringLiteral("%1-%2 %3 %4 %5")
+                        .arg(model->index(r, 0).data(CriticalPathSegmentModel::StartRole).toLongLong())
+                        .arg(model->index(r, 0).data(CriticalPathSegmentModel::EndRole).toLongLong())
+                        .arg(model->index(r, CriticalPathSegmentModel::Kind).data().toString(),
+                             model->index(r, CriticalPathSegmentModel::Label).data().toString(),
+                             model->index(r, CriticalPathSegmentModel::Track).data().toString());
+        }
+        const QStringList expected = {
+            QStringLiteral("0-5 running handler main"),    QStringLiteral("5-8 running query main"),
+            QStringLiteral("8-10 running handler main"),   QStringLiteral("10-11 waiting sleepAsync main"),
+            QStringLiteral("11-12 idle  main"),            QStringLiteral("12-40 queued other main"),
+            QStringLiteral("40-46 running query main"),    QStringLiteral("46-50 queued flush main"),
+            QStringLiteral("50-52 running handler main"),
+        };
+        QCOMPARE(rows, expected);
+        // Times in the ruler's format: points from the start, durations.
+        QCOMPARE(model->index(5, CriticalPathSegmentModel::Start).data().toString(), QStringLiteral("12 ns"));
+        QCOMPARE(model->index(5, CriticalPathSegmentModel::Duration).data().toString(), QStringLiteral("28 ns"));
+        QCOMPARE(model->index(5, CriticalPathSegmentModel::Duration).data(CriticalPathSegmentModel::ShareRole).toDouble(),
+                 28.0 / 52.0);
+        QCOMPARE(m_panel->scope(), Scope::Task);
+        QVERIFY(m_panel->message().contains(QStringLiteral("Critical path of <b>handler")));
+    }
+
+    // The breakdown by (kind, label), largest first, exact ns and shares of
+    // the 52 ns; by process, the one process; the bar's shares per kind.
+    void breakdownOfTheWorkedExample()
+    {
+        const Profile& p = *m_document->profile();
+        QVERIFY(m_document->criticalPath()->show(byName(p, "handler")));
+        QAbstractItemModelTester labels(m_panel->labelModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester processes(m_panel->processModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QStringList expected = {
+            QStringLiteral("queued other 28 53.8 %"),  QStringLiteral("running handler 9 17.3 %"),
+            QStringLiteral("running query 9 17.3 %"),  QStringLiteral("queued flush 4 7.7 %"),
+            QStringLiteral("idle  1 1.9 %"),           QStringLiteral("waiting sleepAsync 1 1.9 %"),
+        };
+        QCOMPARE(rowsOf(*m_panel->labelModel()), expected);
+        // The view sorts by time, largest first: the same order.
+        QCOMPARE(rowsOf(*m_panel->labelView()->model()), expected);
+        QCOMPARE(m_panel->processModel()->rowCount(), 1);
+        QCOMPARE(m_panel->processModel()->index(0, CriticalPathBreakdownModel::Ns).data(CriticalPathBreakdownModel::NsRole),
+                 QVariant(qlonglong(52)));
+        const CriticalPathBar* bar = m_panel->bar();
+        QCOMPARE(bar->wall(), Time(52));
+        QCOMPARE(bar->share(Kind::Running), 18.0 / 52.0);
+        QCOMPARE(bar->share(Kind::Queued), 32.0 / 52.0);
+        QCOMPARE(bar->share(Kind::Idle), 1.0 / 52.0);
+        QCOMPARE(bar->share(Kind::Waiting), 1.0 / 52.0);
+        QCOMPARE(bar->legendText(), QStringLiteral("running 34.6 % · queued 61.5 % · idle 1.9 % · waiting 1.9 %"));
+    }
+
+    // Clicking row 5 (12–40, queued behind other) selects other's interval
+    // and brings [12, 40] into view from a zoom that did not show it.
+    void clickingASegmentSelectsAndReveals()
+    {
+        const Profile& p = *m_document->profile();
+        QVERIFY(m_document->criticalPath()->show(byName(p, "handler")));
+        m_panel->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));
+        m_axis->setVisibleRange(0, 5);
+        QTableView* view = m_panel->segmentView();
+        const QRect cell = view->visualRect(view->model()->index(5, CriticalPathSegmentModel::Label));
+        QVERIFY(cell.isValid());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(m_axis->selectedMeasurement(), byName(p, "other"));
+        QCOMPARE(m_axis->selectedInterval(), intervalNamed(p, "other"));
+        QVERIFY(m_axis->visibleStart() <= 12 && m_axis->visibleEnd() >= 40);
+        // A quarter of the 28 ns each side.
+        QCOMPARE(m_axis->visibleStart(), Time(5));
+        QCOMPARE(m_axis->visibleEnd(), Time(47));
+        // Idle names no one: the task that was ready (query) is selected.
+        m_panel->activateSegment(4);
+        QCOMPARE(m_axis->selectedMeasurement(), byName(p, "query"));
+        QCOMPARE(m_axis->selectedInterval(), kNone);
+    }
+
+    // A label's tasks summed off the GUI thread: handler's one task is its
+    // path; query's (5–46) waits for its timer instead of running handler.
+    void labelAggregate_data()
+    {
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<qlonglong>("wall");
+        QTest::addColumn<QStringList>("rows");
+        QTest::newRow("handler") << QStringLiteral("handler") << 52LL
+                                 << QStringList{QStringLiteral("queued other 28 53.8 %"),
+                                                QStringLiteral("running handler 9 17.3 %"),
+                                                QStringLiteral("running query 9 17.3 %"),
+                                                QStringLiteral("queued flush 4 7.7 %"), QStringLiteral("idle  1 1.9 %"),
+                                                QStringLiteral("waiting sleepAsync 1 1.9 %")};
+        QTest::newRow("query") << QStringLiteral("query") << 41LL
+                               << QStringList{QStringLiteral("queued other 28 68.3 %"),
+                                              QStringLiteral("running query 9 22.0 %"),
+                                              QStringLiteral("waiting sleepAsync 3 7.3 %"),
+                                              QStringLiteral("idle  1 2.4 %")};
+    }
+    void labelAggregate()
+    {
+        QFETCH(QString, label);
+        QFETCH(qlonglong, wall);
+        QFETCH(QStringList, rows);
+        const Profile& p = *m_document->profile();
+        QSignalSpy shown(m_panel.get(), &CriticalPathPanel::aggregateShown);
+        m_panel->setScope(Scope::Label);
+        m_panel->showLabel(labelNamed(p, label.toStdString()));
+        QVERIFY(m_panel->message().contains(QStringLiteral("Summing")));
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(m_panel->summary()->tasks().size(), std::size_t(1));
+        QCOMPARE(m_panel->summary()->wall(), Time(wall));
+        QCOMPARE(rowsOf(*m_panel->labelModel()), rows);
+        QCOMPARE(m_panel->bar()->wall(), Time(wall));
+        // The slowest tasks (one here): picking it shows its path.
+        QCOMPARE(m_panel->slowestList()->count(), 1);
+        QCOMPARE(m_panel->slowestTasks(), std::vector<MeasurementId>{byName(p, label.toStdString())});
+        m_panel->pickSlowest(0);
+        QCOMPARE(m_document->criticalPath()->measurement(), byName(p, label.toStdString()));
+        QCOMPARE(m_panel->scope(), Scope::Task);
+        QCOMPARE(m_panel->summary()->wall(), Time(wall));
+        // The aggregate stays for its scope.
+        m_panel->setScope(Scope::Label);
+        QCOMPARE(rowsOf(*m_panel->labelModel()), rows);
+    }
+
+    // The rank's row (the focused label) is followed once the panel is shown.
+    void followsTheFocusWhenShown()
+    {
+        const Profile& p = *m_document->profile();
+        QSignalSpy shown(m_panel.get(), &CriticalPathPanel::aggregateShown);
+        m_document->setFocusLabel(labelNamed(p, "query"));
+        QCOMPARE(m_panel->label(), kNone); // hidden: nothing computed
+        QVERIFY(!m_panel->isComputing());
+        m_panel->show();
+        QCOMPARE(m_panel->label(), labelNamed(p, "query"));
+        QCOMPARE(m_panel->scope(), Scope::Label);
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(m_panel->summary()->wall(), Time(41));
+        // Shown: the next focus is computed at once.
+        m_document->setFocusLabel(labelNamed(p, "handler"));
+        QCOMPARE(m_panel->label(), labelNamed(p, "handler"));
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(m_panel->summary()->wall(), Time(52));
+    }
+
+    // Another profile while the aggregate computes: its result is dropped,
+    // no stale rows, no crash; and a cancel shows nothing either.
+    void profileSwitchDropsTheAggregate()
+    {
+        const Profile& p = *m_document->profile();
+        QSignalSpy shown(m_panel.get(), &CriticalPathPanel::aggregateShown);
+        m_panel->setScope(Scope::Label);
+        m_panel->showLabel(labelNamed(p, "handler"));
+        QVERIFY(m_panel->isComputing());
+        m_document->setProfile(workedExample());
+        QTest::qWait(200);
+        QCOMPARE(shown.count(), 0);
+        QCOMPARE(m_panel->label(), kNone);
+        QCOMPARE(m_panel->labelModel()->rowCount(), 0);
+        QCOMPARE(m_panel->slowestList()->count(), 0);
+        QVERIFY(!m_panel->summary());
+
+        m_panel->showLabel(labelNamed(*m_document->profile(), "handler"));
+        m_panel->cancel();
+        QTest::qWait(200);
+        QCOMPARE(shown.count(), 0);
+        QVERIFY(m_panel->message().startsWith(QStringLiteral("Cancelled")));
+        QCOMPARE(m_panel->labelModel()->rowCount(), 0);
+    }
+
+    // A format without wakers says why; the task's path is still shown.
+    void noWakersSaysWhy()
+    {
+        QVERIFY(!m_panel->message().contains(QStringLiteral("No wakers")));
+        m_document->setProfile(loadedFile(QStringLiteral(RUNLANE_TEST_DATA "/samples/folded/simple.txt")));
+        QVERIFY(m_document->hasProfile());
+        QVERIFY(m_panel->message().contains(QStringLiteral("No wakers: this format records no wakes")));
+    }
+
+    // CSV with runlane-cli critical-path --format csv's columns: the
+    // breakdown, and (--each) the task's segments.
+    void exportsCsv()
+    {
+        const Profile& p = *m_document->profile();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cp.csv"));
+        QString error;
+        QVERIFY(!m_panel->exportCsv(path, CriticalPathPanel::CsvTable::Breakdown, &error));
+        QVERIFY(m_document->criticalPath()->show(byName(p, "handler")));
+        QVERIFY(m_panel->exportCsv(path, CriticalPathPanel::CsvTable::Breakdown, &error));
+        QCOMPARE(readAll(path), QStringLiteral("kind,name,file,line,ns\n"
+                                               "queued,other,app.nim,40,28\n"
+                                               "running,handler,app.nim,10,9\n"
+                                               "running,query,app.nim,20,9\n"
+                                               "queued,flush,app.nim,50,4\n"
+                                               "idle,,,,1\n"
+                                               "waiting,sleepAsync,app.nim,30,1\n"));
+        QVERIFY(m_panel->exportCsv(path, CriticalPathPanel::CsvTable::Segments, &error));
+        QCOMPARE(readAll(path), QStringLiteral("task_created_ns,start_ns,end_ns,kind,name,track\n"
+                                               "0,0,5,running,handler,main\n"
+                                               "0,5,8,running,query,main\n"
+                                               "0,8,10,running,handler,main\n"
+                                               "0,10,11,waiting,sleepAsync,main\n"
+                                               "0,11,12,idle,,main\n"
+                                               "0,12,40,queued,other,main\n"
+                                               "0,40,46,running,query,main\n"
+                                               "0,46,50,queued,flush,main\n"
+                                               "0,50,52,running,handler,main\n"));
+    }
+
+    // The panel as PNG: its size, the bar's kinds in their colours.
+    void exportsImage()
+    {
+        const Profile& p = *m_document->profile();
+        QVERIFY(m_document->criticalPath()->show(byName(p, "handler")));
+        m_panel->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_panel.get()));
+        const QImage image = m_panel->image(2.0);
+        QCOMPARE(image.size(), m_panel->size() * 2);
+        const CriticalPathBar* bar = m_panel->bar();
+        const QPoint origin = bar->mapTo(m_panel.get(), QPoint(0, 0));
+        const int width = bar->width() - 8; // the bar's margins of 4
+        // Running is the first 34.6 %, queued the next 61.5 %.
+        QCOMPARE(pixelAt(image, QPointF(origin.x() + 4 + width * 0.17, origin.y() + 12)),
+                 rgb(CriticalPathBar::kindColor(Kind::Running).rgb()));
+        QCOMPARE(pixelAt(image, QPointF(origin.x() + 4 + width * 0.65, origin.y() + 12)),
+                 rgb(CriticalPathBar::kindColor(Kind::Queued).rgb()));
+    }
+
+private:
+    std::unique_ptr<TimeAxis> m_axis;
+    std::unique_ptr<ProfileDocument> m_document;
+    std::unique_ptr<CriticalPathPanel> m_panel;
+};
+
+QTEST_MAIN(TestCriticalPathPanel)
+#include "tst_criticalpathpanel.moc"
