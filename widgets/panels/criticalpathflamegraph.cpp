@@ -7,8 +7,11 @@
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPaintEvent>
+#include <QResizeEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QToolTip>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -34,11 +37,13 @@ QString percent(Time part, Time whole)
 } // namespace
 
 CriticalPathFlameGraph::CriticalPathFlameGraph(ProfileDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document)
+    : QWidget(parent), m_document(document), m_scroll(new QScrollBar(Qt::Vertical, this))
 {
     m_rowHeight = fontMetrics().height() + 6;
-    setMouseTracking(false);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_scroll->hide();
+    m_scroll->setSingleStep(m_rowHeight);
+    connect(m_scroll, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
     // The labels, their colours and the emphasis are the open profile's:
     // the tree's label ids mean nothing in the next one.
     connect(m_document, &ProfileDocument::profileAboutToChange, this, &CriticalPathFlameGraph::clear);
@@ -70,6 +75,8 @@ void CriticalPathFlameGraph::setTree(std::shared_ptr<const Tree> tree, Time runn
     m_selected = kNone;
     layout();
     m_running = running > 0 ? running : m_axisEnd;
+    m_scroll->setValue(0);
+    updateScrollBar();
     updateGeometry();
     update();
 }
@@ -81,8 +88,35 @@ void CriticalPathFlameGraph::clear()
     m_running = m_wall = 0;
     m_selected = kNone;
     layout();
+    updateScrollBar();
     updateGeometry();
     update();
+}
+
+void CriticalPathFlameGraph::updateScrollBar()
+{
+    const int w = m_scroll->sizeHint().width();
+    m_scroll->setGeometry(width() - w, 0, w, height());
+    m_scroll->setRange(0, std::max(0, contentHeight() - height()));
+    m_scroll->setPageStep(std::max(1, height()));
+    m_scroll->setVisible(scrollShown());
+}
+
+bool CriticalPathFlameGraph::scrollShown() const
+{
+    // From the sizes, not the bar's isVisible(): a widget not shown yet (a
+    // hidden tab; its resize events wait until it is) lays out the same.
+    return contentHeight() > height();
+}
+
+int CriticalPathFlameGraph::plotWidth() const
+{
+    return std::max(1, width() - (scrollShown() ? m_scroll->sizeHint().width() : 0));
+}
+
+int CriticalPathFlameGraph::scrollY() const
+{
+    return scrollShown() ? std::min(m_scroll->value(), contentHeight() - height()) : 0;
 }
 
 void CriticalPathFlameGraph::layout()
@@ -163,20 +197,20 @@ QRectF CriticalPathFlameGraph::nodeRect(std::uint32_t node) const
     if (node >= m_depthOf.size())
         return {};
     const Span& span = m_rows[m_depthOf[node]][m_indexOf[node]];
-    const double x0 = xFor(span.start, width());
-    const double x1 = xFor(span.end, width());
-    return QRectF(x0, double(m_depthOf[node]) * m_rowHeight, x1 - x0, m_rowHeight - 1);
+    const double x0 = xFor(span.start, plotWidth());
+    const double x1 = xFor(span.end, plotWidth());
+    return QRectF(x0, double(m_depthOf[node]) * m_rowHeight - scrollY(), x1 - x0, m_rowHeight - 1);
 }
 
 std::uint32_t CriticalPathFlameGraph::nodeAt(QPoint pos) const
 {
-    if (pos.y() < 0 || pos.x() < 0 || pos.x() >= width() || m_axisEnd <= 0)
+    if (pos.y() < 0 || pos.x() < 0 || pos.x() >= plotWidth() || m_axisEnd <= 0)
         return kNone;
-    const std::size_t depth = std::size_t(pos.y() / m_rowHeight);
+    const std::size_t depth = std::size_t((pos.y() + scrollY()) / m_rowHeight);
     if (depth >= m_rows.size())
         return kNone;
     const std::vector<Span>& row = m_rows[depth];
-    const double w = width();
+    const double w = plotWidth();
     const double x = pos.x() + 0.5; // the pixel's centre
     // The first span ending right of x: under the cursor, or the nearest
     // one to its right, if within a sliver's reach; else the one before.
@@ -232,10 +266,10 @@ QRgb CriticalPathFlameGraph::fillOf(std::uint32_t node) const
 
 std::size_t CriticalPathFlameGraph::paintContent(QPainter& p, QSize size) const
 {
-    return paintRows(p, QRect(QPoint(0, 0), size), size.width());
+    return paintRows(p, QRect(QPoint(0, 0), size), size.width(), scrollY());
 }
 
-std::size_t CriticalPathFlameGraph::paintRows(QPainter& p, const QRect& area, int width) const
+std::size_t CriticalPathFlameGraph::paintRows(QPainter& p, const QRect& area, int width, int scroll) const
 {
     p.fillRect(area, ColorScheme::background());
     if (m_tree && m_axisEnd <= 0) {
@@ -246,9 +280,9 @@ std::size_t CriticalPathFlameGraph::paintRows(QPainter& p, const QRect& area, in
     std::size_t boxes = 0;
     const double w = std::max(1, width);
     // Only the rows in the area: a deep tree costs nothing out of view.
-    const std::size_t first = std::size_t(std::max(0, area.top()) / m_rowHeight);
-    for (std::size_t d = first; d < m_rows.size() && int(d) * m_rowHeight <= area.bottom(); ++d)
-        boxes += paintRow(p, m_rows[d], int(d) * m_rowHeight, w);
+    const std::size_t first = std::size_t(std::max(0, area.top() + scroll) / m_rowHeight);
+    for (std::size_t d = first; d < m_rows.size() && int(d) * m_rowHeight - scroll <= area.bottom(); ++d)
+        boxes += paintRow(p, m_rows[d], int(d) * m_rowHeight - scroll, w);
     return boxes;
 }
 
@@ -323,9 +357,10 @@ void CriticalPathFlameGraph::paintBox(QPainter& p, std::uint32_t node, const QRe
 void CriticalPathFlameGraph::paintEvent(QPaintEvent* event)
 {
     QPainter p(this);
-    p.setClipRect(event->rect());
-    // Rows out of the repainted area are skipped (a scroll area shows part).
-    m_lastPainted = paintRows(p, event->rect(), width());
+    // Rows out of the repainted area are skipped.
+    const QRect area = event->rect() & QRect(0, 0, plotWidth(), height());
+    p.setClipRect(area);
+    m_lastPainted = paintRows(p, area, plotWidth(), scrollY());
 }
 
 void CriticalPathFlameGraph::mouseReleaseEvent(QMouseEvent* event)
@@ -339,6 +374,23 @@ void CriticalPathFlameGraph::mouseReleaseEvent(QMouseEvent* event)
     if (node != kNone)
         m_document->setFocusLabel((*m_tree)[node].label);
     Q_EMIT nodeClicked(node);
+}
+
+void CriticalPathFlameGraph::wheelEvent(QWheelEvent* event)
+{
+    if (!scrollShown()) {
+        event->ignore();
+        return;
+    }
+    // Three rows a notch, as the timeline's rows scroll.
+    m_scroll->setValue(m_scroll->value() - event->angleDelta().y() * 3 * m_rowHeight / 120);
+    event->accept();
+}
+
+void CriticalPathFlameGraph::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    updateScrollBar();
 }
 
 bool CriticalPathFlameGraph::event(QEvent* event)

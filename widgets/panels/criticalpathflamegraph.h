@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+class QScrollBar;
+
 namespace runlane {
 
 class ProfileDocument;
@@ -17,7 +19,8 @@ class ProfileDocument;
 // each node a box as wide as its running time on the paths, its children
 // under it from its left edge, heaviest first. The whole tree always fills
 // the width (no time axis, no zoom), so the box of a root of the only root
-// spans the widget.
+// spans the widget (less a scroll bar, shown when the rows are taller
+// than the widget).
 //
 // Not an IcicleView: that view takes its spans from the document (the
 // profile's timeline or the document's CallTree, rebuilt on every profile
@@ -51,10 +54,15 @@ public:
     std::size_t nodeCount() const { return m_tree ? m_tree->size() : 0; }
 
     // The layout: the axis (the roots' totals summed), the rows, and where
-    // a node is drawn in widget coordinates (empty if not in view).
+    // a node is drawn in widget coordinates (scrolled; zero-sized if none).
     Time axisEnd() const { return m_axisEnd; }
     int depthCount() const { return int(m_rows.size()); }
     int rowHeight() const { return m_rowHeight; }
+    int contentHeight() const { return depthCount() * m_rowHeight; }
+    // The boxes' width: the widget's, less the scroll bar if shown.
+    int plotWidth() const;
+    QScrollBar* verticalScrollBar() const { return m_scroll; }
+    int scrollY() const;
     int depthOf(std::uint32_t node) const;
     QRectF nodeRect(std::uint32_t node) const;
     std::uint32_t nodeAt(QPoint pos) const;
@@ -64,8 +72,9 @@ public:
     std::uint32_t selectedNode() const { return m_selected; }
     void selectNode(std::uint32_t node);
 
-    // Paints the graph into `size`, for the widget and a PNG export alike;
-    // returns how many boxes it drew (a merged run counts once).
+    // Paints the graph as scrolled into `size` (a plot `size.width()`
+    // wide), for the widget and a PNG export alike; returns how many boxes
+    // it drew (a merged run counts once).
     std::size_t paintContent(QPainter& painter, QSize size) const;
     // Boxes drawn by the widget's last paint.
     std::size_t lastPaintedBoxes() const { return m_lastPainted; }
@@ -80,6 +89,8 @@ Q_SIGNALS:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
@@ -91,16 +102,19 @@ private:
     };
 
     void layout();
+    void updateScrollBar();
+    bool scrollShown() const;
     QRgb fillOf(std::uint32_t node) const;
     QString nameOf(std::uint32_t node) const;
     double xFor(Time t, double width) const;
     Time timeAt(double x, double width) const;
     // The rows crossing `area` of a graph `width` px wide; boxes drawn.
-    std::size_t paintRows(QPainter& p, const QRect& area, int width) const;
+    std::size_t paintRows(QPainter& p, const QRect& area, int width, int scroll) const;
     std::size_t paintRow(QPainter& p, const std::vector<Span>& row, int y, double width) const;
     void paintBox(QPainter& p, std::uint32_t node, const QRectF& rect) const;
 
     ProfileDocument* const m_document;
+    QScrollBar* const m_scroll;
     std::shared_ptr<const CriticalPathSummary> m_summary;
     std::shared_ptr<const Tree> m_tree;
     Time m_running = 0;

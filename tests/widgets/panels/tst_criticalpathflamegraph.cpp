@@ -4,6 +4,7 @@
 #include "widgettestsupport.h"
 
 #include <QPainter>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -220,6 +221,35 @@ private Q_SLOTS:
                 QVERIFY2(pixelAt(image, QPointF(x, 1.5 * m_graph->rowHeight())) != background,
                          qPrintable(QStringLiteral("blank column %1").arg(x)));
         }
+    }
+
+    // Rows taller than the widget scroll: the scroll bar takes its width
+    // from the boxes, and the rows in view are the scrolled ones.
+    void deepTreeScrolls()
+    {
+        m_graph->setTree(chain(10000), 0, 0);
+        const int row = m_graph->rowHeight();
+        m_graph->resize(400, 5 * row);
+        m_graph->show(); // the scroll bar is laid out on a resize event
+        QVERIFY(QTest::qWaitForWindowExposed(m_graph.get()));
+        QScrollBar* bar = m_graph->verticalScrollBar();
+        QCOMPARE(bar->maximum(), 9995 * row);
+        QCOMPARE(m_graph->plotWidth(), 400 - bar->sizeHint().width());
+        QCOMPARE(m_graph->nodeRect(0), QRectF(0, 0, m_graph->plotWidth(), row - 1));
+        bar->setValue(100 * row);
+        QCOMPARE(m_graph->nodeAt(QPoint(1, 1)), std::uint32_t(100));
+        QCOMPARE(m_graph->nodeRect(102).y(), double(2 * row));
+        m_graph->grab();
+        QCOMPARE(m_graph->lastPaintedBoxes(), std::size_t(5));
+        QWheelEvent wheel(QPointF(10, 10), m_graph->mapToGlobal(QPointF(10, 10)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(m_graph.get(), &wheel);
+        QCOMPARE(bar->value(), 103 * row);
+
+        // A shallow tree again: no scroll bar, the full width.
+        m_graph->setSummary(summaryOf(*m_document->profile(), "handler"));
+        QCOMPARE(m_graph->plotWidth(), 400);
+        QCOMPARE(m_graph->scrollY(), 0);
     }
 
     // A tree a caller got wrong: a parent after its child (or itself) makes
