@@ -162,6 +162,16 @@ bool CliSupport::parsePercent(std::string text, double& out)
     return true;
 }
 
+bool CliSupport::parseLevel(const std::string& text, double& out)
+{
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !(value > 0 && value < 1))
+        return false;
+    out = value;
+    return true;
+}
+
 bool CliSupport::parseCount(const std::string& text, std::size_t& out)
 {
     if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))

@@ -69,6 +69,8 @@ public:
     static bool parseRange(const std::string& text, const Profile& profile, TimeRange& range, std::string& error);
     // "5%", "5 %" or "5": a percentage (under 1000), as a fraction.
     static bool parsePercent(std::string text, double& out);
+    // A significance level: a number strictly between 0 and 1.
+    static bool parseLevel(const std::string& text, double& out);
     // A whole number from 1 to 999999999.
     static bool parseCount(const std::string& text, std::size_t& out);
     // A time with a unit ("5ms") for time profiles; a plain number of

@@ -133,12 +133,8 @@ int parseCompareOptions(const CliArgs& args, CompareOptions& options, std::ostre
 {
     if (const auto t = args.value("--threshold"); t && !CliSupport::parsePercent(*t, options.threshold))
         return CliSupport::usageError(err, "bad --threshold '" + *t + "': give a percentage, e.g. 5%");
-    if (const auto a = args.value("--alpha")) {
-        char* end = nullptr;
-        options.alpha = std::strtod(a->c_str(), &end);
-        if (a->empty() || end != a->c_str() + a->size() || !(options.alpha > 0 && options.alpha < 1))
-            return CliSupport::usageError(err, "bad --alpha '" + *a + "': give a level between 0 and 1, e.g. 0.05");
-    }
+    if (const auto a = args.value("--alpha"); a && !CliSupport::parseLevel(*a, options.alpha))
+        return CliSupport::usageError(err, "bad --alpha '" + *a + "': give a level between 0 and 1, e.g. 0.05");
     const std::string per = args.value("--per").value_or("run");
     if (per == "task")
         options.per = CompareOptions::Per::Call;

@@ -44,18 +44,12 @@ std::string value(const Comparison& c, CompareMetric metric, double v, bool sign
 
 std::string percent(double fraction)
 {
-    if (std::isinf(fraction))
-        return fraction > 0 ? "new" : "gone";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.1f %%", fraction * 100);
-    return buffer;
+    return CompareFormatter::percentText(fraction);
 }
 
 std::string pValue(double p)
 {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, p < 0.001 ? "%.1e" : "%.3f", p);
-    return buffer;
+    return CompareFormatter::pValueText(p);
 }
 
 std::string interval(const Comparison::MetricResult& m)
@@ -146,6 +140,22 @@ std::string CompareFormatter::labelText(const LabelKey& key)
     if (key.file.empty())
         return key.name;
     return key.name + " (" + key.file + (key.line > 0 ? ":" + std::to_string(key.line) : "") + ")";
+}
+
+std::string CompareFormatter::percentText(double fraction)
+{
+    if (std::isinf(fraction))
+        return fraction > 0 ? "new" : "gone";
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%+.1f %%", fraction * 100);
+    return buffer;
+}
+
+std::string CompareFormatter::pValueText(double p)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, p < 0.001 ? "%.1e" : "%.3f", p);
+    return buffer;
 }
 
 std::string CompareFormatter::pad(std::string text, std::size_t width, bool right)

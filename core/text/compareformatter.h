@@ -25,6 +25,10 @@ public:
     static std::string markdown(const Comparison& comparison, std::size_t limit = kAllRows);
     // "name (file:line)", as every text of a comparison names a label.
     static std::string labelText(const LabelKey& key);
+    // A change relative to its base: "+25.4 %"; "new" or "gone" for ±inf.
+    static std::string percentText(double fraction);
+    // "0.031", or "6.8e-08" under 0.001.
+    static std::string pValueText(double p);
     // `text` padded to `width` characters (not bytes: µ and Δ are two).
     static std::string pad(std::string text, std::size_t width, bool right = false);
     // A CSV field, quoted when it holds a quote, a newline or `separator`.

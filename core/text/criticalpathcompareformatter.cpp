@@ -40,18 +40,7 @@ std::string value(const CriticalPathComparison& c, double v, bool sign = false)
 
 std::string percent(double fraction)
 {
-    if (std::isinf(fraction))
-        return fraction > 0 ? "new" : "gone";
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%+.1f %%", fraction * 100);
-    return buffer;
-}
-
-std::string pValue(double p)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, p < 0.001 ? "%.1e" : "%.3f", p);
-    return buffer;
+    return CompareFormatter::percentText(fraction);
 }
 
 Json numberOrNull(double v)
@@ -151,7 +140,7 @@ std::string CriticalPathCompareFormatter::table(const CriticalPathComparison& c,
         out += Pad::pad(std::string(Comparison::name(m.verdict)), 13)
             + Pad::pad(std::string(CriticalPath::kindName(kind)), 9) + Pad::pad(value(c, m.base.median), 11, true)
             + Pad::pad(value(c, m.next.median), 11, true) + Pad::pad(value(c, m.delta, true), 12, true)
-            + Pad::pad(percent(m.deltaPct), 10, true) + Pad::pad(pValue(m.p), 9, true) + "  [" + percent(m.ciPct.low)
+            + Pad::pad(percent(m.deltaPct), 10, true) + Pad::pad(CompareFormatter::pValueText(m.p), 9, true) + "  [" + percent(m.ciPct.low)
             + ", " + percent(m.ciPct.high) + "]\n";
     }
     out += "\nBy (kind, label), largest change first:\n";
