@@ -104,8 +104,12 @@ ProfileView::ProfileView(ProfileDocument* document, QWidget* parent) : QWidget(p
     m_clearCriticalPathAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_clearCriticalPathAction->setEnabled(false);
     connect(m_clearCriticalPathAction, &QAction::triggered, m_document->criticalPath(), &CriticalPathState::clear);
-    connect(m_document->criticalPath(), &CriticalPathState::changed, this,
-            [this] { m_clearCriticalPathAction->setEnabled(m_document->criticalPath()->isActive()); });
+    connect(m_document->criticalPath(), &CriticalPathState::changed, this, [this] {
+        const bool shown = m_document->criticalPath()->isActive();
+        m_clearCriticalPathAction->setEnabled(shown);
+        if (!shown) // "Critical path of …; Esc clears it" is over
+            Q_EMIT message(QString());
+    });
     addAction(m_criticalPathAction);
     addAction(m_clearCriticalPathAction);
 }

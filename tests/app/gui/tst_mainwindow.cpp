@@ -641,6 +641,7 @@ private Q_SLOTS:
         QTest::keyClick(window.lanes(), Qt::Key_Escape);
         QVERIFY(!path.isActive());
         QCOMPARE(path.segments().size(), std::size_t(0));
+        QCOMPARE(window.statusBar()->currentMessage(), QString());
         QCOMPARE(window.axis()->selectedMeasurement(), handler); // the path went first
 
         // A box: query's second run (40-46) on the icicle.
