@@ -98,14 +98,33 @@ void CriticalPathPainter::forBoxes(MeasurementId m, Time from, Time to, const Bo
     }
 }
 
+void CriticalPathPainter::paintMarks(QPainter& p, const QRectF& area, const Marks& marks)
+{
+    // The veil covers all but the marks: what is on the path keeps its own
+    // colours under its outline, hatch or tint.
+    QRegion keep = marks.plain;
+    for (const std::vector<QRectF>* rects : {&marks.outlined, &marks.hatched, &marks.tinted}) {
+        for (const QRectF& r : *rects)
+            keep += r.toAlignedRect();
+    }
+    p.setClipRegion(QRegion(area.toAlignedRect()) - keep);
+    p.fillRect(area, veil());
+    p.setClipRect(area);
+    for (const QRectF& r : marks.tinted)
+        p.fillRect(r, blockerTint());
+    for (const QRectF& r : marks.hatched)
+        p.fillRect(r, QBrush(queuedHatch(), Qt::FDiagPattern));
+    for (const QRectF& r : marks.outlined)
+        outlineRect(p, r);
+}
+
 void CriticalPathPainter::paintLanes(QPainter& p, const QRectF& area, const LaneOf& laneOf) const
 {
     if (!m_state.isActive())
         return;
     const Time from = m_axis.visibleStart();
     const Time to = m_axis.visibleEnd();
-    std::vector<QRectF> outlined, hatched, tinted;
-    QRegion keep;
+    Marks marks;
     auto band = [&](MeasurementId m) {
         const QRectF lane = m == kNone ? QRectF() : laneOf(m);
         return lane.isEmpty() ? QRectF() : lane.adjusted(0, 1, 0, -1);
@@ -118,39 +137,28 @@ void CriticalPathPainter::paintLanes(QPainter& p, const QRectF& area, const Lane
             if (lane.isEmpty())
                 lane = band(s.pathMeasurement);
             if (!lane.isEmpty())
-                outlined.push_back(spanRect(s.start, s.end, lane));
+                marks.outlined.push_back(spanRect(s.start, s.end, lane));
             break;
         case Kind::Queued:
         case Kind::Idle:
             if (const QRectF blocker = band(s.named); !blocker.isEmpty())
-                tinted.push_back(spanRect(s.start, s.end, blocker));
-            lane = band(s.pathMeasurement);
-            if (!lane.isEmpty())
-                hatched.push_back(spanRect(s.start, s.end, lane));
+                marks.tinted.push_back(spanRect(s.start, s.end, blocker));
+            if (lane = band(s.pathMeasurement); !lane.isEmpty())
+                marks.hatched.push_back(spanRect(s.start, s.end, lane));
             break;
         case Kind::Waiting:
             // The waiter stays in plain sight: nothing ran for the path.
-            lane = band(s.named);
+            if (lane = band(s.named); !lane.isEmpty())
+                marks.plain += spanRect(s.start, s.end, lane).toAlignedRect();
             break;
         }
-        if (!lane.isEmpty())
-            keep += spanRect(s.start, s.end, lane).toAlignedRect();
     }
-    for (const QRectF& r : tinted)
-        keep += r.toAlignedRect();
     p.save();
-    p.setClipRegion(QRegion(area.toAlignedRect()) - keep);
-    p.fillRect(area, veil());
-    p.setClipRect(area);
-    for (const QRectF& r : tinted)
-        p.fillRect(r, blockerTint());
-    for (const QRectF& r : hatched)
-        p.fillRect(r, QBrush(queuedHatch(), Qt::FDiagPattern));
-    for (const QRectF& r : outlined)
-        outlineRect(p, r);
+    paintMarks(p, area, marks);
     // The wakes: in time order of `at`, each from the waker's lane at its
     // end to the woken task's lane at its resume; only those whose arrow
-    // overlaps the visible range, both lanes on screen.
+    // overlaps the visible range, both lanes on screen. A path has a few
+    // wakes per segment: they are not worth an index of their own.
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(QPen(wakeArrow(), 2.0));
     for (const CriticalPathState::WakeEdge& w : m_state.wakes()) {
@@ -173,28 +181,17 @@ void CriticalPathPainter::paintIcicle(QPainter& p, const QRectF& area, const Box
         return;
     const Time from = m_axis.visibleStart();
     const Time to = m_axis.visibleEnd();
-    std::vector<QRectF> outlined, tinted;
-    QRegion keep;
+    Marks marks;
     for (const CriticalPath::Segment& s : m_state.segmentsIn(from, to)) {
         const Time a = std::max(s.start, from);
         const Time b = std::min(s.end, to);
         if (s.kind == Kind::Running)
-            forBoxes(s.named, a, b, boxOf, [&](const QRectF& r) { outlined.push_back(r); });
+            forBoxes(s.named, a, b, boxOf, [&](const QRectF& r) { marks.outlined.push_back(r); });
         else if (s.kind == Kind::Queued)
-            forBoxes(s.named, a, b, boxOf, [&](const QRectF& r) { tinted.push_back(r); });
+            forBoxes(s.named, a, b, boxOf, [&](const QRectF& r) { marks.tinted.push_back(r); });
     }
-    for (const QRectF& r : outlined)
-        keep += r.toAlignedRect();
-    for (const QRectF& r : tinted)
-        keep += r.toAlignedRect();
     p.save();
-    p.setClipRegion(QRegion(area.toAlignedRect()) - keep);
-    p.fillRect(area, veil());
-    p.setClipRect(area);
-    for (const QRectF& r : tinted)
-        p.fillRect(r, blockerTint());
-    for (const QRectF& r : outlined)
-        outlineRect(p, r);
+    paintMarks(p, area, marks);
     p.restore();
 }
 

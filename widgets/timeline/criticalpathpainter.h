@@ -4,8 +4,10 @@
 
 #include <QColor>
 #include <QRectF>
+#include <QRegion>
 
 #include <functional>
+#include <vector>
 
 class QPainter;
 
@@ -63,6 +65,15 @@ public:
     void paintIcicle(QPainter& p, const QRectF& area, const BoxOf& boxOf) const;
 
 private:
+    // What one view marks, in paint coordinates.
+    struct Marks {
+        std::vector<QRectF> outlined; // running
+        std::vector<QRectF> hatched; // queued or idle, on the ready task
+        std::vector<QRectF> tinted; // the blockers
+        QRegion plain; // on the path, drawn as it is (waiting)
+    };
+    // The veil over `area` but the marks, then the marks.
+    static void paintMarks(QPainter& p, const QRectF& area, const Marks& marks);
     // The x of an instant in paint coordinates, held a little outside the
     // area (QPainter's coordinates must stay small).
     double xOf(Time t) const;
