@@ -339,8 +339,12 @@ private:
     // file ends inside it.
     bool skipOtherValue()
     {
-        if (!scanValue())
+        if (!scanValue()) {
+            // Cut inside it: only if what is there is valid up to the end.
+            if (!isCutJson(std::string_view(m_buffer.data() + m_elementStart, m_end - m_elementStart)))
+                throw Unsupported();
             return false;
+        }
         const std::size_t length = m_pos - m_elementStart;
         if (length > (16u << 20))
             throw Unsupported(); // the reference reader judges big ones

@@ -184,6 +184,12 @@ private Q_SLOTS:
         QTest::newRow("object cut after the events") << object + "]," << true;
         QTest::newRow("object cut in samples") << object + "],\"samples\":[{\"ts\":1" << true;
         QTest::newRow("object cut in a later literal") << object + "],\"x\":tr" << false;
+        // A line break inside a string of a later member, then the end: an
+        // error where the reference reader meets it, not a cut (found by
+        // fuzz_chrome reading its input both ways).
+        QTest::newRow("object, bad string in a later member, then cut")
+            << object + "],\"stackFrames\":{\"7\":{\"nam\n[{\"a\":1}" << false;
+        QTest::newRow("object cut in a later member's string") << object + "],\"stackFrames\":{\"7\":{\"nam" << true;
         QTest::newRow("object cut before the events") << QByteArray("{\"otherData\":{\"v\":[1") << false;
         QTest::newRow("object with a trailing comma") << "{\"traceEvents\":[" + x + ",]}" << false;
     }
