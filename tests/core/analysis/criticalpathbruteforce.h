@@ -286,18 +286,27 @@ private:
 // ran (so no two claim one track's running at once), and equal the brute
 // force's segments exactly (unless `brute` is false: overlapping polls on
 // one track, where "the innermost running measurement" has no single
-// answer). QFAILs naming `what`, the measurement and the segment.
-inline void checkAgainstBruteForce(const Profile& p, const CriticalPath& path, const QString& what, bool brute = true)
+// answer). QFAILs naming `what`, the measurement and the segment. Counts
+// into `woken` the segments explained by a waker (depth > 0), so that a
+// test can tell its workload exercised the wake rule.
+inline void checkAgainstBruteForce(const Profile& p, const CriticalPath& path, const QString& what, bool brute = true,
+                                   std::size_t* woken = nullptr)
 {
     using Kind = CriticalPath::Kind;
     BruteForce bruteForce(p, path.wakeSource());
+    // m's intervals on `track` cover [from, to) (back-to-back runs merge).
     auto ranOn = [&p](MeasurementId m, TrackId track, Time from, Time to) {
-        for (const IntervalId id : p.intervalsOf(m)) {
-            const Interval& iv = p.interval(id);
-            if (p.trackOf(id) == track && iv.start <= from && to <= iv.end)
-                return true;
+        for (bool extended = true; extended && from < to;) {
+            extended = false;
+            for (const IntervalId id : p.intervalsOf(m)) {
+                const Interval& iv = p.interval(id);
+                if (p.trackOf(id) == track && iv.start <= from && from < iv.end) {
+                    from = iv.end;
+                    extended = true;
+                }
+            }
         }
-        return false;
+        return from >= to;
     };
     for (MeasurementId m = 0; m < p.measurementCount(); ++m) {
         const Measurement& mm = p.measurement(m);
@@ -309,6 +318,8 @@ inline void checkAgainstBruteForce(const Profile& p, const CriticalPath& path, c
             QVERIFY2(s.start == cursor && s.end > s.start, qPrintable(where));
             cursor = s.end;
             sum += s.duration();
+            if (woken && s.depth > 0)
+                ++*woken;
             if (s.kind == Kind::Running || s.kind == Kind::Queued)
                 QVERIFY2(ranOn(s.named, s.track, s.start, s.end),
                          qPrintable(QStringLiteral("%1: %2 segment %3-%4 names %5, not running on track %6")
