@@ -197,6 +197,8 @@ private Q_SLOTS:
         QTest::newRow("10,000 nodes at 1000 px") << 0 << 10000 << 1000 << 3 << 1001;
         // 10,000 leaves on a 10,000 px axis: each leaf is a pixel, drawn as a box.
         QTest::newRow("10,001 nodes at 10,000 px") << 0 << 10001 << 10000 << 3 << 10001;
+        // The count does not grow with the tree.
+        QTest::newRow("100,000 nodes at 1000 px") << 0 << 100000 << 1000 << 3 << 1001;
         QTest::newRow("a chain of 10,000, 5 rows shown") << 1 << 10000 << 400 << 5 << 5;
     }
     void mergedBoxes()
