@@ -54,5 +54,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::analyseProfile(*result.profile);
     else if (result.error.message.empty())
         std::abort(); // every failure must say what went wrong
+    // A Chrome trace is read by the fast JSON path unless RUNLANE_JSON is
+    // "reference" (core/formats/chrome/chromefastreader.h); the same bytes
+    // go through the reference path too, which must agree. This is what
+    // runs the reference path under the sanitizers on hostile input (the
+    // tests' _reference twins run in the normal build only).
+    static const bool bothPaths = format == nullptr || format->id() == "chrome";
+    if (bothPaths) {
+        ::setenv("RUNLANE_JSON", "reference", 1);
+        const LoadResult reference = ProfileLoader::load(path, {}, format);
+        ::unsetenv("RUNLANE_JSON");
+        if (reference.ok() != result.ok())
+            std::abort(); // one path read what the other refused
+        if (reference.ok()
+            && (reference.profile->intervals().size() != result.profile->intervals().size()
+                || reference.profile->measurements().size() != result.profile->measurements().size()
+                || reference.profile->labelCount() != result.profile->labelCount()))
+            std::abort(); // the paths read different profiles
+        if (!reference.ok() && reference.error.message.empty())
+            std::abort();
+    }
     return 0;
 }
