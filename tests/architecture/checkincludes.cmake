@@ -143,6 +143,18 @@ foreach(source IN LISTS all_sources)
     endif()
 endforeach()
 
+# The README fits on a screen or two: what Runlane is, install, a tour, the
+# formats and an index of docs/ (issue 44); the rest belongs in docs/.
+set(max_readme_lines 200)
+if(EXISTS "${ROOT}/README.md")
+    file(READ "${ROOT}/README.md" text)
+    string(REGEX MATCHALL "\n" newlines "${text}")
+    list(LENGTH newlines count)
+    if(count GREATER max_readme_lines)
+        list(APPEND errors "README.md: ${count} lines, more than ${max_readme_lines}: move the detail to docs/")
+    endif()
+endif()
+
 list(LENGTH sources files)
 if(errors)
     list(LENGTH errors count)
