@@ -72,16 +72,25 @@ std::vector<MeasurementId> CriticalPathSummary::slowest(const Profile& profile, 
 std::vector<CriticalPathSummary::Entry> CriticalPathSummary::breakdownOf(
     const Profile& profile, std::span<const CriticalPath::Segment> segments)
 {
-    std::map<std::uint64_t, Time> sums;
+    // Sorted by (kind, label) and summed in runs: a path has a few dozen
+    // segments, and a map's node per entry cost more than the walk
+    // (a saturating sum of durations is the same in any order).
+    std::vector<std::pair<std::uint64_t, Time>> keyed;
+    keyed.reserve(segments.size());
     for (const auto& s : segments) {
         const LabelId label = s.named == kNone ? kNone : profile.measurement(s.named).label;
-        Time& sum = sums[entryKey(s.kind, label)];
-        sum = addClamped(sum, s.duration());
+        keyed.emplace_back(entryKey(s.kind, label), s.duration());
     }
+    std::sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<Entry> out;
-    out.reserve(sums.size());
-    for (const auto& [key, ns] : sums)
-        out.push_back({Kind(key >> 32), LabelId(key & 0xffffffffu), ns});
+    for (std::size_t i = 0; i < keyed.size();) {
+        Time ns = 0;
+        std::size_t j = i;
+        for (; j < keyed.size() && keyed[j].first == keyed[i].first; ++j)
+            ns = addClamped(ns, keyed[j].second);
+        out.push_back({Kind(keyed[i].first >> 32), LabelId(keyed[i].first & 0xffffffffu), ns});
+        i = j;
+    }
     std::sort(out.begin(), out.end(), largerFirst);
     return out;
 }
@@ -93,7 +102,14 @@ CriticalPathSummary CriticalPathSummary::compute(const CriticalPath& path, std::
     const Profile& p = path.profile();
     CriticalPathSummary out;
     out.m_source = path.wakeSource();
-    std::map<std::uint64_t, Time> sums;
+    // Sums by (kind, label), kNone last: an array, not a map, since every
+    // segment of every task adds to one.
+    const std::size_t labelSlots = p.labelCount() + 1;
+    std::vector<Time> sums(4 * labelSlots, 0);
+    std::vector<bool> used(4 * labelSlots, false);
+    auto slot = [labelSlots](Kind kind, LabelId label) {
+        return std::size_t(kind) * labelSlots + (label == kNone ? labelSlots - 1 : std::size_t(label));
+    };
     std::vector<Time> byTrack(p.trackCount(), 0);
     // The call tree: a node per (parent node, label); a measurement's node
     // is found once by its creation path and remembered.
@@ -137,8 +153,9 @@ CriticalPathSummary CriticalPathSummary::compute(const CriticalPath& path, std::
         std::vector<CriticalPath::Segment> segments = path.of(id, cancel);
         for (const auto& s : segments) {
             const LabelId label = s.named == kNone ? kNone : p.measurement(s.named).label;
-            Time& sum = sums[entryKey(s.kind, label)];
-            sum = addClamped(sum, s.duration());
+            const std::size_t at = slot(s.kind, label);
+            sums[at] = addClamped(sums[at], s.duration());
+            used[at] = true;
             byTrack[s.track] = addClamped(byTrack[s.track], s.duration());
             out.m_kindTotals[std::size_t(s.kind)] = addClamped(out.m_kindTotals[std::size_t(s.kind)], s.duration());
             if (s.kind == Kind::Running && s.named != kNone)
@@ -154,8 +171,10 @@ CriticalPathSummary CriticalPathSummary::compute(const CriticalPath& path, std::
     }
     if (progress)
         progress(tasks.size(), tasks.size());
-    for (const auto& [key, ns] : sums)
-        out.m_breakdown.push_back({Kind(key >> 32), LabelId(key & 0xffffffffu), ns});
+    for (std::size_t at = 0; at < sums.size(); ++at)
+        if (used[at])
+            out.m_breakdown.push_back({Kind(at / labelSlots),
+                                       at % labelSlots == labelSlots - 1 ? kNone : LabelId(at % labelSlots), sums[at]});
     std::sort(out.m_breakdown.begin(), out.m_breakdown.end(), largerFirst);
     std::map<std::int64_t, std::size_t> process;
     for (TrackId t = 0; t < byTrack.size(); ++t) {

@@ -1,0 +1,325 @@
+// bench_criticalpath: how fast the critical path is (semantics.md §9) on a
+// large Chronos-like profile. Builds a profile of N future events (Pending,
+// Running, Paused, Completed) of seeded event loops straight through
+// ProfileBuilder, as the Chronos reader would from the log, then prints
+// one line per figure: the time to build the CriticalPath index, one task's
+// path over random finished tasks (p50/p99/max), and a label's aggregate
+// (CriticalPathSummary::compute) over its first K tasks; see
+// docs/performance.md ("Critical path").
+//
+//   bench_criticalpath [--events 5000000] [--loops 4] [--paths 1000] [--aggregate 100000]
+//                      [--label handleRequest] [--seed 1]
+
+#include "benchsupport.h"
+#include "criticalpath.h"
+#include "criticalpathsummary.h"
+#include "profilebuilder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <deque>
+#include <queue>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+using namespace runlane;
+
+namespace {
+
+struct Options {
+    std::uint64_t events = 5'000'000;
+    int loops = 4;
+    int paths = 1000;
+    std::size_t aggregate = 100'000;
+    std::uint32_t seed = 1;
+    std::string label = "handleRequest";
+};
+
+int usage()
+{
+    std::fprintf(stderr, "Usage: bench_criticalpath [--events N] [--loops N] [--paths N] [--aggregate N] [--label NAME]\n"
+                         "                          [--seed N]\n");
+    return 2;
+}
+
+// One Chronos event loop per track, driven as a server's loop: requests
+// (handleRequest) arrive and wait in the ready queue; a running future
+// calls async procs (their first run synchronous, nested in it), starts
+// timers (sleepAsync: never run, complete later), spawns futures onto the
+// queue, awaits its latest unfinished child (pauses until it completes,
+// then is ready again, in FIFO order) and completes. When nothing is ready
+// the loop waits for the next timer. What is left at the end stays
+// unfinished. Times are µs as ns ticks.
+class ChronosLikeLoops
+{
+public:
+    ChronosLikeLoops(ProfileBuilder& builder, std::uint32_t seed) : m_b(builder), m_rng(seed)
+    {
+        const char* names[] = {"handleRequest", "sleepAsync", "query", "readBody", "parse", "write", "flush"};
+        for (const char* n : names)
+            m_labels.push_back(m_b.label(n, "server.nim", int(m_labels.size()) * 10 + 1));
+    }
+
+    std::uint64_t loop(TrackId track, std::uint64_t events)
+    {
+        struct State {
+            MeasurementId awaitedBy = kNone;
+            bool finished = false;
+        };
+        std::vector<State> state; // by measurement, this loop's only
+        std::vector<MeasurementId> ids;
+        std::vector<Open> stack;
+        std::deque<MeasurementId> ready;
+        std::priority_queue<std::pair<Time, MeasurementId>, std::vector<std::pair<Time, MeasurementId>>,
+                            std::greater<>>
+            timers;
+        std::unordered_map<MeasurementId, std::size_t> local;
+        std::unordered_map<MeasurementId, std::vector<MeasurementId>> children;
+        std::uint64_t written = 0;
+        Time t = 0;
+        // Requests arrive every kRequestEvery µs on average: the loop is
+        // busy about three quarters of the time (printed), so queues form
+        // and drain as on a loaded server, not grow without end.
+        Time nextRequest = 0;
+        auto pick = [this](std::size_t n) { return std::size_t(m_rng() % n); };
+        auto create = [&](LabelId label, MeasurementId creator) {
+            const MeasurementId m = m_b.addMeasurement(track, label, t, creator, AsyncMeasurement);
+            local[m] = state.size();
+            state.push_back({});
+            if (creator != kNone)
+                children[creator].push_back(m);
+            ++written;
+            return m;
+        };
+        auto complete = [&](MeasurementId m) {
+            m_b.finish(m, t, FinalState::Completed);
+            State& s = state[local[m]];
+            s.finished = true;
+            if (s.awaitedBy != kNone)
+                ready.push_back(s.awaitedBy); // the child's end wakes its parent
+            children.erase(m);
+            ++written;
+        };
+        auto close = [&] {
+            const Open o = stack.back();
+            stack.pop_back();
+            m_b.addInterval(o.m, o.start, t, o.order);
+            if (stack.empty())
+                m_busy += t - o.start;
+            return o.m;
+        };
+        auto run = [&](MeasurementId m) {
+            stack.push_back({m, t, m_order++});
+            ++written;
+        };
+        auto timer = [&](MeasurementId creator) {
+            const MeasurementId m = create(m_labels[1], creator);
+            timers.push({t + 1000 * Time(1 + pick(2000)), m});
+            return m;
+        };
+        while (written < events) {
+            if (stack.empty()) {
+                // Each turn the loop completes the timers due, a request
+                // arrives now and then, and it runs what is ready, or
+                // waits for the next timer.
+                while (!timers.empty() && timers.top().first <= t) {
+                    const MeasurementId m = timers.top().second;
+                    timers.pop();
+                    complete(m);
+                }
+                while (nextRequest <= t) {
+                    ready.push_back(create(m_labels[0], kNone));
+                    nextRequest += 1000 * Time(1 + pick(2 * kRequestEvery));
+                }
+                if (!ready.empty()) {
+                    t += 1000;
+                    run(ready.front());
+                    ready.pop_front();
+                } else {
+                    t = timers.empty() ? nextRequest : std::min(nextRequest, timers.top().first);
+                }
+                continue;
+            }
+            t += 1000 * Time(1 + pick(20));
+            const MeasurementId top = stack.back().m;
+            const std::size_t action = pick(100);
+            if (action < 35) {
+                const std::size_t kind = pick(10);
+                if (kind < 5 && stack.size() < 10) {
+                    run(create(m_labels[2 + pick(5)], top)); // an async proc's synchronous first run
+                } else if (kind < 8) {
+                    timer(top);
+                } else {
+                    ready.push_back(create(m_labels[2 + pick(5)], top)); // asyncSpawn
+                }
+            } else if (action < 65) {
+                // await: the latest unfinished child, else a new timer.
+                MeasurementId awaited = kNone;
+                auto& mine = children[top];
+                while (!mine.empty() && awaited == kNone) {
+                    if (!state[local[mine.back()]].finished && state[local[mine.back()]].awaitedBy == kNone
+                        && std::none_of(stack.begin(), stack.end(), [&](const Open& o) { return o.m == mine.back(); }))
+                        awaited = mine.back();
+                    else
+                        mine.pop_back();
+                }
+                if (awaited == kNone)
+                    awaited = timer(top);
+                state[local[awaited]].awaitedBy = top;
+                close();
+                ++written;
+            } else {
+                close();
+                complete(top);
+            }
+        }
+        m_span += t;
+        return written;
+    }
+
+    // The share of the loops' time they ran something.
+    double busy() const { return m_span > 0 ? double(m_busy) / double(m_span) : 0.0; }
+
+private:
+    static constexpr std::size_t kRequestEvery = 120;
+    struct Open {
+        MeasurementId m;
+        Time start;
+        std::uint32_t order;
+    };
+    ProfileBuilder& m_b;
+    std::mt19937 m_rng;
+    std::vector<LabelId> m_labels;
+    std::uint32_t m_order = 0;
+    Time m_busy = 0;
+    Time m_span = 0;
+};
+
+double ms(std::chrono::steady_clock::duration d)
+{
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        if (i + 1 >= argc)
+            return usage();
+        const char* v = argv[++i];
+        const char* key = argv[i - 1];
+        if (!std::strcmp(key, "--events"))
+            o.events = std::strtoull(v, nullptr, 10);
+        else if (!std::strcmp(key, "--loops"))
+            o.loops = std::max(1, std::atoi(v));
+        else if (!std::strcmp(key, "--paths"))
+            o.paths = std::max(1, std::atoi(v));
+        else if (!std::strcmp(key, "--aggregate"))
+            o.aggregate = std::strtoull(v, nullptr, 10);
+        else if (!std::strcmp(key, "--label"))
+            o.label = v;
+        else if (!std::strcmp(key, "--seed"))
+            o.seed = std::uint32_t(std::strtoul(v, nullptr, 10));
+        else
+            return usage();
+    }
+
+    using Clock = std::chrono::steady_clock;
+    auto start = Clock::now();
+    ProfileBuilder builder("Chronos future event log");
+    builder.setWakeSource(WakeSource::Children);
+    std::uint64_t events = 0;
+    double busy = 0;
+    {
+        ChronosLikeLoops loops(builder, o.seed);
+        for (int l = 0; l < o.loops; ++l) {
+            TrackInfo info;
+            info.tid = l + 1;
+            events += loops.loop(builder.addTrack(info), o.events / std::uint64_t(o.loops));
+        }
+        busy = loops.busy();
+    }
+    const auto profile = builder.build();
+    const Profile& p = *profile;
+    std::printf("profile: %llu events, %zu measurements, %zu intervals, %d loops (busy %.0f%% of the time), "
+                "built in %.0f ms\n",
+                static_cast<unsigned long long>(events), p.measurementCount(), p.intervalCount(), o.loops,
+                100.0 * busy, ms(Clock::now() - start));
+
+    start = Clock::now();
+    const CriticalPath path(p, CriticalPath::sourceOf(p));
+    std::printf("CriticalPath index built in %.1f ms\n", ms(Clock::now() - start));
+
+    std::vector<MeasurementId> finished;
+    for (MeasurementId m = 0; m < p.measurementCount(); ++m)
+        if (p.measurement(m).finalState() != FinalState::Unfinished && !p.measurement(m).isBornFinished())
+            finished.push_back(m);
+    // Random tasks (the target), then the longest-lived ones (the worst
+    // case: the longest paths).
+    auto measure = [&path](const char* what, const std::vector<MeasurementId>& tasks) {
+        std::vector<double> times;
+        std::size_t segments = 0;
+        std::size_t maxSegments = 0;
+        for (const MeasurementId m : tasks) {
+            const auto start = Clock::now();
+            const auto s = path.of(m);
+            times.push_back(ms(Clock::now() - start));
+            segments += s.size();
+            maxSegments = std::max(maxSegments, s.size());
+        }
+        if (times.empty())
+            return;
+        std::sort(times.begin(), times.end());
+        auto at = [&times](double q) { return times[std::min(times.size() - 1, std::size_t(q * double(times.size())))]; };
+        std::printf("one task's path over %zu %s: p50 %.3f ms, p99 %.3f ms, max %.3f ms "
+                    "(%.1f segments on average, at most %zu)\n",
+                    times.size(), what, at(0.5), at(0.99), times.back(), double(segments) / double(times.size()),
+                    maxSegments);
+    };
+    std::mt19937 rng(o.seed);
+    std::vector<MeasurementId> sample;
+    for (int i = 0; i < o.paths && !finished.empty(); ++i)
+        sample.push_back(finished[rng() % finished.size()]);
+    measure("random finished tasks", sample);
+    measure("longest-lived tasks", CriticalPathSummary::slowest(p, finished, std::size_t(o.paths)));
+
+    // The label's first `aggregate` tasks in creation order.
+    LabelId label = 0;
+    while (label < p.labelCount() && p.labelName(label) != o.label)
+        ++label;
+    if (label == p.labelCount()) {
+        std::fprintf(stderr, "no label '%s'\n", o.label.c_str());
+        return 1;
+    }
+    std::vector<MeasurementId> tasks = CriticalPathSummary::tasksOf(p, std::span(&label, 1));
+    if (tasks.size() > o.aggregate)
+        tasks.resize(o.aggregate);
+    const std::size_t count = tasks.size();
+    start = Clock::now();
+    // CPU time too: on a shared machine the wall clock also counts waiting
+    // for a core.
+    const std::clock_t cpu = std::clock();
+    const auto summary = CriticalPathSummary::compute(path, tasks, false);
+    std::printf("aggregate of '%s' over %zu tasks: %.0f ms (CPU %.0f ms; Σ lives %.3f s, %zu call-tree nodes)\n",
+                std::string(p.labelName(label)).c_str(), count, ms(Clock::now() - start),
+                1000.0 * double(std::clock() - cpu) / CLOCKS_PER_SEC, double(summary.wall()) / 1e9,
+                summary.tree().size());
+    // What the aggregate walked: its cost is per segment.
+    std::size_t segments = 0;
+    const std::clock_t walkCpu = std::clock();
+    for (const MeasurementId m : tasks)
+        segments += path.of(m).size();
+    std::printf("  its paths: %zu segments, %.1f on average; the walks alone take CPU %.0f ms\n", segments,
+                double(segments) / double(std::max<std::size_t>(1, count)),
+                1000.0 * double(std::clock() - walkCpu) / CLOCKS_PER_SEC);
+    std::printf("peak RSS %.0f MiB\n", bench::peakRssMiB());
+    return 0;
+}
