@@ -21,6 +21,7 @@
 #include <QPainter>
 #include <QSettings>
 
+#include <algorithm>
 #include <memory>
 #include <ostream>
 
@@ -82,6 +83,51 @@ QImage renderAlone(QWidget& widget, const RenderCommand::Request& request, Finis
     return ImageExporter::widget(widget, request.scale);
 }
 
+// A part of the ProfileView, drawn alone at the requested size under the ruler.
+QImage drawPart(ProfileView::Part part, ProfileView& view, ProfileDocument* shown, const RenderCommand::Request& request)
+{
+    switch (part) {
+    case ProfileView::Part::Icicle: {
+        // The size asked for, the differential flame graph's key included.
+        const int legend = ImageExporter::icicleLegendHeight(*view.icicle());
+        const QSize size(request.size.width(), std::max(1, request.size.height() - legend));
+        return ImageExporter::icicle(*view.icicle(), *view.ruler(), size, request.scale);
+    }
+    case ProfileView::Part::Lanes:
+        return ImageExporter::lanes(*view.lanes(), *view.ruler(), request.size, request.scale);
+    case ProfileView::Part::Usage: {
+        // On its own, on the view's document: the ruler, the chart and
+        // its whole legend in the requested size. The legend is sized for
+        // top k and "other" (fewer labels leave a margin below it).
+        UsageChart chart(shown);
+        const int legend = ImageExporter::usageLegendHeight(chart, request.size.width(), std::size_t(chart.topK()) + 1);
+        const int rest = view.ruler()->height() + legend;
+        chart.resize(request.size.width(), std::max(chart.minimumHeight(), request.size.height() - rest));
+        chart.show();
+        QApplication::processEvents();
+        // The image has its plot, not the controls above it: the plot
+        // takes their height too.
+        chart.resize(chart.width(), chart.height() + chart.height() - chart.view()->height());
+        QApplication::processEvents();
+        chart.finishPendingWork();
+        QApplication::processEvents();
+        QImage image = ImageExporter::usage(chart, *view.ruler(), request.scale);
+        if (image.height() < request.size.height() * request.scale) {
+            QImage padded(request.size * request.scale, image.format());
+            padded.setDevicePixelRatio(request.scale);
+            padded.fill(image.pixel(image.width() - 1, image.height() - 1));
+            QPainter(&padded).drawImage(QPoint(0, 0), image);
+            image = padded;
+        }
+        return image;
+    }
+    case ProfileView::Part::Counters:
+        // As File ▸ Export draws them (not offered on the command line yet).
+        return ImageExporter::part(view, part, request.scale);
+    }
+    return {};
+}
+
 constexpr const char* kRenderHelp = R"HELP(Usage: runlane-cli render FILE -o OUT.png [--view V] [--size WxH] [--range A..B] [--scale N] [--aggregated] [--select NAME] [--input-format ID] [--add PROFILE [--add-thread PID:TID]]
        runlane-cli render --base A.json [A2.json ...] B.json -o OUT.png --view rank|icicle|window
 
@@ -138,16 +184,16 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         return CliSupport::usageError(err, "render needs -o OUT.png");
     request.output = QString::fromLocal8Bit(output->c_str());
     const std::string view = args.value("--view").value_or("window");
-    if (view == "icicle")
-        request.view = RenderCommand::View::Icicle;
-    else if (view == "lanes")
-        request.view = RenderCommand::View::Lanes;
-    else if (view == "usage")
-        request.view = RenderCommand::View::Usage;
-    else if (view == "rank")
-        request.view = RenderCommand::View::Rank;
-    else if (view != "window")
-        return CliSupport::usageError(err, "unknown --view '" + view + "' (window, icicle, lanes, usage, rank)");
+    if (view == "rank")
+        request.view = RenderCommand::Panel::Rank;
+    else if (view != "window") {
+        // The parts named as the viewer's exports name them (the counters are not drawn alone yet).
+        const auto parts = {ProfileView::Part::Icicle, ProfileView::Part::Lanes, ProfileView::Part::Usage};
+        const auto part = std::find_if(parts.begin(), parts.end(), [&view](ProfileView::Part p) { return view == ProfileView::partName(p); });
+        if (part == parts.end())
+            return CliSupport::usageError(err, "unknown --view '" + view + "' (window, icicle, lanes, usage, rank)");
+        request.view = *part;
+    }
     if (const auto size = args.value("--size")) {
         const auto x = size->find('x');
         std::size_t w = 0;
@@ -205,43 +251,50 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         }
         range = parsed;
     }
-    // The icicle and the usage chart are drawn from a ProfileView alone, on
-    // a document of its own. The window is drawn whole; the rank (a dock)
-    // and the task lanes are drawn from the window's document and views:
-    // the lanes' automatic layout is chosen for their height in the window,
-    // and their image keeps it.
+    // The window is drawn whole, the rank from a rank panel alone and the
+    // icicle and usage chart from a ProfileView alone, each on a document
+    // of its own. The task lanes are drawn from the window's views: their
+    // automatic layout (per task or packed) is chosen for the height they
+    // have when the profile arrives, before ProfileView sizes them, and in
+    // the window that height follows what the docks leave the ProfileView,
+    // a room that no ViewSizing rule gives; the image keeps that layout.
+    const ProfileView::Part* part = std::get_if<ProfileView::Part>(&request.view);
     std::unique_ptr<MainWindow> window;
     std::unique_ptr<TimeAxis> axis;
     std::unique_ptr<ProfileDocument> document;
     std::unique_ptr<ProfileView> alone;
-    if (request.view == View::Window || request.view == View::Rank || request.view == View::Lanes) {
+    if (request.view == View(Panel::Window) || request.view == View(ProfileView::Part::Lanes)) {
         window = std::make_unique<MainWindow>();
     } else {
         // The theme before any widget, as the window does.
         Theme::apply(Theme::fromName(QSettings().value(Theme::settingsKey()).toString()));
         axis = std::make_unique<TimeAxis>();
         document = std::make_unique<ProfileDocument>(axis.get());
-        alone = std::make_unique<ProfileView>(document.get());
+        if (part)
+            alone = std::make_unique<ProfileView>(document.get());
     }
     ProfileDocument* shown = window ? window->document() : document.get();
-    ProfileView* view = window ? window->profileView() : alone.get();
-    QWidget& top = window ? static_cast<QWidget&>(*window) : *alone;
-    // Exactly the size asked for, even below what the panes would like.
-    top.setMinimumSize(1, 1);
-    top.resize(request.size);
-    // Shown (offscreen) first, as in the app, so that the panes have their
-    // final sizes when the profile arrives.
-    top.show();
-    QApplication::processEvents();
+    ProfileView* view = window ? window->profileView() : alone.get(); // none for the rank
+    if (view) {
+        QWidget& top = window ? static_cast<QWidget&>(*window) : *alone;
+        // Exactly the size asked for, even below what the panes would like.
+        top.setMinimumSize(1, 1);
+        top.resize(request.size);
+        // Shown (offscreen) first, as in the app, so that the panes have their
+        // final sizes when the profile arrives.
+        top.show();
+        QApplication::processEvents();
+    }
     LoadedProfile loaded = LoadedProfile::prepare(std::move(result.profile), request.input);
     if (window) {
         window->showProfile(loaded);
     } else {
         shown->setProfile(loaded);
-        view->fitToProfile();
+        if (view)
+            view->fitToProfile();
     }
     // The differential flame graph is the aggregated one.
-    if (request.aggregated || (!request.base.isEmpty() && request.view == View::Icicle))
+    if (request.aggregated || (!request.base.isEmpty() && part && *part == ProfileView::Part::Icicle))
         shown->setAggregated(true);
     shown->finishPendingWork();
     if (!request.base.isEmpty()) {
@@ -269,56 +322,19 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
     QApplication::processEvents();
     if (window)
         window->rank()->finishPendingWork();
-    view->usage()->finishPendingWork();
+    if (view)
+        view->usage()->finishPendingWork();
     QApplication::processEvents();
 
     QImage image;
-    switch (request.view) {
-    case View::Icicle: {
-        // The size asked for, the differential flame graph's key included.
-        const int legend = ImageExporter::icicleLegendHeight(*view->icicle());
-        const QSize size(request.size.width(), std::max(1, request.size.height() - legend));
-        image = ImageExporter::icicle(*view->icicle(), *view->ruler(), size, request.scale);
-        break;
-    }
-    case View::Lanes:
-        image = ImageExporter::lanes(*view->lanes(), *view->ruler(), request.size, request.scale);
-        break;
-    case View::Usage: {
-        // On its own, on the view's document: the ruler, the chart and
-        // its whole legend in the requested size. The legend is sized for
-        // top k and "other" (fewer labels leave a margin below it).
-        UsageChart chart(shown);
-        const int legend = ImageExporter::usageLegendHeight(chart, request.size.width(), std::size_t(chart.topK()) + 1);
-        const int rest = view->ruler()->height() + legend;
-        chart.resize(request.size.width(), std::max(chart.minimumHeight(), request.size.height() - rest));
-        chart.show();
-        QApplication::processEvents();
-        // The image has its plot, not the controls above it: the plot
-        // takes their height too.
-        chart.resize(chart.width(), chart.height() + chart.height() - chart.view()->height());
-        QApplication::processEvents();
-        chart.finishPendingWork();
-        QApplication::processEvents();
-        image = ImageExporter::usage(chart, *view->ruler(), request.scale);
-        if (image.height() < request.size.height() * request.scale) {
-            QImage padded(request.size * request.scale, image.format());
-            padded.setDevicePixelRatio(request.scale);
-            padded.fill(image.pixel(image.width() - 1, image.height() - 1));
-            QPainter(&padded).drawImage(QPoint(0, 0), image);
-            image = padded;
-        }
-        break;
-    }
-    case View::Rank: {
+    if (part) {
+        image = drawPart(*part, *view, shown, request);
+    } else if (request.view == View(Panel::Rank)) {
         RankPanel panel(shown);
         image = renderAlone(panel, request, [&panel] { panel.finishPendingWork(); });
-        break;
-    }
-    case View::Window:
+    } else {
         dropFocus(*window);
         image = ImageExporter::widget(*window, request.scale);
-        break;
     }
     QString error;
     if (!ImageExporter::savePng(image, request.output, &error)) {

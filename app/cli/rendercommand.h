@@ -2,6 +2,7 @@
 
 #include "chunkedfilereader.h"
 #include "inputformat.h"
+#include "profileview.h"
 #include "ranktable.h"
 
 #include <QSize>
@@ -11,6 +12,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace runlane {
@@ -19,13 +21,16 @@ namespace runlane {
 class RenderCommand
 {
 public:
-    enum class View { Icicle, Lanes, Usage, Rank, Window };
+    // What is drawn: the whole window, the rank panel, or one of the
+    // ProfileView's parts (icicle, lanes, usage) drawn alone.
+    enum class Panel { Window, Rank };
+    using View = std::variant<Panel, ProfileView::Part>;
     struct Request {
         QString input;
         const InputFormat* format = nullptr; // null: recognised from the content
         std::vector<ProfileAddition> additions; // --add, --add-thread
         QString output;
-        View view = View::Window;
+        View view = Panel::Window;
         QSize size{1600, 1000};
         double scale = 1.0;
         std::optional<std::string> range; // "A..B", read against the profile
