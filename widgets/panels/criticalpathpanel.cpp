@@ -1,7 +1,9 @@
 #include "criticalpathpanel.h"
 
+#include "comparesession.h"
 #include "criticalpathbar.h"
 #include "criticalpathbreakdownmodel.h"
+#include "criticalpathcomparetab.h"
 #include "criticalpathflamegraph.h"
 #include "criticalpathformatter.h"
 #include "criticalpathsegmentmodel.h"
@@ -137,6 +139,10 @@ CriticalPathPanel::CriticalPathPanel(ProfileDocument* document, QWidget* parent)
     m_tables->addTab(m_processView, tr("By process"));
     m_tables->addTab(m_flameGraph, tr("Flame graph"));
     m_tables->setTabToolTip(2, tr("Running time on the paths under each measurement's creation path"));
+    m_compareTab = new CriticalPathCompareTab(m_document, this);
+    m_compareTab->setObjectName(QStringLiteral("criticalPathCompare"));
+    m_compareTab->hide(); // a tab in compare mode only
+    connect(m_document->compare(), &CompareSession::baseChanged, this, &CriticalPathPanel::updateShown);
     // A box clicked focuses its label: that must not replace the label
     // whose paths the graph shows (focusChanged).
     m_flameGraph->installEventFilter(this);
@@ -292,6 +298,7 @@ void CriticalPathPanel::showLabel(LabelId label)
     m_labelSummary.reset();
     m_slowestTasks.clear();
     m_slowest->clear();
+    m_compareTab->setLabel(nullptr, kNone, nullptr);
     if (label == kNone || !m_document->hasProfile() || label >= m_document->profile()->labelCount()) {
         m_label = kNone;
         updateShown();
@@ -335,6 +342,7 @@ void CriticalPathPanel::aggregated(ProfileResult<Aggregate> result)
     m_labelProfile = std::move(result.profile);
     m_labelSummary = result.value->summary;
     m_slowestTasks = result.value->slowest;
+    m_compareTab->setLabel(m_labelProfile, m_label, m_labelSummary);
     m_slowest->clear();
     for (const MeasurementId id : m_slowestTasks) {
         const Measurement& m = p.measurement(id);
@@ -373,6 +381,7 @@ void CriticalPathPanel::dropProfile()
     m_labelSummary.reset();
     m_slowestTasks.clear();
     m_slowest->clear();
+    m_compareTab->setLabel(nullptr, kNone, nullptr);
     m_segments->clear();
     updateShown();
 }
@@ -403,6 +412,13 @@ void CriticalPathPanel::updateShown()
     m_exportSegments->setEnabled(task && m_taskSummary);
     m_exportPng->setEnabled(m_document->hasProfile());
     m_labelAction->setEnabled(m_document->focusLabel() != kNone);
+    // Compare mode adds the label's paths against the base runs' (Label scope only).
+    const bool compare = !task && m_compareTab->isAvailable();
+    const int at = m_tables->indexOf(m_compareTab);
+    if (compare && at < 0)
+        m_tables->addTab(m_compareTab, tr("Base vs new"));
+    else if (!compare && at >= 0)
+        m_tables->removeTab(at);
 }
 
 void CriticalPathPanel::updateProgress()

@@ -25,6 +25,7 @@ namespace runlane {
 
 class CriticalPathBar;
 class CriticalPathBreakdownModel;
+class CriticalPathCompareTab;
 class CriticalPathFlameGraph;
 class CriticalPathSegmentModel;
 class ProfileDocument;
@@ -85,6 +86,8 @@ public:
     CriticalPathBar* bar() const { return m_bar; }
     QListWidget* slowestList() const { return m_slowest; }
     CriticalPathFlameGraph* flameGraph() const { return m_flameGraph; }
+    // Compare mode's "Base vs new" tab of the Label scope.
+    CriticalPathCompareTab* compareTab() const { return m_compareTab; }
     // The slowest tasks listed, in creation order.
     const std::vector<MeasurementId>& slowestTasks() const { return m_slowestTasks; }
     // The text above the bar: whose path, or how to get one.
@@ -157,6 +160,7 @@ private:
     QTableView* m_labelView;
     QTableView* m_processView;
     CriticalPathFlameGraph* m_flameGraph;
+    CriticalPathCompareTab* m_compareTab;
     QAction* m_exportBreakdown;
     QAction* m_exportSegments;
     QAction* m_exportPng;

@@ -1,15 +1,22 @@
+#include "core/compare/criticalpathworkload.h"
+#include "baselinereport.h"
+#include "comparesession.h"
 #include "criticalpathbar.h"
+#include "criticalpathcomparemodel.h"
+#include "criticalpathcomparetab.h"
 #include "criticalpathbreakdownmodel.h"
 #include "criticalpathpanel.h"
 #include "criticalpathsegmentmodel.h"
 #include "criticalpathstate.h"
 #include "profiledocument.h"
+#include "runset.h"
 #include "timeaxis.h"
 #include "widgettestsupport.h"
 
 #include <QAbstractItemModelTester>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -211,6 +218,84 @@ private Q_SLOTS:
         // The aggregate stays for its scope.
         m_panel->setScope(Scope::Label);
         QCOMPARE(rowsOf(*m_panel->labelModel()), rows);
+    }
+
+    // Compare mode: the label's paths against the base runs' tasks of the
+    // label of the same name (another id there: the base's log has other
+    // labels first). The new run's waker (query) is planted 30 % slower:
+    // Σ (10000 + 100 i) × 1.3 over 20 tasks = 284.7 µs against 219 µs.
+    void comparesTheLabelWithTheBase()
+    {
+        CriticalPathWorkload base;
+        base.othersFirst = true;
+        CriticalPathWorkload next;
+        next.percent = 130;
+        QTemporaryDir dir;
+        m_document->setProfile(loadedFile(writeTemp(dir, next.log(), QStringLiteral("new.json"))));
+        m_document->compare()->loadBase({writeTemp(dir, base.log(), QStringLiteral("base.json"))});
+        m_document->compare()->finishPendingWork();
+        QVERIFY(m_document->compare()->isActive());
+        const Profile& p = *m_document->profile();
+        QSignalSpy shown(m_panel.get(), &CriticalPathPanel::aggregateShown);
+        m_panel->setScope(Scope::Label);
+        m_panel->showLabel(labelNamed(p, "handler"));
+        QVERIFY(shown.wait(5000));
+        CriticalPathCompareTab* tab = m_panel->compareTab();
+        tab->finishPendingWork();
+        const QModelIndex query = tab->labelModel()->match(tab->labelModel()->index(0, CriticalPathCompareModel::Name),
+                                                           Qt::DisplayRole, QStringLiteral("query"), 1, Qt::MatchExactly)
+                                      .value(0);
+        QVERIFY(query.isValid());
+        const auto cell = [&](int column) { return query.siblingAtColumn(column).data().toString(); };
+        QCOMPARE(cell(CriticalPathCompareModel::Kind), QStringLiteral("running"));
+        QCOMPARE(cell(CriticalPathCompareModel::Base), QString::fromUtf8("219 µs"));
+        QCOMPARE(cell(CriticalPathCompareModel::New), QString::fromUtf8("285 µs"));
+        QCOMPARE(cell(CriticalPathCompareModel::Delta), QString::fromUtf8("+65.7 µs"));
+        QCOMPARE(cell(CriticalPathCompareModel::DeltaPct), QString::fromUtf8("+30.0 %"));
+        QCOMPARE(query.siblingAtColumn(CriticalPathCompareModel::Delta).data(CriticalPathCompareModel::DeltaRole).toDouble(),
+                 65700.0);
+        // The running kind regressed by the same 65.7 µs; the tab is in the tables.
+        const QAbstractItemModel& kinds = *tab->kindModel();
+        QCOMPARE(kinds.index(0, CriticalPathCompareModel::Kind).data().toString(), QStringLiteral("running"));
+        QCOMPARE(kinds.index(0, CriticalPathCompareModel::Delta).data().toString(), QString::fromUtf8("+65.7 µs"));
+        QCOMPARE(kinds.index(0, CriticalPathCompareModel::Verdict).data().toString(), QStringLiteral("regressed"));
+        QVERIFY(tab->message().contains(QStringLiteral("1 base run")));
+        auto* tables = qobject_cast<QTabWidget*>(tab->parentWidget()->parentWidget());
+        QVERIFY(tables);
+        QCOMPARE(tables->tabText(tables->indexOf(tab)), QStringLiteral("Base vs new"));
+        // The Task scope has no tab of it; leaving compare mode clears and removes it.
+        m_panel->setScope(Scope::Task);
+        QCOMPARE(tables->indexOf(tab), -1);
+        m_panel->setScope(Scope::Label);
+        QVERIFY(tables->indexOf(tab) >= 0);
+        m_document->compare()->stop();
+        QCOMPARE(tables->indexOf(tab), -1);
+        QCOMPARE(tab->kindModel()->rowCount(), 0);
+        QVERIFY(tab->message().contains(QStringLiteral("Open a base run")));
+    }
+
+    // A baseline report keeps per-label values only: the tab says it has no paths to compare.
+    void baselineReportKeepsNoPaths()
+    {
+        CriticalPathWorkload workload;
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, workload.log(), QStringLiteral("new.json"));
+        m_document->setProfile(loadedFile(path));
+        RunSet runs;
+        runs.add(*m_document->profile(), "base.json", true);
+        m_document->compare()->loadBase(
+            {writeTemp(dir, QByteArray::fromStdString(BaselineReport::write(runs, "test")), QStringLiteral("baseline.json"))});
+        m_document->compare()->finishPendingWork();
+        QVERIFY(m_document->compare()->isActive());
+        QVERIFY(m_document->compare()->base()->profiles.empty());
+        QSignalSpy shown(m_panel.get(), &CriticalPathPanel::aggregateShown);
+        m_panel->setScope(Scope::Label);
+        m_panel->showLabel(labelNamed(*m_document->profile(), "handler"));
+        QVERIFY(shown.wait(5000));
+        m_panel->compareTab()->finishPendingWork();
+        QCOMPARE(m_panel->compareTab()->kindModel()->rowCount(), 0);
+        QCOMPARE(m_panel->compareTab()->message(),
+                 QStringLiteral("The base is a baseline report, which keeps no critical paths: compare with the base profiles."));
     }
 
     // The rank's row (the focused label) is followed once the panel is shown.
