@@ -33,14 +33,14 @@ QTableView* tableOf(CriticalPathCompareModel* model, QWidget* parent, const QStr
 
 // The base run's summary of the tasks of every label named `name`: a name
 // may be one row from several labels (as compare --match name).
-CriticalPathSummary summaryNamed(const Profile& profile, std::string_view name)
+CriticalPathSummary summaryNamed(const Profile& profile, std::string_view name, const std::atomic<bool>* cancel)
 {
     std::vector<LabelId> labels;
     for (LabelId id = 0; id < profile.labelCount(); ++id)
         if (profile.labelName(id) == name)
             labels.push_back(id);
     const CriticalPath path(profile, CriticalPath::sourceOf(profile));
-    return CriticalPathSummary::compute(path, CriticalPathSummary::tasksOf(profile, labels), false);
+    return CriticalPathSummary::compute(path, CriticalPathSummary::tasksOf(profile, labels), false, cancel);
 }
 
 } // namespace
@@ -64,7 +64,19 @@ CriticalPathCompareTab::CriticalPathCompareTab(ProfileDocument* document, QWidge
     connect(compare, &CompareSession::comparisonChanged, this, &CriticalPathCompareTab::recompute);
 }
 
-CriticalPathCompareTab::~CriticalPathCompareTab() = default;
+CriticalPathCompareTab::~CriticalPathCompareTab()
+{
+    // The job's destructor waits for the worker: tell it to stop first.
+    stopJob();
+}
+
+void CriticalPathCompareTab::stopJob()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancel.reset();
+    m_job.drop();
+}
 
 bool CriticalPathCompareTab::isAvailable() const
 {
@@ -82,7 +94,7 @@ void CriticalPathCompareTab::setLabel(std::shared_ptr<const Profile> profile, La
 
 void CriticalPathCompareTab::recompute()
 {
-    m_job.drop();
+    stopJob();
     show(nullptr);
     const CompareSession* compare = m_document->compare();
     const CompareSession::Base* base = compare->base();
@@ -97,12 +109,14 @@ void CriticalPathCompareTab::recompute()
     CompareOptions options = compare->options();
     options.floor = compare->floor();
     const std::string name(m_profile->labelName(m_label));
-    m_job.start(m_profile, [profiles, busy, options, name, summary = m_summary](const Profile& profile) {
+    const auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancel;
+    m_job.start(m_profile, [profiles, busy, options, name, cancel, summary = m_summary](const Profile& profile) {
         std::vector<CriticalPathSummary> summaries;
         summaries.reserve(profiles.size());
         std::vector<CriticalPathComparison::Run> baseRuns;
         for (std::size_t i = 0; i < profiles.size(); ++i) {
-            summaries.push_back(summaryNamed(*profiles[i], name));
+            summaries.push_back(summaryNamed(*profiles[i], name, cancel.get()));
             baseRuns.push_back({profiles[i].get(), &summaries.back(), busy[i], "base"});
         }
         const std::vector<CriticalPathComparison::Run> next{

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include <atomic>
 #include <memory>
 
 class QLabel;
@@ -48,6 +49,8 @@ private:
     void recompute();
     void compared(ProfileResult<CriticalPathComparison> result);
     void show(std::shared_ptr<const CriticalPathComparison> comparison);
+    // Tells the computation under way, if any, to stop: its result is not wanted.
+    void stopJob();
 
     ProfileDocument* m_document;
     QLabel* m_message;
@@ -58,6 +61,7 @@ private:
     std::shared_ptr<const Profile> m_profile;
     LabelId m_label = kNone;
     std::shared_ptr<const CriticalPathSummary> m_summary;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
     ProfileJob<CriticalPathComparison> m_job;
 };
 
