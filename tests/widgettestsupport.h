@@ -46,6 +46,15 @@ inline LoadedProfile loadedFile(const QString& path)
     return LoadedProfile::prepare(std::move(result.profile), path);
 }
 
+// semantics.md §9's worked example (tests/data/profiles/README.md), as the
+// viewer holds it: handler runs 0–10 and creates query, which creates the
+// timer sleepAsync; the timer completes at 11, other holds the loop 12–40,
+// query resumes 40–46, flush runs 46–50, handler resumes 50–52.
+inline LoadedProfile criticalPathExample()
+{
+    return loadedFile(QStringLiteral(RUNLANE_TEST_DATA "/profiles/chronos-critical-path.json"));
+}
+
 // The first interval of the first measurement with this label name.
 inline IntervalId intervalNamed(const Profile& p, std::string_view name)
 {

@@ -11,31 +11,7 @@ using namespace runlane::test;
 
 namespace {
 
-using Kind = CriticalPath::Kind;
 using Role = CriticalPathState::Role;
-
-// semantics.md §9's worked example (tests/data/profiles/README.md): handler
-// runs 0–10 and creates query, which creates the timer sleepAsync; the timer
-// completes at 11, other holds the loop 12–40, query resumes 40–46, flush
-// runs 46–50, handler resumes 50–52.
-LoadedProfile workedExample()
-{
-    return loadedFile(QStringLiteral(RUNLANE_TEST_DATA "/profiles/chronos-critical-path.json"));
-}
-
-MeasurementId named(const Profile& p, std::string_view label)
-{
-    for (MeasurementId m = 0; m < p.measurements().size(); ++m)
-        if (p.labelName(p.measurement(m).label) == label)
-            return m;
-    return kNone;
-}
-
-QString nameOf(const Profile& p, MeasurementId m)
-{
-    return m == kNone ? QStringLiteral("-") : QString::fromUtf8(p.labelName(p.measurement(m).label).data(),
-                                                               qsizetype(p.labelName(p.measurement(m).label).size()));
-}
 
 } // namespace
 
@@ -48,7 +24,7 @@ private Q_SLOTS:
     {
         m_axis = std::make_unique<TimeAxis>();
         m_document = std::make_unique<ProfileDocument>(m_axis.get());
-        m_document->setProfile(workedExample());
+        m_document->setProfile(criticalPathExample());
         QVERIFY(m_document->hasProfile());
     }
     void cleanup()
@@ -65,16 +41,16 @@ private Q_SLOTS:
         const Profile& p = *m_document->profile();
         QSignalSpy changed(state, &CriticalPathState::changed);
         QVERIFY(!state->isActive());
-        QVERIFY(state->show(named(p, "handler")));
+        QVERIFY(state->show(byName(p, "handler")));
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(state->measurement(), named(p, "handler"));
+        QCOMPARE(state->measurement(), byName(p, "handler"));
         QCOMPARE(state->segments().size(), std::size_t(9));
         QCOMPARE(state->segments().front().start, Time(0));
         QCOMPARE(state->segments().back().end, Time(52));
 
         QStringList wakes;
         for (const CriticalPathState::WakeEdge& w : state->wakes())
-            wakes << QStringLiteral("%1>%2 %3-%4").arg(nameOf(p, w.waker), nameOf(p, w.woken)).arg(w.at).arg(w.resume);
+            wakes << QStringLiteral("%1>%2 %3-%4").arg(qstr(p.labelName(p.measurement(w.waker).label)), qstr(p.labelName(p.measurement(w.woken).label))).arg(w.at).arg(w.resume);
         QCOMPARE(wakes, (QStringList{QStringLiteral("sleepAsync>query 11-40"), QStringLiteral("query>handler 46-50")}));
     }
 
@@ -94,9 +70,9 @@ private Q_SLOTS:
         QFETCH(int, role);
         CriticalPathState* state = m_document->criticalPath();
         const Profile& p = *m_document->profile();
-        QCOMPARE(state->roleOf(named(p, label.toStdString())), std::uint8_t(0));
-        state->show(named(p, "handler"));
-        QCOMPARE(int(state->roleOf(named(p, label.toStdString()))), role);
+        QCOMPARE(state->roleOf(byName(p, label.toStdString())), std::uint8_t(0));
+        state->show(byName(p, "handler"));
+        QCOMPARE(int(state->roleOf(byName(p, label.toStdString()))), role);
     }
 
     // What a paint asks for: the segments overlapping its time range.
@@ -121,7 +97,7 @@ private Q_SLOTS:
         QFETCH(qint64, firstStart);
         QFETCH(int, count);
         CriticalPathState* state = m_document->criticalPath();
-        state->show(named(*m_document->profile(), "handler"));
+        state->show(byName(*m_document->profile(), "handler"));
         const auto slice = state->segmentsIn(from, to);
         QCOMPARE(int(slice.size()), count);
         if (count > 0)
@@ -143,17 +119,17 @@ private Q_SLOTS:
     {
         CriticalPathState* state = m_document->criticalPath();
         QSignalSpy changed(state, &CriticalPathState::changed);
-        state->show(named(*m_document->profile(), "handler"));
+        state->show(byName(*m_document->profile(), "handler"));
         state->clear();
         QCOMPARE(changed.count(), 2);
         QVERIFY(!state->isActive());
         state->clear();
         QCOMPARE(changed.count(), 2);
 
-        state->show(named(*m_document->profile(), "query"));
+        state->show(byName(*m_document->profile(), "query"));
         const std::shared_ptr<const CriticalPath> held = state->paths();
         const MeasurementId query = state->measurement();
-        m_document->setProfile(workedExample());
+        m_document->setProfile(criticalPathExample());
         QCOMPARE(changed.count(), 4);
         QVERIFY(!state->isActive());
         QVERIFY(state->segments().empty() && state->wakes().empty());

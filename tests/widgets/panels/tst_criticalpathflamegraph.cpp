@@ -16,14 +16,9 @@ namespace {
 using Node = CriticalPathSummary::Node;
 using Tree = CriticalPathFlameGraph::Tree;
 
-// semantics.md §9's worked example: handler runs 0–5, 8–10 and 50–52 on its
+// On semantics.md §9's worked example (criticalPathExample): handler runs 0–5, 8–10 and 50–52 on its
 // path and query 5–8 and 40–46, so handler's call tree is handler (18,
 // self 9) over query (9, self 9), of a wall time of 52.
-LoadedProfile workedExample()
-{
-    return loadedFile(QStringLiteral(RUNLANE_TEST_DATA "/profiles/chronos-critical-path.json"));
-}
-
 std::shared_ptr<const CriticalPathSummary> summaryOf(const Profile& p, std::string_view label)
 {
     const CriticalPath path(p, CriticalPath::sourceOf(p));
@@ -72,7 +67,7 @@ private Q_SLOTS:
     {
         m_axis = std::make_unique<TimeAxis>();
         m_document = std::make_unique<ProfileDocument>(m_axis.get());
-        m_document->setProfile(workedExample());
+        m_document->setProfile(criticalPathExample());
         QVERIFY(m_document->hasProfile());
         m_graph = std::make_unique<CriticalPathFlameGraph>(m_document.get());
         m_graph->setSummary(summaryOf(*m_document->profile(), "handler"));
@@ -277,7 +272,7 @@ private Q_SLOTS:
     void anotherProfileDropsTheTree()
     {
         QVERIFY(m_graph->nodeCount() > 0);
-        m_document->setProfile(workedExample());
+        m_document->setProfile(criticalPathExample());
         QCOMPARE(m_graph->nodeCount(), std::size_t(0));
         QCOMPARE(m_graph->summary(), nullptr);
         QCOMPARE(m_graph->nodeAt(QPoint(1, 1)), kNone);

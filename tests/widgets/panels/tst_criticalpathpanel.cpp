@@ -29,15 +29,6 @@ namespace {
 using Kind = CriticalPath::Kind;
 using Scope = CriticalPathPanel::Scope;
 
-// semantics.md §9's worked example (tests/data/profiles/README.md): handler
-// runs 0–10 and creates query, which creates the timer sleepAsync; the timer
-// completes at 11, other holds the loop 12–40, query resumes 40–46, flush
-// runs 46–50, handler resumes 50–52.
-LoadedProfile workedExample()
-{
-    return loadedFile(QStringLiteral(RUNLANE_TEST_DATA "/profiles/chronos-critical-path.json"));
-}
-
 // "kind label time share" per row of a table, times as the model's raw ns.
 QStringList rowsOf(const QAbstractItemModel& model)
 {
@@ -63,7 +54,7 @@ private Q_SLOTS:
     {
         m_axis = std::make_unique<TimeAxis>();
         m_document = std::make_unique<ProfileDocument>(m_axis.get());
-        m_document->setProfile(workedExample());
+        m_document->setProfile(criticalPathExample());
         QVERIFY(m_document->hasProfile());
         m_panel = std::make_unique<CriticalPathPanel>(m_document.get());
         m_panel->resize(1000, 400);
@@ -327,7 +318,7 @@ private Q_SLOTS:
         m_panel->setScope(Scope::Label);
         m_panel->showLabel(labelNamed(p, "handler"));
         QVERIFY(m_panel->isComputing());
-        m_document->setProfile(workedExample());
+        m_document->setProfile(criticalPathExample());
         QTest::qWait(200);
         QCOMPARE(shown.count(), 0);
         QCOMPARE(m_panel->label(), kNone);
