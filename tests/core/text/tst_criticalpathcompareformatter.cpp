@@ -1,4 +1,4 @@
-#include "core/compare/criticalpathworkload.h"
+#include "core/compare/criticalpathruns.h"
 #include "criticalpathcompareformatter.h"
 #include "testsupport.h"
 
@@ -12,40 +12,6 @@
 using namespace runlane;
 using namespace runlane::test;
 
-namespace {
-
-// The workload's handler tasks, one run a side: the base as generated, the
-// new one with `percent` of the waker's running time and `blocker`.
-struct Pair {
-    std::vector<std::shared_ptr<const Profile>> profiles;
-    std::vector<std::unique_ptr<CriticalPathSummary>> summaries;
-
-    CriticalPathComparison::Run runOf(const CriticalPathWorkload& workload)
-    {
-        LoadResult r = loadText(workload.log());
-        if (!r.ok())
-            qFatal("the generated log does not load: %s", r.error.toString().c_str());
-        const Profile& p = *r.profile;
-        const LabelId handler = labelNamed(p, "handler");
-        const CriticalPath path(p, CriticalPath::sourceOf(p));
-        summaries.push_back(std::make_unique<CriticalPathSummary>(
-            CriticalPathSummary::compute(path, CriticalPathSummary::tasksOf(p, std::span(&handler, 1)), false)));
-        profiles.push_back(r.profile);
-        return {profiles.back().get(), summaries.back().get(), CriticalPathComparison::busyOf(p), "run"};
-    }
-
-    CriticalPathComparison compare(int percent, const std::string& blocker = "flush")
-    {
-        CriticalPathWorkload next;
-        next.percent = percent;
-        next.blocker = blocker;
-        const auto base = runOf({});
-        return CriticalPathComparison::compute({base}, {runOf(next)}, CompareOptions{});
-    }
-};
-
-} // namespace
-
 // The critical-path comparison as text (docs/compare.md, "Critical path in
 // compare mode"), on the workload of criticalpathworkload.h: its waker 30 %
 // slower, and its blocker renamed.
@@ -56,8 +22,8 @@ class TestCriticalPathCompareFormatter : public QObject
 private Q_SLOTS:
     void table()
     {
-        Pair pair;
-        const std::string text = CriticalPathCompareFormatter::table(pair.compare(130), "handler");
+        CriticalPathRuns runs;
+        const std::string text = CriticalPathCompareFormatter::table(runs.compare(130), "handler");
         // Running: 259000 -> 324700 ns (Σ 2000 + d_i per task); the test of
         // 20 tasks against 20, wholly apart, is the normal approximation's
         // p = 6.8e-08; Welch's interval of the total's change +56896 …
@@ -84,8 +50,8 @@ private Q_SLOTS:
 
     void tableOfAddedAndRemovedRows()
     {
-        Pair pair;
-        const std::string text = CriticalPathCompareFormatter::table(pair.compare(100, "compact"), "handler");
+        CriticalPathRuns runs;
+        const std::string text = CriticalPathCompareFormatter::table(runs.compare(100, "compact"), "handler");
         const QString lines = QString::fromStdString(text.substr(text.find("By (kind, label)")));
         QCOMPARE(lines, QString::fromUtf8("By (kind, label), largest change first:\n"
                                           "  queued behind compact (app.nim:50) +10.0 µs  (added: 0 ns → 10.0 µs)\n"
@@ -97,8 +63,8 @@ private Q_SLOTS:
 
     void csv()
     {
-        Pair pair;
-        QCOMPARE(QString::fromStdString(CriticalPathCompareFormatter::csv(pair.compare(130))),
+        CriticalPathRuns runs;
+        QCOMPARE(QString::fromStdString(CriticalPathCompareFormatter::csv(runs.compare(130))),
                  QStringLiteral("part,kind,name,file,line,base_ns,new_ns,delta_ns,delta_pct,p_value,ci_low_ns,ci_high_ns,"
                                 "verdict\n"
                                 "total,running,,,,259000,324700,65700,25.36679536679537,6.795615128173387e-08,56896,74504,"
@@ -113,8 +79,8 @@ private Q_SLOTS:
 
     void json()
     {
-        Pair pair;
-        const std::string text = CriticalPathCompareFormatter::json(pair.compare(100, "compact"), "handler");
+        CriticalPathRuns runs;
+        const std::string text = CriticalPathCompareFormatter::json(runs.compare(100, "compact"), "handler");
         const QJsonObject doc = QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
         QCOMPARE(doc.keys().size(), 16);
         QCOMPARE(doc.value(QStringLiteral("label")).toString(), QStringLiteral("handler"));

@@ -1,4 +1,4 @@
-#include "core/compare/criticalpathworkload.h"
+#include "core/compare/criticalpathruns.h"
 #include "criticalpathcomparemodel.h"
 #include "diffcolors.h"
 #include "testsupport.h"
@@ -19,32 +19,12 @@ using Verdict = Comparison::Verdict;
 // The workload's handler tasks (criticalpathworkload.h), the base as
 // generated against a new run with `percent` of the waker's time and its
 // loop blocked by `blocker`. Holds the profiles the comparison reads.
-struct Compared {
-    std::vector<std::shared_ptr<const Profile>> profiles;
-    std::vector<std::unique_ptr<CriticalPathSummary>> summaries;
+struct Compared : CriticalPathRuns {
     std::shared_ptr<const CriticalPathComparison> comparison;
 
     Compared(int percent, const std::string& blocker)
+        : comparison(std::make_shared<const CriticalPathComparison>(compare(percent, blocker)))
     {
-        CriticalPathWorkload next;
-        next.percent = percent;
-        next.blocker = blocker;
-        const auto base = runOf({});
-        comparison = std::make_shared<const CriticalPathComparison>(
-            CriticalPathComparison::compute({base}, {runOf(next)}, CompareOptions{}));
-    }
-    CriticalPathComparison::Run runOf(const CriticalPathWorkload& workload)
-    {
-        LoadResult r = loadText(workload.log());
-        if (!r.ok())
-            qFatal("the generated log does not load: %s", r.error.toString().c_str());
-        const Profile& p = *r.profile;
-        const LabelId handler = labelNamed(p, "handler");
-        const CriticalPath path(p, CriticalPath::sourceOf(p));
-        summaries.push_back(std::make_unique<CriticalPathSummary>(
-            CriticalPathSummary::compute(path, CriticalPathSummary::tasksOf(p, std::span(&handler, 1)), false)));
-        profiles.push_back(r.profile);
-        return {profiles.back().get(), summaries.back().get(), CriticalPathComparison::busyOf(p), "run"};
     }
 };
 
