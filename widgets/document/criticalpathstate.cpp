@@ -48,8 +48,6 @@ std::shared_ptr<const CriticalPath> CriticalPathState::paths()
 
 CriticalPath::WakeSource CriticalPathState::wakeSource() const
 {
-    if (m_paths)
-        return m_paths->wakeSource();
     return m_profile ? CriticalPath::sourceOf(*m_profile) : CriticalPath::WakeSource::None;
 }
 
