@@ -4,16 +4,30 @@
 // ProfileBuilder, as the Chronos reader would from the log, then prints
 // one line per figure: the time to build the CriticalPath index, one task's
 // path over random finished tasks (p50/p99/max), and a label's aggregate
-// (CriticalPathSummary::compute) over its first K tasks; see
-// docs/performance.md ("Critical path").
+// (CriticalPathSummary::compute) over its first K tasks, then what the
+// highlighted path costs a frame of the real icicle and task lanes (with
+// and without it) as a user zooms out from its first segment to the whole
+// profile; see docs/performance.md ("Critical path").
 //
 //   bench_criticalpath [--events 5000000] [--loops 4] [--paths 1000] [--aggregate 100000]
-//                      [--label handleRequest] [--seed 1]
+//                      [--label handleRequest] [--seed 1] [--frames 3] [--file PROFILE]
+//
+// With --file the figures are of that profile instead (the label's
+// aggregate only if it has the label).
 
 #include "benchsupport.h"
 #include "criticalpath.h"
+#include "criticalpathstate.h"
 #include "criticalpathsummary.h"
+#include "icicleview.h"
+#include "loadedprofile.h"
 #include "profilebuilder.h"
+#include "profiledocument.h"
+#include "tasklaneview.h"
+#include "timeaxis.h"
+
+#include <QApplication>
+#include <QImage>
 
 #include <algorithm>
 #include <chrono>
@@ -39,12 +53,14 @@ struct Options {
     std::size_t aggregate = 100'000;
     std::uint32_t seed = 1;
     std::string label = "handleRequest";
+    std::string file; // a profile to load instead of the generated one
+    int frames = 3; // passes over the zoom steps, per step the median
 };
 
 int usage()
 {
     std::fprintf(stderr, "Usage: bench_criticalpath [--events N] [--loops N] [--paths N] [--aggregate N] [--label NAME]\n"
-                         "                          [--seed N]\n");
+                         "                          [--seed N] [--frames N] [--file PROFILE]\n");
     return 2;
 }
 
@@ -206,6 +222,112 @@ double ms(std::chrono::steady_clock::duration d)
     return std::chrono::duration<double, std::milli>(d).count();
 }
 
+// A label's aggregate (CriticalPathSummary::compute) over its first
+// `aggregate` tasks in creation order.
+void aggregateFigure(const Profile& p, const CriticalPath& path, LabelId label, std::size_t aggregate)
+{
+    using Clock = std::chrono::steady_clock;
+    std::vector<MeasurementId> tasks = CriticalPathSummary::tasksOf(p, std::span(&label, 1));
+    if (tasks.size() > aggregate)
+        tasks.resize(aggregate);
+    const std::size_t count = tasks.size();
+    const auto start = Clock::now();
+    // CPU time too: on a shared machine the wall clock also counts waiting
+    // for a core.
+    const std::clock_t cpu = std::clock();
+    const auto summary = CriticalPathSummary::compute(path, tasks, false);
+    std::printf("aggregate of '%s' over %zu tasks: %.0f ms (CPU %.0f ms; Σ lives %.3f s, %zu call-tree nodes)\n",
+                std::string(p.labelName(label)).c_str(), count, ms(Clock::now() - start),
+                1000.0 * double(std::clock() - cpu) / CLOCKS_PER_SEC, double(summary.wall()) / 1e9,
+                summary.tree().size());
+    // What the aggregate walked: its cost is per segment.
+    std::size_t segments = 0;
+    const std::clock_t walkCpu = std::clock();
+    for (const MeasurementId m : tasks)
+        segments += path.of(m).size();
+    std::printf("  its paths: %zu segments, %.1f on average; the walks alone take CPU %.0f ms\n", segments,
+                double(segments) / double(std::max<std::size_t>(1, count)),
+                1000.0 * double(std::clock() - walkCpu) / CLOCKS_PER_SEC);
+}
+
+// What showing `task`'s path costs a frame (issue 41): the real icicle and
+// task lanes as the window shows them, rendered at each step of the zoom
+// a user makes from the path's first segment out to the whole profile (two
+// wheel notches a step, anchored at that segment), once without the path
+// and once with it; per step the median of `passes`. Prints the median and
+// the worst step of each, and the whole profile's frame.
+void paintFigure(const std::shared_ptr<const Profile>& profile, MeasurementId task, int passes)
+{
+    const auto prepareStart = std::chrono::steady_clock::now();
+    const LoadedProfile loaded = LoadedProfile::prepare(profile, QStringLiteral("bench"));
+    TimeAxis axis;
+    ProfileDocument document(&axis);
+    IcicleView icicle(&document);
+    TaskLaneView lanes(&document);
+    // The icicle tall enough for every loop's rows: the path is in view
+    // wherever its segments run.
+    icicle.resize(1400, 900);
+    lanes.resize(1400, 400);
+    document.setProfile(loaded);
+    icicle.show();
+    lanes.show();
+    CriticalPathState& path = *document.criticalPath();
+    if (!path.show(task) || path.segments().empty())
+        return;
+    const CriticalPath::Segment first = path.segments().front();
+    // Both views scrolled to the task, as the panel's first row brings it.
+    lanes.scrollToTask(task);
+    if (const auto ids = profile->intervalsOf(task); !ids.empty())
+        icicle.revealSpan(ids.front());
+    const std::size_t segmentCount = path.segments().size();
+    const Time length = std::max<Time>(first.duration(), TimeAxis::kMinimumSpan);
+    std::vector<std::pair<Time, Time>> steps{{first.start - length / 4, first.end + length / 4}};
+    axis.setVisibleRange(steps.back().first, steps.back().second);
+    const Time anchor = first.start + first.duration() / 2;
+    while (axis.visibleStart() > axis.boundsStart() || axis.visibleEnd() < axis.boundsEnd()) {
+        axis.zoomAt(anchor, 1.25 * 1.25);
+        steps.emplace_back(axis.visibleStart(), axis.visibleEnd());
+    }
+    std::printf("paint: views ready in %.0f ms; the path of task %u (%zu segments), %zu zoom steps from its first "
+                "segment to the whole profile; icicle 1400x900 + lanes 1400x400\n",
+                ms(std::chrono::steady_clock::now() - prepareStart), task, segmentCount, steps.size());
+    QImage icicleImage(icicle.size(), QImage::Format_ARGB32_Premultiplied);
+    QImage lanesImage(lanes.size(), QImage::Format_ARGB32_Premultiplied);
+    // One frame of both views at each step: ms[step][pass].
+    auto frames = [&] {
+        std::vector<std::vector<double>> times(steps.size());
+        for (int pass = 0; pass < passes; ++pass) {
+            for (std::size_t i = 0; i < steps.size(); ++i) {
+                axis.setVisibleRange(steps[i].first, steps[i].second, TimeAxis::History::Skip);
+                const auto start = std::chrono::steady_clock::now();
+                icicle.render(&icicleImage);
+                lanes.render(&lanesImage);
+                times[i].push_back(ms(std::chrono::steady_clock::now() - start));
+            }
+        }
+        std::vector<double> medians;
+        for (std::vector<double>& t : times) {
+            std::sort(t.begin(), t.end());
+            medians.push_back(t[t.size() / 2]);
+        }
+        return medians;
+    };
+    auto report = [&](const char* what, std::vector<double> medians) {
+        const auto worst = std::max_element(medians.begin(), medians.end());
+        const std::size_t at = std::size_t(worst - medians.begin());
+        const double whole = medians.back();
+        std::sort(medians.begin(), medians.end());
+        std::printf("  %-16s a frame: median %.1f ms, max %.1f ms (step %zu, %.3f ms shown), the whole profile %.1f ms\n",
+                    what, medians[medians.size() / 2], *std::max_element(medians.begin(), medians.end()), at + 1,
+                    double(steps[at].second - steps[at].first) / 1e6, whole);
+    };
+    const std::vector<double> with = frames();
+    path.clear();
+    const std::vector<double> without = frames();
+    report("with the path:", with);
+    report("without it:", without);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -228,31 +350,54 @@ int main(int argc, char** argv)
             o.label = v;
         else if (!std::strcmp(key, "--seed"))
             o.seed = std::uint32_t(std::strtoul(v, nullptr, 10));
+        else if (!std::strcmp(key, "--file"))
+            o.file = v;
+        else if (!std::strcmp(key, "--frames"))
+            o.frames = std::max(1, std::atoi(v));
         else
             return usage();
     }
 
+    // The paint figure renders real views; no window is needed.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+
     using Clock = std::chrono::steady_clock;
     auto start = Clock::now();
-    ProfileBuilder builder("Chronos future event log");
-    builder.setWakeSource(WakeSource::Children);
-    std::uint64_t events = 0;
-    double busy = 0;
-    {
-        ChronosLikeLoops loops(builder, o.seed);
-        for (int l = 0; l < o.loops; ++l) {
-            TrackInfo info;
-            info.tid = l + 1;
-            events += loops.loop(builder.addTrack(info), o.events / std::uint64_t(o.loops));
+    std::shared_ptr<const Profile> profile;
+    if (!o.file.empty()) {
+        // A file instead (the real window's generated Chrome trace, say):
+        // its longest path for the paint figure.
+        const LoadResult loaded = ProfileLoader::load(QString::fromStdString(o.file));
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "bench_criticalpath: %s\n", loaded.error.toString().c_str());
+            return 1;
         }
-        busy = loops.busy();
+        profile = loaded.profile;
+        std::printf("profile: %s, %zu measurements, %zu intervals, loaded in %.0f ms\n", o.file.c_str(),
+                    profile->measurementCount(), profile->intervalCount(), ms(Clock::now() - start));
+    } else {
+        ProfileBuilder builder("Chronos future event log");
+        builder.setWakeSource(WakeSource::Children);
+        std::uint64_t events = 0;
+        double busy = 0;
+        {
+            ChronosLikeLoops loops(builder, o.seed);
+            for (int l = 0; l < o.loops; ++l) {
+                TrackInfo info;
+                info.tid = l + 1;
+                events += loops.loop(builder.addTrack(info), o.events / std::uint64_t(o.loops));
+            }
+            busy = loops.busy();
+        }
+        profile = builder.build();
+        std::printf("profile: %llu events, %zu measurements, %zu intervals, %d loops (busy %.0f%% of the time), "
+                    "built in %.0f ms\n",
+                    static_cast<unsigned long long>(events), profile->measurementCount(), profile->intervalCount(),
+                    o.loops, 100.0 * busy, ms(Clock::now() - start));
     }
-    const auto profile = builder.build();
     const Profile& p = *profile;
-    std::printf("profile: %llu events, %zu measurements, %zu intervals, %d loops (busy %.0f%% of the time), "
-                "built in %.0f ms\n",
-                static_cast<unsigned long long>(events), p.measurementCount(), p.intervalCount(), o.loops,
-                100.0 * busy, ms(Clock::now() - start));
 
     start = Clock::now();
     const CriticalPath path(p, CriticalPath::sourceOf(p));
@@ -289,37 +434,32 @@ int main(int argc, char** argv)
     for (int i = 0; i < o.paths && !finished.empty(); ++i)
         sample.push_back(finished[rng() % finished.size()]);
     measure("random finished tasks", sample);
-    measure("longest-lived tasks", CriticalPathSummary::slowest(p, finished, std::size_t(o.paths)));
+    const std::vector<MeasurementId> longest = CriticalPathSummary::slowest(p, finished, std::size_t(o.paths));
+    measure("longest-lived tasks", longest);
 
-    // The label's first `aggregate` tasks in creation order.
     LabelId label = 0;
     while (label < p.labelCount() && p.labelName(label) != o.label)
         ++label;
-    if (label == p.labelCount()) {
+    if (label < p.labelCount()) {
+        aggregateFigure(p, path, label, o.aggregate);
+    } else if (o.file.empty()) {
         std::fprintf(stderr, "no label '%s'\n", o.label.c_str());
         return 1;
+    } else {
+        std::printf("no label '%s' in %s: no aggregate\n", o.label.c_str(), o.file.c_str());
     }
-    std::vector<MeasurementId> tasks = CriticalPathSummary::tasksOf(p, std::span(&label, 1));
-    if (tasks.size() > o.aggregate)
-        tasks.resize(o.aggregate);
-    const std::size_t count = tasks.size();
-    start = Clock::now();
-    // CPU time too: on a shared machine the wall clock also counts waiting
-    // for a core.
-    const std::clock_t cpu = std::clock();
-    const auto summary = CriticalPathSummary::compute(path, tasks, false);
-    std::printf("aggregate of '%s' over %zu tasks: %.0f ms (CPU %.0f ms; Σ lives %.3f s, %zu call-tree nodes)\n",
-                std::string(p.labelName(label)).c_str(), count, ms(Clock::now() - start),
-                1000.0 * double(std::clock() - cpu) / CLOCKS_PER_SEC, double(summary.wall()) / 1e9,
-                summary.tree().size());
-    // What the aggregate walked: its cost is per segment.
-    std::size_t segments = 0;
-    const std::clock_t walkCpu = std::clock();
-    for (const MeasurementId m : tasks)
-        segments += path.of(m).size();
-    std::printf("  its paths: %zu segments, %.1f on average; the walks alone take CPU %.0f ms\n", segments,
-                double(segments) / double(std::max<std::size_t>(1, count)),
-                1000.0 * double(std::clock() - walkCpu) / CLOCKS_PER_SEC);
+
+    // The longest path among the longest-lived tasks: the most to draw.
+    MeasurementId longestPath = kNone;
+    std::size_t mostSegments = 0;
+    for (const MeasurementId m : longest) {
+        if (const std::size_t n = path.of(m).size(); n > mostSegments) {
+            mostSegments = n;
+            longestPath = m;
+        }
+    }
+    if (longestPath != kNone)
+        paintFigure(profile, longestPath, o.frames);
     std::printf("peak RSS %.0f MiB\n", bench::peakRssMiB());
     return 0;
 }
