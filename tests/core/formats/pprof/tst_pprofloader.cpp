@@ -1,4 +1,4 @@
-#include "core/formats/pprof/protoencoder.h"
+#include "core/formats/pprof/profileencoder.h"
 #include "formatregistry.h"
 #include "measurementmetrics.h"
 #include "ranktable.h"

@@ -2,6 +2,8 @@
 
 #include "loaderror.h"
 
+#include <cstdint>
+
 namespace runlane {
 
 namespace {
@@ -118,6 +120,10 @@ bool ProtoWireReader::next()
         case VarintStatus::TooLong:
             fail(name + ": a length longer than 10 bytes", m_fieldStart, false);
         }
+        // A length is an int32 to protobuf; a writer's negative size arrives
+        // sign-extended to ten bytes. Nonsense, not a file cut short.
+        if (length > std::uint64_t(INT64_MAX))
+            fail(name + ": negative length " + std::to_string(std::int64_t(length)), m_fieldStart, false);
         const std::size_t rest = m_bytes.size() - m_pos;
         if (length > rest)
             fail(name + ": length " + std::to_string(length) + " runs past the end " + left(rest), m_fieldStart, true);

@@ -1,4 +1,4 @@
-#include "core/formats/pprof/protoencoder.h"
+#include "core/formats/common/protoencoder.h"
 #include "loaderror.h"
 #include "protowirereader.h"
 
@@ -125,6 +125,8 @@ private Q_SLOTS:
                                                            << "field 6: length 1 runs past the end (0 bytes left)" << qint64(0) << true << 0;
         QTest::newRow("huge length") << QByteArray("\x12\xff\xff\xff\xff\xff\xff\xff\xff\x7f" "x", 11)
                                      << "field 2: length 9223372036854775807 runs past the end (1 byte left)" << qint64(0) << true << 0;
+        QTest::newRow("negative length") << QByteArray("\x08\x01\x12\xfe\xff\xff\xff\xff\xff\xff\xff\xff\x01" "ab", 15)
+                                         << "field 2: negative length -2" << qint64(2) << false << 1;
         QTest::newRow("truncated varint") << QByteArray("\x08\x80\x80", 3) << "field 1: truncated varint (2 bytes left)"
                                           << qint64(0) << true << 0;
         QTest::newRow("truncated tag") << QByteArray("\x08\x01\x80", 3) << "truncated field tag (1 byte left)"
