@@ -9,6 +9,7 @@
 #include "geckoformat.h"
 #include "pprofformat.h"
 #include "prometheusformat.h"
+#include "perfettoformat.h"
 #include "perfformat.h"
 #include "speedscopeformat.h"
 #include "tokioformat.h"
@@ -78,6 +79,9 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
         // Before folded stacks: its probe checks the protobuf's structure,
         // where folded stacks' only counts lines that end in a number.
         one<PprofFormat>(),
+        // A Trace's first packet, field 1 read as a TracePacket: pprof's
+        // field 1 (sample_type) holds varints where a packet has messages.
+        one<PerfettoFormat>(),
         one<FoldedFormat>(),
         one<PerfFormat>(),
         // Its evidence, the header `{"v":1}` alone on the first line, is at

@@ -75,6 +75,9 @@ private Q_SLOTS:
         QTest::newRow("pprof's string table must start with \"\"")
             << QByteArray("\x0a\x04\x08\x01\x10\x02\x32\x03" "cpu", 11) << QString("") << QString("")
             << QString("the file holds binary data (byte 0x04 at offset 1), not a JSON profile");
+        // A Trace's packet {trusted_packet_sequence_id 1, timestamp 5}.
+        QTest::newRow("perfetto") << QByteArray("\x0a\x04\x50\x01\x40\x05", 6) << QString("perfetto")
+                                  << QString("Perfetto trace") << QString();
         QTest::newRow("perf script") << QByteArray("simple-terminat     9/9     198791.127353: cpu-clock: \n"
                                                    "\t             643 _Z4betav (/workdir/simple-terminates)\n")
                                      << QString("perf") << QString("perf script") << QString();
@@ -146,7 +149,8 @@ private Q_SLOTS:
             QVERIFY(format->memoryPerInputByte() >= 1.0);
         }
         QCOMPARE(QString::fromStdString(FormatRegistry::fileNamePatterns()),
-                 QStringLiteral("*.json *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.txt *.folded *.collapsed *.perf *.jsonl"));
+                 QStringLiteral("*.json *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.pftrace *.perfetto-trace *.perfetto *.txt "
+                               "*.folded *.collapsed *.perf *.jsonl"));
         QVERIFY(!FormatRegistry::find("nope"));
         QVERIFY(!FormatRegistry::find(""));
     }
@@ -179,7 +183,7 @@ private Q_SLOTS:
                 patterns << QString::fromUtf8(pattern.data(), qsizetype(pattern.size()));
             registered.insert(QString::fromUtf8(format->id()), patterns.join(QLatin1Char(' ')));
         }
-        QCOMPARE(listed.size(), 12);
+        QCOMPARE(listed.size(), 13);
         QCOMPARE(listed, registered);
     }
 

@@ -1,0 +1,134 @@
+#include "perfettoformat.h"
+
+#include "loaderror.h"
+#include "perfettoreader.h"
+#include "profilebuilder.h"
+#include "protowirereader.h"
+
+namespace runlane {
+
+namespace {
+
+using WireType = ProtoWireReader::WireType;
+
+// TracePacket's fields that are varints; the rest it has are messages or
+// bytes (and extensions the probe does not judge).
+bool varintField(std::uint32_t field)
+{
+    switch (field) {
+    case 3: // trusted_uid
+    case 8: // timestamp
+    case 10: // trusted_packet_sequence_id
+    case 13: // sequence_flags
+    case 41: // incremental_state_cleared
+    case 42: // previous_packet_dropped
+    case 58: // timestamp_clock_id
+    case 79: // trusted_pid
+    case 87: // first_packet_on_sequence
+    case 98: // machine_id
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool messageField(std::uint32_t field)
+{
+    return (field >= 1 && field <= 2) || (field >= 4 && field <= 7) || field == 9 || field == 11 || field == 12
+        || (field >= 33 && field <= 40) || (field >= 43 && field <= 54) || field == 57 || field == 59
+        || field == 60;
+}
+
+// A TracePacket: every field of a known number has the schema's wire type,
+// and it has at least one field the schema knows. profile.proto's
+// sample_type (field 1 too) holds varints 1 and 2, which a TracePacket
+// holds as messages: pprof is never taken for a trace.
+bool looksLikePacket(const ProtoWireReader& field, bool complete)
+{
+    ProtoWireReader r = field.message();
+    bool known = false;
+    try {
+        while (r.next()) {
+            if (varintField(r.field())) {
+                if (r.wireType() != WireType::Varint)
+                    return false;
+                known = true;
+            } else if (messageField(r.field())) {
+                if (r.wireType() != WireType::Len)
+                    return false;
+                known = true;
+            }
+        }
+    } catch (const FormatError&) {
+        return !complete && r.ranOut() && known;
+    }
+    return known;
+}
+
+} // namespace
+
+std::string_view PerfettoFormat::id() const
+{
+    return "perfetto";
+}
+
+std::string_view PerfettoFormat::name() const
+{
+    return "Perfetto trace";
+}
+
+std::vector<std::string_view> PerfettoFormat::fileNamePatterns() const
+{
+    return {"*.pftrace", "*.perfetto-trace", "*.perfetto", "*.pb"};
+}
+
+// The first field is a Trace's packet (field 1, length-delimited) that
+// reads as a TracePacket, and so is every field after it in the prefix; the
+// last may be cut by the prefix's end.
+InputFormat::Probe PerfettoFormat::probe(const FormatPrefix& prefix) const
+{
+    ProtoWireReader r(prefix.bytes());
+    int packets = 0;
+    try {
+        while (r.next()) {
+            if (r.field() != 1 || r.wireType() != WireType::Len || !looksLikePacket(r, true))
+                return Probe::notMine();
+            ++packets;
+        }
+    } catch (const FormatError&) {
+        // The prefix ends inside a packet: what there is of it must look
+        // like one.
+        if (prefix.complete() || !r.ranOut())
+            return packets > 0 ? Probe::mine(0) : Probe::notMine();
+        const std::string_view rest = prefix.bytes().substr(std::size_t(r.fieldOffset()));
+        if (packets == 0 && (rest.empty() || rest[0] != 0x0a))
+            return Probe::notMine();
+    }
+    return packets > 0 || !prefix.complete() ? Probe::mine(0) : Probe::notMine();
+}
+
+// The builder's intervals and measurements per slice; a packet is only in
+// memory while it is read.
+double PerfettoFormat::memoryPerInputByte() const
+{
+    return 16.0;
+}
+
+bool PerfettoFormat::isJson() const
+{
+    return false;
+}
+
+bool PerfettoFormat::isBinary() const
+{
+    return true;
+}
+
+void PerfettoFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
+{
+    PerfettoReader reader(builder);
+    reader.read(input);
+    reader.finish();
+}
+
+} // namespace runlane

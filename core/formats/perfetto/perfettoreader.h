@@ -1,0 +1,80 @@
+#pragma once
+
+#include "perfettoclocks.h"
+#include "perfettosequence.h"
+#include "perfettotracks.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace runlane {
+
+class ChunkedFileReader;
+class ProfileBuilder;
+class ProtoWireReader;
+struct PerfettoTrackEvent;
+
+// A Perfetto protobuf trace (a `Trace`: TracePackets back to back as its
+// field 1) read packet by packet as the file streams in: only one packet is
+// in memory at a time. Each packet is read in the scope of its sequence
+// (trusted_packet_sequence_id): its interned data and defaults, its
+// incremental clocks, its data losses. Track descriptors and track events
+// go to PerfettoTracks, clock snapshots to PerfettoClocks; zlib-compressed
+// runs of packets are inflated and read the same way. Every other packet
+// is skipped by its field number and counted in one summary warning. A
+// malformed packet is skipped with a warning; a file cut short keeps what
+// was read before the cut.
+class PerfettoReader
+{
+public:
+    // Compressed packets inside compressed packets are read this deep.
+    static constexpr int kMaxCompressedDepth = 4;
+    // What a run of compressed packets may inflate to.
+    static constexpr std::size_t kMaxInflated = std::size_t(1) << 30;
+
+    explicit PerfettoReader(ProfileBuilder& builder);
+
+    void read(ChunkedFileReader& input);
+    // Ends the tracks and writes the summary warnings.
+    void finish();
+
+    std::uint64_t packetCount() const { return m_packets; }
+
+private:
+    struct Packet;
+
+    void packet(std::string_view bytes, std::int64_t offset, int depth);
+    void readPacket(std::string_view bytes, std::int64_t offset, int depth);
+    void trackEvent(const Packet& p, PerfettoSequence& seq, Time time);
+    void internedData(PerfettoSequence& seq, const ProtoWireReader& field);
+    void packetDefaults(PerfettoSequence& seq, const ProtoWireReader& field);
+    void clockSnapshot(const Packet& p, const ProtoWireReader& field);
+    void legacyThread(PerfettoSequence& seq, const ProtoWireReader& field);
+    void legacyProcess(const ProtoWireReader& field);
+    void compressed(std::string_view bytes, std::int64_t offset, int depth);
+    StringId eventName(const PerfettoSequence& seq, std::uint64_t iid, std::int64_t offset);
+    // Cut short at `start`, where a packet begins that the file ends in.
+    void cutShort(std::int64_t start, const std::string& what);
+
+    ProfileBuilder& m_builder;
+    PerfettoTracks m_tracks;
+    PerfettoClocks m_clocks;
+    std::unordered_map<std::uint32_t, PerfettoSequence> m_sequences;
+    // Packets not read, by their data field.
+    std::map<std::uint32_t, std::uint64_t> m_skipped;
+    std::uint64_t m_packets = 0;
+    std::uint64_t m_lossReports = 0; // previous_packet_dropped
+    std::uint64_t m_skippedAfterLoss = 0;
+    std::uint64_t m_otherTraceFields = 0;
+    // The offset inside compressed packets is not the file's: errors there
+    // name the compressed run's packet instead (-1: not inside one).
+    std::int64_t m_compressedAt = -1;
+    // Where the packet being read starts in the file (its field's tag).
+    std::int64_t m_packetStart = 0;
+    std::string m_buffer;
+};
+
+} // namespace runlane

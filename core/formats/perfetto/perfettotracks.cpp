@@ -1,0 +1,391 @@
+#include "perfettotracks.h"
+
+#include "perfettofield.h"
+#include "profilebuilder.h"
+#include "protowirereader.h"
+
+#include <algorithm>
+
+namespace runlane {
+
+namespace {
+
+// Parents are followed this far: a cycle of parent_uuids ends here.
+constexpr int kMaxAncestors = 32;
+
+} // namespace
+
+PerfettoTracks::PerfettoTracks(ProfileBuilder& builder) : m_builder(builder)
+{
+}
+
+void PerfettoTracks::describe(const ProtoWireReader& field)
+{
+    ProtoWireReader r = field.message();
+    constexpr const char* kWhat = "TrackDescriptor";
+    std::uint64_t uuid = 0;
+    Descriptor d;
+    d.described = true;
+    StringId cmdline = kEmptyString;
+    while (r.next()) {
+        switch (r.field()) {
+        case 1:
+            uuid = PerfettoField::varint(r, kWhat);
+            break;
+        case 5:
+            d.parent = PerfettoField::varint(r, kWhat);
+            break;
+        case 2: // name, static_name, atrace_name
+        case 10:
+        case 13:
+            d.name = m_builder.intern(PerfettoField::bytes(r, kWhat));
+            break;
+        case 3: {
+            PerfettoField::bytes(r, kWhat);
+            d.isProcess = true;
+            for (ProtoWireReader p = r.message(); p.next();) {
+                if (p.field() == 1)
+                    d.pid = std::int32_t(PerfettoField::varint(p, "ProcessDescriptor"));
+                else if (p.field() == 6)
+                    d.processName = m_builder.intern(PerfettoField::bytes(p, "ProcessDescriptor"));
+                else if (p.field() == 2 && cmdline == kEmptyString)
+                    cmdline = m_builder.intern(PerfettoField::bytes(p, "ProcessDescriptor"));
+            }
+            break;
+        }
+        case 4: {
+            PerfettoField::bytes(r, kWhat);
+            d.isThread = true;
+            for (ProtoWireReader t = r.message(); t.next();) {
+                if (t.field() == 1)
+                    d.pid = std::int32_t(PerfettoField::varint(t, "ThreadDescriptor"));
+                else if (t.field() == 2)
+                    d.tid = std::int64_t(PerfettoField::varint(t, "ThreadDescriptor"));
+                else if (t.field() == 5)
+                    d.threadName = m_builder.intern(PerfettoField::bytes(t, "ThreadDescriptor"));
+            }
+            break;
+        }
+        case 8: {
+            PerfettoField::bytes(r, kWhat);
+            d.isCounter = true;
+            for (ProtoWireReader c = r.message(); c.next();) {
+                if (c.field() == 4) {
+                    const auto m = std::int64_t(PerfettoField::varint(c, "CounterDescriptor"));
+                    d.multiplier = m == 0 ? 1.0 : double(m);
+                } else if (c.field() == 5) {
+                    d.incremental = PerfettoField::varint(c, "CounterDescriptor") != 0;
+                }
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    // As Perfetto: a process without a name is called by its command line.
+    if (d.isProcess && d.processName == kEmptyString)
+        d.processName = cmdline;
+    if (d.isProcess && d.processName != kEmptyString)
+        m_processNames[d.pid] = d.processName;
+    // A thread track's own name is the thread's, if it gives one.
+    if (d.isThread && d.name != kEmptyString && d.threadName == kEmptyString)
+        d.threadName = d.name;
+    // Descriptors are written again after every reset of a sequence: what
+    // a track became at its first event stays.
+    Descriptor& existing = m_tracks[uuid];
+    if (existing.bound) {
+        existing.described = true;
+        existing.name = d.name;
+        existing.threadName = d.threadName;
+        existing.processName = d.processName;
+        return;
+    }
+    d.stack = std::move(existing.stack);
+    existing = std::move(d);
+}
+
+std::uint64_t PerfettoTracks::legacyThread(std::int64_t pid, std::int64_t tid, StringId name)
+{
+    // Not a uuid any writer gives out: the top bit and the thread.
+    const std::uint64_t uuid = (std::uint64_t(1) << 63) ^ (std::uint64_t(std::uint32_t(pid)) << 32)
+        ^ std::uint64_t(std::uint32_t(tid));
+    Descriptor& d = m_tracks[uuid];
+    if (!d.bound) {
+        d.described = true;
+        d.isThread = true;
+        d.pid = pid;
+        d.tid = tid;
+    }
+    if (name != kEmptyString)
+        d.threadName = name;
+    return uuid;
+}
+
+void PerfettoTracks::legacyProcess(std::int64_t pid, StringId name)
+{
+    if (name != kEmptyString)
+        m_processNames[pid] = name;
+}
+
+TrackId PerfettoTracks::threadTrack(std::int64_t pid, std::int64_t tid)
+{
+    const auto [it, added] = m_threads.emplace(std::make_pair(pid, tid), kNone);
+    if (added) {
+        TrackInfo info;
+        info.kind = TrackKind::Thread;
+        info.pid = pid;
+        info.tid = tid;
+        it->second = m_builder.addTrack(info);
+    }
+    return it->second;
+}
+
+std::string PerfettoTracks::trackText(std::uint64_t uuid) const
+{
+    const auto found = m_tracks.find(uuid);
+    if (found != m_tracks.end() && found->second.name != kEmptyString)
+        return "track " + std::to_string(uuid) + " " + Diagnostics::quoted(m_builder.string(found->second.name));
+    return "track " + std::to_string(uuid);
+}
+
+PerfettoTracks::Descriptor& PerfettoTracks::bind(std::uint64_t uuid)
+{
+    Descriptor& d = m_tracks[uuid];
+    if (!d.bound)
+        bindTrack(uuid, d);
+    return d;
+}
+
+void PerfettoTracks::bindTrack(std::uint64_t uuid, Descriptor& d)
+{
+    d.bound = true;
+    if (!d.described)
+        m_builder.diagnostics().warnWith("track without descriptor", [&] {
+            return "events on track " + std::to_string(uuid) + ", which no TrackDescriptor describes: an async track";
+        });
+    if (d.isThread) {
+        d.track = threadTrack(d.pid, d.tid);
+        return;
+    }
+    // The process (or thread) it belongs to: itself or its nearest ancestor.
+    std::int64_t pid = 0;
+    const Descriptor* at = &d;
+    for (int hop = 0; at != nullptr && hop < kMaxAncestors; ++hop) {
+        if (at->isProcess || at->isThread) {
+            pid = at->pid;
+            break;
+        }
+        const auto parent = at->parent != 0 ? m_tracks.find(at->parent) : m_tracks.end();
+        at = parent != m_tracks.end() ? &parent->second : nullptr;
+    }
+    if (d.isCounter) {
+        const StringId name = d.name != kEmptyString ? d.name : m_builder.intern("counter " + std::to_string(uuid));
+        d.counter = m_builder.addCounter(name, kEmptyString, pid);
+        return;
+    }
+    TrackInfo info;
+    info.kind = TrackKind::Async;
+    info.pid = pid;
+    // Async tracks of one process are told apart and kept in file order.
+    info.tid = std::int64_t(m_builder.trackCount());
+    d.async = true;
+    d.track = m_builder.addTrack(info);
+}
+
+void PerfettoTracks::event(const PerfettoTrackEvent& e)
+{
+    switch (e.type) {
+    case PerfettoTrackEvent::Type::Counter:
+        if (e.hasCounter)
+            counterPoint(e.track, e.time, e.counter, e.offset);
+        break;
+    case PerfettoTrackEvent::Type::SliceBegin:
+        begin(bind(e.track), e);
+        break;
+    case PerfettoTrackEvent::Type::SliceEnd:
+        end(bind(e.track), e);
+        break;
+    case PerfettoTrackEvent::Type::Instant:
+        instant(bind(e.track), e);
+        break;
+    case PerfettoTrackEvent::Type::Unspecified:
+        break;
+    }
+    for (const auto& [track, value] : e.extraCounters)
+        counterPoint(track, e.time, value, e.offset);
+}
+
+void PerfettoTracks::counterPoint(std::uint64_t uuid, Time t, double value, std::int64_t offset)
+{
+    // Not bound first: a value on a thread must not make its track.
+    Descriptor& d = m_tracks[uuid];
+    if (!d.isCounter) {
+        m_builder.diagnostics().warnWith("counter value on a track that is no counter", [&] {
+            return "a counter value at byte " + std::to_string(offset) + " is on " + trackText(uuid)
+                + ", which has no CounterDescriptor; ignored";
+        });
+        return;
+    }
+    if (!d.bound)
+        bindTrack(uuid, d);
+    value *= d.multiplier;
+    if (d.incremental) {
+        d.counterValue += value;
+        value = d.counterValue;
+    }
+    m_builder.addCounterPoint(d.counter, t, value);
+    m_builder.extendSpan(t);
+}
+
+void PerfettoTracks::flowKeys(const PerfettoTrackEvent& e, Open& open)
+{
+    for (const std::uint64_t id : e.flows) {
+        const auto [it, added] = m_flowKeys.emplace(id, std::uint32_t(m_flowKeys.size()));
+        open.flows.push_back(it->second);
+    }
+    // A terminated id starts a new flow when it is used again, as in Perfetto.
+    for (const std::uint64_t id : e.terminatingFlows) {
+        const auto found = m_flowKeys.find(id);
+        if (found == m_flowKeys.end())
+            continue; // a flow that was never started: nothing to end
+        open.terminatingFlows.push_back(found->second);
+        m_flowKeys.erase(found);
+    }
+}
+
+void PerfettoTracks::flowPoints(const Descriptor& d, MeasurementId measurement, Time at, const Open& open, bool slice)
+{
+    FlowBinder::Point point;
+    point.time = at;
+    point.order = open.order;
+    point.track = d.track;
+    point.measurement = measurement;
+    point.binding = slice ? FlowBinder::Binding::Slice : FlowBinder::Binding::Enclosing;
+    point.role = FlowBinder::Role::Step;
+    for (const std::uint32_t key : open.flows) {
+        point.key = key;
+        m_builder.addFlowPoint(point);
+    }
+    point.role = FlowBinder::Role::End;
+    for (const std::uint32_t key : open.terminatingFlows) {
+        point.key = key;
+        m_builder.addFlowPoint(point);
+    }
+}
+
+void PerfettoTracks::begin(Descriptor& d, const PerfettoTrackEvent& e)
+{
+    if (d.isCounter) {
+        m_builder.diagnostics().warnWith("slice on a counter track", [&] {
+            return "a slice at byte " + std::to_string(e.offset) + " is on counter " + trackText(e.track) + "; ignored";
+        });
+        return;
+    }
+    Open open;
+    open.label = m_builder.label(e.name, e.file, e.line);
+    open.start = e.time;
+    open.order = m_order++;
+    flowKeys(e, open);
+    if (d.async) {
+        const bool task = d.stack.empty();
+        open.measurement = m_builder.addMeasurement(d.track, open.label, e.time,
+                                                    task ? kNone : d.stack.back().measurement,
+                                                    task ? AsyncMeasurement : 0);
+    }
+    d.stack.push_back(std::move(open));
+}
+
+void PerfettoTracks::end(Descriptor& d, const PerfettoTrackEvent& e)
+{
+    if (d.isCounter)
+        return; // its begin was already refused
+    if (d.stack.empty()) {
+        m_builder.diagnostics().warnWith("slice end without begin", [&] {
+            return "a slice end at byte " + std::to_string(e.offset) + " on " + trackText(e.track)
+                + " has no open slice; ignored";
+        });
+        return;
+    }
+    Open open = std::move(d.stack.back());
+    d.stack.pop_back();
+    // Flow ids on the end belong to the slice it ends.
+    flowKeys(e, open);
+    Time at = e.time;
+    if (at < open.start) {
+        m_builder.diagnostics().warnWith("slice ends before it begins", [&] {
+            return "a slice end at byte " + std::to_string(e.offset) + " on " + trackText(e.track)
+                + " is earlier than its begin; the slice is given no length";
+        });
+        at = open.start;
+    }
+    close(d, open, at);
+}
+
+void PerfettoTracks::close(Descriptor& d, const Open& open, Time at)
+{
+    MeasurementId measurement = open.measurement;
+    if (d.async) {
+        m_builder.addInterval(measurement, open.start, at, open.order);
+        if (at != ProfileBuilder::kOpen)
+            m_builder.finish(measurement, at, FinalState::Completed);
+    } else {
+        measurement = m_builder.addCall(d.track, open.label, open.start, at, open.order);
+    }
+    flowPoints(d, measurement, open.start, open, true);
+}
+
+void PerfettoTracks::instant(Descriptor& d, const PerfettoTrackEvent& e)
+{
+    if (d.isCounter) {
+        m_builder.diagnostics().warnWith("instant on a counter track", [&] {
+            return "an instant at byte " + std::to_string(e.offset) + " is on counter " + trackText(e.track)
+                + "; ignored";
+        });
+        return;
+    }
+    Mark mark;
+    mark.time = e.time;
+    mark.track = d.track;
+    mark.pid = m_builder.trackInfo(d.track).pid;
+    mark.name = e.name;
+    m_builder.addMark(mark);
+    m_builder.extendSpan(e.time);
+    Open open;
+    open.order = m_order++;
+    flowKeys(e, open);
+    flowPoints(d, kNone, e.time, open, false);
+}
+
+void PerfettoTracks::finish()
+{
+    std::uint64_t unended = 0;
+    for (auto& [uuid, d] : m_tracks) {
+        for (const Open& open : d.stack)
+            close(d, open, ProfileBuilder::kOpen);
+        unended += d.stack.size();
+        d.stack.clear();
+        if (d.async && d.bound) {
+            TrackInfo& info = m_builder.trackInfo(d.track);
+            info.displayName = d.name != kEmptyString ? d.name
+                : d.isProcess && d.processName != kEmptyString ? d.processName
+                                                               : m_builder.intern(trackText(uuid));
+        }
+        if (d.isThread && d.threadName != kEmptyString) {
+            const auto thread = m_threads.find({d.pid, d.tid});
+            if (thread != m_threads.end())
+                m_builder.trackInfo(thread->second).threadName = d.threadName;
+        }
+    }
+    if (unended > 0)
+        m_builder.diagnostics().warn("slice never ended", std::to_string(unended)
+                                         + (unended == 1 ? " slice has" : " slices have")
+                                         + " a begin and no end; they end with the profile");
+    for (const auto& [key, track] : m_threads) {
+        const auto name = m_processNames.find(key.first);
+        if (name != m_processNames.end())
+            m_builder.trackInfo(track).processName = name->second;
+    }
+}
+
+} // namespace runlane

@@ -1,0 +1,94 @@
+#pragma once
+
+#include "perfettotrackevent.h"
+#include "profiletypes.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace runlane {
+
+class ProfileBuilder;
+class ProtoWireReader;
+
+// Perfetto's tracks and the track events on them, into a ProfileBuilder.
+// A TrackDescriptor with a ThreadDescriptor is a thread (Runlane Thread
+// track by pid and tid, its slices nested by begin and end order); one with
+// a CounterDescriptor a counter series; any other track whose slices land
+// there is an async track (Runlane Async track, named as Perfetto names
+// it): each outermost slice a task, the slices inside it measurements it
+// created, as Chrome's b/e. Slices nest by the order of their begin and end
+// on their own track (equal timestamps in stream order); instants are
+// marks; flow ids chain the slices that carry them (Runlane flows).
+class PerfettoTracks
+{
+public:
+    explicit PerfettoTracks(ProfileBuilder& builder);
+
+    // A TrackDescriptor message (a packet's track_descriptor).
+    void describe(const ProtoWireReader& descriptor);
+    // A legacy packet-level thread_descriptor (older Chrome): the track of
+    // that thread, the uuid a sequence's events without one go to.
+    std::uint64_t legacyThread(std::int64_t pid, std::int64_t tid, StringId name);
+    void legacyProcess(std::int64_t pid, StringId name);
+    void event(const PerfettoTrackEvent& e);
+    // Ends what is still open and names the tracks.
+    void finish();
+
+private:
+    struct Open {
+        MeasurementId measurement = kNone; // async: made at the begin; thread: at the end
+        LabelId label = 0;
+        Time start = 0;
+        std::uint32_t order = 0;
+        // Flow keys (flowKey): continued from here, and ended here.
+        std::vector<std::uint32_t> flows;
+        std::vector<std::uint32_t> terminatingFlows;
+    };
+    struct Descriptor {
+        bool described = false;
+        std::uint64_t parent = 0;
+        StringId name = kEmptyString;
+        bool isProcess = false;
+        bool isThread = false;
+        bool isCounter = false;
+        std::int64_t pid = 0;
+        std::int64_t tid = 0;
+        StringId processName = kEmptyString;
+        StringId threadName = kEmptyString;
+        double multiplier = 1;
+        bool incremental = false;
+        // What it became in the builder, at its first event.
+        bool bound = false;
+        TrackId track = kNone;
+        bool async = false;
+        std::size_t counter = SIZE_MAX;
+        double counterValue = 0; // an incremental counter's sum
+        std::vector<Open> stack;
+    };
+
+    Descriptor& bind(std::uint64_t uuid);
+    void bindTrack(std::uint64_t uuid, Descriptor& d);
+    void counterPoint(std::uint64_t uuid, Time t, double value, std::int64_t offset);
+    void begin(Descriptor& d, const PerfettoTrackEvent& e);
+    void end(Descriptor& d, const PerfettoTrackEvent& e);
+    void close(Descriptor& d, const Open& open, Time at);
+    void instant(Descriptor& d, const PerfettoTrackEvent& e);
+    void flowKeys(const PerfettoTrackEvent& e, Open& open);
+    void flowPoints(const Descriptor& d, MeasurementId measurement, Time at, const Open& open, bool slice);
+    TrackId threadTrack(std::int64_t pid, std::int64_t tid);
+    std::string trackText(std::uint64_t uuid) const;
+
+    ProfileBuilder& m_builder;
+    std::unordered_map<std::uint64_t, Descriptor> m_tracks;
+    std::map<std::pair<std::int64_t, std::int64_t>, TrackId> m_threads;
+    std::map<std::int64_t, StringId> m_processNames;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_flowKeys;
+    std::uint32_t m_order = 0;
+};
+
+} // namespace runlane

@@ -1,0 +1,173 @@
+#pragma once
+
+// A second, independent reading of a Perfetto trace for the sample tests:
+// its own varint and field walk over the bytes (not ProtoWireReader, not
+// the reader under test), counting what the reader should build from the
+// track events: slice begins, instants and counter values, the tracks they
+// land on (thread tracks by pid and tid), the flow ids, and the packets by
+// their data field. Uncompressed traces only, which the samples are.
+
+#include <QByteArray>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <utility>
+
+namespace runlane::test::perfetto {
+
+struct SampleCounts {
+    int slices = 0;
+    int instants = 0;
+    int counterValues = 0;
+    int flowIds = 0;
+    std::size_t threadTracks = 0;
+    std::size_t otherTracks = 0; // async or counter tracks with events
+    std::map<std::uint32_t, int> packets; // by data field number
+    int descriptors = 0;
+};
+
+class SampleCounter
+{
+public:
+    static SampleCounts count(const QByteArray& bytes)
+    {
+        SampleCounter c;
+        c.trace(bytes);
+        SampleCounts out = c.m_counts;
+        std::set<std::pair<std::uint64_t, std::uint64_t>> threads;
+        std::set<std::uint64_t> others;
+        for (const std::uint64_t uuid : c.m_used) {
+            const auto t = c.m_threads.find(uuid);
+            if (t != c.m_threads.end())
+                threads.insert(t->second);
+            else
+                others.insert(uuid);
+        }
+        out.threadTracks = threads.size();
+        out.otherTracks = others.size();
+        return out;
+    }
+
+private:
+    struct Field {
+        std::uint32_t number = 0;
+        int type = 0;
+        std::uint64_t value = 0;
+        QByteArray bytes;
+    };
+    // Walks a message; false on anything it cannot read.
+    template <class Each>
+    static bool walk(const QByteArray& m, Each each)
+    {
+        qsizetype i = 0;
+        auto varint = [&](std::uint64_t& v) {
+            v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                if (i >= m.size())
+                    return false;
+                const auto b = static_cast<unsigned char>(m[i++]);
+                v |= std::uint64_t(b & 0x7f) << shift;
+                if (!(b & 0x80))
+                    return true;
+            }
+            return false;
+        };
+        while (i < m.size()) {
+            Field f;
+            std::uint64_t tag = 0;
+            if (!varint(tag))
+                return false;
+            f.number = std::uint32_t(tag >> 3);
+            f.type = int(tag & 7);
+            if (f.type == 0) {
+                if (!varint(f.value))
+                    return false;
+            } else if (f.type == 1 || f.type == 5) {
+                i += f.type == 1 ? 8 : 4;
+            } else if (f.type == 2) {
+                std::uint64_t n = 0;
+                if (!varint(n) || n > std::uint64_t(m.size() - i))
+                    return false;
+                f.bytes = m.mid(i, qsizetype(n));
+                i += qsizetype(n);
+            } else {
+                return false;
+            }
+            each(f);
+        }
+        return i == m.size();
+    }
+
+    void trace(const QByteArray& bytes)
+    {
+        walk(bytes, [&](const Field& f) {
+            if (f.number == 1 && f.type == 2)
+                packet(f.bytes);
+        });
+    }
+
+    void packet(const QByteArray& p)
+    {
+        walk(p, [&](const Field& f) {
+            if (f.type != 2 || f.number == 12 || f.number == 59)
+                return;
+            ++m_counts.packets[f.number];
+            if (f.number == 60)
+                descriptor(f.bytes);
+            else if (f.number == 11)
+                trackEvent(f.bytes);
+        });
+    }
+
+    void descriptor(const QByteArray& d)
+    {
+        ++m_counts.descriptors;
+        std::uint64_t uuid = 0;
+        bool thread = false;
+        std::pair<std::uint64_t, std::uint64_t> pidTid;
+        walk(d, [&](const Field& f) {
+            if (f.number == 1)
+                uuid = f.value;
+            if (f.number == 4) {
+                thread = true;
+                walk(f.bytes, [&](const Field& t) {
+                    if (t.number == 1)
+                        pidTid.first = t.value;
+                    if (t.number == 2)
+                        pidTid.second = t.value;
+                });
+            }
+        });
+        if (thread)
+            m_threads[uuid] = pidTid;
+    }
+
+    void trackEvent(const QByteArray& e)
+    {
+        std::uint64_t type = 0;
+        std::uint64_t track = 0;
+        walk(e, [&](const Field& f) {
+            if (f.number == 9)
+                type = f.value;
+            if (f.number == 11)
+                track = f.value;
+            if (f.number == 47 || f.number == 36)
+                ++m_counts.flowIds;
+        });
+        if (type == 1)
+            ++m_counts.slices;
+        else if (type == 3)
+            ++m_counts.instants;
+        else if (type == 4)
+            ++m_counts.counterValues;
+        if (type == 1 || type == 3 || type == 4)
+            m_used.insert(track);
+    }
+
+    SampleCounts m_counts;
+    std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> m_threads;
+    std::set<std::uint64_t> m_used;
+};
+
+} // namespace runlane::test::perfetto

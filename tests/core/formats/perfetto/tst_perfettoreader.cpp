@@ -1,0 +1,415 @@
+#include "core/formats/perfetto/perfettoencoder.h"
+#include "core/formats/perfetto/samplecounter.h"
+#include "formatregistry.h"
+#include "perfettoformat.h"
+#include "profileloader.h"
+#include "testsupport.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace runlane;
+using namespace runlane::test::perfetto;
+using runlane::test::dataPath;
+using runlane::test::ProtoEncoder;
+using runlane::test::qstr;
+using runlane::test::readAll;
+
+namespace {
+
+LoadResult loadBytes(const QByteArray& bytes)
+{
+    QTemporaryDir dir;
+    const QString path = runlane::test::writeTemp(dir, bytes, QStringLiteral("trace.pftrace"));
+    return ProfileLoader::load(path, {}, FormatRegistry::find("perfetto"));
+}
+
+QString timeText(Time t)
+{
+    return t == kTimeMax ? QStringLiteral("open") : QString::number(t);
+}
+
+// The profile as text: per track its intervals (label@start-end, "^d" at
+// depth d, "[task]" for an async task), then counters, marks, flows and the
+// warnings' kinds with their counts.
+QString describe(const Profile& p)
+{
+    QStringList out;
+    for (TrackId t = 0; t < p.trackCount(); ++t) {
+        const Track& track = p.track(t);
+        QString line = qstr(p.string(track.name)) + (track.kind == TrackKind::Async ? " (async):" : ":");
+        for (IntervalId i = track.begin; i < track.end; ++i) {
+            const Interval& iv = p.interval(i);
+            const Measurement& m = p.measurement(iv.measurement);
+            line += " " + qstr(p.labelText(m.label)) + "@" + timeText(iv.start) + "-" + timeText(iv.end);
+            if (p.depthOf(i) > 0)
+                line += "^" + QString::number(p.depthOf(i));
+            if (m.isAsync())
+                line += "[task]";
+        }
+        out << line;
+    }
+    for (const CounterSeries& c : p.counters()) {
+        QString line = "counter " + qstr(p.string(c.name)) + ":";
+        for (std::size_t i = 0; i < c.times.size(); ++i)
+            line += " " + QString::number(c.times[i]) + "=" + QString::number(c.values[i]);
+        out << line;
+    }
+    for (const Mark& m : p.marks())
+        out << "mark " + qstr(p.string(m.name)) + "@" + QString::number(m.time);
+    for (const Flow& f : p.flows())
+        out << "flow " + qstr(p.labelText(p.measurement(p.interval(f.from).measurement).label)) + "->"
+                + qstr(p.labelText(p.measurement(p.interval(f.to).measurement).label));
+    for (const auto& [kind, count] : p.diagnostics().warningKinds())
+        out << "warning " + qstr(kind) + " x" + QString::number(count);
+    return out.join('\n');
+}
+
+// Sequence 1's thread 10/11 "main" (uuid 1) in process 10 "app" (uuid 100).
+ProtoEncoder app()
+{
+    return processTrack(100, 10, "app");
+}
+ProtoEncoder mainThread()
+{
+    return threadTrack(1, 10, 11, "main", 100);
+}
+
+ProtoEncoder internedNames(std::initializer_list<std::pair<std::uint64_t, QByteArray>> names, std::uint64_t flags)
+{
+    ProtoEncoder interned;
+    for (const auto& [iid, name] : names)
+        interned.message(2, eventName(iid, name));
+    return onSequence(1).varint(13, flags).message(12, interned);
+}
+
+// An event on the main thread named by interning id `iid` (none if 0).
+ProtoEncoder byIid(std::uint64_t ts, std::uint64_t type, std::uint64_t iid, std::uint64_t flags = NeedsState)
+{
+    ProtoEncoder body;
+    body.varint(11, 1);
+    if (iid)
+        body.varint(10, iid);
+    return trackEvent(ts, type, body).varint(13, flags);
+}
+
+} // namespace
+
+class TstPerfettoReader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Each sample with its exact counts, and a second reading of the same
+    // file by the test's own decoder (SampleCounter) that must agree.
+    void samples_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("slices");
+        QTest::addColumn<int>("instants");
+        QTest::addColumn<int>("counterValues");
+        QTest::addColumn<int>("tracks");
+        QTest::addColumn<int>("counters");
+        QTest::addColumn<int>("flows");
+        QTest::addColumn<QString>("notRead");
+        QTest::newRow("tokio tracing-perfetto")
+            << "perfetto/tokio-tracing-perfetto.pftrace" << 227 << 8 << 0 << 9 << 0 << 0 << QString();
+        QTest::newRow("systing eBPF")
+            << "perfetto/systing-ebpf.perfetto-trace" << 0 << 0 << 0 << 0 << 0 << 0
+            << "355 perf_sample packets, 118 process_tree packets, 44 ftrace_events packets not read (Runlane reads "
+               "track events, their tracks and clocks)";
+        QTest::newRow("Android GPU counters")
+            << "perfetto/android-gpu-counters.perfetto" << 0 << 0 << 0 << 0 << 0 << 0
+            << "10 gpu_counter_event packets, 1 trace_config packet, 1 trace_stats packet, 1 system_info packet not "
+               "read (Runlane reads track events, their tracks and clocks)";
+    }
+
+    void samples()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, slices);
+        QFETCH(int, instants);
+        QFETCH(int, counterValues);
+        QFETCH(int, tracks);
+        QFETCH(int, counters);
+        QFETCH(int, flows);
+        QFETCH(QString, notRead);
+        const SampleCounts second = SampleCounter::count(readAll(dataPath(file)));
+        QCOMPARE(second.slices, slices);
+        QCOMPARE(second.instants, instants);
+        QCOMPARE(second.counterValues, counterValues);
+        QCOMPARE(int(second.threadTracks + second.otherTracks), tracks);
+        QCOMPARE(second.flowIds, flows);
+
+        const FormatRegistry::Detection detected = ProfileLoader::detect(dataPath(file));
+        QCOMPARE(detected.format, FormatRegistry::find("perfetto"));
+        const LoadResult r = ProfileLoader::load(dataPath(file));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(int(p.measurementCount()), slices);
+        QCOMPARE(int(p.intervalCount()), slices);
+        QCOMPARE(int(p.marks().size()), instants);
+        QCOMPARE(int(p.trackCount()), tracks);
+        QCOMPARE(int(p.counters().size()), counters);
+        int points = 0;
+        for (const CounterSeries& c : p.counters())
+            points += int(c.times.size());
+        QCOMPARE(points, counterValues);
+        QCOMPARE(int(p.flows().size()), flows);
+        QCOMPARE(qstr(p.diagnostics().firstMessage("packets not read")), notRead);
+    }
+
+    // The tokio sample's threads, named as Perfetto names them.
+    void tokioThreads()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("perfetto/tokio-tracing-perfetto.pftrace"));
+        QVERIFY(r.ok());
+        QStringList names;
+        for (const Track& t : r.profile->tracks())
+            names << qstr(r.profile->string(t.name)) + " " + QString::number(t.end - t.begin);
+        QCOMPARE(names.join(", "),
+                 "tokio-runtime-worker-1 104, tokio-runtime-worker-2 12, tokio-runtime-worker-0 8, tokio-runtime-worker-5 "
+                 "22, tokio-runtime-worker-4 4, tokio-runtime-worker-3 12, tokio-runtime-worker-6 5, "
+                 "tokio-runtime-worker-7 47, main 13");
+    }
+
+    void handBuilt_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("slices nest by begin and end order")
+            << trace({app(), mainThread(), slice(10, SliceBegin, 1, "outer"), slice(20, SliceBegin, 1, "inner"),
+                      slice(30, SliceEnd, 1), slice(35, Instant, 1, "tick"), slice(40, SliceEnd, 1)})
+            << "app / main: outer@10-40 inner@20-30^1\nmark tick@35";
+        QTest::newRow("equal timestamps in stream order")
+            << trace({app(), mainThread(), slice(10, SliceBegin, 1, "a"), slice(10, SliceBegin, 1, "b"),
+                      slice(20, SliceEnd, 1), slice(20, SliceBegin, 1, "c"), slice(30, SliceEnd, 1),
+                      slice(30, SliceEnd, 1)})
+            << "app / main: a@10-30 b@10-20^1 c@20-30^1";
+        QTest::newRow("interned names")
+            << trace({app(), mainThread(), internedNames({{1, "alpha"}, {2, "beta"}}, Cleared | NeedsState),
+                      byIid(10, SliceBegin, 1), byIid(20, SliceBegin, 2), byIid(30, SliceEnd, 0),
+                      byIid(40, SliceEnd, 0)})
+            << "app / main: alpha@10-40 beta@20-30^1";
+        QTest::newRow("a reset mid-sequence replaces the interned names")
+            << trace({app(), mainThread(), internedNames({{1, "alpha"}, {2, "beta"}}, Cleared | NeedsState),
+                      byIid(10, SliceBegin, 1), byIid(20, SliceEnd, 0),
+                      internedNames({{1, "gamma"}}, Cleared | NeedsState), byIid(30, SliceBegin, 1),
+                      byIid(40, SliceEnd, 0), byIid(50, SliceBegin, 2), byIid(60, SliceEnd, 0)})
+            << "app / main: alpha@10-20 gamma@30-40 (empty)@50-60\nwarning undefined interned name x1";
+        QTest::newRow("an unknown interning id")
+            << trace({app(), mainThread(), byIid(10, Instant, 7)})
+            << "app / main:\nmark @10\nwarning undefined interned name x1";
+        // BOOTTIME 1,000,000 ns = clock 64 at 500 units of 1,000 ns; the
+        // packets' timestamps are deltas in those units.
+        const ProtoEncoder snapshot = onSequence(1).varint(13, Cleared).message(
+            6, ProtoEncoder()
+                   .message(1, ProtoEncoder().varint(1, 6).varint(2, 1000000))
+                   .message(1, ProtoEncoder().varint(1, 64).varint(2, 500).varint(3, 1).varint(4, 1000)));
+        const ProtoEncoder defaults64 = onSequence(1).message(59, ProtoEncoder().varint(58, 64));
+        QTest::newRow("an incremental clock")
+            << trace({app(), mainThread(), snapshot, defaults64, slice(10, SliceBegin, 1, "a"),
+                      slice(5, SliceEnd, 1), slice(0, Instant, 1, "same")})
+            << "app / main: a@1010000-1015000\nmark same@1015000";
+        QTest::newRow("an incremental clock restarts at its next snapshot")
+            << trace({app(), mainThread(), snapshot, defaults64, slice(10, SliceBegin, 1, "a"),
+                      slice(5, SliceEnd, 1), snapshot, defaults64, slice(1, Instant, 1, "after")})
+            << "app / main: a@1010000-1015000\nmark after@1001000";
+        QTest::newRow("a timestamp on a clock no snapshot knows is dropped")
+            << trace({app(), mainThread(), slice(10, SliceBegin, 1, "a"),
+                      slice(15, Instant, 1, "lost").varint(58, 12), slice(20, SliceEnd, 1)})
+            << "app / main: a@10-20\nwarning unknown clock x1";
+        QTest::newRow("a global clock through a snapshot")
+            << trace({app(), mainThread(),
+                      onSequence(2).message(6, ProtoEncoder()
+                                                   .message(1, ProtoEncoder().varint(1, 6).varint(2, 5000))
+                                                   .message(1, ProtoEncoder().varint(1, 1).varint(2, 100))),
+                      slice(130, Instant, 1, "realtime").varint(58, 1)})
+            << "app / main:\nmark realtime@5030";
+        QTest::newRow("a compressed run of packets")
+            << trace({app(), compressed({mainThread(), slice(10, SliceBegin, 1, "zipped")}),
+                      slice(20, SliceEnd, 1)})
+            << "app / main: zipped@10-20";
+        QTest::newRow("compressed packets inside compressed packets")
+            << trace({app(), mainThread(), compressed({compressed({slice(10, Instant, 1, "deep")})})})
+            << "app / main:\nmark deep@10";
+        QTest::newRow("previous_packet_dropped skips what needs the lost state until the next reset")
+            << trace({app(), mainThread(), internedNames({{1, "alpha"}}, Cleared | NeedsState),
+                      byIid(10, SliceBegin, 1).varint(42, 1), byIid(20, SliceEnd, 0),
+                      slice(25, Instant, 1, "no state needed"), internedNames({{1, "beta"}}, Cleared | NeedsState),
+                      byIid(30, SliceBegin, 1), byIid(40, SliceEnd, 0)})
+            << "app / main: beta@30-40\nmark no state needed@25\nwarning packets lost x1";
+        QTest::newRow("a slice end without begin")
+            << trace({app(), mainThread(), slice(5, SliceEnd, 1), slice(10, SliceBegin, 1, "a"),
+                      slice(20, SliceEnd, 1), slice(25, SliceEnd, 1)})
+            << "app / main: a@10-20\nwarning slice end without begin x2";
+        QTest::newRow("a slice never ended ends with the profile")
+            << trace({app(), mainThread(), slice(10, SliceBegin, 1, "a"), slice(20, Instant, 1, "i")})
+            << "app / main: a@10-20\nmark i@20\nwarning slice never ended x1";
+        QTest::newRow("the sequence's default track")
+            << trace({app(), mainThread(), onSequence(1).message(59, ProtoEncoder().message(11, ProtoEncoder().varint(11, 1))),
+                      trackEvent(10, SliceBegin, ProtoEncoder().bytes(23, "d")), trackEvent(20, SliceEnd, ProtoEncoder())})
+            << "app / main: d@10-20";
+        QTest::newRow("an event without a track")
+            << trace({app(), trackEvent(10, Instant, ProtoEncoder().bytes(23, "nowhere"))})
+            << "warning track event without a track x1";
+        const ProtoEncoder incremental = ProtoEncoder().varint(4, 1000).varint(5, 1);
+        const ProtoEncoder plain;
+        QTest::newRow("counters: multiplier, incremental, int and double")
+            << trace({app(), childTrack(5, 100, "bytes", &incremental), childTrack(6, 100, "load", &plain),
+                      trackEvent(10, Counter, ProtoEncoder().varint(11, 5).varint(30, 2)),
+                      trackEvent(20, Counter, ProtoEncoder().varint(11, 5).varint(30, 3)),
+                      trackEvent(20, Counter, ProtoEncoder().varint(11, 6).fixed64(44, 0x3ff8000000000000ull))})
+            << "counter bytes: 10=2000 20=5000\ncounter load: 20=1.5";
+        QTest::newRow("a counter value on a thread track")
+            << trace({app(), mainThread(), trackEvent(10, Counter, ProtoEncoder().varint(11, 1).varint(30, 2))})
+            << "warning counter value on a track that is no counter x1";
+        QTest::newRow("flow ids chain slices across threads")
+            << trace({app(), mainThread(), threadTrack(2, 10, 12, "worker", 100),
+                      trackEvent(10, SliceBegin, ProtoEncoder().varint(11, 1).bytes(23, "post").fixed64(47, 7)),
+                      slice(20, SliceEnd, 1),
+                      trackEvent(30, SliceBegin, ProtoEncoder().varint(11, 2).bytes(23, "run").fixed64(48, 7)),
+                      slice(40, SliceEnd, 2)})
+            << "app / main: post@10-20\napp / worker: run@30-40\nflow post->run";
+        QTest::newRow("an async track: its slices are tasks")
+            << trace({app(), mainThread(), childTrack(7, 100, "Loading"), slice(10, SliceBegin, 7, "load a"),
+                      slice(12, SliceBegin, 7, "parse"), slice(15, SliceEnd, 7), slice(20, SliceEnd, 7),
+                      slice(30, SliceBegin, 7, "load b"), slice(40, SliceEnd, 7)})
+            << "Loading (async): load a@10-20[task] load b@30-40[task] parse@12-15^1";
+        QTest::newRow("packets Runlane does not read are counted")
+            << trace({app(), mainThread(), onSequence(1).bytes(66, "x"), onSequence(1).bytes(66, "y"),
+                      onSequence(1).bytes(9, "")})
+            << "warning packets not read x1";
+    }
+
+    void handBuilt()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, expected);
+        const LoadResult r = loadBytes(bytes);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(describe(*r.profile), expected);
+    }
+
+    // A file cut inside its fourth packet keeps the three before it: the
+    // packets take 18, 23, 19 and 19 bytes with their framing.
+    void truncated_data()
+    {
+        QTest::addColumn<int>("cut"); // bytes taken off the end
+        QTest::addColumn<QString>("message");
+        QTest::newRow("inside the fourth packet")
+            << 3 << "the trace is cut short after packet 3 at byte 60: packet 4 is 17 bytes long and 14 are left; what "
+                    "came before is read";
+        QTest::newRow("inside the fourth packet's length")
+            << 18 << "the trace is cut short after packet 3 at byte 60: the file ends inside a packet's length; what "
+                     "came before is read";
+    }
+
+    void truncated()
+    {
+        QFETCH(int, cut);
+        QFETCH(QString, message);
+        const QByteArray whole =
+            trace({app(), mainThread(), slice(5, SliceBegin, 1, "open"), slice(10, Instant, 1, "lost")});
+        QCOMPARE(whole.size(), 79);
+        const LoadResult r = loadBytes(whole.left(whole.size() - cut));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(qstr(r.profile->diagnostics().firstMessage("truncated file")), message);
+        QCOMPARE(describe(*r.profile), "app / main: open@5-5\nwarning slice never ended x1\nwarning truncated file x1");
+    }
+
+    // Input that is no trace, or a trace with broken parts: a clear error,
+    // or a warning and what could be read; never a crash.
+    void malformed_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("error"); // the load's error, or "" if it loads
+        QTest::addColumn<QString>("warning"); // kind: first message
+        const QByteArray good = trace({app(), mainThread(), slice(10, Instant, 1, "kept")});
+        QTest::newRow("text") << QByteArray("hello")
+                              << "trace.pftrace: byte 0: not a Perfetto trace: it starts with field 13 of wire type 0, "
+                                 "not a packet (field 1, length-delimited)"
+                              << QString();
+        QTest::newRow("garbage after the packets")
+            << good + QByteArray("\x0f\x01", 2) << ""
+            << "unreadable rest: the trace is unreadable after packet 3 at byte 60: field 1 has wire type 7, which a "
+               "Trace never holds; the rest of the file is ignored";
+        QTest::newRow("a negative length")
+            << good + QByteArray("\x0a\xfe\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11) << ""
+            << "unreadable rest: the trace is unreadable after packet 3 at byte 60: field 1: negative length -2; the "
+               "rest of the file is ignored";
+        QTest::newRow("a varint of 11 bytes")
+            << good + QByteArray("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x81\x01", 12) << ""
+            << "unreadable rest: the trace is unreadable after packet 3 at byte 60: field 1: a varint longer than 10 "
+               "bytes; the rest of the file is ignored";
+        QTest::newRow("a track event of the wrong wire type")
+            << good + trace({ProtoEncoder().varint(8, 5).varint(10, 1).varint(11, 3)}) << ""
+            << "malformed packet: packet 4 at byte 60 (byte 66): TracePacket field 11 is varint, not length-delimited; "
+               "skipped";
+        QTest::newRow("compressed packets that are no zlib")
+            << good + trace({onSequence(1).bytes(50, "nonsense")}) << ""
+            << "malformed packet: packet 4 at byte 60: compressed packets are not valid zlib data; skipped";
+        QTest::newRow("compressed packets cut short")
+            << good + trace({onSequence(1).bytes(50, qCompress(trace({slice(1, Instant, 1, "x")})).mid(4, 10))}) << ""
+            << "malformed packet: packet 4 at byte 60: compressed packets are cut short; skipped";
+        QTest::newRow("compressed five deep")
+            << good + trace({compressed({compressed({compressed({compressed({compressed({slice(1, Instant, 1, "x")})})})})})})
+            << ""
+            << "malformed packet: packet 8 (compressed in the packet at byte 60): compressed packets nested more than 4 "
+               "deep; skipped";
+        QTest::newRow("a parent loop") << trace({childTrack(1, 2, "a"), childTrack(2, 1, "b"), slice(1, Instant, 1, "x")})
+                                       << "" << QString();
+    }
+
+    void malformed()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, error);
+        QFETCH(QString, warning);
+        const LoadResult r = loadBytes(bytes);
+        if (!error.isEmpty()) {
+            QVERIFY(!r.ok());
+            QVERIFY2(qstr(r.error.toString()).contains(error), r.error.toString().c_str());
+            return;
+        }
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        if (warning.isEmpty())
+            return;
+        const QString kind = warning.section(": ", 0, 0);
+        QCOMPARE(qstr(r.profile->diagnostics().firstMessage(kind.toStdString())), warning.section(": ", 1));
+    }
+
+    // Detection by content: a Trace's first packet, whatever the file's name.
+    void probe_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<bool>("complete");
+        QTest::addColumn<bool>("mine");
+        const QByteArray good = trace({app(), mainThread(), slice(10, Instant, 1, "kept")});
+        QTest::newRow("a trace") << good << true << true;
+        QTest::newRow("a trace's prefix, cut inside a packet") << good.left(50) << false << true;
+        QTest::newRow("a whole file cut inside a packet") << good.left(50) << true << true;
+        QTest::newRow("pprof's sample_type first") << ProtoEncoder().message(1, ProtoEncoder().varint(1, 1).varint(2, 2)).data()
+                                                  << true << false;
+        QTest::newRow("field 2 first") << ProtoEncoder().message(2, app()).data() << true << false;
+        QTest::newRow("JSON") << QByteArray("[{\"ph\": \"X\"}]") << true << false;
+        QTest::newRow("empty") << QByteArray() << true << false;
+    }
+
+    void probe()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(bool, complete);
+        QFETCH(bool, mine);
+        const FormatPrefix prefix(std::string_view(bytes.constData(), std::size_t(bytes.size())), complete);
+        QCOMPARE(PerfettoFormat().probe(prefix).verdict == InputFormat::Probe::Verdict::Mine, mine);
+        if (complete && mine)
+            QCOMPARE(FormatRegistry::detect(std::string_view(bytes.constData(), std::size_t(bytes.size())), true).format,
+                     FormatRegistry::find("perfetto"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstPerfettoReader)
+#include "tst_perfettoreader.moc"
