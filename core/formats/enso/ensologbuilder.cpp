@@ -9,9 +9,12 @@ namespace runlane {
 
 namespace {
 
+// The types Enso's IDE and Language Server write (formats.md (n)); any
+// other is kept as well, with a warning, as Enso's reader tolerates it.
 bool isKnownMetadata(std::string_view type)
 {
-    return type == "RpcEvent" || type == "BackendMessage" || type == "RenderStats";
+    return type == "RpcEvent" || type == "RpcRequest" || type == "BackendMessage" || type == "RenderStats"
+        || type == "GlyphCacheMiss";
 }
 
 std::string fieldText(const EnsoEvent::Field& f)
@@ -79,6 +82,16 @@ void EnsoLogBuilder::beginProcess(std::size_t index)
     m_firstTime = ~std::uint64_t(0);
     m_lastTime = 0;
     m_processName.clear();
+    m_hasOffset = false;
+    m_hasProcess = false;
+    m_badOffset.clear();
+    m_badProcess.clear();
+    // The first array's missing headers matter once there is a second.
+    if (index == 1) {
+        for (std::string& message : m_firstArrayWarnings)
+            m_builder.diagnostics().warn("missing header", std::move(message));
+    }
+    m_firstArrayWarnings.clear();
 }
 
 std::uint64_t EnsoLogBuilder::requireTime(const EnsoEvent::Field& t, const EnsoEvent& e, std::uint64_t index)
@@ -268,16 +281,26 @@ void EnsoLogBuilder::metadata(const EnsoEvent& e, std::uint64_t index)
     if (header && e.t.kind != EnsoEvent::Field::Unsigned)
         requireTime(e.t, e, index); // throws the right message
     const std::uint64_t t = header ? 0 : requireTime(e.t, e, index);
+    // A bad header loses only the alignment or the name of its process:
+    // resolveHeaders says so once the array's name is known.
     if (e.metaType == "$TimeOffset") {
-        if (e.metaValue.kind != EnsoEvent::Field::Unsigned)
-            throw FormatError("$TimeOffset must be an unsigned integer (microseconds)", std::int64_t(index));
-        m_timeOffset = e.metaValue.u;
+        if (e.metaValue.kind == EnsoEvent::Field::Unsigned) {
+            m_timeOffset = e.metaValue.u;
+            m_hasOffset = true;
+            m_badOffset.clear();
+        } else if (!m_hasOffset) {
+            m_badOffset = e.metaJson.empty() ? "nothing" : e.metaJson.substr(0, 40);
+        }
         return;
     }
     if (e.metaType == "$Process") {
-        if (e.metaValue.kind != EnsoEvent::Field::String)
-            throw FormatError("$Process must be a string", std::int64_t(index));
-        m_processName = e.metaValue.text;
+        if (e.metaValue.kind == EnsoEvent::Field::String) {
+            m_processName = e.metaValue.text;
+            m_hasProcess = true;
+            m_badProcess.clear();
+        } else if (!m_hasProcess) {
+            m_badProcess = e.metaJson.empty() ? "nothing" : e.metaJson.substr(0, 40);
+        }
         return;
     }
     if (!isKnownMetadata(e.metaType)) {
@@ -304,6 +327,42 @@ Time EnsoLogBuilder::toTime(std::uint64_t micros) const
     return ns;
 }
 
+void EnsoLogBuilder::resolveHeaders(const std::string& name)
+{
+    const std::string array = "event array " + std::to_string(m_process + 1);
+    const std::string named = array + (m_hasProcess ? " (" + name + ")" : "");
+    // Without its own clock an array is taken on the one before it: the
+    // processes of one file ran together, while an offset of 0 would put
+    // them decades apart.
+    const std::string clock = m_previousOffset
+        ? "its times are taken on the previous array's clock ($TimeOffset " + std::to_string(*m_previousOffset) + ")"
+        : "its times are taken as they are ($TimeOffset 0)";
+    if (!m_hasOffset && m_previousOffset)
+        m_timeOffset = *m_previousOffset;
+    std::vector<std::string> missing;
+    if (!m_badProcess.empty()) {
+        m_builder.diagnostics().warn("bad header", array + ": $Process is " + m_badProcess
+                                                        + ", not a string; its track is named '" + name + "'");
+    } else if (!m_hasProcess) {
+        missing.push_back(array + " has no $Process header; its track is named '" + name + "'");
+    }
+    if (!m_badOffset.empty()) {
+        m_builder.diagnostics().warn("bad header", named + ": $TimeOffset is " + m_badOffset
+                                                        + ", not a whole number of microseconds since the epoch; "
+                                                        + clock);
+    } else if (!m_hasOffset) {
+        missing.push_back(named + " has no $TimeOffset header; " + clock);
+    }
+    if (m_hasOffset)
+        m_previousOffset = m_timeOffset;
+    if (m_process == 0) {
+        m_firstArrayWarnings = std::move(missing);
+        return;
+    }
+    for (std::string& message : missing)
+        m_builder.diagnostics().warn("missing header", std::move(message));
+}
+
 void EnsoLogBuilder::endProcess()
 {
     TrackInfo info;
@@ -311,6 +370,7 @@ void EnsoLogBuilder::endProcess()
     info.pid = std::int64_t(m_process);
     info.processSortIndex = std::int64_t(m_process);
     const std::string name = m_processName.empty() ? "Process " + std::to_string(m_process + 1) : m_processName;
+    resolveHeaders(name);
     info.processName = m_builder.intern(name);
     info.displayName = info.processName;
     const TrackId track = m_builder.addTrack(info);

@@ -3,6 +3,7 @@
 #include "ensoevent.h"
 #include "profilebuilder.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,7 @@ private:
     void metadata(const EnsoEvent& e, std::uint64_t index);
     Time toTime(std::uint64_t micros) const;
     void unexpectedState(const char* what, std::uint32_t measurement, std::uint64_t index);
+    void resolveHeaders(const std::string& name);
 
     ProfileBuilder& m_builder;
     std::size_t m_process = 0;
@@ -61,6 +63,15 @@ private:
     std::vector<std::uint32_t> m_active; // open intervals, innermost last
     std::vector<Mark> m_marks; // times in µs until the process ends
     std::uint64_t m_timeOffset = 0;
+    // The headers as read: a multi-process file needs both in each array
+    // to align its processes; what is missing or wrong is a warning naming
+    // the array, and its times are taken on the previous array's clock.
+    bool m_hasOffset = false;
+    bool m_hasProcess = false;
+    std::string m_badOffset; // what $TimeOffset held instead of a number
+    std::string m_badProcess; // what $Process held instead of a string
+    std::optional<std::uint64_t> m_previousOffset; // the last array's good $TimeOffset
+    std::vector<std::string> m_firstArrayWarnings; // said once a second array shows they matter
     std::uint64_t m_firstTime = ~std::uint64_t(0); // every t read, even of ignored events
     std::uint64_t m_lastTime = 0;
     std::string m_processName;

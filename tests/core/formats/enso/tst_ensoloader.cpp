@@ -172,6 +172,86 @@ private Q_SLOTS:
         QCOMPARE(p.duration(), 15 * us);
     }
 
+    // formats.md (n): each array of a multi-process file has its $Process
+    // and $TimeOffset. A missing or bad header is a warning naming the
+    // array; the array is still read, on the previous array's clock.
+    void headers_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QStringList>("tracks");
+        QTest::addColumn<QList<qint64>>("starts"); // µs, each track's first interval
+        QTest::addColumn<QStringList>("warnings");
+        QTest::newRow("both arrays with headers")
+            << JSON([{"X":{"t":0,"d":{"$Process":"Ide"}}},{"X":{"t":0,"d":{"$TimeOffset":1000}}},
+                     {"L":{"l":"a"}},{"C":{"t":3,"l":0}},{"S":{"i":0,"t":3}},{"E":{"i":0,"t":10}}]
+                    [{"X":{"t":0,"d":{"$Process":"LanguageServer"}}},{"X":{"t":0,"d":{"$TimeOffset":0}}},
+                     {"L":{"l":"b"}},{"C":{"t":1004,"l":0}},{"S":{"i":0,"t":1004}},{"E":{"i":0,"t":1010}}])
+            << QStringList{"Ide", "LanguageServer"} << QList<qint64>{1003, 1004} << QStringList{};
+        QTest::newRow("second array without headers")
+            << JSON([{"X":{"t":0,"d":{"$Process":"Ide"}}},{"X":{"t":0,"d":{"$TimeOffset":1000}}},
+                     {"L":{"l":"a"}},{"C":{"t":0,"l":0}},{"S":{"i":0,"t":0}},{"E":{"i":0,"t":10}}]
+                    [{"L":{"l":"b"}},{"C":{"t":2,"l":0}},{"S":{"i":0,"t":2}},{"E":{"i":0,"t":10}}])
+            << QStringList{"Ide", "Process 2"} << QList<qint64>{1000, 1002}
+            << QStringList{"event array 2 has no $Process header; its track is named 'Process 2'",
+                           "event array 2 has no $TimeOffset header; its times are taken on the previous array's "
+                           "clock ($TimeOffset 1000)"};
+        QTest::newRow("first array without headers")
+            << JSON([{"L":{"l":"a"}},{"C":{"t":0,"l":0}},{"S":{"i":0,"t":0}},{"E":{"i":0,"t":10}}]
+                    [{"X":{"t":0,"d":{"$Process":"LanguageServer"}}},{"X":{"t":0,"d":{"$TimeOffset":2000}}},
+                     {"L":{"l":"b"}},{"C":{"t":2,"l":0}},{"S":{"i":0,"t":2}},{"E":{"i":0,"t":10}}])
+            << QStringList{"Process 1", "LanguageServer"} << QList<qint64>{0, 2002}
+            << QStringList{"event array 1 has no $Process header; its track is named 'Process 1'",
+                           "event array 1 has no $TimeOffset header; its times are taken as they are ($TimeOffset 0)"};
+        QTest::newRow("one array without headers")
+            << JSON([{"L":{"l":"a"}},{"C":{"t":0,"l":0}},{"S":{"i":0,"t":0}},{"E":{"i":0,"t":10}}])
+            << QStringList{"Process 1"} << QList<qint64>{0} << QStringList{};
+        QTest::newRow("offset not a number")
+            << JSON([{"X":{"t":0,"d":{"$TimeOffset":"x"}}},{"X":{"t":0,"d":{"$Process":"Ide"}}},
+                     {"L":{"l":"a"}},{"C":{"t":5,"l":0}},{"S":{"i":0,"t":5}},{"E":{"i":0,"t":10}}])
+            << QStringList{"Ide"} << QList<qint64>{5}
+            << QStringList{"event array 1 (Ide): $TimeOffset is \"x\", not a whole number of microseconds since the "
+                           "epoch; its times are taken as they are ($TimeOffset 0)"};
+        QTest::newRow("second offset an object")
+            << JSON([{"X":{"t":0,"d":{"$Process":"Ide"}}},{"X":{"t":0,"d":{"$TimeOffset":1000}}},
+                     {"L":{"l":"a"}},{"C":{"t":0,"l":0}},{"S":{"i":0,"t":0}},{"E":{"i":0,"t":10}}]
+                    [{"X":{"t":0,"d":{"$Process":"LanguageServer"}}},{"X":{"t":0,"d":{"$TimeOffset":{"us":-1}}}},
+                     {"L":{"l":"b"}},{"C":{"t":7,"l":0}},{"S":{"i":0,"t":7}},{"E":{"i":0,"t":10}}])
+            << QStringList{"Ide", "LanguageServer"} << QList<qint64>{1000, 1007}
+            << QStringList{"event array 2 (LanguageServer): $TimeOffset is {\"us\":-1}, not a whole number of "
+                           "microseconds since the epoch; its times are taken on the previous array's clock "
+                           "($TimeOffset 1000)"};
+        QTest::newRow("process not a string")
+            << JSON([{"X":{"t":0,"d":{"$Process":"Ide"}}},{"X":{"t":0,"d":{"$TimeOffset":1000}}}]
+                    [{"X":{"t":0,"d":{"$Process":7}}},{"X":{"t":0,"d":{"$TimeOffset":3000}}},
+                     {"L":{"l":"b"}},{"C":{"t":1,"l":0}},{"S":{"i":0,"t":1}},{"E":{"i":0,"t":10}}])
+            << QStringList{"Ide", "Process 2"} << QList<qint64>{-1, 3001}
+            << QStringList{"event array 2: $Process is 7, not a string; its track is named 'Process 2'"};
+    }
+
+    void headers()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QStringList, tracks);
+        QFETCH(QList<qint64>, starts);
+        QFETCH(QStringList, warnings);
+        const LoadResult r = loadText(json);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QStringList names;
+        QList<qint64> firsts;
+        for (TrackId t = 0; t < p.trackCount(); ++t) {
+            names << qstr(p.string(p.track(t).name));
+            firsts << (p.track(t).begin < p.track(t).end ? p.interval(p.track(t).begin).start / us : -1);
+        }
+        QCOMPARE(names, tracks);
+        QCOMPARE(firsts, starts);
+        QStringList said;
+        for (const std::string& message : p.diagnostics().examples())
+            said << QString::fromStdString(message);
+        QCOMPARE(said, warnings);
+        QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(warnings.size()));
+    }
+
     void parentsAndSameStart()
     {
         // p absent = the current profiler; p = n explicit; t null = parent's start.
@@ -236,6 +316,54 @@ private Q_SLOTS:
         QCOMPARE(p.diagnostics().skippedEvents().at("Enso event kind 'Q'"), std::uint64_t(1));
     }
 
+    // formats.md (n)'s metadata types: each a mark on its process's track
+    // with its payload as JSON; only a type Enso does not write is warned of.
+    void metadataTypes_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("detail");
+        QTest::addColumn<int>("warnings");
+        QTest::newRow("RpcEvent") << JSON({"RpcEvent":"ExpressionUpdates"}) << "RpcEvent"
+                                  << "\"ExpressionUpdates\"" << 0;
+        QTest::newRow("RpcRequest") << JSON({"RpcRequest":"executionContext/push"}) << "RpcRequest"
+                                    << "\"executionContext/push\"" << 0;
+        QTest::newRow("BackendMessage")
+            << JSON({"BackendMessage":{"direction":"Request","request_id":"17","endpoint":"text/openFile"}})
+            << "BackendMessage" << QString::fromLatin1(JSON({"direction":"Request","request_id":"17","endpoint":"text/openFile"})) << 0;
+        QTest::newRow("BackendMessage without id")
+            << JSON({"BackendMessage":{"direction":"Response","request_id":null,"endpoint":"x"}})
+            << "BackendMessage" << QString::fromLatin1(JSON({"direction":"Response","request_id":null,"endpoint":"x"})) << 0;
+        QTest::newRow("RenderStats")
+            << JSON({"RenderStats":{"frame_time":4.25,"fps":59.5,"draw_call_count":12,"shader_count":3}})
+            << "RenderStats" << QString::fromLatin1(JSON({"frame_time":4.25,"fps":59.5,"draw_call_count":12,"shader_count":3})) << 0;
+        QTest::newRow("GlyphCacheMiss")
+            << JSON({"GlyphCacheMiss":{"face":"DejaVu Sans","variations":"wght=400","glyph_id":71}})
+            << "GlyphCacheMiss" << QString::fromLatin1(JSON({"face":"DejaVu Sans","variations":"wght=400","glyph_id":71})) << 0;
+        QTest::newRow("other type") << JSON({"Tick":[1,{"a":true}]}) << "Tick" << QString::fromLatin1(JSON([1,{"a":true}])) << 1;
+    }
+
+    void metadataTypes()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(QString, type);
+        QFETCH(QString, detail);
+        QFETCH(int, warnings);
+        const QByteArray json = JSON([{"X":{"t":0,"d":{"$Process":"Ide"}}},{"X":{"t":0,"d":{"$TimeOffset":1000}}}])
+            + JSON([{"X":{"t":0,"d":{"$Process":"LanguageServer"}}},{"X":{"t":0,"d":{"$TimeOffset":0}}},)
+            + JSON({"X":{"t":1040,"d":) + payload + "}}]";
+        const LoadResult r = loadText(json);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.marks().size(), std::size_t(1));
+        const Mark& mark = p.marks()[0];
+        QCOMPARE(qstr(p.string(mark.name)), type);
+        QCOMPARE(qstr(p.string(mark.detail)), detail);
+        QCOMPARE(mark.time, 1040 * us);
+        QCOMPARE(qstr(p.string(p.track(mark.track).name)), QStringLiteral("LanguageServer"));
+        QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(warnings));
+    }
+
     void errors_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -264,8 +392,6 @@ private Q_SLOTS:
                                         << "'l' of an 'L' event must be the label text, found 3";
         QTest::newRow("element not an object") << JSON([{"L":{"l":"a"}}, 5]) << qint64(1)
                                                << "expected an event object such as {\"C\": {...}}, found 5";
-        QTest::newRow("offset not a number") << JSON([{"X":{"t":0,"d":{"$TimeOffset":"x"}}}]) << qint64(0)
-                                             << "$TimeOffset must be an unsigned integer (microseconds)";
     }
 
     void errors()
