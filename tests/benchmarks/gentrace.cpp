@@ -1,6 +1,9 @@
-// runlane-gentrace: writes a generated Chrome trace for benchmarks and demos.
+// runlane-gentrace: writes a generated Chrome trace for benchmarks and demos,
+// or with --enso a multi-process Enso profile (IDE + Language Server).
+#include "ensogenerator.h"
 #include "tracegenerator.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +13,7 @@ int main(int argc, char** argv)
 {
     runlane::bench::TraceGenerator::Options options;
     const char* output = nullptr;
+    bool enso = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&]() -> const char* {
@@ -25,19 +29,38 @@ int main(int argc, char** argv)
             options.seed = std::uint32_t(std::strtoul(value(), nullptr, 10));
         else if (arg == "--names")
             options.names = std::atoi(value());
+        else if (arg == "--enso")
+            enso = true;
         else if (arg == "-o")
             output = value();
         else {
             std::fprintf(stderr,
-                         "Usage: runlane-gentrace --events N [--seed S] [--names K] -o FILE\n"
+                         "Usage: runlane-gentrace --events N [--seed S] [--names K] [--enso] -o FILE\n"
                          "Writes a deterministic Chrome trace of N events (nested X and B/E calls up to 30\n"
-                         "deep on 8 threads, async b/e tasks, counters, instants, metadata).\n");
+                         "deep on 8 threads, async b/e tasks, counters, instants, metadata).\n"
+                         "--enso: an Enso IDE + Language Server profile of N tasks in its @highlight\n"
+                         "instead (RpcRequest/RpcEvent, BackendMessage, RenderStats; docs/formats.md).\n");
             return arg == "--help" ? 0 : 2;
         }
     }
     if (!output || options.events == 0 || options.names <= 0) {
         std::fprintf(stderr, "runlane-gentrace: give --events N (N > 0) and -o FILE\n");
         return 2;
+    }
+    if (enso) {
+        runlane::test::EnsoGenOptions ensoOptions;
+        ensoOptions.seed = options.seed;
+        ensoOptions.tasks = int(std::min<std::uint64_t>(options.events, 100000000));
+        runlane::test::EnsoGenTruth truth;
+        const std::string text = runlane::test::EnsoGenerator::profile(ensoOptions, &truth);
+        std::FILE* out = std::fopen(output, "wb");
+        if (!out || std::fwrite(text.data(), 1, text.size(), out) != text.size() || std::fclose(out) != 0) {
+            std::perror(output);
+            return 1;
+        }
+        std::printf("%d tasks, %zu messages, %zu frames -> %s\n", ensoOptions.tasks, truth.messages.size(),
+                    truth.frames.size(), output);
+        return 0;
     }
     std::FILE* out = std::fopen(output, "wb");
     if (!out) {

@@ -1,3 +1,4 @@
+#include "ensogenerator.h"
 #include "ensologbuilder.h"
 #include "measurementmetrics.h"
 #include "testsupport.h"
@@ -250,6 +251,64 @@ private Q_SLOTS:
             said << QString::fromStdString(message);
         QCOMPARE(said, warnings);
         QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(warnings.size()));
+    }
+
+    // Generated IDE + Language Server profiles (formats.md (n)) read back:
+    // per process its track, measurements, intervals and metadata marks,
+    // aligned on $TimeOffset, as the generator wrote them.
+    void generatedProfiles_data()
+    {
+        QTest::addColumn<quint64>("seed");
+        QTest::addColumn<bool>("languageServer");
+        for (const quint64 seed : {1, 2, 3})
+            QTest::addRow("seed %llu", static_cast<unsigned long long>(seed)) << seed << true;
+        QTest::newRow("IDE only") << quint64(4) << false;
+    }
+
+    void generatedProfiles()
+    {
+        QFETCH(quint64, seed);
+        QFETCH(bool, languageServer);
+        test::EnsoGenOptions options;
+        options.seed = seed;
+        options.tasks = 200;
+        options.languageServer = languageServer;
+        test::EnsoGenTruth truth;
+        const LoadResult r = loadText(QByteArray::fromStdString(test::EnsoGenerator::profile(options, &truth)));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(0));
+        QCOMPARE(p.trackCount(), truth.measurements.size());
+        QCOMPARE(p.startTime(), Time(truth.spanStart) * us);
+        QCOMPARE(p.endTime(), Time(truth.spanEnd) * us);
+        std::map<std::string, std::map<std::string, std::uint64_t>> marks;
+        std::vector<Time> backendTimes, frameTimes;
+        for (const Mark& mark : p.marks()) {
+            ++marks[std::string(p.string(p.track(mark.track).name))][std::string(p.string(mark.name))];
+            if (p.string(mark.name) == "BackendMessage")
+                backendTimes.push_back(mark.time);
+            if (p.string(mark.name) == "RenderStats")
+                frameTimes.push_back(mark.time);
+        }
+        QCOMPARE(marks, truth.marks);
+        std::vector<Time> expectedBackend, expectedFrames;
+        for (const test::EnsoGenMessage& m : truth.messages) {
+            if (m.from == "Engine" || m.to == "Engine")
+                expectedBackend.push_back(Time(m.at) * us);
+        }
+        for (const test::EnsoGenFrame& f : truth.frames)
+            expectedFrames.push_back(Time(f.at) * us);
+        QCOMPARE(backendTimes, expectedBackend);
+        QCOMPARE(frameTimes, expectedFrames);
+        for (TrackId t = 0; t < p.trackCount(); ++t) {
+            const std::string name(p.string(p.track(t).name));
+            QVERIFY2(truth.measurements.count(name), name.c_str());
+            std::uint64_t measurements = 0;
+            for (const Measurement& m : p.measurements())
+                measurements += m.track == t ? 1 : 0;
+            QCOMPARE(measurements, truth.measurements.at(name));
+            QCOMPARE(std::uint64_t(p.track(t).end - p.track(t).begin), truth.intervals.at(name));
+        }
     }
 
     void parentsAndSameStart()
