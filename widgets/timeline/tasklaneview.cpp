@@ -184,10 +184,11 @@ void TaskLaneView::rebuild()
     m_lanes.clearRows();
     const Profile* p = shownProfile();
     // The lanes live on the time axis; the aggregated view has none.
+    m_builtScreen = std::max(m_rowHeight, height() - kLegendHeight);
     if (p && !m_document->isAggregated())
         m_lanes.build(*p, m_metrics.get(),
                       {m_layout, m_order, m_onlyInView, m_axis->visibleStart(), m_axis->visibleEnd(), kHeaderHeight,
-                       m_rowHeight, std::max(m_rowHeight, height() - kLegendHeight)});
+                       m_rowHeight, m_builtScreen});
     updateScrollBar();
     m_scroll->setValue(0);
     computeRelated();
@@ -221,6 +222,33 @@ void TaskLaneView::computeRelated()
 int TaskLaneView::contentHeight() const
 {
     return m_lanes.contentHeight();
+}
+
+int TaskLaneView::rowsInView() const
+{
+    const int top = scrollY();
+    const int bottom = top + height() - kLegendHeight;
+    int rows = 0;
+    for (auto it = m_lanes.firstFrom(top); it != m_lanes.rows().end() && it->y + m_lanes.heightOf(*it) <= bottom; ++it) {
+        if (it->kind != Kind::Header && it->y >= top)
+            ++rows;
+    }
+    return rows;
+}
+
+void TaskLaneView::resizeEvent(QResizeEvent* event)
+{
+    TimelineView::resizeEvent(event);
+    // Auto chose per task or packed for the height the lanes had then: when a profile
+    // arrives, before ProfileView sizes them, that is whatever the window's docks left.
+    // Chosen again for this height; a layout the user picked stays.
+    if (m_layout != Layout::Auto || std::max(m_rowHeight, height() - kLegendHeight) == m_builtScreen)
+        return;
+    const Layout before = effectiveLayout();
+    const int scroll = m_scroll->value();
+    rebuild();
+    if (effectiveLayout() == before) // the same rows: stay where the user was
+        m_scroll->setValue(scroll);
 }
 
 MeasurementId TaskLaneView::taskAt(QPoint pos) const

@@ -23,8 +23,8 @@ struct Interval;
 // selection as the icicle; selecting a task also marks its creator and the
 // tasks it created. Tasks either get a row each or are packed (TaskPacking:
 // per label, tasks that do not overlap share a row); by default whichever
-// shows more of the visible range's tasks on the first screen
-// (TaskLaneRows lists them).
+// shows more of the visible range's tasks on the first screen, chosen again
+// whenever the lanes' height changes (TaskLaneRows lists them and chooses).
 class TaskLaneView : public TimelineView
 {
     Q_OBJECT
@@ -47,6 +47,8 @@ public:
     void setLayout(Layout layout);
     // What the rows show now: PerTask or Packed (Auto chose one).
     Layout effectiveLayout() const { return m_lanes.packedShown() ? Layout::Packed : Layout::PerTask; }
+    // The lane rows (a task's or a packed one, not a header) wholly in view at the scroll position.
+    int rowsInView() const;
     // List only the tasks alive somewhere in the visible range (default),
     // or every task of the profile.
     bool onlyTasksInView() const { return m_onlyInView; }
@@ -75,6 +77,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     using Kind = TaskLaneRows::Kind;
@@ -108,6 +111,7 @@ private:
     std::shared_ptr<const MeasurementMetrics> m_metrics;
     std::unordered_set<MeasurementId> m_related;
     int m_rowHeight = 18;
+    int m_builtScreen = -1; // the first screen's height the rows were built for (Auto's choice)
 };
 
 } // namespace runlane

@@ -366,6 +366,62 @@ private Q_SLOTS:
         QCOMPARE(few.rowNames(), (QStringList{"outer", "child", "late", "zzz", "end"}));
     }
 
+    // The automatic layout is chosen again whenever the lanes' height changes (ProfileView
+    // sizes them after the profile has arrived): eight "tick" tasks one after another fill
+    // eight rows a task each, or one packed row. Built at a first height, then resized to a
+    // second, in lane rows under the legend and the header: where the eight rows fit, a row
+    // per task (a tie keeps them); where three fit, packed. A layout the user picked stays.
+    void automaticLayoutFollowsTheHeight_data()
+    {
+        QTest::addColumn<int>("layout");
+        QTest::addColumn<int>("before"); // rows of height when the profile arrives
+        QTest::addColumn<int>("after");
+        QTest::addColumn<int>("effective");
+        QTest::addColumn<int>("inView"); // lane rows wholly in view after the resize
+        const int automatic = int(TaskLaneView::Layout::Auto);
+        const int perTask = int(TaskLaneView::Layout::PerTask);
+        const int packed = int(TaskLaneView::Layout::Packed);
+        QTest::newRow("auto, shrunk") << automatic << 12 << 3 << packed << 1;
+        QTest::newRow("auto, grown") << automatic << 3 << 12 << perTask << 8;
+        QTest::newRow("auto, tall both times") << automatic << 12 << 10 << perTask << 8;
+        QTest::newRow("per task, shrunk") << perTask << 12 << 3 << perTask << 3;
+        QTest::newRow("packed, grown") << packed << 3 << 12 << packed << 1;
+    }
+    void automaticLayoutFollowsTheHeight()
+    {
+        QFETCH(int, layout);
+        QFETCH(int, before);
+        QFETCH(int, after);
+        QFETCH(int, effective);
+        QFETCH(int, inView);
+        QByteArray json = "{\"chronosFutureEvents\": 1, \"loop\": \"main\", \"events\": [";
+        for (int i = 0; i < 8; ++i) {
+            const QByteArray id = QByteArray::number(i + 1);
+            const QByteArray t = QByteArray::number(i * 20);
+            json += QByteArray(i ? "," : "") + "{\"t\":" + t + ",\"id\":" + id
+                + ",\"state\":\"Pending\",\"proc\":\"tick\",\"file\":\"gen.nim\",\"line\":1},"
+                + "{\"t\":" + t + ",\"id\":" + id + ",\"state\":\"Running\"},"
+                + "{\"t\":" + QByteArray::number(i * 20 + 10) + ",\"id\":" + id + ",\"state\":\"Completed\"}";
+        }
+        json += "]}";
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        TaskLaneView lanes(&document);
+        const auto heightOf = [&lanes](int rows) {
+            return TaskLaneView::kLegendHeight + TaskLaneView::kHeaderHeight + rows * lanes.rowHeight();
+        };
+        lanes.setLayout(TaskLaneView::Layout(layout));
+        lanes.resize(TimeAxis::kGutter + kTimeWidth, heightOf(before));
+        lanes.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&lanes));
+        document.setProfile(loadedText(json));
+        QCOMPARE(lanes.taskCount(), std::size_t(8));
+        lanes.resize(lanes.width(), heightOf(after));
+        QCOMPARE(int(lanes.effectiveLayout()), effective);
+        QCOMPARE(int(lanes.layout()), layout);
+        QCOMPARE(lanes.rowsInView(), inView);
+    }
+
     void saysWhyThereAreNoRows()
     {
         Fixture f(loadedText(JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "sync", "ts" : 0, "dur" : 10}])));
