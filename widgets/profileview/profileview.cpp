@@ -12,6 +12,7 @@
 #include "usagechart.h"
 
 #include <QAction>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -179,9 +180,16 @@ ViewSizing::Facts ProfileView::sizingFacts() const
 
 void ProfileView::fitToProfile()
 {
-    // The views' heights follow the profile's content (ViewSizing); sizes the user chose
-    // for this kind of profile in this session come back instead.
+    // Whoever laid this view out did so first: the heights shared are those it has.
     layout()->activate();
+    fitToRoom();
+}
+
+void ProfileView::fitToRoom()
+{
+    // The views' heights follow the profile's content (ViewSizing); sizes the user chose
+    // for this kind of profile in this session come back instead, scaled by the splitter
+    // to the room there is now.
     const int kind = ViewSizing::kindOf(sizingFacts());
     if (const auto user = m_userSizes.constFind(kind); user != m_userSizes.constEnd()) {
         m_splitter->setSizes(*user);
@@ -192,6 +200,18 @@ void ProfileView::fitToProfile()
         m_countersRoom = sizes.counters;
     }
     fitCounters();
+}
+
+void ProfileView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // The room changed under the views (the window resized, a dock opened or closed below
+    // them, a notice above): sized again for it, the splitter already laid out to the new
+    // height (issue 46: the lanes keep their six rows when the Critical path dock opens).
+    // The aggregated view hides the lanes and the chart, and the splitter gives their room
+    // to the icicle.
+    if (event->size().height() != event->oldSize().height() && m_document->hasProfile() && !m_document->isAggregated())
+        fitToRoom();
 }
 
 void ProfileView::fitCounters()

@@ -50,7 +50,9 @@ public:
 
     // Sizes the views for the profile just shown (or the user's sizes for its
     // kind). Whoever lays this view out lays it out first, so that the
-    // heights shared are those it will have.
+    // heights shared are those it will have. Sized again the same way
+    // whenever this view's height changes (the window, a dock opening or
+    // closing): the user's sizes, if any, are scaled to the new height.
     void fitToProfile();
     // The main splitter's state, for the settings: restored at start, saved
     // once the user has moved it.
@@ -73,7 +75,12 @@ Q_SIGNALS:
     // canExport may have changed: the counters shown or hidden, the aggregated view on or off.
     void exportsChanged();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    // ViewSizing's sizes (or the user's for this kind) for the room the views have now.
+    void fitToRoom();
     void fitCounters();
     ViewSizing::Facts sizingFacts() const;
 

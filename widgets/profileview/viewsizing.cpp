@@ -59,12 +59,19 @@ ViewSizing::Sizes ViewSizing::fit(const Facts& f)
     int lanes = lanesFloor(f);
     int spare = rest - icicle - counters - countersHandle - lanes;
     if (spare < 0) {
-        // Too small a window even for the floors: the lanes give way down to their minimum, then the chart to its own.
-        const int lanesGive = std::min(-spare, lanes - f.lanesMinimum);
-        lanes -= std::max(0, lanesGive);
-        spare += std::max(0, lanesGive);
-        if (spare < 0)
-            s.usage = std::max(f.usageMinimum, s.usage + spare);
+        // Too small a room even for the floors (a small window, or a dock open below the views):
+        // the lanes' rows go last. First the counters give their compact strip down to their
+        // minimum (they scroll), then the chart its labels' room down to its minimum, then the
+        // lanes theirs.
+        const auto take = [&spare](int& size, int floor) {
+            const int taken = std::clamp(-spare, 0, std::max(0, size - floor));
+            size -= taken;
+            spare += taken;
+        };
+        if (f.counters)
+            take(counters, std::min(counters, f.countersMinimum));
+        take(s.usage, f.usageMinimum);
+        take(lanes, f.lanesMinimum);
         spare = 0;
     }
     const auto give = [&spare](int& size, int upTo) {

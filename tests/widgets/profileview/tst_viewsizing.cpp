@@ -85,9 +85,15 @@ private Q_SLOTS:
         // the icicle to 40 % of the rest (634 × 2 / 5 = 253), the counters to their 192 (≤ 804 / 4),
         // the lanes all the rest (they could use 6,008).
         QTest::newRow("tasks+counters 804") << tasksAndCounters(804) << ViewSizing::Sizes{253 + 6 + 192, 804 - 170 - 451, 170, 192};
-        // 1280×720 (~420 px): usage keeps 150 for its labels; floors 80 + 66 + 154 = 300 of 270: the lanes give 30
-        // but keep more than their minimum: 124 = 24 + 5.5 rows. Nothing left for the icicle above its minimum.
-        QTest::newRow("tasks+counters 420") << tasksAndCounters(420) << ViewSizing::Sizes{80 + 6 + 60, 124, 150, 60};
+        // 1280×720 (~420 px): usage keeps 150 for its labels; floors 80 + 66 + 154 = 300 of 270: the counters
+        // give 30 of their compact 60 (they scroll) and the lanes keep their six rows. Nothing left for the
+        // icicle above its minimum.
+        QTest::newRow("tasks+counters 420") << tasksAndCounters(420) << ViewSizing::Sizes{80 + 6 + 30, 154, 150, 30};
+        // A dock open below (~360 px): 90 short; the counters give 38 down to their minimum 22, the chart
+        // 52 down to its minimum 98, the lanes keep six rows.
+        QTest::newRow("tasks+counters 360") << tasksAndCounters(360) << ViewSizing::Sizes{80 + 6 + 22, 154, 98, 22};
+        // 300: 150 short; 38 and 52 as above, and the lanes give the last 60 (94 px, their minimum is 64).
+        QTest::newRow("tasks+counters 300") << tasksAndCounters(300) << ViewSizing::Sizes{80 + 6 + 22, 94, 98, 22};
         // 500: floors 300 of 350, 50 more for the icicle (needs 608, may have 140).
         QTest::newRow("tasks+counters 500") << tasksAndCounters(500) << ViewSizing::Sizes{130 + 6 + 60, 154, 150, 60};
         // Few tasks (3 rows): the lanes keep what they need, the icicle takes the rest.
@@ -275,6 +281,92 @@ private Q_SLOTS:
         QVERIFY(waitShown(window));
         settle(window);
         QCOMPARE(splitter->sizes(), moved);
+    }
+
+    // Issue 46: the views' room changes under them when the Critical path dock opens below
+    // (P, or View ▸ Show critical path): sized again for the room left, the lanes keep six
+    // rows (they had five at 1400 x 900 and four at 1280 x 720 when sized only as the profile
+    // arrived); closed again, the room and the rows come back. Lane rows wholly in view, of
+    // the issue's kind of trace (counters and tasks, here a row each), as the window lays them out.
+    void dockOpeningKeepsTheLanesRows_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("rows"); // the dock closed
+        QTest::addColumn<int>("docked"); // the Critical path dock open
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << 10 << 7;
+        QTest::newRow("1400x900") << QSize(1400, 900) << 6 << 6;
+        QTest::newRow("1280x720") << QSize(1280, 720) << 6 << 6;
+    }
+
+    void dockOpeningKeepsTheLanesRows()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, rows);
+        QFETCH(int, docked);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(m_files.filePath(QStringLiteral("tasks-1.json")));
+        QVERIFY(waitShown(window));
+        settle(window);
+        TaskLaneView* lanes = window.lanes();
+        QCOMPARE(lanes->effectiveLayout(), TaskLaneView::Layout::PerTask);
+        QCOMPARE(lanes->rowsInView(), rows);
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("criticalPathPanel"));
+        dock->show();
+        dock->raise();
+        settle(window);
+        QCOMPARE(lanes->rowsInView(), docked);
+        // The chart keeps its minimum; where the room is short (1280 x 720) it gives before the lanes.
+        QVERIFY(window.usage()->height() >= window.usage()->minimumHeight());
+        qInfo("lanes %d px, usage %d px, counters %d px, icicle %d px with the dock", lanes->height(), window.usage()->height(),
+              window.counters()->height(), window.icicle()->height());
+    }
+
+    // A move of the splitter still wins when the room changes: the dock opening scales the
+    // user's sizes to the room left (the policy's are not put back), and so does closing it.
+    void userSplitterKeptWhenTheDockOpens()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(m_files.filePath(QStringLiteral("tasks-1.json")));
+        QVERIFY(waitShown(window));
+        settle(window);
+        auto* splitter = window.findChild<QSplitter*>();
+        QList<int> moved = splitter->sizes();
+        moved[0] -= 100; // the lanes 100 px taller than the policy made them
+        moved[1] += 100;
+        splitter->setSizes(moved);
+        QMetaObject::invokeMethod(splitter, "splitterMoved", Q_ARG(int, moved[0]), Q_ARG(int, 1));
+        moved = splitter->sizes();
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("criticalPathPanel"));
+        dock->show();
+        dock->raise();
+        settle(window);
+        // In the user's proportions, to a pixel of rounding; the policy would have given the lanes
+        // their six rows and the rest to the icicle.
+        const auto scaledFromMove = [&moved](const QList<int>& sizes) {
+            const int before = moved[0] + moved[1] + moved[2];
+            const int after = sizes[0] + sizes[1] + sizes[2];
+            for (int i = 0; i < 3; ++i) {
+                if (std::abs(sizes[i] - moved[i] * after / before) > 1)
+                    return false;
+            }
+            return true;
+        };
+        const auto text = [](const QList<int>& sizes) {
+            return QStringLiteral("%1, %2, %3").arg(sizes[0]).arg(sizes[1]).arg(sizes[2]);
+        };
+        const QList<int> docked = splitter->sizes();
+        QVERIFY2(docked[0] + docked[1] + docked[2] < moved[0] + moved[1] + moved[2] - 80, qPrintable(text(docked)));
+        QVERIFY2(scaledFromMove(docked), qPrintable(text(docked)));
+        // Closed again: the Rank dock keeps the bottom area's height, the sizes stay the user's.
+        dock->hide();
+        settle(window);
+        QVERIFY2(scaledFromMove(splitter->sizes()), qPrintable(text(splitter->sizes())));
     }
 
 private:
