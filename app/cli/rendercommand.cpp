@@ -11,6 +11,7 @@
 #include "profileloader.h"
 #include "profileview.h"
 #include "rankpanel.h"
+#include "tasklaneview.h"
 #include "theme.h"
 #include "timeaxis.h"
 #include "timeruler.h"
@@ -93,8 +94,19 @@ QImage drawPart(ProfileView::Part part, ProfileView& view, ProfileDocument* show
         const QSize size(request.size.width(), std::max(1, request.size.height() - legend));
         return ImageExporter::icicle(*view.icicle(), *view.ruler(), size, request.scale);
     }
-    case ProfileView::Part::Lanes:
-        return ImageExporter::lanes(*view.lanes(), *view.ruler(), request.size, request.scale);
+    case ProfileView::Part::Lanes: {
+        // On their own, on the view's document, as high as the image less the ruler: their
+        // automatic layout (per task or packed) is chosen for the room they have in it.
+        TaskLaneView lanes(shown);
+        lanes.resize(request.size.width(), std::max(lanes.minimumHeight(), request.size.height() - view.ruler()->height()));
+        lanes.show();
+        QApplication::processEvents();
+        // The selected task in view, as the lanes scroll to it when it is selected (--select).
+        if (const MeasurementId selected = shown->axis()->selectedMeasurement(); selected != kNone)
+            lanes.scrollToTask(selected);
+        dropFocus(lanes);
+        return ImageExporter::lanes(lanes, *view.ruler(), request.size, request.scale);
+    }
     case ProfileView::Part::Usage: {
         // On its own, on the view's document: the ruler, the chart and
         // its whole legend in the requested size. The legend is sized for
@@ -252,18 +264,14 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         range = parsed;
     }
     // The window is drawn whole, the rank from a rank panel alone and the
-    // icicle and usage chart from a ProfileView alone, each on a document
-    // of its own. The task lanes are drawn from the window's views: their
-    // automatic layout (per task or packed) is chosen for the height they
-    // have when the profile arrives, before ProfileView sizes them, and in
-    // the window that height follows what the docks leave the ProfileView,
-    // a room that no ViewSizing rule gives; the image keeps that layout.
+    // icicle, task lanes and usage chart from a ProfileView alone, each on a
+    // document of its own, so that the window's docks change none of them.
     const ProfileView::Part* part = std::get_if<ProfileView::Part>(&request.view);
     std::unique_ptr<MainWindow> window;
     std::unique_ptr<TimeAxis> axis;
     std::unique_ptr<ProfileDocument> document;
     std::unique_ptr<ProfileView> alone;
-    if (request.view == View(Panel::Window) || request.view == View(ProfileView::Part::Lanes)) {
+    if (request.view == View(Panel::Window)) {
         window = std::make_unique<MainWindow>();
     } else {
         // The theme before any widget, as the window does.
