@@ -7,13 +7,8 @@
 
 #include <QChart>
 #include <QGraphicsLayout>
-#include <QHelpEvent>
 #include <QLegend>
 #include <QMouseEvent>
-#include <QNativeGestureEvent>
-#include <QScrollBar>
-#include <QStyle>
-#include <QToolTip>
 
 namespace runlane {
 
@@ -24,8 +19,11 @@ constexpr int kYAxisLabels = 44; // left of the plot, inside the gutter
 } // namespace
 
 UsageChartView::UsageChartView(UsageChart* owner, TimeAxis* axis, QWidget* parent)
-    : QChartView(parent), m_owner(owner), m_axis(axis), m_navigator(axis, this)
+    : QChartView(parent), m_owner(owner), m_axis(axis), m_input(axis, this, viewport())
 {
+    m_input.onClick([this](QPoint pos) { clicked(pos); });
+    m_input.onToolTip([this](QPoint pos) { return m_owner->describeAt(pos); });
+    m_input.onWheel([this](QWheelEvent* event) { return wheelOverLegend(event); });
     setFrameShape(QFrame::NoFrame);
     setRenderHint(QPainter::Antialiasing, false);
     setMouseTracking(true);
@@ -53,9 +51,7 @@ void UsageChartView::setMessage(const QString& message)
 
 void UsageChartView::layoutPlot()
 {
-    // The time area of every view: after the gutter, before a scroll bar's width.
-    const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-    const int width = std::max(1, viewport()->width() - TimeAxis::kGutter - scrollBar);
+    const int width = TimeAxisInput::timeWidth(*this, viewport()->width());
     const int height = std::max(1, viewport()->height() - kTopMargin - kAxisLabels);
     const QRectF area(TimeAxis::kGutter, kTopMargin, width, height);
     setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
@@ -70,7 +66,7 @@ void UsageChartView::layoutPlot()
         chart()->resize(viewport()->size());
     else if (moved)
         chart()->layout()->invalidate(); // the same size (a style's scroll bar): laid out on the next pass
-    m_navigator.setArea(TimeAxis::kGutter, width);
+    m_input.navigator().setArea(TimeAxis::kGutter, width);
 }
 
 int UsageChartView::legendRows() const
@@ -123,23 +119,10 @@ void UsageChartView::resizeEvent(QResizeEvent* event)
     layoutPlot();
 }
 
-void UsageChartView::mousePressEvent(QMouseEvent* event)
+void UsageChartView::clicked(QPoint pos)
 {
-    m_navigator.press(event);
-}
-
-void UsageChartView::mouseMoveEvent(QMouseEvent* event)
-{
-    m_navigator.move(event);
-}
-
-void UsageChartView::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (!m_navigator.release(event))
-        return;
-    // A click: on a legend entry shows or hides its series; on the plot
-    // focuses the band's label (or clears the focus off the bands).
-    const QPoint pos = event->position().toPoint();
+    // On a legend entry shows or hides its series; on the plot focuses the
+    // band's label (or clears the focus off the bands).
     if (const int entry = legendAt(pos); entry >= 0) {
         const auto legend = m_owner->legend();
         m_owner->setHidden(legend[std::size_t(entry)].label, !legend[std::size_t(entry)].hidden);
@@ -155,46 +138,27 @@ void UsageChartView::mouseDoubleClickEvent(QMouseEvent* event)
     const UsageSeries* series = m_owner->series();
     if (!series || series->binCount() == 0 || pos.x() < TimeAxis::kGutter)
         return;
-    const Time t = m_navigator.timeAtX(pos.x());
+    const Time t = m_input.navigator().timeAtX(pos.x());
     const Time bin = (t - series->start()) / series->binWidth();
     const Time from = series->start() + bin * series->binWidth();
     m_axis->setVisibleRange(from, addClamped(from, series->binWidth()));
 }
 
-void UsageChartView::wheelEvent(QWheelEvent* event)
+bool UsageChartView::wheelOverLegend(QWheelEvent* event)
 {
     // Over the legend, when it does not fit: scroll it, one entry a notch.
-    if (const int count = int(m_owner->legend().size());
-        event->position().x() < TimeAxis::kGutter - kYAxisLabels && count > legendRows(count)) {
-        const int notches = event->angleDelta().y() / 120;
-        scrollLegend(notches == 0 ? 0 : -notches);
-        event->accept();
-        return;
-    }
-    m_navigator.wheel(event, {});
-    event->accept();
+    const int count = int(m_owner->legend().size());
+    if (event->position().x() >= TimeAxis::kGutter - kYAxisLabels || count <= legendRows(count))
+        return false;
+    const int notches = event->angleDelta().y() / 120;
+    scrollLegend(notches == 0 ? 0 : -notches);
+    return true;
 }
 
 void UsageChartView::keyPressEvent(QKeyEvent* event)
 {
-    if (!m_navigator.key(event))
+    if (!m_input.key(event))
         QChartView::keyPressEvent(event);
-}
-
-bool UsageChartView::viewportEvent(QEvent* event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = m_owner->describeAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    if (event->type() == QEvent::NativeGesture && m_navigator.nativeGesture(static_cast<QNativeGestureEvent*>(event)))
-        return true;
-    return QChartView::viewportEvent(event);
 }
 
 void UsageChartView::drawBackground(QPainter* painter, const QRectF&)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "timenavigator.h"
+#include "timeaxisinput.h"
 
 #include <QChartView>
 
@@ -23,7 +23,7 @@ public:
     // Shown across the plot instead of series (no timeline, computing…).
     void setMessage(const QString& message);
     void layoutPlot();
-    int plotWidth() const { return m_navigator.areaWidth(); }
+    int plotWidth() const { return m_input.navigator().areaWidth(); }
     // Where legend entry `index` is drawn, in the gutter (entry 0, the
     // largest band, at the top); empty while scrolled out of view.
     QRect legendRect(int index) const;
@@ -38,13 +38,8 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
-    bool viewportEvent(QEvent* event) override;
     void drawBackground(QPainter* painter, const QRectF& rect) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;
 
@@ -53,10 +48,15 @@ private:
     // legend once, not once per entry.
     int legendRows(int count) const;
     QRect legendRect(int index, int rows) const;
+    // A click on a legend entry or a band; the wheel over a legend that
+    // does not fit.
+    void clicked(QPoint pos);
+    bool wheelOverLegend(QWheelEvent* event);
 
     UsageChart* m_owner;
     TimeAxis* m_axis;
-    TimeNavigator m_navigator;
+    // The mouse, wheel, pinch and tooltips of the viewport.
+    TimeAxisInput m_input;
     QString m_message;
     int m_legendFirst = 0;
 };

@@ -200,7 +200,7 @@ QString CounterView::describeAt(QPoint pos) const
 {
     const int track = trackAt(pos);
     const Profile* p = shownProfile();
-    if (track < 0 || !p || pos.x() < 0 || pos.x() >= TimeAxis::kGutter + m_navigator.areaWidth())
+    if (track < 0 || !p || pos.x() < 0 || pos.x() >= TimeAxis::kGutter + m_input.navigator().areaWidth())
         return {};
     const Track& t = m_tracks[std::size_t(track)];
     const CounterSeries& c = series(t);
@@ -211,7 +211,7 @@ QString CounterView::describeAt(QPoint pos) const
             text += tr(", from %1 to %2").arg(valueText(lo), valueText(hi));
         return text;
     }
-    const Time time = m_navigator.timeAtX(pos.x());
+    const Time time = m_input.navigator().timeAtX(pos.x());
     const QString at = QString::fromStdString(ValueFormat::point(time - p->startTime(), p->unit()));
     const std::optional<double> value = valueAt(std::size_t(track), time);
     return value ? tr("%1 = %2\nat %3").arg(t.name, valueText(*value), at)

@@ -290,7 +290,7 @@ QRectF IcicleView::spanRect(std::uint32_t id) const
     const Row* row = rowOf(m_source->trackOf(id), m_source->depthOf(id));
     if (!row)
         return {};
-    const double width = m_navigator.areaWidth();
+    const double width = m_input.navigator().areaWidth();
     const Interval& span = m_source->span(id);
     const double x0 = std::max(-1.0, m_axis->xFor(span.start, width));
     const double x1 = std::min(width + 1, std::max(m_axis->xFor(span.end, width), x0 + 1));
@@ -376,13 +376,13 @@ void IcicleView::revealSpan(std::uint32_t id)
 
 std::uint32_t IcicleView::spanAt(QPoint pos) const
 {
-    if (!m_source || pos.x() < TimeAxis::kGutter || pos.x() >= TimeAxis::kGutter + m_navigator.areaWidth())
+    if (!m_source || pos.x() < TimeAxis::kGutter || pos.x() >= TimeAxis::kGutter + m_input.navigator().areaWidth())
         return kNone;
     const Row* row = rowAt(pos.y() + scrollY());
     if (!row || row->depth < 0)
         return kNone;
     // Exactly under the cursor, or within two pixels for slivers.
-    const double width = m_navigator.areaWidth();
+    const double width = m_input.navigator().areaWidth();
     const double x = pos.x() - TimeAxis::kGutter;
     std::uint32_t id = m_source->at(row->track, row->depth, m_axis->timeAt(x, width));
     if (id == kNone) {

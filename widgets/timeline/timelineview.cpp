@@ -4,20 +4,18 @@
 #include "profiledocument.h"
 #include "timeaxis.h"
 
-#include <QHelpEvent>
-#include <QMouseEvent>
-#include <QNativeGestureEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QStyle>
-#include <QToolTip>
 
 namespace runlane {
 
 TimelineView::TimelineView(ProfileDocument* document, QWidget* parent)
-    : QWidget(parent), m_document(document), m_axis(document->axis()), m_navigator(document->axis(), this),
-      m_scroll(new QScrollBar(Qt::Vertical, this))
+    : QWidget(parent), m_document(document), m_axis(document->axis()), m_scroll(new QScrollBar(Qt::Vertical, this)),
+      m_input(document->axis(), this, this)
 {
+    m_input.onClick([this](QPoint pos) { clicked(pos); });
+    m_input.onToolTip([this](QPoint pos) { return toolTipAt(pos); });
+    m_input.onScrollRows([this](int pixels) { m_scroll->setValue(m_scroll->value() + pixels); });
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
@@ -27,7 +25,7 @@ TimelineView::TimelineView(ProfileDocument* document, QWidget* parent)
 
 int TimelineView::rightMargin() const
 {
-    return style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    return TimeAxisInput::rightMargin(*this);
 }
 
 int TimelineView::scrollY() const
@@ -43,7 +41,7 @@ void TimelineView::updateScrollBar()
     m_scroll->setRange(0, std::max(0, contentHeight() - rows));
     m_scroll->setPageStep(std::max(1, rows));
     m_scroll->setSingleStep(m_scrollStep);
-    m_navigator.setArea(TimeAxis::kGutter, std::max(1, width() - TimeAxis::kGutter - extent));
+    m_input.navigator().setArea(TimeAxis::kGutter, TimeAxisInput::timeWidth(*this, width()));
 }
 
 void TimelineView::paintRangeSelection(QPainter& p, int timeWidth, int top, int height, bool edges) const
@@ -87,48 +85,15 @@ void TimelineView::resizeEvent(QResizeEvent*)
     updateScrollBar();
 }
 
-void TimelineView::mousePressEvent(QMouseEvent* event)
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    m_navigator.press(event);
-}
-
-void TimelineView::mouseMoveEvent(QMouseEvent* event)
-{
-    m_navigator.move(event);
-}
-
-void TimelineView::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (m_navigator.release(event))
-        clicked(event->position().toPoint());
-}
-
-void TimelineView::wheelEvent(QWheelEvent* event)
-{
-    m_navigator.wheel(event, [this](int pixels) { m_scroll->setValue(m_scroll->value() + pixels); });
-    event->accept();
+    m_input.navigator().press(event);
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
 {
-    if (!m_navigator.key(event))
+    if (!m_input.key(event))
         QWidget::keyPressEvent(event);
-}
-
-bool TimelineView::event(QEvent* event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
-    if (event->type() == QEvent::NativeGesture && m_navigator.nativeGesture(static_cast<QNativeGestureEvent*>(event)))
-        return true;
-    return QWidget::event(event);
 }
 
 } // namespace runlane

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "timenavigator.h"
+#include "timeaxisinput.h"
 
 #include <QWidget>
 
@@ -19,7 +19,8 @@ class TimeAxis;
 // share, so that each states only what it shows: a names gutter
 // (TimeAxis::kGutter) left of the time area and a scroll bar's width right
 // of it; the TimeNavigator's zoom, pan and range selection from mouse,
-// wheel, keys and pinch over the time area; rows in content coordinates
+// wheel, keys and pinch over the time area (TimeAxisInput, which the usage
+// chart shares); rows in content coordinates
 // scrolled by a vertical scroll bar, below a fixed band at the top if the
 // view has one (the lanes' legend); a click, a tooltip and painting asked of
 // the view. paintContent draws the widget and its PNG export alike.
@@ -76,18 +77,17 @@ protected:
 
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
+    // A double click is one more press for the navigator, as QWidget
+    // makes it, unless a view has a use for it.
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     // The navigator's keys; a view handles its own first.
     void keyPressEvent(QKeyEvent* event) override;
-    bool event(QEvent* event) override;
 
     ProfileDocument* const m_document;
     TimeAxis* const m_axis;
-    TimeNavigator m_navigator;
     QScrollBar* const m_scroll;
+    // Mouse, wheel, pinch and tooltips, before the handlers above.
+    TimeAxisInput m_input;
 
 private:
     int m_rowsTop = 0;
