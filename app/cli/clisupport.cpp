@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <optional>
 #include <ostream>
+#include <utility>
 
 namespace runlane {
 
@@ -79,6 +80,15 @@ int CliSupport::parseArgs(CliArgs& args, const CliArgs::Spec& spec, int argc, ch
             return usageError(err, "--add-thread says where --add PROFILE goes; no --add is given");
     }
     return -1;
+}
+
+int CliSupport::parseProfileArgs(CliArgs& args, CliArgs::Spec spec, int argc, char** argv, const char* help,
+                                 std::ostream& out, std::ostream& err)
+{
+    spec.valueOptions.insert(kInputFormatOption);
+    spec.valueOptions.insert(kVariantOption);
+    return parseArgs(args, withAdditions(std::move(spec)), argc, argv,
+                     (std::string(help) + kProfileHelp + kAddHelp).c_str(), out, err);
 }
 
 const InputFormat* CliSupport::inputFormat(const CliArgs& args)

@@ -38,6 +38,16 @@ public:
                  put the added samples under this thread of the trace
 )HELP";
 
+    // The lines of --help for --input-format and --variant.
+    static constexpr const char* kProfileHelp = R"HELP(  --input-format ID
+                 read FILE as this format instead of recognising it from
+                 its content (the ids: 'runlane-cli formats')
+  --variant NAME
+                 load this variant of the file: a pprof sample type
+                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
+                 a file's variants
+)HELP";
+
     // "runlane-cli: MESSAGE (see --help)"; returns the usage error's code.
     static int usageError(std::ostream& err, const std::string& message);
     // `spec` with --add and --add-thread, for a command that loads one profile.
@@ -47,6 +57,11 @@ public:
     // to go on, or the exit code (after printing `help` for --help).
     static int parseArgs(CliArgs& args, const CliArgs::Spec& spec, int argc, char** argv, const char* help,
                          std::ostream& out, std::ostream& err);
+    // parseArgs for a command that loads one profile (load, loadWithRange):
+    // `spec` and `help` are the command's own, to which this adds
+    // --input-format, --variant, --add and --add-thread and their lines.
+    static int parseProfileArgs(CliArgs& args, CliArgs::Spec spec, int argc, char** argv, const char* help,
+                                std::ostream& out, std::ostream& err);
     // The format --input-format names; null if it is not given.
     static const InputFormat* inputFormat(const CliArgs& args);
     // Loads the first positional argument (with its --variant and --add

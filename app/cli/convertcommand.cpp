@@ -17,20 +17,12 @@ Writes the profile as Chrome Trace Event Format JSON (synchronous calls as
 X events, tasks as b/e async slices by id), which loads again with the same
 rank and opens in Perfetto or chrome://tracing. OUT is written atomically.
 
-  --input-format ID
-                 read FILE as this format instead of recognising it from
-                 its content (the ids: 'runlane-cli formats')
-  --variant NAME
-                 load this variant of the file: a pprof sample type
-                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
-                 a file's variants
 )HELP";
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    if (const int code = CliSupport::parseArgs(args, CliSupport::withAdditions({{"--to", "-o", "--output", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}), argc, argv, (std::string(kConvertHelp) + CliSupport::kAddHelp).c_str(),
-                                   out, err);
+    if (const int code = CliSupport::parseProfileArgs(args, {{"--to", "-o", "--output"}, {"--help"}, 1, 1}, argc, argv, kConvertHelp, out, err);
         code >= 0)
         return code;
     const std::string to = args.value("--to").value_or("");

@@ -50,13 +50,6 @@ order; the breakdown adds up to the sum of their wall times.
                  the base's busy time, 0.05)
   --per P        with --base: run (default: each run's totals) or task
                  (divided by each run's tasks)
-  --input-format ID
-                 read FILE as this format instead of recognising it from
-                 its content (the ids: 'runlane-cli formats')
-  --variant NAME
-                 load this variant of the file: a pprof sample type
-                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
-                 a file's variants
 )HELP";
 
 // Levenshtein distance, for suggesting the names closest to a mistyped one.
@@ -204,16 +197,12 @@ int compareRuns(const CliArgs& args, const LoadResult& loaded, const std::string
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    const CliArgs::Spec spec = CliSupport::withAdditions(
-        {{"--label", "--slowest", "--range", "--format", "--threshold", "--floor", "--alpha", "--per",
-          CliSupport::kInputFormatOption, CliSupport::kVariantOption},
-         {"--help", "--each"},
-         1,
-         1,
-         {"--base"}});
-    if (const int code = CliSupport::parseArgs(args, spec, argc, argv,
-                                               (std::string(kCriticalPathHelp) + CliSupport::kAddHelp).c_str(), out, err);
-        code >= 0)
+    const CliArgs::Spec spec = {{"--label", "--slowest", "--range", "--format", "--threshold", "--floor", "--alpha", "--per"},
+                                {"--help", "--each"},
+                                1,
+                                1,
+                                {"--base"}};
+    if (const int code = CliSupport::parseProfileArgs(args, spec, argc, argv, kCriticalPathHelp, out, err); code >= 0)
         return code;
     const auto label = args.value("--label");
     const auto slowestText = args.value("--slowest");

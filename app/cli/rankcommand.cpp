@@ -43,13 +43,6 @@ delays, delay_sum, delay_max, delay_p90).
   --top N        only the first N rows
   --format F     table (default), csv or json; csv and json give times in
                  integer nanoseconds
-  --input-format ID
-                 read FILE as this format instead of recognising it from
-                 its content (the ids: 'runlane-cli formats')
-  --variant NAME
-                 load this variant of the file: a pprof sample type
-                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
-                 a file's variants
 )HELP";
 
 // The scheduling delay of the rank's rows, in the rank's order.
@@ -80,8 +73,8 @@ void printDelays(std::ostream& out, const Profile& p, const RankTable& table, co
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    const CliArgs::Spec spec = CliSupport::withAdditions({{"--sort", "--range", "--format", "--top", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1});
-    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, (std::string(kRankHelp) + CliSupport::kAddHelp).c_str(), out, err); code >= 0)
+    const CliArgs::Spec spec = {{"--sort", "--range", "--format", "--top"}, {"--help"}, 1, 1};
+    if (const int code = CliSupport::parseProfileArgs(args, spec, argc, argv, kRankHelp, out, err); code >= 0)
         return code;
     RankSortKey key = RankSortKey::Exec;
     if (const auto sort = args.value("--sort"); sort && !RankTable::parseSortKey(*sort, key))

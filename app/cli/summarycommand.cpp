@@ -34,19 +34,12 @@ lanes) with their sizes, measurement and interval counts, the flows between
 slices (and the flow events that connect nothing), and the warnings and
 skipped events found while loading.
 
-  --input-format ID
-                 read FILE as this format instead of recognising it from
-                 its content (the ids: 'runlane-cli formats')
-  --variant NAME
-                 load this variant of the file: a pprof sample type
-                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
-                 a file's variants
 )HELP";
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    if (const int code = CliSupport::parseArgs(args, CliSupport::withAdditions({{CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}), argc, argv, (std::string(kSummaryHelp) + CliSupport::kAddHelp).c_str(), out, err); code >= 0)
+    if (const int code = CliSupport::parseProfileArgs(args, {{}, {"--help"}, 1, 1}, argc, argv, kSummaryHelp, out, err); code >= 0)
         return code;
     LoadResult loaded;
     if (const int code = CliSupport::load(args, loaded, err); code >= 0)

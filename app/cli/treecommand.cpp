@@ -18,19 +18,12 @@ each with its creation time, its active intervals and its final state.
 Times are relative to the profile start.
 
   --max-depth N  do not print measurements nested deeper than N
-  --input-format ID
-                 read FILE as this format instead of recognising it from
-                 its content (the ids: 'runlane-cli formats')
-  --variant NAME
-                 load this variant of the file: a pprof sample type
-                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
-                 a file's variants
 )HELP";
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    if (const int code = CliSupport::parseArgs(args, CliSupport::withAdditions({{"--max-depth", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1}), argc, argv, (std::string(kTreeHelp) + CliSupport::kAddHelp).c_str(), out, err);
+    if (const int code = CliSupport::parseProfileArgs(args, {{"--max-depth"}, {"--help"}, 1, 1}, argc, argv, kTreeHelp, out, err);
         code >= 0)
         return code;
     std::size_t maxDepth = std::size_t(-1);

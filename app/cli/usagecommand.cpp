@@ -33,20 +33,13 @@ shares are of that part only, and its bin_end_ns says where it ends.
   --format F      csv (default) or json; bin times are nanoseconds from
                   the profile start (json: the bins' start_ns, bin_ns and
                   end_ns, where the last bin ends)
-  --input-format ID
-                 read FILE as this format instead of recognising it from
-                 its content (the ids: 'runlane-cli formats')
-  --variant NAME
-                 load this variant of the file: a pprof sample type
-                 ("alloc_space"), a perf event ("cycles"); 'summary' lists
-                 a file's variants
 )HELP";
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
-    const CliArgs::Spec spec = CliSupport::withAdditions({{"--bin", "--track", "--top", "--format", "--range", CliSupport::kInputFormatOption, CliSupport::kVariantOption}, {"--help"}, 1, 1});
-    if (const int code = CliSupport::parseArgs(args, spec, argc, argv, (std::string(kUsageHelp) + CliSupport::kAddHelp).c_str(), out, err); code >= 0)
+    const CliArgs::Spec spec = {{"--bin", "--track", "--top", "--format", "--range"}, {"--help"}, 1, 1};
+    if (const int code = CliSupport::parseProfileArgs(args, spec, argc, argv, kUsageHelp, out, err); code >= 0)
         return code;
     // --bin is read once the profile's unit is known.
     const auto binText = args.value("--bin");
