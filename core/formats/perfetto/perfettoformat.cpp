@@ -79,7 +79,7 @@ std::string_view PerfettoFormat::name() const
 
 std::vector<std::string_view> PerfettoFormat::fileNamePatterns() const
 {
-    return {"*.pftrace", "*.perfetto-trace", "*.perfetto", "*.pb"};
+    return {"*.pftrace", "*.perfetto-trace", "*.pb"};
 }
 
 // The first field is a Trace's packet (field 1, length-delimited) that

@@ -147,22 +147,22 @@ void PerfettoReader::read(ChunkedFileReader& in)
         // than the file holds.
         const std::int64_t payloadStart = in.offset();
         m_buffer.clear();
-        while (m_buffer.size() < value) {
+        std::uint64_t received = 0;
+        while (received < value) {
             const std::string_view chunk = in.buffered();
             if (chunk.empty())
                 break;
-            const std::size_t take = std::size_t(std::min<std::uint64_t>(chunk.size(), value - m_buffer.size()));
-            if (field == 1)
+            const std::size_t take = std::size_t(std::min<std::uint64_t>(chunk.size(), value - received));
+            if (field == 1) // another field is only counted
                 m_buffer.append(chunk.data(), take);
-            else
-                m_buffer.resize(m_buffer.size() + take); // counted, not kept
+            received += take;
             in.consume(take);
         }
         if (in.failed())
             return; // the loader reports the read error
-        if (m_buffer.size() < value)
+        if (received < value)
             return cutShort(start, "packet " + grouped(m_packets + 1) + " is " + grouped(value) + " bytes long and "
-                                       + grouped(m_buffer.size()) + " are left");
+                                       + grouped(received) + " are left");
         if (field != 1) {
             ++m_otherTraceFields;
             continue;
@@ -238,7 +238,8 @@ void PerfettoReader::readPacket(std::string_view bytes, std::int64_t offset, int
         default:
             // The data oneof holds messages and bytes; the other varints
             // (trusted_uid, trusted_pid, machine_id, ...) say nothing here.
-            if (r.wireType() == ProtoWireReader::WireType::Len)
+            // A field it does not know never hides one it reads.
+            if (r.wireType() == ProtoWireReader::WireType::Len && !p.data)
                 p.data = r;
             break;
         }

@@ -154,7 +154,7 @@ private Q_SLOTS:
                                             << "--max-depth takes a whole number";
         QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
                                                   << "option -o needs a value";
-        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, cpuprofile, gecko, pprof, folded, perf, tokio, prometheus");
+        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, cpuprofile, gecko, pprof, perfetto, folded, perf, tokio, prometheus");
         for (const char* command : {"summary", "rank", "tree", "usage", "critical-path", "convert", "render"}) {
             QTest::addRow("%s: unknown input format", command)
                 << QStringList{command, fgh, "--input-format", "json"}
@@ -231,6 +231,7 @@ private Q_SLOTS:
             "cpuprofile  V8 CPU profile                     *.cpuprofile *.json               8 x file\n"
             "gecko       Firefox Profiler                   *.json                            12 x file\n"
             "pprof       pprof                              *.pb.gz *.pb *.pprof *.prof       16 x file\n"
+            "perfetto    Perfetto trace                     *.pftrace *.perfetto-trace *.pb   16 x file\n"
             "folded      folded stacks                      *.txt *.folded *.collapsed        16 x file\n"
             "perf        perf script                        *.perf *.txt                      3 x file\n"
             "tokio       tokio-console recording            *.json *.jsonl                    1 x file\n"

@@ -149,8 +149,8 @@ private Q_SLOTS:
             QVERIFY(format->memoryPerInputByte() >= 1.0);
         }
         QCOMPARE(QString::fromStdString(FormatRegistry::fileNamePatterns()),
-                 QStringLiteral("*.json *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.pftrace *.perfetto-trace *.perfetto *.txt "
-                               "*.folded *.collapsed *.perf *.jsonl"));
+                 QStringLiteral("*.json *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.pftrace *.perfetto-trace *.txt *.folded "
+                               "*.collapsed *.perf *.jsonl"));
         QVERIFY(!FormatRegistry::find("nope"));
         QVERIFY(!FormatRegistry::find(""));
     }

@@ -4,7 +4,8 @@
 // its own varint and field walk over the bytes (not ProtoWireReader, not
 // the reader under test), counting what the reader should build from the
 // track events: slice begins, instants and counter values, the tracks they
-// land on (thread tracks by pid and tid), the flow ids, and the packets by
+// land on (thread tracks by pid and tid; counter tracks apart), the flows
+// (each further use of a flow id links two slices), and the packets by
 // their data field. Uncompressed traces only, which the samples are.
 
 #include <QByteArray>
@@ -13,6 +14,7 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 namespace runlane::test::perfetto {
 
@@ -20,9 +22,10 @@ struct SampleCounts {
     int slices = 0;
     int instants = 0;
     int counterValues = 0;
-    int flowIds = 0;
+    int flows = 0;
     std::size_t threadTracks = 0;
-    std::size_t otherTracks = 0; // async or counter tracks with events
+    std::size_t otherTracks = 0; // async tracks with events
+    std::size_t counterTracks = 0; // counter tracks with values
     std::map<std::uint32_t, int> packets; // by data field number
     int descriptors = 0;
 };
@@ -37,15 +40,21 @@ public:
         SampleCounts out = c.m_counts;
         std::set<std::pair<std::uint64_t, std::uint64_t>> threads;
         std::set<std::uint64_t> others;
+        std::set<std::uint64_t> counters;
         for (const std::uint64_t uuid : c.m_used) {
             const auto t = c.m_threads.find(uuid);
             if (t != c.m_threads.end())
                 threads.insert(t->second);
+            else if (c.m_counters.count(uuid))
+                counters.insert(uuid);
             else
                 others.insert(uuid);
         }
         out.threadTracks = threads.size();
         out.otherTracks = others.size();
+        out.counterTracks = counters.size();
+        for (const auto& [id, uses] : c.m_flowUses)
+            out.flows += uses - 1;
         return out;
     }
 
@@ -84,7 +93,12 @@ private:
                 if (!varint(f.value))
                     return false;
             } else if (f.type == 1 || f.type == 5) {
-                i += f.type == 1 ? 8 : 4;
+                const int n = f.type == 1 ? 8 : 4;
+                if (m.size() - i < n)
+                    return false;
+                for (int b = 0; b < n; ++b)
+                    f.value |= std::uint64_t(static_cast<unsigned char>(m[i + b])) << (8 * b);
+                i += n;
             } else if (f.type == 2) {
                 std::uint64_t n = 0;
                 if (!varint(n) || n > std::uint64_t(m.size() - i))
@@ -107,17 +121,41 @@ private:
         });
     }
 
+    // The sequence (10), its reset (13, flag 1) and default track (59 >
+    // 11 > 11) first, whatever the order of the fields; then the data.
     void packet(const QByteArray& p)
     {
-        walk(p, [&](const Field& f) {
+        std::vector<Field> fields;
+        walk(p, [&](const Field& f) { fields.push_back(f); });
+        std::uint64_t sequence = 0;
+        for (const Field& f : fields) {
+            if (f.number == 10)
+                sequence = f.value;
+        }
+        for (const Field& f : fields) {
+            if (f.number == 13 && (f.value & 1))
+                m_defaultTrack.erase(sequence);
+        }
+        for (const Field& f : fields) {
+            if (f.number != 59)
+                continue;
+            walk(f.bytes, [&](const Field& d) {
+                if (d.number == 11)
+                    walk(d.bytes, [&](const Field& e) {
+                        if (e.number == 11)
+                            m_defaultTrack[sequence] = e.value;
+                    });
+            });
+        }
+        for (const Field& f : fields) {
             if (f.type != 2 || f.number == 12 || f.number == 59)
-                return;
+                continue;
             ++m_counts.packets[f.number];
             if (f.number == 60)
                 descriptor(f.bytes);
             else if (f.number == 11)
-                trackEvent(f.bytes);
-        });
+                trackEvent(f.bytes, m_defaultTrack.count(sequence) ? m_defaultTrack[sequence] : 0);
+        }
     }
 
     void descriptor(const QByteArray& d)
@@ -125,10 +163,13 @@ private:
         ++m_counts.descriptors;
         std::uint64_t uuid = 0;
         bool thread = false;
+        bool counter = false;
         std::pair<std::uint64_t, std::uint64_t> pidTid;
         walk(d, [&](const Field& f) {
             if (f.number == 1)
                 uuid = f.value;
+            if (f.number == 8)
+                counter = true;
             if (f.number == 4) {
                 thread = true;
                 walk(f.bytes, [&](const Field& t) {
@@ -141,19 +182,21 @@ private:
         });
         if (thread)
             m_threads[uuid] = pidTid;
+        if (counter)
+            m_counters.insert(uuid);
     }
 
-    void trackEvent(const QByteArray& e)
+    void trackEvent(const QByteArray& e, std::uint64_t defaultTrack)
     {
         std::uint64_t type = 0;
-        std::uint64_t track = 0;
+        std::uint64_t track = defaultTrack;
         walk(e, [&](const Field& f) {
             if (f.number == 9)
                 type = f.value;
             if (f.number == 11)
                 track = f.value;
-            if (f.number == 47 || f.number == 36)
-                ++m_counts.flowIds;
+            if (f.number == 47 || f.number == 48) // fixed64 flow ids, not packed
+                ++m_flowUses[f.value];
         });
         if (type == 1)
             ++m_counts.slices;
@@ -168,6 +211,9 @@ private:
     SampleCounts m_counts;
     std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> m_threads;
     std::set<std::uint64_t> m_used;
+    std::set<std::uint64_t> m_counters;
+    std::map<std::uint64_t, int> m_flowUses;
+    std::map<std::uint64_t, std::uint64_t> m_defaultTrack; // by sequence
 };
 
 } // namespace runlane::test::perfetto

@@ -116,6 +116,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("notRead");
         QTest::newRow("tokio tracing-perfetto")
             << "perfetto/tokio-tracing-perfetto.pftrace" << 227 << 8 << 0 << 9 << 0 << 0 << QString();
+        QTest::newRow("generated SDK-like") << "perfetto/generated-sdk-like.pftrace" << 7 << 1 << 4 << 3 << 1 << 1
+                                             << QString();
         QTest::newRow("systing eBPF")
             << "perfetto/systing-ebpf.perfetto-trace" << 0 << 0 << 0 << 0 << 0 << 0
             << "355 perf_sample packets, 118 process_tree packets, 44 ftrace_events packets not read (Runlane reads "
@@ -141,7 +143,8 @@ private Q_SLOTS:
         QCOMPARE(second.instants, instants);
         QCOMPARE(second.counterValues, counterValues);
         QCOMPARE(int(second.threadTracks + second.otherTracks), tracks);
-        QCOMPARE(second.flowIds, flows);
+        QCOMPARE(int(second.counterTracks), counters);
+        QCOMPARE(second.flows, flows);
 
         const FormatRegistry::Detection detected = ProfileLoader::detect(dataPath(file));
         QCOMPARE(detected.format, FormatRegistry::find("perfetto"));
@@ -173,6 +176,24 @@ private Q_SLOTS:
                  "tokio-runtime-worker-1 104, tokio-runtime-worker-2 12, tokio-runtime-worker-0 8, tokio-runtime-worker-5 "
                  "22, tokio-runtime-worker-4 4, tokio-runtime-worker-3 12, tokio-runtime-worker-6 5, "
                  "tokio-runtime-worker-7 47, main 13");
+    }
+
+    // The generated SDK-like trace (tests/data/perfetto/SOURCES.md) whole:
+    // incremental microsecond clocks on three sequences, a reset that gives
+    // name 1 to another event, an async track, a counter, a flow.
+    void generatedTrace()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("perfetto/generated-sdk-like.pftrace"));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(describe(*r.profile),
+                 "server / main: handle@5000100000-5000300000 handle again@5000400000-5000600000 "
+                 "parse@5000150000-5000250000^1\n"
+                 "server / worker: compute@5000350000-5000500000\n"
+                 "requests (async): request 1@5000050000-5000400000[task] request 2@5000500000-5000650000[task] "
+                 "db query@5000150000-5000350000^1\n"
+                 "counter queue depth: 5000650000=1 5000750000=3 5000850000=2 5001050000=0\n"
+                 "mark tick@5000260000\n"
+                 "flow handle->compute");
     }
 
     void handBuilt_data()
@@ -278,6 +299,9 @@ private Q_SLOTS:
                       slice(12, SliceBegin, 7, "parse"), slice(15, SliceEnd, 7), slice(20, SliceEnd, 7),
                       slice(30, SliceBegin, 7, "load b"), slice(40, SliceEnd, 7)})
             << "Loading (async): load a@10-20[task] load b@30-40[task] parse@12-15^1";
+        QTest::newRow("a field Runlane does not know after the track event")
+            << trace({app(), mainThread(), slice(10, Instant, 1, "x").bytes(1001, "extension")})
+            << "app / main:\nmark x@10";
         QTest::newRow("packets Runlane does not read are counted")
             << trace({app(), mainThread(), onSequence(1).bytes(66, "x"), onSequence(1).bytes(66, "y"),
                       onSequence(1).bytes(9, "")})
