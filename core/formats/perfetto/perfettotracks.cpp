@@ -103,6 +103,32 @@ void PerfettoTracks::describe(const ProtoWireReader& field)
     }
     d.stack = std::move(existing.stack);
     existing = std::move(d);
+    replay(uuid);
+}
+
+bool PerfettoTracks::wait(std::uint64_t uuid, const PerfettoTrackEvent& e)
+{
+    if (m_giveUpWaiting)
+        return false;
+    const auto found = m_tracks.find(uuid);
+    if (found != m_tracks.end() && (found->second.described || found->second.bound))
+        return false;
+    auto [it, added] = m_waiting.try_emplace(uuid);
+    if (added)
+        m_waitingOrder.push_back(uuid);
+    it->second.push_back(e);
+    return true;
+}
+
+void PerfettoTracks::replay(std::uint64_t uuid)
+{
+    const auto found = m_waiting.find(uuid);
+    if (found == m_waiting.end())
+        return;
+    std::vector<PerfettoTrackEvent> events = std::move(found->second);
+    m_waiting.erase(found);
+    for (PerfettoTrackEvent& e : events)
+        event(std::move(e));
 }
 
 std::uint64_t PerfettoTracks::legacyThread(std::int64_t pid, std::int64_t tid, StringId name)
@@ -193,8 +219,26 @@ void PerfettoTracks::bindTrack(std::uint64_t uuid, Descriptor& d)
     d.track = m_builder.addTrack(info);
 }
 
-void PerfettoTracks::event(const PerfettoTrackEvent& e)
+void PerfettoTracks::event(PerfettoTrackEvent e)
 {
+    // Extra counter values on tracks not described yet wait as counter
+    // events of their own.
+    for (auto extra = e.extraCounters.begin(); extra != e.extraCounters.end();) {
+        PerfettoTrackEvent value;
+        value.type = PerfettoTrackEvent::Type::Counter;
+        value.time = e.time;
+        value.track = extra->first;
+        value.hasCounter = true;
+        value.counter = extra->second;
+        value.offset = e.offset;
+        extra = wait(extra->first, value) ? e.extraCounters.erase(extra) : extra + 1;
+    }
+    if (e.type != PerfettoTrackEvent::Type::Unspecified) {
+        PerfettoTrackEvent alone = e;
+        alone.extraCounters.clear(); // they go on now
+        if (wait(e.track, alone))
+            e.type = PerfettoTrackEvent::Type::Unspecified;
+    }
     switch (e.type) {
     case PerfettoTrackEvent::Type::Counter:
         if (e.hasCounter)
@@ -359,6 +403,9 @@ void PerfettoTracks::instant(Descriptor& d, const PerfettoTrackEvent& e)
 
 void PerfettoTracks::finish()
 {
+    m_giveUpWaiting = true;
+    for (const std::uint64_t uuid : m_waitingOrder)
+        replay(uuid);
     std::uint64_t unended = 0;
     for (auto& [uuid, d] : m_tracks) {
         for (const Open& open : d.stack)

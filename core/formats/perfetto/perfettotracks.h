@@ -24,6 +24,9 @@ class ProtoWireReader;
 // created, as Chrome's b/e. Slices nest by the order of their begin and end
 // on their own track (equal timestamps in stream order); instants are
 // marks; flow ids chain the slices that carry them (Runlane flows).
+// Events on a track whose descriptor has not come yet wait for it (writers
+// such as tracing-perfetto describe a thread after its first event); those
+// of a track never described go to an async track at the end.
 class PerfettoTracks
 {
 public:
@@ -35,7 +38,7 @@ public:
     // that thread, the uuid a sequence's events without one go to.
     std::uint64_t legacyThread(std::int64_t pid, std::int64_t tid, StringId name);
     void legacyProcess(std::int64_t pid, StringId name);
-    void event(const PerfettoTrackEvent& e);
+    void event(PerfettoTrackEvent e);
     // Ends what is still open and names the tracks.
     void finish();
 
@@ -71,6 +74,9 @@ private:
         std::vector<Open> stack;
     };
 
+    // Keeps `e` for when `uuid` is described; false if it is already.
+    bool wait(std::uint64_t uuid, const PerfettoTrackEvent& e);
+    void replay(std::uint64_t uuid);
     Descriptor& bind(std::uint64_t uuid);
     void bindTrack(std::uint64_t uuid, Descriptor& d);
     void counterPoint(std::uint64_t uuid, Time t, double value, std::int64_t offset);
@@ -89,6 +95,11 @@ private:
     std::map<std::int64_t, StringId> m_processNames;
     std::unordered_map<std::uint64_t, std::uint32_t> m_flowKeys;
     std::uint32_t m_order = 0;
+    // Events waiting for their track's descriptor, and the order in which
+    // their tracks were first seen (the end replays them in that order).
+    std::unordered_map<std::uint64_t, std::vector<PerfettoTrackEvent>> m_waiting;
+    std::vector<std::uint64_t> m_waitingOrder;
+    bool m_giveUpWaiting = false;
 };
 
 } // namespace runlane

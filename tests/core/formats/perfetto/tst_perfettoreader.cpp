@@ -164,18 +164,22 @@ private Q_SLOTS:
         QCOMPARE(qstr(p.diagnostics().firstMessage("packets not read")), notRead);
     }
 
-    // The tokio sample's threads, named as Perfetto names them.
+    // The tokio sample's threads, named as Perfetto names them, and
+    // threads although each is described only after its first event.
     void tokioThreads()
     {
         const LoadResult r = ProfileLoader::load(dataPath("perfetto/tokio-tracing-perfetto.pftrace"));
         QVERIFY(r.ok());
         QStringList names;
         for (const Track& t : r.profile->tracks())
-            names << qstr(r.profile->string(t.name)) + " " + QString::number(t.end - t.begin);
+            names << qstr(r.profile->string(t.name)) + (t.kind == TrackKind::Thread ? " " : " (not a thread) ")
+                    + QString::number(t.end - t.begin);
         QCOMPARE(names.join(", "),
-                 "tokio-runtime-worker-1 104, tokio-runtime-worker-2 12, tokio-runtime-worker-0 8, tokio-runtime-worker-5 "
-                 "22, tokio-runtime-worker-4 4, tokio-runtime-worker-3 12, tokio-runtime-worker-6 5, "
-                 "tokio-runtime-worker-7 47, main 13");
+                 "pid 1605085 / tokio-runtime-worker-7 47, pid 1605085 / tokio-runtime-worker-6 5, "
+                 "pid 1605085 / tokio-runtime-worker-5 22, pid 1605085 / tokio-runtime-worker-4 4, "
+                 "pid 1605085 / tokio-runtime-worker-3 12, pid 1605085 / tokio-runtime-worker-2 12, "
+                 "pid 1605085 / tokio-runtime-worker-1 104, pid 1605085 / tokio-runtime-worker-0 8, pid 1605085 / main 13");
+        QCOMPARE(r.profile->diagnostics().warningCount(), 0u);
     }
 
     // The generated SDK-like trace (tests/data/perfetto/SOURCES.md) whole:
@@ -302,6 +306,13 @@ private Q_SLOTS:
         QTest::newRow("a field Runlane does not know after the track event")
             << trace({app(), mainThread(), slice(10, Instant, 1, "x").bytes(1001, "extension")})
             << "app / main:\nmark x@10";
+        QTest::newRow("a track described after its first events")
+            << trace({app(), slice(10, SliceBegin, 1, "early"), slice(20, SliceEnd, 1), mainThread(),
+                      slice(30, Instant, 1, "later")})
+            << "app / main: early@10-20\nmark later@30";
+        QTest::newRow("a track never described is an async track")
+            << trace({app(), slice(10, SliceBegin, 9, "a"), slice(20, SliceEnd, 9)})
+            << "track 9 (async): a@10-20[task]\nwarning track without descriptor x1";
         QTest::newRow("packets Runlane does not read are counted")
             << trace({app(), mainThread(), onSequence(1).bytes(66, "x"), onSequence(1).bytes(66, "y"),
                       onSequence(1).bytes(9, "")})
