@@ -20,6 +20,7 @@ CliCommand rankCommand();
 CliCommand treeCommand();
 CliCommand usageCommand();
 CliCommand criticalPathCommand();
+CliCommand processesCommand();
 CliCommand convertCommand();
 CliCommand renderCommand();
 CliCommand compareCommand();

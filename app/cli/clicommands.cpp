@@ -77,6 +77,7 @@ const std::vector<CliCommand>& CliCommands::table()
         treeCommand(),
         usageCommand(),
         criticalPathCommand(),
+        processesCommand(),
         convertCommand(),
         renderCommand(),
         compareCommand(),
