@@ -230,6 +230,19 @@ int CliSupport::loadWithRange(const CliArgs& args, LoadResult& loaded, std::opti
     return -1;
 }
 
+int CliSupport::loadTimeline(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range,
+                             const std::string& without, std::ostream& err)
+{
+    if (const int code = loadWithRange(args, loaded, range, err); code >= 0)
+        return code;
+    if (!loaded.profile->hasTimestamps()) {
+        err << "runlane-cli: " << loaded.profile->sourcePath() << " has no timestamps (only totals per call stack), "
+            << without << "\n";
+        return CliCommands::InputError;
+    }
+    return -1;
+}
+
 // "A..B": times from the profile start; an end left out is the profile's.
 bool CliSupport::parseRange(const std::string& text, const Profile& profile, TimeRange& range, std::string& error)
 {

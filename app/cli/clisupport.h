@@ -75,6 +75,11 @@ public:
     // on, or the exit code.
     static int loadWithRange(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range,
                              std::ostream& err);
+    // loadWithRange() for a command that needs a timeline: a profile
+    // without timestamps (only totals per call stack) is an input error,
+    // "FILE has no timestamps (only totals per call stack), " + `without`.
+    static int loadTimeline(const CliArgs& args, LoadResult& loaded, std::optional<TimeRange>& range,
+                            const std::string& without, std::ostream& err);
     // Adds each file to `runs`: a profile is one run (its calls kept with
     // `keepCalls`), a baseline report (runlane-cli report) all of its runs.
     // Returns -1 to go on, or the exit code (the error printed).

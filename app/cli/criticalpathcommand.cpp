@@ -231,14 +231,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         return code;
     LoadResult loaded;
     std::optional<TimeRange> range;
-    if (const int code = CliSupport::loadWithRange(args, loaded, range, err); code >= 0)
+    if (const int code = CliSupport::loadTimeline(args, loaded, range, "so its tasks have no critical path", err); code >= 0)
         return code;
     const Profile& p = *loaded.profile;
-    if (!p.hasTimestamps()) {
-        err << "runlane-cli: " << p.sourcePath()
-            << " has no timestamps (only totals per call stack), so its tasks have no critical path\n";
-        return CliCommands::InputError;
-    }
     std::vector<LabelId> labels;
     if (label) {
         labels = labelsNamed(p, *label);

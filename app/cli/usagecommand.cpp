@@ -51,15 +51,11 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         return CliSupport::usageError(err, "unknown --format '" + format + "' (csv, json)");
     LoadResult loaded;
     std::optional<TimeRange> range;
-    if (const int code = CliSupport::loadWithRange(args, loaded, range, err); code >= 0)
+    if (const int code = CliSupport::loadTimeline(
+            args, loaded, range, "so it has no usage over time; 'runlane-cli rank' and 'tree' give its figures", err);
+        code >= 0)
         return code;
     const Profile& p = *loaded.profile;
-    if (!p.hasTimestamps()) {
-        err << "runlane-cli: " << p.sourcePath()
-            << " has no timestamps (only totals per call stack), so it has no usage over time; "
-               "'runlane-cli rank' and 'tree' give its figures\n";
-        return CliCommands::InputError;
-    }
     // Past the profile's end there is nothing to count: bins there would
     // have no part to share.
     if (range)
