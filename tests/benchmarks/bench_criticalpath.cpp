@@ -253,8 +253,8 @@ void aggregateFigure(const Profile& p, const CriticalPath& path, LabelId label, 
 // What showing `task`'s path costs a frame (issue 41): the real icicle and
 // task lanes as the window shows them, rendered at each step of the zoom
 // a user makes from the path's first segment out to the whole profile (two
-// wheel notches a step, anchored at that segment), once without the path
-// and once with it; per step the median of `passes`. Prints the median and
+// wheel notches a step, anchored at that segment), without the path and
+// with it; per step the median of `passes`. Prints the median and
 // the worst step of each, and the whole profile's frame.
 void paintFigure(const std::shared_ptr<const Profile>& profile, MeasurementId task, int passes)
 {
@@ -293,24 +293,34 @@ void paintFigure(const std::shared_ptr<const Profile>& profile, MeasurementId ta
                 ms(std::chrono::steady_clock::now() - prepareStart), task, segmentCount, steps.size());
     QImage icicleImage(icicle.size(), QImage::Format_ARGB32_Premultiplied);
     QImage lanesImage(lanes.size(), QImage::Format_ARGB32_Premultiplied);
-    // One frame of both views at each step: ms[step][pass].
-    auto frames = [&] {
-        std::vector<std::vector<double>> times(steps.size());
-        for (int pass = 0; pass < passes; ++pass) {
-            for (std::size_t i = 0; i < steps.size(); ++i) {
-                axis.setVisibleRange(steps[i].first, steps[i].second, TimeAxis::History::Skip);
+    // One frame of both views at each step, without the path and with it
+    // in turn (a busy machine slows both alike): per step the median of
+    // the passes.
+    std::vector<std::vector<double>> times[2]; // [shown][step][pass]
+    for (auto& t : times)
+        t.resize(steps.size());
+    for (int pass = 0; pass < passes; ++pass) {
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            axis.setVisibleRange(steps[i].first, steps[i].second, TimeAxis::History::Skip);
+            for (const bool shown : {false, true}) {
+                if (shown)
+                    path.show(task);
+                else
+                    path.clear();
                 const auto start = std::chrono::steady_clock::now();
                 icicle.render(&icicleImage);
                 lanes.render(&lanesImage);
-                times[i].push_back(ms(std::chrono::steady_clock::now() - start));
+                times[shown][i].push_back(ms(std::chrono::steady_clock::now() - start));
             }
         }
-        std::vector<double> medians;
-        for (std::vector<double>& t : times) {
+    }
+    auto medians = [](std::vector<std::vector<double>> byStep) {
+        std::vector<double> out;
+        for (std::vector<double>& t : byStep) {
             std::sort(t.begin(), t.end());
-            medians.push_back(t[t.size() / 2]);
+            out.push_back(t[t.size() / 2]);
         }
-        return medians;
+        return out;
     };
     auto report = [&](const char* what, std::vector<double> medians) {
         const auto worst = std::max_element(medians.begin(), medians.end());
@@ -321,11 +331,15 @@ void paintFigure(const std::shared_ptr<const Profile>& profile, MeasurementId ta
                     what, medians[medians.size() / 2], *std::max_element(medians.begin(), medians.end()), at + 1,
                     double(steps[at].second - steps[at].first) / 1e6, whole);
     };
-    const std::vector<double> with = frames();
-    path.clear();
-    const std::vector<double> without = frames();
+    const std::vector<double> with = medians(times[1]);
+    const std::vector<double> without = medians(times[0]);
     report("with the path:", with);
     report("without it:", without);
+    // What the path adds to a frame, step by step.
+    std::vector<double> added;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        added.push_back(with[i] - without[i]);
+    report("the path adds:", added);
 }
 
 } // namespace

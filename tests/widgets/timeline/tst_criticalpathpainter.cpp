@@ -9,6 +9,7 @@
 #include "widgettestsupport.h"
 
 #include <QPainter>
+#include <QRegion>
 #include <QStyle>
 #include <QtTest>
 
@@ -86,6 +87,52 @@ double nearest(const QImage& image, QPointF at, QColor color)
             best = std::min(best, ColorScheme::distance(QColor::fromRgb(pixelAt(image, at + QPointF(dx, dy))), color));
     }
     return best;
+}
+
+
+// A Chronos log: handler runs 0–2n and calls n procs `child` in turn, each
+// synchronously for one tick at 2i+1: a path of 2n running segments, one
+// tick each, on two lanes (handler's, and the children's one lane below).
+QByteArray childCalls(int n)
+{
+    QByteArray text = R"({"chronosFutureEvents": 1, "loop": "main", "events": [
+{"t": 0, "id": 1, "state": "Pending", "proc": "handler", "file": "app.nim", "line": 10},
+{"t": 0, "id": 1, "state": "Running"})";
+    for (int i = 0; i < n; ++i) {
+        const QByteArray id = QByteArray::number(i + 2);
+        const QByteArray t = QByteArray::number(2 * i + 1);
+        text += ",\n{\"t\": " + t + ", \"id\": " + id + R"(, "state": "Pending", "proc": "child", "file": "app.nim", "line": 20})";
+        text += ",\n{\"t\": " + t + ", \"id\": " + id + R"(, "state": "Running"})";
+        text += ",\n{\"t\": " + QByteArray::number(2 * i + 2) + ", \"id\": " + id + R"(, "state": "Completed"})";
+    }
+    text += ",\n{\"t\": " + QByteArray::number(2 * n) + R"(, "id": 1, "state": "Completed"}]})";
+    return text;
+}
+
+// One lane per label, 10 px high from y = 10 × label: every child on one.
+QRectF laneOfLabel(const Profile& p, MeasurementId m, double width)
+{
+    return QRectF(0, 10.0 * p.measurement(m).label, width, 10);
+}
+
+// Marks as "label left-right" (the lane's label, x to 2 places) in order.
+QStringList describe(const Profile& p, const std::vector<QRectF>& rects)
+{
+    QStringList out;
+    for (const QRectF& r : rects) {
+        const LabelId label = LabelId(std::lround((r.top() - 1) / 10));
+        out << QStringLiteral("%1 %2-%3").arg(qstr(p.labelName(label))).arg(r.left(), 0, 'f', 2).arg(r.right(), 0, 'f', 2);
+    }
+    return out;
+}
+
+// The pixels of a region, counted over its rects (which do not overlap).
+qint64 pixels(const QRegion& region)
+{
+    qint64 n = 0;
+    for (const QRect& r : region)
+        n += qint64(r.width()) * r.height();
+    return n;
 }
 
 } // namespace
@@ -272,6 +319,190 @@ private Q_SLOTS:
         f.path().clear();
         QVERIFY(pixelAt(f.lanesImage(), QPointF(f.xOf(40) + 0.8, f.lane("query").center().y()))
                 != rgb(CriticalPathPainter::outline().rgb()));
+    }
+
+    // What a paint of the lanes marks, over §9's example (0–52 in `width`
+    // px, a lane per label): wide, each running segment is outlined and
+    // what meets on a row is one mark (query's idle 11–12 and queued
+    // 12–40); at 1 px a tick the runs of at most two outlines' width are
+    // solid; at 4 px for the whole life, handler's runs 0–5 and 8–10 meet
+    // in one solid mark, as query's 5–8 and 40–46 do not.
+    void lanesMarksOfTheExample_data()
+    {
+        QTest::addColumn<double>("width");
+        QTest::addColumn<QStringList>("outlined");
+        QTest::addColumn<QStringList>("solid");
+        QTest::addColumn<QStringList>("hatched");
+        QTest::addColumn<QStringList>("tinted");
+        QTest::addColumn<QStringList>("plain");
+        QTest::newRow("10 px a tick")
+            << 520.0
+            << QStringList{"handler 0.00-50.00", "query 50.00-80.00", "handler 80.00-100.00", "query 400.00-460.00",
+                           "handler 500.00-520.00"}
+            << QStringList{} << QStringList{"query 110.00-400.00", "handler 460.00-500.00"}
+            << QStringList{"other 120.00-400.00", "flush 460.00-500.00"} << QStringList{"sleepAsync 100.00-110.00"};
+        QTest::newRow("1 px a tick")
+            << 52.0 << QStringList{"handler 0.00-5.00", "query 40.00-46.00"}
+            << QStringList{"query 5.00-8.00", "handler 8.00-10.00", "handler 50.00-52.00"}
+            << QStringList{"query 11.00-40.00", "handler 46.00-50.00"}
+            << QStringList{"other 12.00-40.00", "flush 46.00-50.00"} << QStringList{"sleepAsync 10.00-11.00"};
+        QTest::newRow("4 px in all")
+            << 4.0 << QStringList{}
+            << QStringList{"handler 0.00-1.62", "query 0.38-1.38", "query 3.08-4.08", "handler 3.85-4.85"}
+            << QStringList{"query 0.85-3.08", "handler 3.54-4.54"} << QStringList{"other 0.92-3.08", "flush 3.54-4.54"}
+            << QStringList{"sleepAsync 0.77-1.77"};
+    }
+    void lanesMarksOfTheExample()
+    {
+        QFETCH(double, width);
+        QFETCH(QStringList, outlined);
+        QFETCH(QStringList, solid);
+        QFETCH(QStringList, hatched);
+        QFETCH(QStringList, tinted);
+        QFETCH(QStringList, plain);
+        Fixture f(m_loaded);
+        f.axis.setVisibleRange(0, 52);
+        QVERIFY(f.path().show(f.task("handler")));
+        const Profile& p = f.profile();
+        const CriticalPathPainter painter(p, f.path(), f.axis, 0, width);
+        const auto marks = painter.lanesMarks([&](MeasurementId m) { return laneOfLabel(p, m, width); });
+        QCOMPARE(describe(p, marks.outlined), outlined);
+        QCOMPARE(describe(p, marks.solid), solid);
+        QCOMPARE(describe(p, marks.hatched), hatched);
+        QCOMPARE(describe(p, marks.tinted), tinted);
+        QCOMPARE(describe(p, marks.plain), plain);
+    }
+
+    // A path of 1,000 one-tick running segments (handler and 500 calls of
+    // child, in turn) over 1,000 ticks: as many outlines as segments while
+    // each is wider than two outlines (10 px a tick), as many solid marks
+    // while they do not meet (2 and 1 px a tick), and once they are under
+    // a pixel a solid run per lane, whatever the path's length.
+    void lanesMarksMergeSubPixelRuns_data()
+    {
+        QTest::addColumn<double>("width");
+        QTest::addColumn<int>("outlined");
+        QTest::addColumn<int>("solid");
+        QTest::addColumn<QStringList>("merged"); // the solid marks, if 2
+        QTest::newRow("10 px a tick") << 10000.0 << 1000 << 0 << QStringList{};
+        QTest::newRow("2 px a tick") << 2000.0 << 0 << 1000 << QStringList{};
+        QTest::newRow("1 px a tick") << 1000.0 << 0 << 1000 << QStringList{};
+        QTest::newRow("half a px a tick") << 500.0 << 0 << 2 << QStringList{"handler 0.00-500.00", "child 0.50-500.50"};
+        QTest::newRow("a tenth of a px a tick") << 100.0 << 0 << 2 << QStringList{"handler 0.00-100.80", "child 0.10-100.90"};
+    }
+    void lanesMarksMergeSubPixelRuns()
+    {
+        QFETCH(double, width);
+        QFETCH(int, outlined);
+        QFETCH(int, solid);
+        QFETCH(QStringList, merged);
+        Fixture f(loadedText(childCalls(500), QStringLiteral("calls.json")));
+        const Profile& p = f.profile();
+        f.axis.setVisibleRange(0, 1000);
+        QVERIFY(f.path().show(f.task("handler")));
+        QCOMPARE(f.path().segments().size(), std::size_t(1000));
+        const CriticalPathPainter painter(p, f.path(), f.axis, 0, width);
+        const auto marks = painter.lanesMarks([&](MeasurementId m) { return laneOfLabel(p, m, width); });
+        QCOMPARE(int(marks.outlined.size()), outlined);
+        QCOMPARE(int(marks.solid.size()), solid);
+        if (!merged.isEmpty())
+            QCOMPARE(describe(p, marks.solid), merged);
+    }
+
+    // The icicle's marks, over the same calls: handler's box (depth 0) and
+    // the children's (depth 1), rows of 20 px. The whole life in 100 px is
+    // a solid run on each row (handler's cut at its box's end); zoomed in
+    // to 100–120 the paint asks for those 20 segments only.
+    void icicleMarksMergeSubPixelRuns_data()
+    {
+        QTest::addColumn<Time>("from");
+        QTest::addColumn<Time>("to");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<QStringList>("outlined");
+        QTest::addColumn<QStringList>("solid");
+        QTest::newRow("the whole life in 100 px")
+            << Time(0) << Time(1000) << 100.0 << QStringList{} << QStringList{"0 0.00-100.00", "1 0.10-100.90"};
+        // 5 px a tick: handler's run of 100–101 (depth 0), child's of
+        // 101–102 (depth 1), and so on to 120, each outlined.
+        QStringList outlined;
+        for (int k = 0; k < 20; ++k)
+            outlined << QStringLiteral("%1 %2-%3").arg(k % 2).arg(5.0 * k, 0, 'f', 2).arg(5.0 * k + 5, 0, 'f', 2);
+        QTest::newRow("100-120 in 100 px") << Time(100) << Time(120) << 100.0 << outlined << QStringList{};
+    }
+    void icicleMarksMergeSubPixelRuns()
+    {
+        QFETCH(Time, from);
+        QFETCH(Time, to);
+        QFETCH(double, width);
+        QFETCH(QStringList, outlined);
+        QFETCH(QStringList, solid);
+        Fixture f(loadedText(childCalls(500), QStringLiteral("calls.json")));
+        const Profile& p = f.profile();
+        f.axis.setVisibleRange(from, to);
+        QVERIFY(f.path().show(f.task("handler")));
+        const CriticalPathPainter painter(p, f.path(), f.axis, 0, width);
+        auto boxOf = [&](IntervalId id) {
+            const double x0 = f.axis.xFor(p.interval(id).start, width);
+            const double x1 = std::max(x0 + 1, f.axis.xFor(p.interval(id).end, width));
+            return QRectF(x0, 20.0 * p.depthOf(id), x1 - x0, 19);
+        };
+        auto rows = [](const std::vector<QRectF>& rects) {
+            QStringList out;
+            for (const QRectF& r : rects)
+                out << QStringLiteral("%1 %2-%3").arg(r.top() / 20).arg(r.left(), 0, 'f', 2).arg(r.right(), 0, 'f', 2);
+            return out;
+        };
+        const auto marks = painter.icicleMarks(boxOf);
+        QCOMPARE(rows(marks.outlined), outlined);
+        QCOMPARE(rows(marks.solid), solid);
+    }
+
+    // The veil is the area's pixels outside every mark (each widened to
+    // whole pixels), in disjoint rects: band by band, the gaps between the
+    // marks across it, and bands with the same gaps joined.
+    void veilIsTheAreaBetweenTheMarks_data()
+    {
+        QTest::addColumn<QVector<QRectF>>("outlined");
+        QTest::addColumn<QVector<QRectF>>("tinted");
+        QTest::addColumn<QVector<QRect>>("veil");
+        QTest::newRow("nothing marked") << QVector<QRectF>{} << QVector<QRectF>{} << QVector<QRect>{QRect(0, 0, 40, 20)};
+        QTest::newRow("two marks on a row")
+            << QVector<QRectF>{QRectF(10.5, 0, 20, 10)} << QVector<QRectF>{QRectF(35, 0, 2, 10)}
+            << QVector<QRect>{QRect(0, 0, 10, 10), QRect(31, 0, 4, 10), QRect(37, 0, 3, 10), QRect(0, 10, 40, 10)};
+        QTest::newRow("overlapping rows")
+            << QVector<QRectF>{QRectF(0, 0, 10, 10)} << QVector<QRectF>{QRectF(5, 5, 10, 10)}
+            << QVector<QRect>{QRect(10, 0, 30, 5), QRect(15, 5, 25, 5), QRect(0, 10, 5, 5), QRect(15, 10, 25, 5),
+                              QRect(0, 15, 40, 5)};
+        QTest::newRow("the same gaps on two rows, joined")
+            << QVector<QRectF>{QRectF(10, 0, 10, 10)} << QVector<QRectF>{QRectF(10, 10, 10, 10)}
+            << QVector<QRect>{QRect(0, 0, 10, 20), QRect(20, 0, 20, 20)};
+        QTest::newRow("marks outside the area")
+            << QVector<QRectF>{QRectF(-30, 0, 20, 10)} << QVector<QRectF>{QRectF(30, 15, 40, 100)}
+            << QVector<QRect>{QRect(0, 0, 40, 15), QRect(0, 15, 30, 5)};
+    }
+    void veilIsTheAreaBetweenTheMarks()
+    {
+        QFETCH(QVector<QRectF>, outlined);
+        QFETCH(QVector<QRectF>, tinted);
+        QFETCH(QVector<QRect>, veil);
+        const QRect area(0, 0, 40, 20);
+        CriticalPathPainter::Marks marks;
+        marks.outlined.assign(outlined.begin(), outlined.end());
+        marks.tinted.assign(tinted.begin(), tinted.end());
+        const std::vector<QRect> rects = CriticalPathPainter::veilRects(area, marks);
+        QCOMPARE(QVector<QRect>(rects.begin(), rects.end()), veil);
+        // The same pixels as the area less the marks' region, each once.
+        QRegion expected(area);
+        for (const QRectF& r : outlined + tinted)
+            expected -= r.toAlignedRect();
+        QRegion got;
+        qint64 covered = 0;
+        for (const QRect& r : rects) {
+            got += r;
+            covered += qint64(r.width()) * r.height();
+        }
+        QCOMPARE(got, expected);
+        QCOMPARE(covered, pixels(expected));
     }
 
 private:
