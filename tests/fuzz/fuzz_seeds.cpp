@@ -1,6 +1,6 @@
 // For tests/fuzz/run.sh, from the FormatRegistry: `fuzz_seeds --targets`
-// prints the fuzz targets (detect, load, baseline, gzip, exposition, then
-// one per format id);
+// prints the fuzz targets (detect, load, baseline, gzip, exposition,
+// perfetto_packets, then one per format id);
 // `fuzz_seeds FILE...` prints "id<TAB>path" for each file some format
 // claims, so that each format's target is seeded with that format's files
 // whatever their names, "baseline<TAB>path" for each baseline report,
@@ -21,7 +21,7 @@ using namespace runlane;
 int main(int argc, char** argv)
 {
     if (argc == 2 && std::string(argv[1]) == "--targets") {
-        std::printf("detect\nload\nbaseline\ngzip\nexposition\n");
+        std::printf("detect\nload\nbaseline\ngzip\nexposition\nperfetto_packets\n");
         for (const InputFormat* format : FormatRegistry::formats())
             std::printf("%.*s\n", int(format->id().size()), format->id().data());
         return 0;

@@ -8,7 +8,8 @@
 #
 # Targets: detect, load, baseline (the baseline-report reader and compare),
 # gzip (the decompression layer alone, GzipDevice), exposition (a Prometheus
-# scrape, PrometheusText),
+# scrape, PrometheusText), perfetto_packets (the Perfetto reader past a valid
+# start, seeded with the Perfetto traces and tests/fuzz/fuzz_perfetto_seeds),
 # and one per input format (the FormatRegistry's ids: chrome enso ...).
 # FUZZ_BUILD_DIR picks the build directory (default: build-fuzz/; a fuzz
 # build of its own, never another build's), FUZZ_JOBS how many targets run
@@ -20,7 +21,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-}
-[[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
 # The options below (the core alone, no tests) would silently take the
 # viewer's tests out of a normal or sanitizer build sharing the directory.
@@ -52,6 +53,7 @@ trap 'rm -f "$files"' EXIT
 seeds() {
     case "$1" in
     detect | load) cat "$files" ;;
+    perfetto_packets) seeds perfetto; find "$root/tests/fuzz/fuzz_perfetto_seeds" -type f ;;
     *) tr '\n' '\0' <"$files" | xargs -0 "$build/tests/fuzz/fuzz_seeds" | awk -F'\t' -v id="$1" '$1 == id { print $2 }' ;;
     esac
 }
