@@ -253,13 +253,17 @@ std::string EnsoGenerator::profile(const EnsoGenOptions& o, EnsoGenTruth* truthO
     // Task times and gaps in steps of 20 µs: a few ms per task, so that
     // frames (16.7 ms) come between and during tasks.
     auto span = [&rng](std::uint64_t lo, std::uint64_t hi) { return 20 * rng.between(lo, hi); };
+    std::uint64_t t = 100;
+    // Runs `id` from `t` for a while, then pauses or ends it.
+    auto runFor = [&](int id, std::uint64_t lo, std::uint64_t hi, bool end) {
+        ide.start(id, t);
+        t += span(lo, hi);
+        ide.stop(id, t, end);
+    };
 
     // Before the region: a task, and one running across its start.
-    std::uint64_t t = 100;
     const int prelude = ide.create(Prelude, kNoParent, t);
-    ide.start(prelude, t);
-    t += span(200, 400);
-    ide.stop(prelude, t, true);
+    runFor(prelude, 200, 400, true);
     t += span(20, 50);
     const int across = ide.create(HandleEvent, kNoParent, t);
     ide.start(across, t);
@@ -275,20 +279,14 @@ std::string EnsoGenerator::profile(const EnsoGenOptions& o, EnsoGenTruth* truthO
         t += span(5, 60);
         const std::uint64_t kind = rng.between(0, 9);
         if (waiting >= 0 && kind < 2) {
-            ide.start(waiting, t);
-            t += span(30, 300);
-            ide.stop(waiting, t, true);
+            runFor(waiting, 30, 300, true);
             waiting = -1;
         } else if (kind < 2) {
             const int task = ide.create(rng.chance(0.5) ? CompileShaders : BackendExecution, highlight, t);
-            ide.start(task, t);
-            t += span(30, 300);
-            ide.stop(task, t, true);
+            runFor(task, 30, 300, true);
         } else if (kind < 3 && waiting < 0) {
             waiting = ide.create(BackendExecution, highlight, t);
-            ide.start(waiting, t);
-            t += span(30, 300);
-            ide.stop(waiting, t, false);
+            runFor(waiting, 30, 300, false);
         } else {
             const int task = ide.create(rng.chance(0.5) ? HandleEvent : Render, highlight, t);
             ide.start(task, t);
@@ -316,9 +314,7 @@ std::string EnsoGenerator::profile(const EnsoGenOptions& o, EnsoGenTruth* truthO
                 // A foreign call nested in main work: the work still counts.
                 t += span(5, 20);
                 const int call = ide.create(CompileShaders, kImplicit, t);
-                ide.start(call, t);
-                t += span(20, 200);
-                ide.stop(call, t, true);
+                runFor(call, 20, 200, true);
             }
             if (rng.chance(0.1))
                 ide.metadata(t + 1, "GlyphCacheMiss", R"({"face":"DejaVu Sans Mono","variations":"","glyph_id":)"
@@ -329,18 +325,14 @@ std::string EnsoGenerator::profile(const EnsoGenOptions& o, EnsoGenTruth* truthO
     }
     if (waiting >= 0) {
         t += span(5, 60);
-        ide.start(waiting, t);
-        t += span(30, 300);
-        ide.stop(waiting, t, true);
+        runFor(waiting, 30, 300, true);
     }
     // The region ends inside a task that runs on after it.
     t += span(5, 60);
     const int last = ide.create(HandleEvent, highlight, t);
     ide.start(last, t);
     t += span(10, 50);
-    ide.start(highlight, t);
-    t += span(5, 20);
-    ide.stop(highlight, t, true);
+    runFor(highlight, 5, 20, true);
     const std::uint64_t regionEnd = t;
     t += span(10, 50);
     ide.stop(last, t, true);
@@ -348,9 +340,7 @@ std::string EnsoGenerator::profile(const EnsoGenOptions& o, EnsoGenTruth* truthO
     // running when the log ends.
     t += span(5, 60);
     const int after = ide.create(BackendExecution, kNoParent, t);
-    ide.start(after, t);
-    t += span(30, 300);
-    ide.stop(after, t, true);
+    runFor(after, 30, 300, true);
     t += span(5, 60);
     const int open = ide.create(BackendExecution, highlight, t);
     ide.start(open, t);

@@ -17,6 +17,20 @@ bool isKnownMetadata(std::string_view type)
         || type == "GlyphCacheMiss";
 }
 
+// Whether a header's value is of the kind it must be; `has` says a good
+// one was read, `bad` what the first wrong one held (a good one wins).
+bool readHeader(const EnsoEvent& e, EnsoEvent::Field::Kind kind, bool& has, std::string& bad)
+{
+    if (e.metaValue.kind == kind) {
+        has = true;
+        bad.clear();
+        return true;
+    }
+    if (!has)
+        bad = e.metaJson.empty() ? "nothing" : e.metaJson.substr(0, 40);
+    return false;
+}
+
 std::string fieldText(const EnsoEvent::Field& f)
 {
     switch (f.kind) {
@@ -284,23 +298,13 @@ void EnsoLogBuilder::metadata(const EnsoEvent& e, std::uint64_t index)
     // A bad header loses only the alignment or the name of its process:
     // resolveHeaders says so once the array's name is known.
     if (e.metaType == "$TimeOffset") {
-        if (e.metaValue.kind == EnsoEvent::Field::Unsigned) {
+        if (readHeader(e, EnsoEvent::Field::Unsigned, m_hasOffset, m_badOffset))
             m_timeOffset = e.metaValue.u;
-            m_hasOffset = true;
-            m_badOffset.clear();
-        } else if (!m_hasOffset) {
-            m_badOffset = e.metaJson.empty() ? "nothing" : e.metaJson.substr(0, 40);
-        }
         return;
     }
     if (e.metaType == "$Process") {
-        if (e.metaValue.kind == EnsoEvent::Field::String) {
+        if (readHeader(e, EnsoEvent::Field::String, m_hasProcess, m_badProcess))
             m_processName = e.metaValue.text;
-            m_hasProcess = true;
-            m_badProcess.clear();
-        } else if (!m_hasProcess) {
-            m_badProcess = e.metaJson.empty() ? "nothing" : e.metaJson.substr(0, 40);
-        }
         return;
     }
     if (!isKnownMetadata(e.metaType)) {
