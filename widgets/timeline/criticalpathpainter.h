@@ -27,7 +27,7 @@ class TimeAxis;
 // path: marks that meet on one row are merged (a running segment too narrow
 // for its outline is a solid run with its neighbours), the veil is the
 // area's rectangles between the marks, found row by row (a QRegion grown
-// one mark at a time cost O(marks²): 80-500 ms a frame for a path of
+// one mark at a time cost O(marks²): up to 130 ms a frame for a path of
 // 15,595 segments, issue 41), and a wake arrow drawn on the same pixels as
 // one already drawn is left out.
 class CriticalPathPainter
