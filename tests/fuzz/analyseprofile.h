@@ -10,6 +10,7 @@
 #include "criticalpathsummary.h"
 #include "labelindex.h"
 #include "measurementmetrics.h"
+#include "processlatency.h"
 #include "rankformatter.h"
 #include "ranktable.h"
 #include "schedulingdelays.h"
@@ -58,6 +59,14 @@ inline void analyseProfile(const Profile& profile)
                 std::abort();
         }
     }
+    // Enso's latency by process, with the first two label names as the
+    // foreign processes (an error, such as no @highlight, is fine).
+    std::vector<std::string> foreign;
+    for (LabelId l = 0; l < profile.labelCount() && l < 2; ++l)
+        foreign.emplace_back(profile.string(profile.label(l).name));
+    const ProcessLatency::Result latency = ProcessLatency::compute(profile, foreign);
+    if (latency.error.empty() && (latency.main < 0 || latency.latencies.size() != foreign.size()))
+        std::abort();
     const CallTree tree(profile);
     const LabelIndex labels(profile);
     // Compared with itself, one run per side (each call's values) and
