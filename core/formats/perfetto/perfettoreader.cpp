@@ -2,6 +2,7 @@
 
 #include "chunkedfilereader.h"
 #include "loaderror.h"
+#include "perfettoannotations.h"
 #include "perfettofield.h"
 #include "perfettopacketnames.h"
 #include "perfettotrackevent.h"
@@ -330,8 +331,10 @@ void PerfettoReader::packetDefaults(PerfettoSequence& seq, const ProtoWireReader
 void PerfettoReader::internedData(PerfettoSequence& seq, const ProtoWireReader& field)
 {
     for (ProtoWireReader r = field.message(); r.next();) {
-        if (r.field() != 2 && r.field() != 4)
-            continue; // categories, annotation names and values, frames, ...: not used
+        // Event names (2), annotation names (3) and string values (29),
+        // source locations (4); categories, frames, ...: not used.
+        if (r.field() != 2 && r.field() != 3 && r.field() != 4 && r.field() != 29)
+            continue;
         PerfettoField::bytes(r, "InternedData");
         std::uint64_t iid = 0;
         std::string_view name;
@@ -341,12 +344,16 @@ void PerfettoReader::internedData(PerfettoSequence& seq, const ProtoWireReader& 
             if (e.field() == 1)
                 iid = PerfettoField::varint(e, "InternedData entry");
             else if (e.field() == 2)
-                (r.field() == 2 ? name : file) = PerfettoField::bytes(e, "InternedData entry");
+                (r.field() == 4 ? file : name) = PerfettoField::bytes(e, "InternedData entry");
             else if (e.field() == 4 && r.field() == 4)
                 line = PerfettoField::varint(e, "SourceLocation");
         }
         if (r.field() == 2)
             seq.eventNames[iid] = m_builder.intern(name);
+        else if (r.field() == 3)
+            seq.annotationNames[iid] = m_builder.intern(name);
+        else if (r.field() == 29)
+            seq.annotationStrings[iid] = m_builder.intern(name);
         else
             seq.sourceLocations[iid] = {m_builder.intern(file), std::int32_t(std::min<std::uint64_t>(line, INT32_MAX))};
     }
@@ -376,6 +383,7 @@ void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time tim
     std::vector<std::uint64_t> extraValues;
     std::vector<std::uint64_t> extraDoubleTracks;
     std::vector<std::uint64_t> extraDoubleValues;
+    std::vector<ProtoWireReader> annotations;
     bool ownExtraTracks = false;
     bool ownExtraDoubleTracks = false;
     for (ProtoWireReader r = p.data->message(); r.next();) {
@@ -446,6 +454,10 @@ void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time tim
             }
             break;
         }
+        case 4:
+            PerfettoField::bytes(r, kWhat);
+            annotations.push_back(r);
+            break;
         case 6:
             legacy = true;
             break;
@@ -453,6 +465,10 @@ void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time tim
             break;
         }
     }
+    // Only a mark has room for them: a slice's are not kept (yet).
+    if (e.type == PerfettoTrackEvent::Type::Instant && !annotations.empty())
+        e.args = m_builder.intern(
+            PerfettoAnnotations::json(annotations, seq.annotationNames, seq.annotationStrings, m_builder));
     if (e.type == PerfettoTrackEvent::Type::Unspecified) {
         // Chrome's legacy events (phases of the JSON format) and TYPE_STATE.
         ++m_skipped[legacy ? 0x10000 + 6 : 0x10000];

@@ -19,6 +19,8 @@ struct PerfettoSequence {
     };
 
     std::unordered_map<std::uint64_t, StringId> eventNames;
+    std::unordered_map<std::uint64_t, StringId> annotationNames;
+    std::unordered_map<std::uint64_t, StringId> annotationStrings;
     std::unordered_map<std::uint64_t, SourceLocation> sourceLocations;
 
     // trace_packet_defaults.
@@ -40,6 +42,8 @@ struct PerfettoSequence {
     void clearIncrementalState()
     {
         eventNames.clear();
+        annotationNames.clear();
+        annotationStrings.clear();
         sourceLocations.clear();
         hasDefaultTrack = false;
         defaultTrack = 0;

@@ -21,6 +21,8 @@ struct PerfettoTrackEvent {
     StringId name = kEmptyString;
     StringId file = kEmptyString;
     std::int32_t line = 0;
+    // An instant's debug annotations as JSON (the mark's details).
+    StringId args = kEmptyString;
     bool hasCounter = false;
     double counter = 0;
     // extra_counter_* values on the tracks the event (or its sequence's

@@ -393,6 +393,7 @@ void PerfettoTracks::instant(Descriptor& d, const PerfettoTrackEvent& e)
     mark.track = d.track;
     mark.pid = m_builder.trackInfo(d.track).pid;
     mark.name = e.name;
+    mark.detail = e.args;
     m_builder.addMark(mark);
     m_builder.extendSpan(e.time);
     Open open;

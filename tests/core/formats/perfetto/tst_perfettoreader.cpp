@@ -58,7 +58,8 @@ QString describe(const Profile& p)
         out << line;
     }
     for (const Mark& m : p.marks())
-        out << "mark " + qstr(p.string(m.name)) + "@" + QString::number(m.time);
+        out << "mark " + qstr(p.string(m.name)) + "@" + QString::number(m.time)
+                + (m.detail != kEmptyString ? " " + qstr(p.string(m.detail)) : QString());
     for (const Flow& f : p.flows())
         out << "flow " + qstr(p.labelText(p.measurement(p.interval(f.from).measurement).label)) + "->"
                 + qstr(p.labelText(p.measurement(p.interval(f.to).measurement).label));
@@ -313,6 +314,25 @@ private Q_SLOTS:
         QTest::newRow("a track never described is an async track")
             << trace({app(), slice(10, SliceBegin, 9, "a"), slice(20, SliceEnd, 9)})
             << "track 9 (async): a@10-20[task]\nwarning track without descriptor x1";
+        QTest::newRow("an instant's debug annotations are its mark's details")
+            << trace({app(), mainThread(),
+                      onSequence(1).varint(13, Cleared | NeedsState).message(
+                          12, ProtoEncoder()
+                                  .message(3, ProtoEncoder().varint(1, 1).bytes(2, "user"))
+                                  .message(29, ProtoEncoder().varint(1, 5).bytes(2, "al\"ice"))),
+                      trackEvent(10, Instant,
+                                 ProtoEncoder()
+                                     .varint(11, 1)
+                                     .bytes(23, "login")
+                                     .message(4, ProtoEncoder().bytes(10, "attempt").varint(4, std::uint64_t(-3)))
+                                     .message(4, ProtoEncoder().varint(1, 1).varint(17, 5))
+                                     .message(4, ProtoEncoder().bytes(10, "ok").varint(2, 1))
+                                     .message(4, ProtoEncoder().bytes(10, "load").fixed64(5, 0x3ff8000000000000ull))
+                                     .message(4, ProtoEncoder().varint(1, 2).bytes(6, "x"))
+                                     .message(4, ProtoEncoder().bytes(10, "more").message(11, ProtoEncoder().bytes(10, "k"))))
+                          .varint(13, NeedsState)})
+            << "app / main:\nmark login@10 {\"attempt\": -3, \"user\": \"al\\\"ice\", \"ok\": true, \"load\": 1.5, "
+               "\"?\": \"x\", \"more\": \"…\"}";
         QTest::newRow("packets Runlane does not read are counted")
             << trace({app(), mainThread(), onSequence(1).bytes(66, "x"), onSequence(1).bytes(66, "y"),
                       onSequence(1).bytes(9, "")})
