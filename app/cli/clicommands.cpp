@@ -47,7 +47,11 @@ std::string mainHelp()
             help += line + "\n";
             line.clear();
         }
-        line += (line.empty() ? "" : " ") + std::string(word);
+        // Appended in two steps: `"literal" + std::string` makes g++ 12 at
+        // -O3 (the package's Release build) warn -Wrestrict falsely (GCC bug 105329).
+        if (!line.empty())
+            line += ' ';
+        line += word;
     }
     help += line + "\n";
     // The summaries start in one column, two spaces after the longest name.

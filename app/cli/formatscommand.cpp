@@ -34,8 +34,11 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         << "memory\n";
     for (const InputFormat* format : FormatRegistry::formats()) {
         std::string patterns;
-        for (const std::string_view pattern : format->fileNamePatterns())
-            patterns += (patterns.empty() ? "" : " ") + std::string(pattern);
+        for (const std::string_view pattern : format->fileNamePatterns()) {
+            if (!patterns.empty())
+                patterns += ' '; // not `"" + std::string`: see mainHelp in clicommands.cpp
+            patterns += pattern;
+        }
         std::ostringstream memory;
         memory << format->memoryPerInputByte() << " x file";
         out << std::setw(12) << format->id() << std::setw(nameWidth) << format->name() << std::setw(34) << patterns
