@@ -230,7 +230,7 @@ private Q_SLOTS:
         QSet<QString> types;
         for (const QRegularExpressionMatch& m : declared.globalMatch(QString::fromUtf8(xml.readAll())))
             types.insert(m.captured(1));
-        QCOMPARE(types.size(), 9);
+        QCOMPARE(types.size(), 10);
 
         QFile desktop(installed(QStringLiteral("usr/share/applications/io.github.runlane.Runlane.desktop")));
         QVERIFY(desktop.open(QIODevice::ReadOnly));
@@ -279,6 +279,9 @@ private Q_SLOTS:
         QTest::newRow("collapsed") << "samples/folded/simple.txt" << "stacks.collapsed" << "text/x-folded-stacks";
         QTest::newRow("perf") << "samples/folded/simple.txt" << "out.perf" << "text/x-perf-script";
         QTest::newRow("pprof") << "samples/pprof/pprof-report-sample.cpu.pb" << "cpu.pprof" << "application/x-pprof";
+        QTest::newRow("perfetto") << "perfetto/tokio-tracing-perfetto.pftrace" << "trace.pftrace" << "application/x-perfetto-trace";
+        QTest::newRow("perfetto-trace") << "perfetto/systing-ebpf.perfetto-trace" << "trace.perfetto-trace"
+                                        << "application/x-perfetto-trace";
     }
 
     void mimeTypes()
