@@ -72,6 +72,20 @@ void dropFocus(QWidget& widget)
         focus->clearFocus();
 }
 
+// Qt Charts lays a chart out in steps that post one another (the plot area
+// changes, the y axis takes new ticks, which lays it out again), and the
+// window's panes settle their sizes the same way. Three rounds of events
+// were not always enough: on a busy machine one file's window gave two PNGs,
+// the usage chart's y labels off their ticks in one. A window left idle has
+// run them all; so does this.
+void settleLayouts()
+{
+    for (int round = 0; round < 5; ++round) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QApplication::processEvents();
+    }
+}
+
 template<typename Finish>
 QImage renderAlone(QWidget& widget, const RenderCommand::Request& request, Finish finish)
 {
@@ -342,6 +356,7 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
         image = renderAlone(panel, request, [&panel] { panel.finishPendingWork(); });
     } else {
         dropFocus(*window);
+        settleLayouts();
         image = ImageExporter::widget(*window, request.scale);
     }
     QString error;
