@@ -308,6 +308,7 @@ std::string EnsoGenerator::profile(const EnsoGenOptions& o, EnsoGenTruth* truthO
                 truth.messages.push_back({toEngine, "LanguageServer", "Engine", method, id});
                 truth.messages.push_back({fromEngine, "Engine", "LanguageServer", method, id});
                 truth.messages.push_back({back, "LanguageServer", "Ide", note, ""});
+                truth.roundTrips[method].push_back(fromEngine - toEngine);
                 t = sent;
             }
             if (rng.chance(0.3)) {
@@ -365,6 +366,7 @@ std::string EnsoGenerator::profile(const EnsoGenOptions& o, EnsoGenTruth* truthO
         truth.messages.erase(std::remove_if(truth.messages.begin(), truth.messages.end(),
                                             [](const EnsoGenMessage& m) { return m.from == "Engine" || m.to == "Engine"; }),
                              truth.messages.end());
+        truth.roundTrips.clear();
     }
     std::stable_sort(truth.messages.begin(), truth.messages.end(),
                      [](const EnsoGenMessage& a, const EnsoGenMessage& b) { return a.at < b.at; });

@@ -60,6 +60,9 @@ struct EnsoGenTruth {
     std::uint64_t main = 0;
     std::vector<std::uint64_t> latencies; // one per foreign label
     std::vector<EnsoGenMessage> messages; // in time order
+    // The Language Server's round trips to the Engine (a request and the
+    // response with its request_id), µs, per endpoint in the order written.
+    std::map<std::string, std::vector<std::uint64_t>> roundTrips;
     std::vector<EnsoGenFrame> frames;
 };
 
