@@ -21,6 +21,7 @@ CliCommand treeCommand();
 CliCommand usageCommand();
 CliCommand criticalPathCommand();
 CliCommand processesCommand();
+CliCommand messagesCommand();
 CliCommand convertCommand();
 CliCommand renderCommand();
 CliCommand compareCommand();

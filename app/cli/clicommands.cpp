@@ -82,6 +82,7 @@ const std::vector<CliCommand>& CliCommands::table()
         usageCommand(),
         criticalPathCommand(),
         processesCommand(),
+        messagesCommand(),
         convertCommand(),
         renderCommand(),
         compareCommand(),

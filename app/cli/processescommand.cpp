@@ -5,6 +5,7 @@
 #include "jsontext.h"
 #include "processlatency.h"
 #include "profile.h"
+#include "timeformat.h"
 
 #include <QFileInfo>
 
@@ -36,20 +37,6 @@ region, in ms.
                  read every PROFILE as this format instead of recognising it
                  from its content (the ids: 'runlane-cli formats')
 )HELP";
-
-// Milliseconds with every digit a time in ns holds, and no more: 12.5, 0,
-// 0.000001.
-std::string msText(Time ns)
-{
-    const bool negative = ns < 0;
-    const std::uint64_t v = negative ? std::uint64_t(0) - std::uint64_t(ns) : std::uint64_t(ns);
-    std::string text = (negative ? "-" : "") + std::to_string(v / 1000000);
-    std::string fraction = std::to_string(v % 1000000);
-    fraction.insert(0, 6 - fraction.size(), '0');
-    while (!fraction.empty() && fraction.back() == '0')
-        fraction.pop_back();
-    return fraction.empty() ? text : text + "." + fraction;
-}
 
 // A CSV field, quoted when it holds a comma, quote or line break.
 std::string csvField(const std::string& text)
@@ -117,9 +104,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
             text += "," + csvField(label);
         text += "\n";
         for (const Row& row : rows) {
-            text += csvField(row.profile) + "," + msText(row.result.main);
+            text += csvField(row.profile) + "," + TimeFormat::milliseconds(row.result.main);
             for (const Time latency : row.result.latencies)
-                text += "," + msText(latency);
+                text += "," + TimeFormat::milliseconds(latency);
             text += "\n";
         }
     } else {
@@ -136,12 +123,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
             JsonText::appendString(text, row.profile);
             text += ",\"file\":";
             JsonText::appendString(text, row.path);
-            text += ",\"region_ms\":" + msText(row.result.regionEnd - row.result.regionStart);
-            text += ",\"main_ms\":" + msText(row.result.main) + ",\"latency_ms\":{";
+            text += ",\"region_ms\":" + TimeFormat::milliseconds(row.result.regionEnd - row.result.regionStart);
+            text += ",\"main_ms\":" + TimeFormat::milliseconds(row.result.main) + ",\"latency_ms\":{";
             for (std::size_t k = 0; k < labels.size(); ++k) {
                 text += k ? "," : "";
                 JsonText::appendString(text, labels[k]);
-                text += ":" + msText(row.result.latencies[k]);
+                text += ":" + TimeFormat::milliseconds(row.result.latencies[k]);
             }
             text += "}}";
         }

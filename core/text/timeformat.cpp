@@ -77,6 +77,18 @@ Time TimeFormat::niceStep(double atLeast)
     }
 }
 
+std::string TimeFormat::milliseconds(Time ns)
+{
+    const bool negative = ns < 0;
+    const std::uint64_t v = negative ? std::uint64_t(0) - std::uint64_t(ns) : std::uint64_t(ns);
+    std::string text = (negative ? "-" : "") + std::to_string(v / 1000000);
+    std::string fraction = std::to_string(v % 1000000);
+    fraction.insert(0, 6 - fraction.size(), '0');
+    while (!fraction.empty() && fraction.back() == '0')
+        fraction.pop_back();
+    return fraction.empty() ? text : text + "." + fraction;
+}
+
 std::string TimeFormat::durationAscii(Time ns)
 {
     return format(ns, "us");

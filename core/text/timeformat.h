@@ -21,6 +21,9 @@ public:
     static std::string point(Time ns);
     // ASCII units ("us" for µs), for CSV headers and terminals that need it.
     static std::string durationAscii(Time ns);
+    // Milliseconds with every digit a time in ns holds and no more, for
+    // CSV and JSON: "12.5", "0", "0.000001", "-3".
+    static std::string milliseconds(Time ns);
     // "10ms", "1.5 s", "250us", "250µs", "100ns", "0". A unit is required
     // for anything but 0. Syntax for malformed text, Range for a duration
     // beyond what a Time holds (about ±292 years).

@@ -40,6 +40,7 @@ private Q_SLOTS:
         QTest::newRow("compare --help") << QStringList{"compare", "--help"} << "Usage: runlane-cli compare --base";
         QTest::newRow("report --help") << QStringList{"report", "--help"} << "Usage: runlane-cli report PROFILE...";
         QTest::newRow("record --help") << QStringList{"record", "--help"} << "Usage: runlane-cli record URL -o FILE";
+        QTest::newRow("messages --help") << QStringList{"messages", "--help"} << "Usage: runlane-cli messages FILE";
         for (const char* command : {"summary", "rank", "tree", "usage", "critical-path", "convert", "render"}) {
             QTest::addRow("%s --help", command) << QStringList{command, "--help"}
                                                 << QStringLiteral("Usage: runlane-cli %1 FILE").arg(command);
@@ -84,6 +85,8 @@ private Q_SLOTS:
                 << "--variant needs a name ('runlane-cli summary FILE' lists a file's variants)";
         }
         QTest::newRow("bad format") << QStringList{"rank", fgh, "--format", "xml"} << "unknown --format 'xml' (table, csv, json)";
+        QTest::newRow("messages bad format") << QStringList{"messages", fgh, "--format", "png"}
+                                             << "unknown --format 'png' (table, csv, json, svg)";
         QTest::newRow("top 0") << QStringList{"rank", fgh, "--top", "0"} << "--top takes a whole number of rows, at least 1";
         QTest::newRow("range without dots") << QStringList{"rank", fgh, "--range", "5ms"} << "--range takes A..B, e.g. 10ms..20ms";
         QTest::newRow("range end before start")

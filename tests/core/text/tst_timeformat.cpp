@@ -79,6 +79,25 @@ private Q_SLOTS:
         QCOMPARE(qint64(TimeFormat::niceStep(atLeast)), step);
     }
 
+    // CSV and JSON's ms: every digit a nanosecond holds, no trailing zeros.
+    void milliseconds_data()
+    {
+        QTest::addColumn<qint64>("ns");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("zero") << qint64(0) << "0";
+        QTest::newRow("whole") << qint64(3'000'000) << "3";
+        QTest::newRow("half") << qint64(12'500'000) << "12.5";
+        QTest::newRow("one ns") << qint64(1) << "0.000001";
+        QTest::newRow("negative") << qint64(-3'000'010) << "-3.00001";
+        QTest::newRow("lowest") << std::numeric_limits<qint64>::min() << "-9223372036854.775808";
+    }
+    void milliseconds()
+    {
+        QFETCH(qint64, ns);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(TimeFormat::milliseconds(ns)), text);
+    }
+
     void ascii() { QCOMPARE(TimeFormat::durationAscii(1500), std::string("1.50 us")); }
 
     void parse_data()
