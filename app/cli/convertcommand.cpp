@@ -3,6 +3,7 @@
 #include "chrometracewriter.h"
 #include "clicommands.h"
 #include "clisupport.h"
+#include "perfettotracewriter.h"
 #include "profile.h"
 
 #include <ostream>
@@ -11,11 +12,17 @@ namespace runlane {
 
 namespace {
 
-constexpr const char* kConvertHelp = R"HELP(Usage: runlane-cli convert FILE --to chrome -o OUT [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
+constexpr const char* kConvertHelp = R"HELP(Usage: runlane-cli convert FILE --to chrome|perfetto -o OUT [--input-format ID] [--variant NAME] [--add PROFILE [--add-thread PID:TID]]
 
-Writes the profile as Chrome Trace Event Format JSON (synchronous calls as
-X events, tasks as b/e async slices by id), which loads again with the same
-rank and opens in Perfetto or chrome://tracing. OUT is written atomically.
+--to chrome writes Chrome Trace Event Format JSON (synchronous calls as X
+events, tasks as b/e async slices by id), which loads again with the same
+rank and opens in Perfetto or chrome://tracing.
+--to perfetto writes a Perfetto protobuf trace (.pftrace): thread, async
+and counter tracks, slices with interned names and source locations,
+instants, counters and flows; a task's running intervals are slices on its
+async track, its creator a flow. Perfetto has no pending, paused or final
+state of a task: reading it back, each running interval is a task of its own.
+OUT is written atomically.
 
 )HELP";
 
@@ -27,20 +34,24 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         return code;
     const std::string to = args.value("--to").value_or("");
     if (to.empty())
-        return CliSupport::usageError(err, "convert needs --to chrome");
-    if (to != "chrome")
-        return CliSupport::usageError(err, "unknown --to format '" + to + "' (chrome)");
+        return CliSupport::usageError(err, "convert needs --to chrome or --to perfetto");
+    if (to != "chrome" && to != "perfetto")
+        return CliSupport::usageError(err, "unknown --to format '" + to + "' (chrome, perfetto)");
     const auto output = args.value("-o") ? args.value("-o") : args.value("--output");
     if (!output || output->empty())
         return CliSupport::usageError(err, "convert needs -o OUT");
     LoadResult loaded;
     if (const int code = CliSupport::load(args, loaded, err); code >= 0)
         return code;
+    const bool perfetto = to == "perfetto";
     if (!loaded.profile->snapshots().empty())
-        err << "runlane-cli: note: pre-aggregated metrics have no timeline; they are written as counters of their "
-               "cumulative values, which do not give back the rank\n";
+        err << (perfetto ? "runlane-cli: note: pre-aggregated metrics have no timeline; they are not written\n"
+                         : "runlane-cli: note: pre-aggregated metrics have no timeline; they are written as counters of "
+                           "their cumulative values, which do not give back the rank\n");
     std::string error;
-    if (!ChromeTraceWriter::writeFile(*loaded.profile, QString::fromLocal8Bit(output->c_str()), error)) {
+    const QString path = QString::fromLocal8Bit(output->c_str());
+    if (!(perfetto ? PerfettoTraceWriter::writeFile(*loaded.profile, path, error)
+                   : ChromeTraceWriter::writeFile(*loaded.profile, path, error))) {
         err << "runlane-cli: " << error << "\n";
         return CliCommands::OutputError;
     }
@@ -51,7 +62,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
 
 CliCommand convertCommand()
 {
-    return {"convert", "write the profile as a Chrome trace", &run};
+    return {"convert", "write the profile as a Chrome or Perfetto trace", &run};
 }
 
 } // namespace runlane

@@ -260,8 +260,17 @@ void PerfettoReader::readPacket(std::string_view bytes, std::int64_t offset, int
         packetDefaults(seq, *p.defaults);
     if (p.interned)
         internedData(seq, *p.interned);
-    if (!p.data)
+    if (!p.data) {
+        // A packet with a timestamp and nothing else bounds the trace, as
+        // every timestamp does in Perfetto (PerfettoTraceWriter writes the
+        // profile's span so, where its events end before it).
+        Time time = 0;
+        const std::uint32_t clock = p.clock != 0 ? p.clock : seq.defaultClock != 0 ? seq.defaultClock : m_clocks.traceClock();
+        if (p.hasTimestamp && p.interned == std::nullopt && p.defaults == std::nullopt
+            && m_clocks.toTrace(p.sequence, clock, p.timestamp, time))
+            m_builder.extendSpan(time);
         return;
+    }
     const ProtoWireReader& data = *p.data;
     // Its own timestamp is on the clock it defines: never converted.
     if (data.field() == 6)

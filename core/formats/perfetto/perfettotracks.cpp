@@ -285,7 +285,9 @@ void PerfettoTracks::counterPoint(std::uint64_t uuid, Time t, double value, std:
 void PerfettoTracks::flowKeys(const PerfettoTrackEvent& e, Open& open)
 {
     for (const std::uint64_t id : e.flows) {
-        const auto [it, added] = m_flowKeys.emplace(id, std::uint32_t(m_flowKeys.size()));
+        const auto [it, added] = m_flowKeys.emplace(id, m_nextFlowKey);
+        if (added)
+            ++m_nextFlowKey;
         open.flows.push_back(it->second);
     }
     // A terminated id starts a new flow when it is used again, as in Perfetto.

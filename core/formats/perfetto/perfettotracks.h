@@ -94,6 +94,9 @@ private:
     std::map<std::pair<std::int64_t, std::int64_t>, TrackId> m_threads;
     std::map<std::int64_t, StringId> m_processNames;
     std::unordered_map<std::uint64_t, std::uint32_t> m_flowKeys;
+    // The next flow's key: ids are erased from m_flowKeys when they end,
+    // so its size would give a key that is still in use.
+    std::uint32_t m_nextFlowKey = 0;
     std::uint32_t m_order = 0;
     // Events waiting for their track's descriptor, and the order in which
     // their tracks were first seen (the end replays them in that order).

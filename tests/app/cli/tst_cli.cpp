@@ -102,9 +102,9 @@ private Q_SLOTS:
         QTest::newRow("usage top 0") << QStringList{"usage", fgh, "--top", "0"} << "--top takes a whole number of labels, at least 1";
         QTest::newRow("unknown track") << QStringList{"usage", fgh, "--track", "gpu"}
                                        << "no track is named 'gpu' (see 'runlane-cli summary')";
-        QTest::newRow("convert without --to") << QStringList{"convert", fgh, "-o", "x.json"} << "convert needs --to chrome";
+        QTest::newRow("convert without --to") << QStringList{"convert", fgh, "-o", "x.json"} << "convert needs --to chrome or --to perfetto";
         QTest::newRow("convert to svg") << QStringList{"convert", fgh, "--to", "svg", "-o", "x.json"}
-                                        << "unknown --to format 'svg' (chrome)";
+                                        << "unknown --to format 'svg' (chrome, perfetto)";
         QTest::newRow("convert without -o") << QStringList{"convert", fgh, "--to", "chrome"} << "convert needs -o OUT";
         QTest::newRow("max-depth words") << QStringList{"tree", fgh, "--max-depth", "deep"}
                                          << "--max-depth takes a whole number";
@@ -558,21 +558,33 @@ private Q_SLOTS:
                                             "\"main\",90000000,103000000,\"(other)\",0.000000\n"));
     }
 
+    // Chrome keeps every profile's rank, Perfetto that of a profile of plain calls.
+    void convertKeepsTheRank_data()
+    {
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("format");
+        QTest::newRow("chrome") << "chrome" << "profiles/enso-async.json" << "Chrome Trace Event Format";
+        QTest::newRow("perfetto") << "perfetto" << "profiles/fgh-chrome.json" << "Perfetto trace";
+    }
     void convertKeepsTheRank()
     {
+        QFETCH(QString, to);
+        QFETCH(QString, source);
+        QFETCH(QString, format);
         QTemporaryDir dir;
-        const QString out = dir.filePath(QStringLiteral("converted.json"));
-        const QString source = dataPath(QStringLiteral("profiles/enso-async.json"));
-        const Run run = cli({"convert", source, "--to", "chrome", "-o", out});
+        const QString out = dir.filePath(QStringLiteral("converted.") + to);
+        const QString path = dataPath(source);
+        const Run run = cli({"convert", path, "--to", to, "-o", out});
         QCOMPARE(run.code, 0);
         QCOMPARE(run.err, QString());
-        const Run before = cli({"rank", source, "--format", "csv"});
+        const Run before = cli({"rank", path, "--format", "csv"});
         const Run after = cli({"rank", out, "--format", "csv"});
         QCOMPARE(after.code, 0);
         QCOMPARE(after.out, before.out);
         const Run summary = cli({"summary", out});
-        QVERIFY(summary.out.contains(QStringLiteral("format:        Chrome Trace Event Format")));
-        const Run unwritable = cli({"convert", source, "--to", "chrome", "-o", dir.filePath(QStringLiteral("no/dir.json"))});
+        QVERIFY(summary.out.contains(QStringLiteral("format:        ") + format));
+        const Run unwritable = cli({"convert", path, "--to", to, "-o", dir.filePath(QStringLiteral("no/dir.out"))});
         QCOMPARE(unwritable.code, 1);
         QVERIFY(unwritable.err.startsWith(QStringLiteral("runlane-cli: cannot write ")));
     }

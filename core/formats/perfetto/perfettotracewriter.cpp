@@ -1,0 +1,431 @@
+#include "perfettotracewriter.h"
+
+#include "perfettotracklayout.h"
+#include "profile.h"
+#include "protowirewriter.h"
+
+#include <QSaveFile>
+
+#include <algorithm>
+#include <unordered_map>
+#include <vector>
+
+namespace runlane {
+
+namespace {
+
+// Field numbers of google/perfetto's protos/perfetto/trace/perfetto_trace.proto.
+namespace Trace {
+constexpr std::uint32_t kPacket = 1;
+} // namespace Trace
+namespace Packet {
+constexpr std::uint32_t kTimestamp = 8;
+constexpr std::uint32_t kSequenceId = 10; // trusted_packet_sequence_id
+constexpr std::uint32_t kTrackEvent = 11;
+constexpr std::uint32_t kInternedData = 12;
+constexpr std::uint32_t kSequenceFlags = 13;
+constexpr std::uint32_t kTrackDescriptor = 60;
+constexpr std::uint64_t kIncrementalStateCleared = 1; // SequenceFlags
+constexpr std::uint64_t kNeedsIncrementalState = 2;
+} // namespace Packet
+namespace Descriptor {
+constexpr std::uint32_t kUuid = 1;
+constexpr std::uint32_t kName = 2;
+constexpr std::uint32_t kProcess = 3;
+constexpr std::uint32_t kThread = 4;
+constexpr std::uint32_t kParent = 5;
+constexpr std::uint32_t kCounter = 8;
+constexpr std::uint32_t kPid = 1; // Process- and ThreadDescriptor
+constexpr std::uint32_t kTid = 2; // ThreadDescriptor
+constexpr std::uint32_t kThreadName = 5;
+constexpr std::uint32_t kProcessName = 6;
+} // namespace Descriptor
+namespace Event {
+constexpr std::uint32_t kDebugAnnotations = 4;
+constexpr std::uint32_t kType = 9;
+constexpr std::uint32_t kNameIid = 10;
+constexpr std::uint32_t kTrackUuid = 11;
+constexpr std::uint32_t kSourceLocationIid = 34;
+constexpr std::uint32_t kDoubleCounterValue = 44;
+constexpr std::uint32_t kFlowIds = 47; // fixed64
+constexpr std::uint32_t kTerminatingFlowIds = 48; // fixed64
+constexpr std::uint64_t kSliceBegin = 1; // TrackEvent.Type
+constexpr std::uint64_t kSliceEnd = 2;
+constexpr std::uint64_t kInstant = 3;
+constexpr std::uint64_t kCounter = 4;
+} // namespace Event
+namespace Interned {
+constexpr std::uint32_t kEventNames = 2;
+constexpr std::uint32_t kSourceLocations = 4;
+constexpr std::uint32_t kIid = 1; // EventName and SourceLocation
+constexpr std::uint32_t kName = 2; // EventName.name, SourceLocation.file_name
+constexpr std::uint32_t kLine = 4; // SourceLocation.line_number
+} // namespace Interned
+namespace Annotation {
+constexpr std::uint32_t kName = 10;
+constexpr std::uint32_t kStringValue = 6;
+} // namespace Annotation
+
+constexpr std::uint64_t kSequence = 1;
+constexpr std::size_t kChunk = std::size_t(1) << 20;
+
+using Layout = PerfettoTrackLayout;
+
+class Writer
+{
+public:
+    Writer(const Profile& profile, const PerfettoTraceWriter::Sink& sink)
+        : m_profile(profile), m_sink(sink), m_layout(profile), m_w(m_out)
+    {
+    }
+
+    bool run(std::string& error)
+    {
+        const auto& events = m_layout.events();
+        const Time first = std::min(m_profile.startTime(), events.empty() ? kTimeMax : events.front().time);
+        if (first < 0) {
+            error = "cannot write a Perfetto trace: its timestamps are unsigned and the profile has a time before 0 ("
+                + std::to_string(first) + " ns)";
+            return false;
+        }
+        m_nameIid.assign(m_profile.labelCount(), 0);
+        m_locationIid.assign(m_profile.labelCount(), 0);
+        collectFlows();
+        for (const Layout::TrackOut& track : m_layout.tracks())
+            descriptor(track);
+        // The span where the events do not reach its ends (work that was
+        // read but had nothing to show; what is open ends with the span).
+        if (events.empty() || m_profile.startTime() < events.front().time)
+            spanPacket(m_profile.startTime());
+        for (const Layout::Event& e : events) {
+            event(e);
+            if (m_out.size() >= kChunk && !flush())
+                break;
+        }
+        if (events.empty() || m_profile.endTime() > events.back().time)
+            spanPacket(m_profile.endTime());
+        if (!flush() || !m_tooLarge.empty()) {
+            error = m_tooLarge.empty() ? "the output could not be written" : m_tooLarge;
+            return false;
+        }
+        return true;
+    }
+
+private:
+    bool flush()
+    {
+        if (m_ok && !m_out.empty())
+            m_ok = m_sink(m_out);
+        m_out.clear();
+        return m_ok;
+    }
+
+    std::size_t beginPacket()
+    {
+        const std::size_t packet = m_w.beginMessage(Trace::kPacket);
+        m_w.varint(Packet::kSequenceId, kSequence);
+        if (m_first) {
+            m_w.varint(Packet::kSequenceFlags, Packet::kIncrementalStateCleared);
+            m_first = false;
+        }
+        return packet;
+    }
+
+    void end(std::size_t message)
+    {
+        if (!m_w.endMessage(message) && m_tooLarge.empty())
+            m_tooLarge = "a packet of the trace would be larger than 256 MiB";
+    }
+
+    // A packet of a timestamp alone: it bounds the trace, as every
+    // timestamp does in Perfetto.
+    void spanPacket(Time t)
+    {
+        const std::size_t packet = beginPacket();
+        m_w.varint(Packet::kTimestamp, std::uint64_t(t));
+        end(packet);
+    }
+
+    void descriptor(const Layout::TrackOut& t)
+    {
+        const std::size_t packet = beginPacket();
+        const std::size_t d = m_w.beginMessage(Packet::kTrackDescriptor);
+        m_w.varint(Descriptor::kUuid, t.uuid);
+        if (t.parent != 0)
+            m_w.varint(Descriptor::kParent, t.parent);
+        switch (t.kind) {
+        case Layout::Kind::Process: {
+            const std::size_t p = m_w.beginMessage(Descriptor::kProcess);
+            m_w.varint(Descriptor::kPid, std::uint64_t(t.pid));
+            if (!t.name.empty())
+                m_w.bytes(Descriptor::kProcessName, t.name);
+            end(p);
+            break;
+        }
+        case Layout::Kind::Thread: {
+            const std::size_t th = m_w.beginMessage(Descriptor::kThread);
+            m_w.varint(Descriptor::kPid, std::uint64_t(t.pid));
+            m_w.varint(Descriptor::kTid, std::uint64_t(t.tid));
+            if (!t.name.empty())
+                m_w.bytes(Descriptor::kThreadName, t.name);
+            end(th);
+            break;
+        }
+        case Layout::Kind::Counter:
+            m_w.bytes(Descriptor::kName, t.name);
+            end(m_w.beginMessage(Descriptor::kCounter)); // an empty CounterDescriptor: plain values
+            break;
+        case Layout::Kind::Async:
+        case Layout::Kind::Global:
+            m_w.bytes(Descriptor::kName, t.name);
+            break;
+        }
+        end(d);
+        end(packet);
+    }
+
+    // The profile's flows and the creators of async tasks, as flow ids
+    // 1.. by the interval each starts and ends at.
+    void collectFlows()
+    {
+        std::uint64_t id = 0;
+        for (const Flow& f : m_profile.flows()) {
+            ++id;
+            m_flowOut.emplace_back(f.from, id);
+            m_in.emplace_back(f.to, id);
+        }
+        for (MeasurementId m = 0; m < m_profile.measurementCount(); ++m) {
+            const Measurement& task = m_profile.measurement(m);
+            if (!task.isAsync() || task.creator == kNone || task.creator == m)
+                continue;
+            const auto ivs = m_profile.intervalsOf(m);
+            const auto creator = m_profile.intervalsOf(task.creator);
+            if (ivs.empty() || creator.empty())
+                continue;
+            // The creator's slice running at the creation, or its last one before.
+            auto from = std::partition_point(creator.begin(), creator.end(), [&](IntervalId c) {
+                return m_profile.interval(c).start <= task.created;
+            });
+            const IntervalId source = from == creator.begin() ? creator.front() : *(from - 1);
+            ++id;
+            m_flowOut.emplace_back(source, id);
+            m_in.emplace_back(ivs.front(), id);
+        }
+        std::sort(m_flowOut.begin(), m_flowOut.end());
+        std::sort(m_in.begin(), m_in.end());
+        m_started.assign(id + 1, false);
+    }
+
+    template <class Each>
+    static void idsOf(const std::vector<std::pair<IntervalId, std::uint64_t>>& list, IntervalId at, Each each)
+    {
+        if (list.empty())
+            return;
+        for (auto it = std::lower_bound(list.begin(), list.end(), std::make_pair(at, std::uint64_t(0)));
+             it != list.end() && it->first == at; ++it)
+            each(it->second);
+    }
+
+    // The string's event name id, interned in this packet if new.
+    std::uint64_t internName(StringId name)
+    {
+        const auto [it, added] = m_namesByString.emplace(name, m_nameStrings.size() + 1);
+        if (added) {
+            m_nameStrings.push_back(name);
+            m_newNames.push_back(it->second);
+        }
+        return it->second;
+    }
+
+    // The label's name and source location as interned ids, interning
+    // what is new in this packet.
+    void internLabel(LabelId label, std::uint64_t& nameIid, std::uint64_t& locationIid)
+    {
+        const Label& l = m_profile.label(label);
+        if (m_nameIid[label] == 0)
+            m_nameIid[label] = internName(l.name);
+        nameIid = m_nameIid[label];
+        locationIid = 0;
+        if (l.file == kEmptyString)
+            return;
+        if (m_locationIid[label] == 0) {
+            const std::uint64_t key = (std::uint64_t(l.file) << 32) | std::uint32_t(l.line);
+            const auto [it, added] = m_locationsByKey.emplace(key, m_locationsByKey.size() + 1);
+            if (added)
+                m_newLocations.push_back(label);
+            m_locationIid[label] = it->second;
+        }
+        locationIid = m_locationIid[label];
+    }
+
+    void internedData()
+    {
+        if (m_newNames.empty() && m_newLocations.empty())
+            return;
+        const std::size_t data = m_w.beginMessage(Packet::kInternedData);
+        for (const std::uint64_t iid : m_newNames) {
+            const std::size_t name = m_w.beginMessage(Interned::kEventNames);
+            m_w.varint(Interned::kIid, iid);
+            m_w.bytes(Interned::kName, m_profile.string(m_nameStrings[iid - 1]));
+            end(name);
+        }
+        for (const LabelId label : m_newLocations) {
+            const Label& l = m_profile.label(label);
+            const std::size_t location = m_w.beginMessage(Interned::kSourceLocations);
+            m_w.varint(Interned::kIid, m_locationIid[label]);
+            m_w.bytes(Interned::kName, m_profile.string(l.file));
+            if (l.line > 0)
+                m_w.varint(Interned::kLine, std::uint64_t(l.line));
+            end(location);
+        }
+        end(data);
+        m_newNames.clear();
+        m_newLocations.clear();
+    }
+
+    void event(const Layout::Event& e)
+    {
+        std::uint64_t nameIid = 0;
+        std::uint64_t locationIid = 0;
+        if (e.kind == Layout::EventKind::Begin)
+            internLabel(m_profile.measurement(m_profile.interval(e.ref).measurement).label, nameIid, locationIid);
+        const Mark* mark = e.kind == Layout::EventKind::Instant ? &m_profile.marks()[e.ref] : nullptr;
+        const std::size_t packet = beginPacket();
+        m_w.varint(Packet::kTimestamp, std::uint64_t(e.time));
+        const std::size_t te = m_w.beginMessage(Packet::kTrackEvent);
+        m_w.varint(Event::kTrackUuid, e.track);
+        switch (e.kind) {
+        case Layout::EventKind::Begin:
+            m_w.varint(Event::kType, Event::kSliceBegin);
+            m_w.varint(Event::kNameIid, nameIid);
+            if (locationIid != 0)
+                m_w.varint(Event::kSourceLocationIid, locationIid);
+            beginFlows(e.ref);
+            break;
+        case Layout::EventKind::End:
+            m_w.varint(Event::kType, Event::kSliceEnd);
+            endFlows(e.ref);
+            break;
+        case Layout::EventKind::Instant: {
+            m_w.varint(Event::kType, Event::kInstant);
+            m_w.varint(Event::kNameIid, internName(mark->name));
+            if (mark->detail != kEmptyString) {
+                const std::size_t a = m_w.beginMessage(Event::kDebugAnnotations);
+                m_w.bytes(Annotation::kName, "detail");
+                m_w.bytes(Annotation::kStringValue, m_profile.string(mark->detail));
+                end(a);
+            }
+            break;
+        }
+        case Layout::EventKind::Counter:
+            m_w.varint(Event::kType, Event::kCounter);
+            m_w.doubleValue(Event::kDoubleCounterValue, m_profile.counters()[e.ref].values[e.point]);
+            break;
+        }
+        end(te);
+        const bool interned = e.kind == Layout::EventKind::Begin || e.kind == Layout::EventKind::Instant;
+        internedData();
+        if (interned)
+            m_w.varint(Packet::kSequenceFlags, Packet::kNeedsIncrementalState);
+        end(packet);
+    }
+
+    void beginFlows(IntervalId id)
+    {
+        idsOf(m_flowOut, id, [&](std::uint64_t flow) {
+            m_w.fixed64(Event::kFlowIds, flow);
+            m_started[flow] = true;
+        });
+        idsOf(m_in, id, [&](std::uint64_t flow) {
+            if (m_started[flow])
+                m_w.fixed64(Event::kTerminatingFlowIds, flow);
+            else
+                m_deferred.emplace_back(id, flow);
+        });
+    }
+
+    // A flow whose source begins after its target's begin ends at the
+    // target's end: reading a stream, the id must be known by then.
+    void endFlows(IntervalId id)
+    {
+        for (auto it = m_deferred.begin(); it != m_deferred.end();) {
+            if (it->first != id) {
+                ++it;
+                continue;
+            }
+            if (m_started[it->second])
+                m_w.fixed64(Event::kTerminatingFlowIds, it->second);
+            it = m_deferred.erase(it);
+        }
+    }
+
+    const Profile& m_profile;
+    const PerfettoTraceWriter::Sink& m_sink;
+    PerfettoTrackLayout m_layout;
+    std::string m_out;
+    ProtoWireWriter m_w;
+    bool m_first = true;
+    bool m_ok = true;
+    std::string m_tooLarge;
+    // Interning: per label its ids (0: not yet), names by string.
+    std::vector<std::uint64_t> m_nameIid;
+    std::vector<std::uint64_t> m_locationIid;
+    std::unordered_map<StringId, std::uint64_t> m_namesByString;
+    std::vector<StringId> m_nameStrings; // by iid - 1
+    std::unordered_map<std::uint64_t, std::uint64_t> m_locationsByKey;
+    std::vector<std::uint64_t> m_newNames;
+    std::vector<LabelId> m_newLocations;
+    // Flows by (interval, id), sorted; ends waiting for their source.
+    std::vector<std::pair<IntervalId, std::uint64_t>> m_flowOut;
+    std::vector<std::pair<IntervalId, std::uint64_t>> m_in;
+    std::vector<bool> m_started;
+    std::vector<std::pair<IntervalId, std::uint64_t>> m_deferred;
+};
+
+} // namespace
+
+bool PerfettoTraceWriter::write(const Profile& profile, const Sink& sink, std::string& error)
+{
+    return Writer(profile, sink).run(error);
+}
+
+std::string PerfettoTraceWriter::toString(const Profile& profile, std::string* error)
+{
+    std::string all;
+    std::string why;
+    const bool ok = write(
+        profile,
+        [&all](const std::string& chunk) {
+            all += chunk;
+            return true;
+        },
+        why);
+    if (error)
+        *error = why;
+    return ok ? all : std::string();
+}
+
+bool PerfettoTraceWriter::writeFile(const Profile& profile, const QString& path, std::string& error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        error = "cannot write " + path.toStdString() + ": " + file.errorString().toStdString();
+        return false;
+    }
+    std::string why;
+    const bool ok = write(
+        profile,
+        [&file](const std::string& chunk) {
+            return file.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size());
+        },
+        why);
+    if (!ok || !file.commit()) {
+        error = !why.empty() && why != "the output could not be written"
+            ? why
+            : "cannot write " + path.toStdString() + ": " + file.errorString().toStdString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace runlane

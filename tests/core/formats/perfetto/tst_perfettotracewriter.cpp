@@ -1,0 +1,234 @@
+#include "core/formats/perfetto/samplecounter.h"
+#include "core/formats/roundtriptext.h"
+#include "formatregistry.h"
+#include "measurementmetrics.h"
+#include "perfettotracewriter.h"
+#include "profileloader.h"
+#include "testsupport.h"
+#include "usageseries.h"
+
+#include <QDirIterator>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using namespace runlane;
+using runlane::test::dataPath;
+using runlane::test::flowTexts;
+using runlane::test::qstr;
+using runlane::test::rankText;
+using runlane::test::perfetto::SampleCounter;
+using runlane::test::perfetto::SampleCounts;
+
+namespace {
+
+LoadResult loadBytes(const std::string& bytes)
+{
+    QTemporaryDir dir;
+    const QString path = runlane::test::writeTemp(dir, QByteArray::fromStdString(bytes), QStringLiteral("out.pftrace"));
+    return ProfileLoader::load(path);
+}
+
+// Who created whom: each measurement as the path of labels from its root
+// creator, its creation, end, state and intervals, sorted.
+QString treeText(const Profile& p)
+{
+    QStringList lines;
+    for (MeasurementId m = 0; m < p.measurementCount(); ++m) {
+        const Measurement& mm = p.measurement(m);
+        QString path = qstr(p.labelText(mm.label));
+        int hops = 0;
+        for (MeasurementId c = mm.creator; c != kNone && hops < 1000; c = p.measurement(c).creator, ++hops)
+            path = qstr(p.labelText(p.measurement(c).label)) + " > " + path;
+        QString line = path + QStringLiteral(" %1-%2 %3").arg(mm.created).arg(mm.finished).arg(qstr(finalStateName(mm.finalState())));
+        for (const IntervalId id : p.intervalsOf(m))
+            line += QStringLiteral(" [%1,%2)").arg(p.interval(id).start).arg(p.interval(id).end);
+        lines << line;
+    }
+    lines.sort();
+    return lines.join('\n');
+}
+
+// Exec and intervals per label of what ran: what every profile keeps,
+// tasks or not (a measurement that never ran has nothing to write).
+QString execText(const Profile& p)
+{
+    const MeasurementMetrics metrics(p);
+    std::map<std::string, std::pair<Time, int>> byLabel;
+    for (MeasurementId m = 0; m < p.measurementCount(); ++m) {
+        if (p.intervalsOf(m).empty())
+            continue;
+        auto& [exec, intervals] = byLabel[p.labelText(p.measurement(m).label)];
+        exec += metrics.exec(m);
+        intervals += int(p.intervalsOf(m).size());
+    }
+    QString text;
+    for (const auto& [label, v] : byLabel)
+        text += qstr(label) + QStringLiteral(" %1 %2\n").arg(v.first).arg(v.second);
+    return text;
+}
+
+// The usage of each thread (or sampled) track in 50 bins of `range`: per
+// bin, the exec of each label (by its text: two labels of one text are one
+// when read back) in ns, rounded, the tracks sorted (a sampled track is a
+// thread when read back, named by its pid and tid). The labels `idle`
+// names (V8's "(idle)": no busy time) are left out: Perfetto has no idle
+// slices, they are busy when read back.
+QStringList usageText(const Profile& p, TimeRange range, const QStringList& idle)
+{
+    QStringList tracks;
+    const Time bin = std::max<Time>(1, (range.to - range.from) / 50);
+    for (TrackId t = 0; t < p.trackCount(); ++t) {
+        if (p.track(t).kind == TrackKind::Async || p.track(t).begin == p.track(t).end)
+            continue;
+        const UsageSeries u = UsageSeries::compute(p, t, bin, p.labelCount(), range);
+        QString text;
+        for (std::size_t b = 0; b < u.binCount(); ++b) {
+            const TimeRange part = u.binPart(b);
+            std::map<QString, double> exec;
+            for (std::size_t s = 0; s < u.labels().size(); ++s) {
+                const QString label = qstr(p.labelText(u.labels()[s]));
+                if (!idle.contains(label))
+                    exec[label] += u.share(b, s) * double(part.to - part.from);
+            }
+            text += QStringLiteral("%1-%2:").arg(part.from).arg(part.to);
+            for (const auto& [label, ns] : exec) {
+                if (std::llround(ns) != 0)
+                    text += QStringLiteral(" %1=%2").arg(label).arg(std::llround(ns));
+            }
+            text += QLatin1Char('\n');
+        }
+        tracks << text;
+    }
+    tracks.sort();
+    return tracks;
+}
+
+QStringList idleLabels(const Profile& p)
+{
+    QStringList out;
+    for (LabelId l = 0; l < p.labelCount(); ++l) {
+        if (p.isIdle(l))
+            out << qstr(p.labelText(l));
+    }
+    return out;
+}
+
+// A profile of plain calls (created as they start, one interval, ended
+// as it ends or open), which Perfetto holds whole; the tasks of the others
+// lose what Perfetto has no field for: reading back, each running interval
+// of a task is a task of its own, created as it starts and completed as it
+// ends (no pending or paused time, no failed or cancelled state), and an
+// async task's creator is a flow (wakes are not written).
+bool onlyCalls(const Profile& p)
+{
+    for (MeasurementId m = 0; m < p.measurementCount(); ++m) {
+        const Measurement& mm = p.measurement(m);
+        const auto ivs = p.intervalsOf(m);
+        if (ivs.size() != 1 || mm.created != p.interval(ivs[0]).start
+            || (mm.finalState() != FinalState::Completed && mm.finalState() != FinalState::Unfinished))
+            return false;
+    }
+    return p.wakes().empty();
+}
+
+} // namespace
+
+class TstPerfettoTraceWriter : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTrip_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString& dir : {QStringLiteral("samples"), QStringLiteral("profiles"), QStringLiteral("perfetto")}) {
+            QDirIterator it(dataPath(dir), QDir::Files, QDirIterator::Subdirectories);
+            QStringList files;
+            while (it.hasNext()) {
+                const QString f = it.next();
+                if (!f.endsWith(QStringLiteral(".md")))
+                    files << QDir(dataPath("")).relativeFilePath(f);
+            }
+            files.sort();
+            for (const QString& f : files)
+                QTest::newRow(qPrintable(f)) << f;
+        }
+    }
+
+    // Load, write as Perfetto, load again. Every profile keeps its
+    // intervals, each label's exec, each thread's usage, its span, its
+    // marks and counters; a profile of plain calls keeps its rank, tree and
+    // flows too (flows without their names: Perfetto's have none). The
+    // test's own decoder (SampleCounter) counts the written slices,
+    // instants, counter values and thread tracks.
+    void roundTrip()
+    {
+        QFETCH(QString, file);
+        const LoadResult first = ProfileLoader::load(dataPath(file));
+        if (!first.ok())
+            QSKIP("not a profile Runlane reads");
+        const Profile& a = *first.profile;
+        if (!a.snapshots().empty())
+            QSKIP("pre-aggregated metrics have no timeline to write");
+        if (a.intervalCount() == 0 && a.marks().empty() && a.counters().empty())
+            QSKIP("nothing to write");
+        std::string error;
+        const std::string bytes = PerfettoTraceWriter::toString(a, &error);
+        QVERIFY2(error.empty(), error.c_str());
+        const LoadResult second = loadBytes(bytes);
+        QVERIFY2(second.ok(), second.error.toString().c_str());
+        const Profile& b = *second.profile;
+        QCOMPARE(b.formatName(), std::string_view("Perfetto trace"));
+        // Only what Perfetto says of an open slice: a begin without an end.
+        for (const auto& [kind, count] : b.diagnostics().warningKinds())
+            QCOMPARE(qstr(kind), QStringLiteral("slice never ended"));
+
+        const SampleCounts counts = SampleCounter::count(QByteArray::fromStdString(bytes));
+        QCOMPARE(std::size_t(counts.slices), a.intervalCount());
+        QCOMPARE(std::size_t(counts.instants), a.marks().size());
+        std::size_t points = 0;
+        std::size_t series = 0;
+        for (const CounterSeries& c : a.counters()) {
+            points += c.times.size();
+            series += c.times.empty() ? 0 : 1;
+        }
+        QCOMPARE(std::size_t(counts.counterValues), points);
+        QCOMPARE(counts.counterTracks, series);
+        std::size_t threads = 0;
+        for (TrackId t = 0; t < a.trackCount(); ++t) {
+            const bool marked = std::any_of(a.marks().begin(), a.marks().end(), [t](const Mark& m) { return m.track == t; });
+            threads += a.track(t).kind != TrackKind::Async && (a.track(t).begin < a.track(t).end || marked) ? 1 : 0;
+        }
+        QCOMPARE(counts.threadTracks, threads);
+        QCOMPARE(counts.packets.at(60), counts.descriptors);
+
+        QCOMPARE(b.intervalCount(), a.intervalCount());
+        QCOMPARE(execText(b), execText(a));
+        QCOMPARE(b.startTime(), a.startTime());
+        QCOMPARE(b.endTime(), a.endTime());
+        const TimeRange all{a.startTime(), a.endTime()};
+        QCOMPARE(usageText(b, all, idleLabels(a)), usageText(a, all, idleLabels(a)));
+        QCOMPARE(b.marks().size(), a.marks().size());
+        QCOMPARE(b.counters().size(), a.counters().size());
+        for (std::size_t i = 0; i < a.counters().size(); ++i) {
+            const CounterSeries& c = a.counters()[i];
+            const std::string name = std::string(a.string(c.name))
+                + (c.key != kEmptyString ? " " + std::string(a.string(c.key)) : std::string());
+            QCOMPARE(b.string(b.counters()[i].name), std::string_view(name));
+            QCOMPARE(b.counters()[i].times, c.times);
+            QCOMPARE(b.counters()[i].values, c.values);
+        }
+        if (!onlyCalls(a))
+            QSKIP("kept: intervals, exec, usage, span, marks, counters; not the rank and tree: the profile has tasks");
+        QCOMPARE(rankText(b), rankText(a));
+        QCOMPARE(treeText(b), treeText(a));
+        QCOMPARE(flowTexts(b, false), flowTexts(a, false));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstPerfettoTraceWriter)
+#include "tst_perfettotracewriter.moc"
