@@ -41,6 +41,7 @@ void TimeAxis::setBounds(Time start, Time end)
     m_selection.reset();
     m_selectedInterval = kNone;
     m_selectedMeasurement = kNone;
+    m_selectedMark = kNone;
     Q_EMIT boundsChanged();
     Q_EMIT visibleRangeChanged();
     Q_EMIT selectionChanged();
@@ -222,10 +223,21 @@ void TimeAxis::clearSelection()
 
 void TimeAxis::selectItem(IntervalId interval, MeasurementId measurement)
 {
-    if (interval == m_selectedInterval && measurement == m_selectedMeasurement)
+    if (interval == m_selectedInterval && measurement == m_selectedMeasurement && m_selectedMark == kNone)
         return;
     m_selectedInterval = interval;
     m_selectedMeasurement = measurement;
+    m_selectedMark = kNone;
+    Q_EMIT selectedItemChanged();
+}
+
+void TimeAxis::selectMark(std::uint32_t mark)
+{
+    if (mark == m_selectedMark && m_selectedInterval == kNone && m_selectedMeasurement == kNone)
+        return;
+    m_selectedInterval = kNone;
+    m_selectedMeasurement = kNone;
+    m_selectedMark = mark;
     Q_EMIT selectedItemChanged();
 }
 

@@ -78,6 +78,11 @@ public:
     MeasurementId selectedMeasurement() const { return m_selectedMeasurement; }
     void selectItem(IntervalId interval, MeasurementId measurement);
     void clearSelectedItem() { selectItem(kNone, kNone); }
+    // The selected mark (an index into the profile's marks(), kNone if
+    // none): a mark is selected alone, so selecting one clears the
+    // interval and measurement, and selecting those clears it.
+    std::uint32_t selectedMark() const { return m_selectedMark; }
+    void selectMark(std::uint32_t mark);
 
 Q_SIGNALS:
     void boundsChanged();
@@ -100,6 +105,7 @@ private:
     std::optional<std::pair<Time, Time>> m_selection;
     IntervalId m_selectedInterval = kNone;
     MeasurementId m_selectedMeasurement = kNone;
+    std::uint32_t m_selectedMark = kNone;
 };
 
 } // namespace runlane

@@ -9,6 +9,9 @@
 #include "valueformat.h"
 
 #include <QEvent>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QUrl>
 
 #include <algorithm>
@@ -61,6 +64,11 @@ void DetailsPane::refresh()
 {
     m_showsNode = false;
     const Profile* p = m_document->profile();
+    if (p && m_axis->selectedMark() < p->marks().size()) {
+        showHtml(markHtml(*p, m_axis->selectedMark()));
+        setEmpty(false);
+        return;
+    }
     const MeasurementId id = m_axis->selectedMeasurement();
     if (!p || id == kNone || id >= p->measurementCount()) {
         showHtml(QStringLiteral("<p style='color:%1'>%2</p>").arg(muted(), tr("Select a box or a task to see its details.")));
@@ -197,6 +205,46 @@ QString DetailsPane::flowLinks(const Profile& p, IntervalId selected) const
         if (out.size() > kShown)
             html += tr("… and %1 more").arg(out.size() - kShown);
         html += QStringLiteral("</p>");
+    }
+    return html;
+}
+
+QString DetailsPane::markHtml(const Profile& p, std::uint32_t index) const
+{
+    const Mark& mark = p.marks()[index];
+    QString html = QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(std::string(p.string(mark.name))));
+    html += QStringLiteral("<table style='margin-top:6px'>");
+    html += row(tr("mark at"), QString::fromStdString(ValueFormat::point(mark.time - p.startTime(), p.unit())));
+    QString process = tr("process %1").arg(mark.pid);
+    for (const Track& t : p.tracks()) {
+        if (t.pid == mark.pid && t.processName != kEmptyString) {
+            process = esc(std::string(p.string(t.processName)));
+            break;
+        }
+    }
+    html += row(tr("process"), process);
+    if (mark.scope == MarkScope::Thread && mark.track < p.trackCount())
+        html += row(tr("track"), esc(std::string(p.string(p.track(mark.track).name))));
+    else
+        html += row(tr("scope"), mark.scope == MarkScope::Global ? tr("global") : tr("the whole process"));
+    html += QStringLiteral("</table>");
+    const std::string_view detail = p.string(mark.detail);
+    if (!detail.empty()) {
+        // A payload is any JSON value (Enso's RpcEvent is a bare string):
+        // read inside an array, shown indented when it is an object or an
+        // array, as written otherwise (and when it is no JSON at all).
+        const QByteArray text = QByteArray("[") + QByteArray(detail.data(), qsizetype(detail.size())) + "]";
+        QJsonParseError error{};
+        const QJsonDocument document = QJsonDocument::fromJson(text, &error);
+        QString shown = QString::fromUtf8(detail.data(), qsizetype(detail.size()));
+        if (error.error == QJsonParseError::NoError && document.array().size() == 1) {
+            const QJsonValue value = document.array().first();
+            if (value.isObject())
+                shown = QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Indented)).trimmed();
+            else if (value.isArray())
+                shown = QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Indented)).trimmed();
+        }
+        html += QStringLiteral("<p><b>%1</b></p><pre style='white-space:pre-wrap'>%2</pre>").arg(tr("details"), shown.toHtmlEscaped());
     }
     return html;
 }

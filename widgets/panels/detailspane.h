@@ -12,7 +12,8 @@ class ProfileDocument;
 class TimeAxis;
 
 // What is known about the selected interval, task or call path: position,
-// times, exec and total, its intervals, its creator and what it created.
+// times, exec and total, its intervals, its creator and what it created;
+// or about the selected mark: where it is and its details (JSON, indented).
 // The creator and the children are links that select them; so are the
 // intervals the selected one was caused by or causes (flows).
 class DetailsPane : public QTextBrowser
@@ -41,6 +42,8 @@ private:
     void refresh();
     void linkClicked(const QUrl& url);
     QString flowLinks(const Profile& profile, IntervalId selected) const;
+    // The selected mark: its name, time, process, track and JSON.
+    QString markHtml(const Profile& profile, std::uint32_t mark) const;
 
     ProfileDocument* m_document;
     TimeAxis* m_axis;

@@ -60,6 +60,7 @@ IcicleView::~IcicleView() = default;
 void IcicleView::dropProfile()
 {
     m_source.reset();
+    m_marks.build(nullptr);
     m_built = LoadedProfile();
     m_builtTree.reset();
     m_collapsed.clear();
@@ -75,9 +76,10 @@ void IcicleView::rebuild()
     if (m_document->hasProfile()) {
         m_built = m_document->loaded();
         m_builtTree = m_document->sharedCallTree();
-        if (!m_document->isAggregated())
+        if (!m_document->isAggregated()) {
             m_source = std::make_unique<TimelineSource>(*m_built.profile, *m_built.metrics);
-        else if (m_builtTree)
+            m_marks.build(m_built.profile.get());
+        } else if (m_builtTree)
             m_source = aggregatedSource();
     }
     m_trackCollapsed.assign(m_source ? m_source->trackCount() : 0, false);
@@ -151,6 +153,12 @@ int IcicleView::contentHeight() const
 const IcicleView::Row* IcicleView::rowAt(int contentY) const
 {
     return TimelineView::rowAt(m_rows, contentY, &Row::yEnd);
+}
+
+int IcicleView::trackHeaderY(TrackId track) const
+{
+    const Row* header = rowOf(track, -1);
+    return header ? header->y - scrollY() : -1;
 }
 
 const IcicleView::Row* IcicleView::rowOf(TrackId track, int depth) const
@@ -461,6 +469,8 @@ void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) cons
     p.setPen(ColorScheme::mutedText());
     const QString info = depth == 0 ? tr("no intervals") : tr("depth %1").arg(depth);
     p.drawText(QRect(TimeAxis::kGutter + 6, y, 200, row.height), Qt::AlignVCenter | Qt::AlignLeft, info);
+    // The track's marks over its header band (the timeline's tracks are the profile's).
+    m_marks.paint(p, row.track, *m_axis, QRect(TimeAxis::kGutter, y, width - TimeAxis::kGutter, row.height - 1), palette());
 }
 
 void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) const
@@ -612,7 +622,14 @@ void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, 
 void IcicleView::clicked(QPoint pos)
 {
     if (const Row* row = rowAt(pos.y() + scrollY()); row && row->depth < 0) {
-        setTrackCollapsed(row->track, !isTrackCollapsed(row->track));
+        // A mark on the header band is selected; elsewhere the band folds its track.
+        const int timeWidth = m_input.navigator().areaWidth();
+        const std::uint32_t mark =
+            pos.x() < TimeAxis::kGutter ? kNone : m_marks.markAt(row->track, *m_axis, timeWidth, pos.x() - TimeAxis::kGutter);
+        if (mark != kNone)
+            m_axis->selectMark(mark);
+        else
+            setTrackCollapsed(row->track, !isTrackCollapsed(row->track));
         return;
     }
     const std::uint32_t id = spanAt(pos);
@@ -698,6 +715,8 @@ QString IcicleView::toolTipAt(QPoint pos) const
         return QString::fromStdString(m_source->describe(id));
     if (row && row->depth < 0 && pos.x() < TimeAxis::kGutter) // a track's whole name
         return qs(m_source->trackName(row->track));
+    if (row && row->depth < 0)
+        return m_marks.describe(row->track, *m_axis, m_input.navigator().areaWidth(), pos.x() - TimeAxis::kGutter);
     return {};
 }
 

@@ -4,6 +4,7 @@
 #include "iciclesource.h"
 #include "loadedprofile.h"
 #include "timelineview.h"
+#include "trackmarks.h"
 
 #include <QLineF>
 
@@ -40,6 +41,11 @@ public:
     int rowHeight() const { return m_rowHeight; }
 
     const IcicleSource* source() const { return m_source.get(); }
+    // The profile's marks on the tracks' header bands (the timeline only):
+    // a click on one selects it, a hover names it.
+    const TrackMarks& trackMarks() const { return m_marks; }
+    // The top of a track's header band in widget coordinates; -1 if none.
+    int trackHeaderY(TrackId track) const;
     // Where a span is drawn, in widget coordinates (empty if not shown).
     QRectF spanRect(std::uint32_t id) const;
     std::uint32_t spanAt(QPoint pos) const;
@@ -118,6 +124,7 @@ private:
     LoadedProfile m_built;
     std::shared_ptr<const CallTree> m_builtTree;
     std::unique_ptr<IcicleSource> m_source;
+    TrackMarks m_marks; // of m_built's profile, on the timeline
     std::vector<Row> m_rows;
     std::vector<std::size_t> m_trackRow; // per track, its header's index in m_rows
     std::vector<bool> m_trackCollapsed;
