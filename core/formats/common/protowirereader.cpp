@@ -14,6 +14,11 @@ enum class VarintStatus { Ok, Truncated, TooLong };
 // the 64th bit (protobuf's own decoders refuse more as an overflow).
 VarintStatus decodeVarint(std::string_view bytes, std::size_t& pos, std::uint64_t& out)
 {
+    // Most varints (tags, small ids, lengths) are one byte.
+    if (pos < bytes.size() && (static_cast<unsigned char>(bytes[pos]) & 0x80) == 0) {
+        out = static_cast<unsigned char>(bytes[pos++]);
+        return VarintStatus::Ok;
+    }
     std::uint64_t value = 0;
     for (int i = 0; i < 10; ++i) {
         if (pos >= bytes.size())
@@ -82,7 +87,8 @@ bool ProtoWireReader::next()
     if (number == 0 || number > 0x1fffffff)
         fail("invalid field number " + std::to_string(number), m_fieldStart, false);
     m_field = std::uint32_t(number);
-    const std::string name = "field " + std::to_string(m_field);
+    // Only a message needs it: built then, not for every field.
+    const auto name = [this] { return "field " + std::to_string(m_field); };
     const unsigned type = unsigned(tag & 7);
     const std::size_t start = m_pos;
     switch (type) {
@@ -91,9 +97,9 @@ bool ProtoWireReader::next()
         case VarintStatus::Ok:
             break;
         case VarintStatus::Truncated:
-            fail(name + ": truncated varint " + left(m_bytes.size() - start), m_fieldStart, true);
+            fail(name() + ": truncated varint " + left(m_bytes.size() - start), m_fieldStart, true);
         case VarintStatus::TooLong:
-            fail(name + ": a varint longer than 10 bytes", m_fieldStart, false);
+            fail(name() + ": a varint longer than 10 bytes", m_fieldStart, false);
         }
         m_wireType = WireType::Varint;
         return true;
@@ -101,7 +107,7 @@ bool ProtoWireReader::next()
     case 5: {
         const std::size_t size = type == 1 ? 8 : 4;
         if (m_bytes.size() - m_pos < size)
-            fail(name + ": " + std::to_string(size) + "-byte value runs past the end " + left(m_bytes.size() - m_pos),
+            fail(name() + ": " + std::to_string(size) + "-byte value runs past the end " + left(m_bytes.size() - m_pos),
                  m_fieldStart, true);
         m_value = 0;
         for (std::size_t i = 0; i < size; ++i) // little-endian
@@ -116,17 +122,17 @@ bool ProtoWireReader::next()
         case VarintStatus::Ok:
             break;
         case VarintStatus::Truncated:
-            fail(name + ": truncated length " + left(m_bytes.size() - start), m_fieldStart, true);
+            fail(name() + ": truncated length " + left(m_bytes.size() - start), m_fieldStart, true);
         case VarintStatus::TooLong:
-            fail(name + ": a length longer than 10 bytes", m_fieldStart, false);
+            fail(name() + ": a length longer than 10 bytes", m_fieldStart, false);
         }
         // A length is an int32 to protobuf; a writer's negative size arrives
         // sign-extended to ten bytes. Nonsense, not a file cut short.
         if (length > std::uint64_t(INT64_MAX))
-            fail(name + ": negative length " + std::to_string(std::int64_t(length)), m_fieldStart, false);
+            fail(name() + ": negative length " + std::to_string(std::int64_t(length)), m_fieldStart, false);
         const std::size_t rest = m_bytes.size() - m_pos;
         if (length > rest)
-            fail(name + ": length " + std::to_string(length) + " runs past the end " + left(rest), m_fieldStart, true);
+            fail(name() + ": length " + std::to_string(length) + " runs past the end " + left(rest), m_fieldStart, true);
         m_payloadStart = m_pos;
         m_payload = m_bytes.substr(m_pos, std::size_t(length));
         m_pos += std::size_t(length);
@@ -135,9 +141,9 @@ bool ProtoWireReader::next()
     }
     case 3:
     case 4:
-        fail(name + ": wire type " + std::to_string(type) + " (group) is not supported", m_fieldStart, false);
+        fail(name() + ": wire type " + std::to_string(type) + " (group) is not supported", m_fieldStart, false);
     default:
-        fail(name + ": invalid wire type " + std::to_string(type), m_fieldStart, false);
+        fail(name() + ": invalid wire type " + std::to_string(type), m_fieldStart, false);
     }
 }
 

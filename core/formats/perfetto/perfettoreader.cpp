@@ -144,9 +144,16 @@ void PerfettoReader::read(ChunkedFileReader& in)
             return fail("field " + std::to_string(field) + ": "
                         + (got == VarintRead::TooLong ? std::string("a length longer than 10 bytes")
                                                       : "negative length " + std::to_string(std::int64_t(value))));
-        // Filled as the bytes arrive: a hostile length allocates no more
-        // than the file holds.
         const std::int64_t payloadStart = in.offset();
+        // A packet whole in the buffer is read where it is: no copy.
+        if (const std::string_view whole = in.buffered(); field == 1 && whole.size() >= value) {
+            m_packetStart = start;
+            packet(whole.substr(0, std::size_t(value)), payloadStart, 0);
+            in.consume(std::size_t(value));
+            continue;
+        }
+        // Else filled as the bytes arrive: a hostile length allocates no
+        // more than the file holds.
         m_buffer.clear();
         std::uint64_t received = 0;
         while (received < value) {
