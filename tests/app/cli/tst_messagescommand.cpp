@@ -4,6 +4,7 @@
 
 #include "app/cli/clirun.h"
 #include "ensogenerator.h"
+#include "ensomessages.h"
 #include "testsupport.h"
 
 #include <QRegularExpression>
@@ -18,30 +19,10 @@ using runlane::test::writeTemp;
 
 namespace {
 
-// The IDE ($TimeOffset 1 s) asks at 100 µs and hears back at 500; the
-// Language Server (absolute µs) forwards requests 7 (at 200, answered at
-// 400) and 8 (at 250, never answered), and logs a response 9 that no
-// request waits for (at 450).
-const char* const kEnso = R"JSON([
-{"X":{"t":0,"d":{"$Process":"Ide"}}},
-{"X":{"t":0,"d":{"$TimeOffset":1000000}}},
-{"L":{"l":"task (a.rs:1)"}},
-{"C":{"p":-1,"t":0,"l":0}},
-{"S":{"i":0,"t":0}},
-{"X":{"t":100,"d":{"RpcRequest":"executionContext/push"}}},
-{"X":{"t":500,"d":{"RpcEvent":"ExpressionUpdates"}}},
-{"E":{"i":0,"t":1000}}
-]
-[
-{"X":{"t":0,"d":{"$Process":"LanguageServer"}}},
-{"X":{"t":0,"d":{"$TimeOffset":0}}},
-{"X":{"t":1000200,"d":{"BackendMessage":{"direction":"Request","request_id":"7","endpoint":"executionContext/push"}}}},
-{"X":{"t":1000250,"d":{"BackendMessage":{"direction":"Request","request_id":"8","endpoint":"executionContext/push"}}}},
-{"X":{"t":1000400,"d":{"BackendMessage":{"direction":"Response","request_id":"7","endpoint":"executionContext/push"}}}},
-{"X":{"t":1000450,"d":{"BackendMessage":{"direction":"Response","request_id":"9","endpoint":"file/read"}}}}
-]
-)JSON";
-
+// tests/ensomessages.h's two warnings.
+const char* const kNoDirection =
+    "BackendMessage at 0.460 ms in LanguageServer has no direction Request or Response and endpoint: not a message "
+    "({\"direction\":\"Sideways\",\"request_id\":\"9\",\"endpoint\":\"file/read\"})";
 const char* const kWarning =
     "response without request: file/read (request_id 9) from Engine to LanguageServer at 0.450 ms";
 
@@ -57,7 +38,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("out");
         QTest::addColumn<QString>("err");
-        const QString warned = QStringLiteral("runlane-cli: warning: %1\n").arg(QLatin1String(kWarning));
+        const QString warned = QStringLiteral("runlane-cli: warning: %1\nrunlane-cli: warning: %2\n")
+                                   .arg(QLatin1String(kNoDirection), QLatin1String(kWarning));
         QTest::newRow("table")
             << "table"
             << QStringLiteral(
@@ -75,9 +57,10 @@ private Q_SLOTS:
                    "endpoint                requests  answered  unanswered         p50         p90         max\n"
                    "executionContext/push          2         1           1         0.2         0.2         0.2\n"
                    "\n"
-                   "1 warning:\n"
-                   "  %1\n")
-                   .arg(QLatin1String(kWarning))
+                   "2 warnings:\n"
+                   "  %1\n"
+                   "  %2\n")
+                   .arg(QLatin1String(kNoDirection), QLatin1String(kWarning))
             << QString();
         QTest::newRow("csv") << "csv"
                              << "time_ms,arrival_ms,from,to,kind,name,request_id,round_trip_ms\n"
@@ -107,8 +90,9 @@ private Q_SLOTS:
                    "\"round_trips\":[\n"
                    "{\"endpoint\":\"executionContext/push\",\"requests\":2,\"answered\":1,\"unanswered\":1,"
                    "\"p50_ms\":0.2,\"p90_ms\":0.2,\"max_ms\":0.2}],\n"
-                   "\"warnings\":[\n\"%1\"]}\n")
-                   .arg(QLatin1String(kWarning))
+                   "\"warnings\":[\n\"%1\",\n\"%2\"]}\n")
+                   .arg(QString::fromLatin1(kNoDirection).replace(QLatin1Char('"'), QStringLiteral("\\\"")),
+                        QLatin1String(kWarning))
             << warned;
     }
     void handWritten()
@@ -117,7 +101,7 @@ private Q_SLOTS:
         QFETCH(QString, out);
         QFETCH(QString, err);
         QTemporaryDir dir;
-        const QString path = writeTemp(dir, kEnso, QStringLiteral("two.json"));
+        const QString path = writeTemp(dir, ensoMessages(), QStringLiteral("two.json"));
         const Run run = cli({QStringLiteral("messages"), path, QStringLiteral("--format"), format});
         QCOMPARE(run.err, err);
         QCOMPARE(run.code, 0);
@@ -130,7 +114,7 @@ private Q_SLOTS:
     void svgDiagram()
     {
         QTemporaryDir dir;
-        const QString path = writeTemp(dir, kEnso, QStringLiteral("two.json"));
+        const QString path = writeTemp(dir, ensoMessages(), QStringLiteral("two.json"));
         const Run run = cli({QStringLiteral("messages"), path, QStringLiteral("--format"), QStringLiteral("svg")});
         QCOMPARE(run.code, 0);
         QVERIFY(run.out.startsWith(QStringLiteral(
@@ -218,7 +202,7 @@ private Q_SLOTS:
         QFETCH(int, code);
         QFETCH(QString, err);
         QTemporaryDir dir;
-        const QString path = writeTemp(dir, kEnso, QStringLiteral("two.json"));
+        const QString path = writeTemp(dir, ensoMessages(), QStringLiteral("two.json"));
         args.replaceInStrings(QStringLiteral("FILE"), path);
         const Run run = cli(QStringList{QStringLiteral("messages")} + args);
         QCOMPARE(run.out, QString());

@@ -1,4 +1,5 @@
 #include "ensogenerator.h"
+#include "ensomessages.h"
 #include "processmessages.h"
 #include "testsupport.h"
 
@@ -27,32 +28,6 @@ std::vector<Row> rows(const ProcessMessages& m)
     return out;
 }
 
-// Two Enso processes written by hand: the IDE ($TimeOffset 1 s) sends a
-// request (RpcRequest at 100 µs) and gets a reply (RpcEvent at 500 µs);
-// the Language Server (offset 0, absolute µs) forwards two requests to the
-// Engine, ids 7 (at 200, answered at 400) and 8 (at 250, unanswered), and
-// logs a response with id 9 that no request is waiting for (at 450).
-const char* const kHandWritten = R"JSON([
-{"X":{"t":0,"d":{"$Process":"Ide"}}},
-{"X":{"t":0,"d":{"$TimeOffset":1000000}}},
-{"L":{"l":"task (a.rs:1)"}},
-{"C":{"p":-1,"t":0,"l":0}},
-{"S":{"i":0,"t":0}},
-{"X":{"t":100,"d":{"RpcRequest":"executionContext/push"}}},
-{"X":{"t":500,"d":{"RpcEvent":"ExpressionUpdates"}}},
-{"X":{"t":600,"d":{"GlyphCacheMiss":{"face":"x","variations":"","glyph_id":3}}}},
-{"E":{"i":0,"t":1000}}
-]
-[
-{"X":{"t":0,"d":{"$Process":"LanguageServer"}}},
-{"X":{"t":0,"d":{"$TimeOffset":0}}},
-{"X":{"t":1000200,"d":{"BackendMessage":{"direction":"Request","request_id":"7","endpoint":"executionContext/push"}}}},
-{"X":{"t":1000250,"d":{"BackendMessage":{"direction":"Request","request_id":"8","endpoint":"executionContext/push"}}}},
-{"X":{"t":1000400,"d":{"BackendMessage":{"direction":"Response","request_id":"7","endpoint":"executionContext/push"}}}},
-{"X":{"t":1000450,"d":{"BackendMessage":{"direction":"Response","request_id":"9","endpoint":"file/read"}}}},
-{"X":{"t":1000460,"d":{"BackendMessage":{"direction":"Sideways","request_id":"9","endpoint":"file/read"}}}}
-]
-)JSON";
 
 } // namespace
 
@@ -61,9 +36,10 @@ class TestProcessMessages : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // tests/ensomessages.h's two processes.
     void handWritten()
     {
-        const LoadResult r = loadText(kHandWritten);
+        const LoadResult r = loadText(ensoMessages());
         QVERIFY2(r.ok(), r.error.toString().c_str());
         const ProcessMessages m = ProcessMessages::of(*r.profile);
         QCOMPARE(m.processes(), (std::vector<std::string>{"Ide", "LanguageServer", "Engine"}));

@@ -1,4 +1,5 @@
 #include "detailspane.h"
+#include "ensomessages.h"
 #include "icicleview.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
@@ -29,31 +30,6 @@ QByteArray evenMarks(int count)
     return text + "]}";
 }
 
-// Two Enso processes (formats.md (n)): the IDE ($TimeOffset 1 s) runs a
-// task over [0, 1000) µs and logs a request and a reply; the Language
-// Server's log (offset 0, absolute times) the request to the Engine and
-// its response. In time order the marks are: RpcRequest at 100 µs,
-// BackendMessage Request at 200, Response at 400, RpcEvent at 500.
-QByteArray ensoTwoProcesses()
-{
-    return R"JSON([
-{"X":{"t":0,"d":{"$Process":"Ide"}}},
-{"X":{"t":0,"d":{"$TimeOffset":1000000}}},
-{"L":{"l":"task (a.rs:1)"}},
-{"C":{"p":-1,"t":0,"l":0}},
-{"S":{"i":0,"t":0}},
-{"X":{"t":100,"d":{"RpcRequest":"executionContext/push"}}},
-{"X":{"t":500,"d":{"RpcEvent":"ExpressionUpdates"}}},
-{"E":{"i":0,"t":1000}}
-]
-[
-{"X":{"t":0,"d":{"$Process":"LanguageServer"}}},
-{"X":{"t":0,"d":{"$TimeOffset":0}}},
-{"X":{"t":1000200,"d":{"BackendMessage":{"direction":"Request","request_id":"7","endpoint":"executionContext/push"}}}},
-{"X":{"t":1000400,"d":{"BackendMessage":{"direction":"Response","request_id":"7","endpoint":"executionContext/push"}}}}
-]
-)JSON";
-}
 
 // The icicle in a window, with a time area kTimeWidth px wide.
 struct Fixture {
@@ -138,7 +114,7 @@ private Q_SLOTS:
         QCOMPARE(g.marks().empty(), true);
     }
 
-    // Enso's two processes: marks on each one's track; a hover names the
+    // tests/ensomessages.h's two processes: marks on each one's track; a hover names the
     // mark, a click selects it and the details pane shows it with its JSON (a table's
     // cells are lines of the pane's plain text).
     void ensoMarksSelectAndShowDetails_data()
@@ -151,10 +127,10 @@ private Q_SLOTS:
         QTest::newRow("RpcRequest") << 0 << qint64(100) << 0u << "RpcRequest (mark)\nat 100.000 µs"
                                     << "RpcRequest\nmark at\n100.000 µs\nprocess\nIde\ntrack\nIde\n\n"
                                        "details\n\"executionContext/push\"";
-        QTest::newRow("RpcEvent") << 0 << qint64(500) << 3u << "RpcEvent (mark)\nat 500.000 µs"
+        QTest::newRow("RpcEvent") << 0 << qint64(500) << 6u << "RpcEvent (mark)\nat 500.000 µs"
                                   << "RpcEvent\nmark at\n500.000 µs\nprocess\nIde\ntrack\nIde\n\n"
                                      "details\n\"ExpressionUpdates\"";
-        QTest::newRow("Response") << 1 << qint64(400) << 2u << "BackendMessage (mark)\nat 400.000 µs"
+        QTest::newRow("Response") << 1 << qint64(400) << 3u << "BackendMessage (mark)\nat 400.000 µs"
                                   << "BackendMessage\nmark at\n400.000 µs\nprocess\nLanguageServer\n"
                                      "track\nLanguageServer\n\ndetails\n{\n    \"direction\": \"Response\",\n"
                                      "    \"endpoint\": \"executionContext/push\",\n    \"request_id\": \"7\"\n}";
@@ -164,14 +140,14 @@ private Q_SLOTS:
         QFETCH(int, track);
         QFETCH(qint64, atUs);
         QFETCH(uint, mark);
-        Fixture f(loadedText(ensoTwoProcesses()));
+        Fixture f(loadedText(ensoMessages()));
         DetailsPane pane(&f.document);
         const Profile& p = *f.document.profile();
-        QCOMPARE(p.marks().size(), std::size_t(4));
+        QCOMPARE(p.marks().size(), std::size_t(8));
         QCOMPARE(p.string(p.track(0).name), std::string_view("Ide"));
         QCOMPARE(p.string(p.track(1).name), std::string_view("LanguageServer"));
-        QCOMPARE(f.marks().markCount(0), std::size_t(2));
-        QCOMPARE(f.marks().markCount(1), std::size_t(2));
+        QCOMPARE(f.marks().markCount(0), std::size_t(3));
+        QCOMPARE(f.marks().markCount(1), std::size_t(5));
         f.axis.setVisibleRange(p.startTime(), p.startTime() + 1'000'000);
         const QPoint at = f.pointOf(p.startTime() + atUs * 1000, TrackId(track));
         QTEST(f.marks().describe(TrackId(track), f.axis, kTimeWidth, at.x() - TimeAxis::kGutter), "tip");
