@@ -73,11 +73,13 @@ install_packages() {
 # so that none keeps a value an earlier configure left in DIR's cache (a
 # RUNLANE_BUILD_GUI=OFF there once dropped every viewer test unnoticed).
 # CI treats compiler warnings as errors; a developer's build only shows them.
+# The libraries are unity-built (CMakeLists.txt: RUNLANE_UNITY), which is
+# what a build from scratch wants.
 configure() {
     local dir=$1 werror=OFF
     shift
     [ "${CI:-}" = "true" ] && werror=ON
-    cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNLANE_WERROR=$werror "$@"
+    cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNLANE_WERROR=$werror -DRUNLANE_UNITY=ON "$@"
 }
 
 # The normal build: `run` and `test` configure it alike, so that one after

@@ -4,6 +4,7 @@
 #include "compareformatter.h"
 #include "historyformatter.h"
 #include "historytrendchart.h"
+#include "qstringutf8.h"
 #include "searchpattern.h"
 #include "valueformat.h"
 
@@ -27,15 +28,6 @@
 #include <cmath>
 
 namespace runlane {
-
-namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
-} // namespace
 
 HistoryWindow::HistoryWindow(const std::string& location, Hooks hooks, QWidget* parent)
     : QWidget(parent, Qt::Window)

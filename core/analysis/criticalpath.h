@@ -2,6 +2,7 @@
 
 #include "profile.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <string_view>
@@ -28,6 +29,8 @@ class CriticalPath
 {
 public:
     enum class Kind : std::uint8_t { Running, Queued, Idle, Waiting };
+    // Every kind, in the order breakdowns and comparisons list them.
+    static constexpr std::array<Kind, 4> kAllKinds{Kind::Running, Kind::Queued, Kind::Idle, Kind::Waiting};
     static std::string_view kindName(Kind kind);
 
     // Who woke a measurement, per format (semantics.md §9 "Other formats"):

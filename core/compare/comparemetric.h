@@ -31,6 +31,8 @@ public:
         constexpr auto metrics = all();
         return {metrics.begin(), metrics.end()};
     }
+    // The metric's place in Values (and in all()).
+    static constexpr std::size_t index(CompareMetric metric) { return std::size_t(metric); }
     static std::string_view name(CompareMetric metric);
     static bool parse(std::string_view text, CompareMetric& metric);
     // Everything but calls is a time (or a profile's unit).

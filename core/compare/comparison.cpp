@@ -13,11 +13,6 @@ namespace runlane {
 
 namespace {
 
-std::size_t at(CompareMetric metric)
-{
-    return std::size_t(metric);
-}
-
 // FNV-1a: each label and metric gets its own resampling sequence, the same
 // on every machine and in every order of labels.
 std::uint64_t seedFor(std::uint64_t seed, const LabelKey& key, CompareMetric metric)
@@ -36,13 +31,6 @@ std::uint64_t seedFor(std::uint64_t seed, const LabelKey& key, CompareMetric met
     mix(std::to_string(key.line));
     mix(CompareMetrics::name(metric));
     return hash;
-}
-
-double relative(double delta, double base)
-{
-    if (base != 0)
-        return delta / base;
-    return delta == 0 ? 0 : std::copysign(std::numeric_limits<double>::infinity(), delta);
 }
 
 // Which of a label's per-call values a metric is tested on when each side
@@ -201,7 +189,7 @@ double Comparison::divisor(const RunSet& set, const RunSet::Label& label, Compar
 {
     if (m_options.per == CompareOptions::Per::Run || !CompareMetrics::isSum(metric))
         return 1;
-    return m_options.per == CompareOptions::Per::Call ? label.runs[run][at(CompareMetric::Calls)] : set.runs()[run].busy;
+    return m_options.per == CompareOptions::Per::Call ? label.runs[run][CompareMetrics::index(CompareMetric::Calls)] : set.runs()[run].busy;
 }
 
 std::vector<double> Comparison::normalised(const RunSet& set, const RunSet::Label& label, CompareMetric metric) const
@@ -253,7 +241,7 @@ Comparison::MetricResult Comparison::compareMetric(const RunSet& base, const Run
     r.base = Statistics::summarise(bv);
     r.next = Statistics::summarise(nv);
     r.delta = r.next.median - r.base.median;
-    r.deltaPct = relative(r.delta, r.base.median);
+    r.deltaPct = Statistics::relativeChange(r.delta, r.base.median);
 
     const std::optional<CompareMetric> kind = m_test == Test::Calls ? callValuesOf(metric) : std::nullopt;
     const CallTest* perCall = kind ? &callTest(*b, *n, *kind, tests) : nullptr;
@@ -279,7 +267,7 @@ Comparison::MetricResult Comparison::compareMetric(const RunSet& base, const Run
         r.method = IntervalMethod::MedianOverRuns;
     }
     // Δ% and its interval over the same base.
-    r.ciPct = {relative(r.ci.low, r.base.median), relative(r.ci.high, r.base.median)};
+    r.ciPct = {Statistics::relativeChange(r.ci.low, r.base.median), Statistics::relativeChange(r.ci.high, r.base.median)};
 
     // The floor is on the run's own figures (not normalised): a function
     // of 2 µs that doubles is no regression of a program busy for seconds.

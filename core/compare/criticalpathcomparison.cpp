@@ -3,6 +3,7 @@
 #include "measurementmetrics.h"
 #include "profile.h"
 #include "ranktable.h"
+#include "statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,14 +16,6 @@ namespace runlane {
 namespace {
 
 using Kind = CriticalPath::Kind;
-constexpr std::array<Kind, 4> kKinds{Kind::Running, Kind::Queued, Kind::Idle, Kind::Waiting};
-
-double relative(double delta, double base)
-{
-    if (base != 0)
-        return delta / base;
-    return delta == 0 ? 0 : std::copysign(std::numeric_limits<double>::infinity(), delta);
-}
 
 // What a run's sums are divided by, as Comparison divides a sum metric.
 double divisor(const CriticalPathComparison::Run& run, CompareOptions::Per per)
@@ -63,7 +56,7 @@ RunSet kindRuns(const std::vector<CriticalPathComparison::Run>& runs)
         r.unit = run.profile->unit();
         r.cut = run.profile->diagnostics().firstMessage("truncated file");
         std::vector<std::pair<RunSet::Label, CompareMetrics::Values>> values;
-        for (const Kind kind : kKinds) {
+        for (const Kind kind : CriticalPath::kAllKinds) {
             RunSet::Label label;
             label.key = LabelKey{std::string(CriticalPath::kindName(kind)), std::string(), 0};
             label.async = true;
@@ -125,7 +118,7 @@ CriticalPathComparison CriticalPathComparison::compute(const std::vector<Run>& b
     // The kinds: the compare rank's statistics and verdicts, by Comparison.
     c.m_comparison = Comparison::compute(kindRuns(base), kindRuns(next), options);
     for (const Comparison::LabelResult& label : c.m_comparison.labels()) {
-        for (const Kind kind : kKinds) {
+        for (const Kind kind : CriticalPath::kAllKinds) {
             if (label.key.name != CriticalPath::kindName(kind) || label.metrics.empty())
                 continue;
             c.m_kinds[std::size_t(kind)] = label.metrics.front();
@@ -185,7 +178,7 @@ CriticalPathComparison CriticalPathComparison::compute(const std::vector<Run>& b
         row.base = median(sums.base, base);
         row.next = median(sums.next, next);
         row.delta = row.next - row.base;
-        row.deltaPct = relative(row.delta, row.base);
+        row.deltaPct = Statistics::relativeChange(row.delta, row.base);
         c.m_rows.push_back(std::move(row));
     }
     std::sort(c.m_rows.begin(), c.m_rows.end(), [](const Row& x, const Row& y) {

@@ -11,23 +11,18 @@ namespace runlane {
 
 namespace {
 
-std::size_t at(CompareMetric metric)
-{
-    return std::size_t(metric);
-}
-
 CompareMetrics::Values valuesOf(const RankRow& row)
 {
     CompareMetrics::Values v{};
-    v[at(CompareMetric::Calls)] = double(row.calls);
-    v[at(CompareMetric::Exec)] = double(row.exec);
-    v[at(CompareMetric::Total)] = double(row.total);
-    v[at(CompareMetric::Wall)] = double(row.wall);
-    v[at(CompareMetric::P50)] = double(row.p50);
-    v[at(CompareMetric::P90)] = double(row.p90);
-    v[at(CompareMetric::P99)] = double(row.p99);
-    v[at(CompareMetric::Max)] = double(row.max);
-    v[at(CompareMetric::Wait)] = double(std::max<Time>(0, row.wall - row.exec));
+    v[CompareMetrics::index(CompareMetric::Calls)] = double(row.calls);
+    v[CompareMetrics::index(CompareMetric::Exec)] = double(row.exec);
+    v[CompareMetrics::index(CompareMetric::Total)] = double(row.total);
+    v[CompareMetrics::index(CompareMetric::Wall)] = double(row.wall);
+    v[CompareMetrics::index(CompareMetric::P50)] = double(row.p50);
+    v[CompareMetrics::index(CompareMetric::P90)] = double(row.p90);
+    v[CompareMetrics::index(CompareMetric::P99)] = double(row.p99);
+    v[CompareMetrics::index(CompareMetric::Max)] = double(row.max);
+    v[CompareMetrics::index(CompareMetric::Wait)] = double(std::max<Time>(0, row.wall - row.exec));
     return v;
 }
 
@@ -71,15 +66,15 @@ RunSet::Label& RunSet::labelFor(const LabelKey& key, bool async)
 
 void RunSet::merge(CompareMetrics::Values& into, const CompareMetrics::Values& row) const
 {
-    const bool more = row[at(CompareMetric::Calls)] > into[at(CompareMetric::Calls)];
+    const bool more = row[CompareMetrics::index(CompareMetric::Calls)] > into[CompareMetrics::index(CompareMetric::Calls)];
     for (const CompareMetric m : CompareMetrics::all()) {
-        double& value = into[at(m)];
+        double& value = into[CompareMetrics::index(m)];
         if (m == CompareMetric::Calls || CompareMetrics::isSum(m))
-            value += row[at(m)];
+            value += row[CompareMetrics::index(m)];
         else if (m == CompareMetric::Max)
-            value = std::max(value, row[at(m)]);
+            value = std::max(value, row[CompareMetrics::index(m)]);
         else if (more)
-            value = row[at(m)];
+            value = row[CompareMetrics::index(m)];
     }
 }
 
@@ -165,7 +160,7 @@ std::vector<double> RunSet::values(const Label& label, CompareMetric metric) con
     std::vector<double> values;
     values.reserve(label.runs.size());
     for (const CompareMetrics::Values& run : label.runs)
-        values.push_back(run[at(metric)]);
+        values.push_back(run[CompareMetrics::index(metric)]);
     return values;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace runlane {
@@ -633,6 +634,13 @@ double Statistics::studentUpperQuantile(double tail, double df)
         (upper(mid) > tail ? lo : hi) = mid;
     }
     return (lo + hi) / 2;
+}
+
+double Statistics::relativeChange(double delta, double base)
+{
+    if (base != 0)
+        return delta / base;
+    return delta == 0 ? 0 : std::copysign(std::numeric_limits<double>::infinity(), delta);
 }
 
 } // namespace runlane

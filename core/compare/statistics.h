@@ -21,6 +21,9 @@ public:
         double max = 0;
     };
     static Summary summarise(const std::vector<double>& values);
+    // delta as a fraction of base; from a base of 0, ±infinity ("new" or
+    // "gone" where a change is shown), or 0 for no change.
+    static double relativeChange(double delta, double base);
     static double median(std::vector<double> values);
 
     struct MannWhitney {

@@ -18,11 +18,6 @@ namespace runlane {
 
 namespace {
 
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
 // The table of a run's values, one row per (run, label), as every version
 // has it.
 const char* const kRunValues =
@@ -143,7 +138,7 @@ std::string HistoryDatabase::defaultLocation()
 
 HistoryDatabase::Kind HistoryDatabase::kindOf(const std::string& location)
 {
-    const QUrl url(qs(location));
+    const QUrl url(QString::fromStdString(location));
     return url.scheme() == QLatin1String("postgresql") || url.scheme() == QLatin1String("postgres") ? Kind::PostgreSQL
                                                                                                     : Kind::SQLite;
 }
@@ -152,11 +147,11 @@ bool HistoryDatabase::open(const std::string& location, int schemaVersion)
 {
     const std::string where = location.empty() ? defaultLocation() : location;
     // The data folder may not be there yet; a folder named in --db must be.
-    if (location.empty() && !QDir().mkpath(QFileInfo(qs(where)).absolutePath())) {
+    if (location.empty() && !QDir().mkpath(QFileInfo(QString::fromStdString(where)).absolutePath())) {
         m_error = "cannot make the folder of the history " + where;
         return false;
     }
-    const QUrl url(qs(where));
+    const QUrl url(QString::fromStdString(where));
     m_kind = kindOf(where);
     const QString driver = m_kind == Kind::PostgreSQL ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE");
     if (!QSqlDatabase::isDriverAvailable(driver)) {
@@ -180,7 +175,7 @@ bool HistoryDatabase::open(const std::string& location, int schemaVersion)
         if (url.port() > 0)
             db.setPort(url.port());
     } else {
-        db.setDatabaseName(qs(where));
+        db.setDatabaseName(QString::fromStdString(where));
         // A second recorder waits for the first one's transaction instead
         // of failing at once.
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=60000"));

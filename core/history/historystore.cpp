@@ -1,6 +1,7 @@
 #include "historystore.h"
 
 #include "historydatabase.h"
+#include "qstringutf8.h"
 #include "sqlitestatement.h"
 
 #include <QDateTime>
@@ -16,11 +17,6 @@
 namespace runlane {
 
 namespace {
-
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
 
 std::string str(const QVariant& value)
 {

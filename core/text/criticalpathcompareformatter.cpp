@@ -38,12 +38,7 @@ std::string value(const CriticalPathComparison& c, double v, bool sign = false)
     return sign ? "+" + text : text;
 }
 
-std::string percent(double fraction)
-{
-    return CompareFormatter::percentText(fraction);
-}
-
-Json numberOrNull(double v)
+Json jsonNumber(double v)
 {
     if (!std::isfinite(v))
         return Json();
@@ -58,7 +53,7 @@ Json figure(const CriticalPathComparison& c, double v)
 {
     if (!shares(c) && std::isfinite(v) && std::fabs(v) < 9e15)
         return std::int64_t(std::llround(v));
-    return numberOrNull(v);
+    return jsonNumber(v);
 }
 
 // A time that is never a share: walls and the floor.
@@ -140,14 +135,14 @@ std::string CriticalPathCompareFormatter::table(const CriticalPathComparison& c,
         out += Pad::pad(std::string(Comparison::name(m.verdict)), 13)
             + Pad::pad(std::string(CriticalPath::kindName(kind)), 9) + Pad::pad(value(c, m.base.median), 11, true)
             + Pad::pad(value(c, m.next.median), 11, true) + Pad::pad(value(c, m.delta, true), 12, true)
-            + Pad::pad(percent(m.deltaPct), 10, true) + Pad::pad(CompareFormatter::pValueText(m.p), 9, true) + "  [" + percent(m.ciPct.low)
-            + ", " + percent(m.ciPct.high) + "]\n";
+            + Pad::pad(CompareFormatter::percentText(m.deltaPct), 10, true) + Pad::pad(CompareFormatter::pValueText(m.p), 9, true) + "  [" + CompareFormatter::percentText(m.ciPct.low)
+            + ", " + CompareFormatter::percentText(m.ciPct.high) + "]\n";
     }
     out += "\nBy (kind, label), largest change first:\n";
     for (const CriticalPathComparison::Row& row : c.rows()) {
         const std::string what = status(row);
         out += "  " + rowText(row) + " " + value(c, row.delta, true) + "  ("
-            + (what.empty() ? percent(row.deltaPct) : what) + ": " + value(c, row.base) + " → " + value(c, row.next)
+            + (what.empty() ? CompareFormatter::percentText(row.deltaPct) : what) + ": " + value(c, row.base) + " → " + value(c, row.next)
             + ")\n";
     }
     for (const std::string& warning : c.warnings())
@@ -164,14 +159,14 @@ std::string CriticalPathCompareFormatter::csv(const CriticalPathComparison& c)
         const Comparison::MetricResult& m = c.kind(kind);
         out += "total," + std::string(CriticalPath::kindName(kind)) + ",,,," + text(figure(c, m.base.median)) + ","
             + text(figure(c, m.next.median)) + "," + text(figure(c, m.delta)) + ","
-            + text(numberOrNull(m.deltaPct * 100)) + "," + Json(m.p).dump() + "," + text(figure(c, m.ci.low)) + ","
+            + text(jsonNumber(m.deltaPct * 100)) + "," + Json(m.p).dump() + "," + text(figure(c, m.ci.low)) + ","
             + text(figure(c, m.ci.high)) + "," + std::string(Comparison::name(m.verdict)) + "\n";
     }
     for (const CriticalPathComparison::Row& row : c.rows()) {
         out += "label," + std::string(CriticalPath::kindName(row.kind)) + "," + CompareFormatter::csvField(row.name) + ","
             + CompareFormatter::csvField(row.file) + "," + (row.line > 0 ? std::to_string(row.line) : std::string())
             + "," + text(figure(c, row.base)) + "," + text(figure(c, row.next)) + "," + text(figure(c, row.delta)) + ","
-            + text(numberOrNull(row.deltaPct * 100)) + ",,,," + status(row) + "\n";
+            + text(jsonNumber(row.deltaPct * 100)) + ",,,," + status(row) + "\n";
     }
     return out;
 }
@@ -187,12 +182,12 @@ std::string CriticalPathCompareFormatter::json(const CriticalPathComparison& c, 
                          {"base_median_ns", figure(c, m.base.median)},
                          {"new_median_ns", figure(c, m.next.median)},
                          {"delta_ns", figure(c, m.delta)},
-                         {"delta_pct", numberOrNull(m.deltaPct * 100)},
+                         {"delta_pct", jsonNumber(m.deltaPct * 100)},
                          {"p_value", m.p},
                          {"ci_low_ns", figure(c, m.ci.low)},
                          {"ci_high_ns", figure(c, m.ci.high)},
-                         {"ci_low_pct", numberOrNull(m.ciPct.low * 100)},
-                         {"ci_high_pct", numberOrNull(m.ciPct.high * 100)},
+                         {"ci_low_pct", jsonNumber(m.ciPct.low * 100)},
+                         {"ci_high_pct", jsonNumber(m.ciPct.high * 100)},
                          {"ci_method", Comparison::name(m.method)}});
     }
     Json rows = Json::array();
@@ -204,7 +199,7 @@ std::string CriticalPathCompareFormatter::json(const CriticalPathComparison& c, 
                         {"base_ns", figure(c, row.base)},
                         {"new_ns", figure(c, row.next)},
                         {"delta_ns", figure(c, row.delta)},
-                        {"delta_pct", numberOrNull(row.deltaPct * 100)},
+                        {"delta_pct", jsonNumber(row.deltaPct * 100)},
                         {"in_base", row.inBase},
                         {"in_new", row.inNew}});
     }
@@ -214,8 +209,8 @@ std::string CriticalPathCompareFormatter::json(const CriticalPathComparison& c, 
     const Json doc = {{"label", label},
                       {"base_runs", c.baseRuns()},
                       {"new_runs", c.newRuns()},
-                      {"base_tasks", numberOrNull(c.baseTasks())},
-                      {"new_tasks", numberOrNull(c.newTasks())},
+                      {"base_tasks", jsonNumber(c.baseTasks())},
+                      {"new_tasks", jsonNumber(c.newTasks())},
                       {"base_wall_ns", wholeNs(c.baseWall())},
                       {"new_wall_ns", wholeNs(c.newWall())},
                       {"per", k.options().per == CompareOptions::Per::Call ? "task" : Comparison::name(k.options().per)},

@@ -35,7 +35,7 @@ werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNLANE_WERROR=$werror \
     -DRUNLANE_FUZZ=ON -DRUNLANE_SANITIZE=ON -DRUNLANE_BUILD_GUI=OFF -DRUNLANE_BUILD_TESTS=OFF \
-    -DRUNLANE_BUILD_BENCHMARKS=OFF "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" >/dev/null
+    -DRUNLANE_BUILD_BENCHMARKS=OFF -DRUNLANE_UNITY=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" >/dev/null
 cmake --build "$build" --parallel "$(nproc)" --target fuzz_seeds
 mapfile -t all < <("$build/tests/fuzz/fuzz_seeds" --targets)
 targets=("$@")

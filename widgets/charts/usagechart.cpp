@@ -2,6 +2,7 @@
 
 #include "colorscheme.h"
 #include "profiledocument.h"
+#include "qstringutf8.h"
 #include "timeaxis.h"
 #include "timeformat.h"
 #include "trackexecindex.h"
@@ -24,15 +25,6 @@
 #include <numeric>
 
 namespace runlane {
-
-namespace {
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-} // namespace
 
 // The exec index of the track shown, built by the first computation that
 // needs it (on the worker) and kept for the zooms that follow. Jobs run one

@@ -10,7 +10,6 @@ namespace runlane {
 namespace {
 
 using Kind = CriticalPath::Kind;
-constexpr Kind kKinds[] = {Kind::Running, Kind::Queued, Kind::Idle, Kind::Waiting};
 constexpr int kBarHeight = 16;
 constexpr int kMargin = 4;
 
@@ -43,7 +42,7 @@ double CriticalPathBar::share(Kind kind) const
 QString CriticalPathBar::legendText() const
 {
     QStringList parts;
-    for (const Kind kind : kKinds)
+    for (const Kind kind : CriticalPath::kAllKinds)
         parts << QStringLiteral("%1 %2 %").arg(kindText(kind)).arg(100.0 * share(kind), 0, 'f', 1);
     return parts.join(QStringLiteral(" · "));
 }
@@ -102,7 +101,7 @@ void CriticalPathBar::paintEvent(QPaintEvent*)
     // Each part from the running sum's rounded edges: the parts meet and
     // fill the bar to the pixel.
     double sum = 0;
-    for (const Kind kind : kKinds) {
+    for (const Kind kind : CriticalPath::kAllKinds) {
         const int x0 = bar.left() + int(std::lround(sum * bar.width()));
         sum += share(kind);
         const int x1 = bar.left() + int(std::lround(std::min(sum, 1.0) * bar.width()));
@@ -114,7 +113,7 @@ void CriticalPathBar::paintEvent(QPaintEvent*)
     int x = kMargin;
     const int y = bar.bottom() + 4;
     painter.setPen(palette().color(QPalette::WindowText));
-    for (const Kind kind : kKinds) {
+    for (const Kind kind : CriticalPath::kAllKinds) {
         const int swatch = metrics.height() - 4;
         painter.fillRect(QRect(x, y + 2, swatch, swatch), kindColor(kind));
         x += swatch + 4;

@@ -1,18 +1,10 @@
 #include "criticalpathbreakdownmodel.h"
 
 #include "criticalpathbar.h"
+#include "qstringutf8.h"
 #include "valueformat.h"
 
 namespace runlane {
-
-namespace {
-
-QString qstr(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-} // namespace
 
 CriticalPathBreakdownModel::CriticalPathBreakdownModel(Grouping grouping, QObject* parent)
     : QAbstractTableModel(parent), m_grouping(grouping)
@@ -54,8 +46,8 @@ QVariant CriticalPathBreakdownModel::data(const QModelIndex& index, int role) co
 QVariant CriticalPathBreakdownModel::labelData(const CriticalPathSummary::Entry& e, int column, int role) const
 {
     const Profile& p = *m_profile;
-    const QString kind = qstr(CriticalPath::kindName(e.kind));
-    const QString name = e.label == kNone ? QString() : qstr(p.labelName(e.label));
+    const QString kind = qs(CriticalPath::kindName(e.kind));
+    const QString name = e.label == kNone ? QString() : qs(p.labelName(e.label));
     if (role == LabelRole)
         return qulonglong(e.label);
     if (column == Kind) {
@@ -91,7 +83,7 @@ QVariant CriticalPathBreakdownModel::processData(const CriticalPathSummary::Proc
         return {};
     }
     if (column == Name)
-        return role == Qt::DisplayRole || role == SortRole ? qstr(m_profile->string(e.name)) : QVariant();
+        return role == Qt::DisplayRole || role == SortRole ? qs(m_profile->string(e.name)) : QVariant();
     return shared(e.ns, column, role);
 }
 

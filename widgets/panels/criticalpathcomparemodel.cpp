@@ -3,6 +3,7 @@
 #include "compareformatter.h"
 #include "criticalpathbar.h"
 #include "diffcolors.h"
+#include "qstringutf8.h"
 #include "valueformat.h"
 
 #include <QBrush>
@@ -13,13 +14,6 @@ namespace runlane {
 
 namespace {
 
-QString qstr(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-constexpr CriticalPath::Kind kKinds[] = {CriticalPath::Kind::Running, CriticalPath::Kind::Queued,
-                                         CriticalPath::Kind::Idle, CriticalPath::Kind::Waiting};
 
 } // namespace
 
@@ -39,7 +33,7 @@ int CriticalPathCompareModel::rowCount(const QModelIndex& parent) const
 {
     if (parent.isValid() || !m_comparison)
         return 0;
-    return m_part == Part::Kinds ? int(std::size(kKinds)) : int(m_comparison->rows().size());
+    return m_part == Part::Kinds ? int(std::size(CriticalPath::kAllKinds)) : int(m_comparison->rows().size());
 }
 
 int CriticalPathCompareModel::columnCount(const QModelIndex& parent) const
@@ -60,17 +54,17 @@ CriticalPathCompareModel::Cells CriticalPathCompareModel::cells(int row) const
 {
     Cells c;
     if (m_part == Part::Kinds) {
-        c.kind = kKinds[row];
+        c.kind = CriticalPath::kAllKinds[row];
         const Comparison::MetricResult& m = m_comparison->kind(c.kind);
         c.base = m.base.median;
         c.next = m.next.median;
         c.delta = m.delta;
         c.deltaPct = m.deltaPct;
         c.verdict = m.verdict;
-        c.verdictText = qstr(Comparison::name(m.verdict));
+        c.verdictText = qs(Comparison::name(m.verdict));
         c.why = tr("Each task's %1 time is a sample; p = %2, 95 % interval of Δ: %3 … %4 (%5)")
-                    .arg(qstr(CriticalPath::kindName(c.kind)), QString::fromStdString(CompareFormatter::pValueText(m.p)),
-                         value(m.ci.low, true), value(m.ci.high, true), qstr(Comparison::name(m.method)));
+                    .arg(qs(CriticalPath::kindName(c.kind)), QString::fromStdString(CompareFormatter::pValueText(m.p)),
+                         value(m.ci.low, true), value(m.ci.high, true), qs(Comparison::name(m.method)));
         return c;
     }
     const CriticalPathComparison::Row& r = m_comparison->rows()[std::size_t(row)];
@@ -85,7 +79,7 @@ CriticalPathCompareModel::Cells CriticalPathCompareModel::cells(int row) const
     c.verdict = !r.inBase ? Comparison::Verdict::Added
               : !r.inNew  ? Comparison::Verdict::Removed
                           : Comparison::Verdict::Unchanged;
-    c.verdictText = c.verdict == Comparison::Verdict::Unchanged ? QString() : qstr(Comparison::name(c.verdict));
+    c.verdictText = c.verdict == Comparison::Verdict::Unchanged ? QString() : qs(Comparison::name(c.verdict));
     return c;
 }
 
@@ -103,7 +97,7 @@ QVariant CriticalPathCompareModel::data(const QModelIndex& index, int role) cons
     switch (index.column()) {
     case Kind:
         if (role == Qt::DisplayRole || role == SortRole)
-            return qstr(CriticalPath::kindName(c.kind));
+            return qs(CriticalPath::kindName(c.kind));
         if (role == Qt::DecorationRole)
             return CriticalPathBar::kindColor(c.kind);
         if (role == Qt::ToolTipRole)

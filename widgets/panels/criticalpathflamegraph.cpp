@@ -2,6 +2,7 @@
 
 #include "colorscheme.h"
 #include "profiledocument.h"
+#include "qstringutf8.h"
 #include "valueformat.h"
 
 #include <QHelpEvent>
@@ -23,11 +24,6 @@ namespace {
 constexpr double kMinimumBox = 1.0; // px: narrower runs are merged
 constexpr double kTextMinimum = 24.0; // px: narrower boxes get no label
 constexpr double kSliver = 2.0; // px: how far a click may miss a sliver
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 QString percent(Time part, Time whole)
 {

@@ -2,6 +2,7 @@
 
 #include "colorscheme.h"
 #include "profiledocument.h"
+#include "qstringutf8.h"
 #include "valueformat.h"
 
 #include <QColor>
@@ -11,11 +12,6 @@
 namespace runlane {
 
 namespace {
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 bool isNumeric(int column)
 {

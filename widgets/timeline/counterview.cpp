@@ -3,6 +3,7 @@
 #include "colorscheme.h"
 #include "profile.h"
 #include "profiledocument.h"
+#include "qstringutf8.h"
 #include "timeaxis.h"
 #include "valueformat.h"
 
@@ -20,11 +21,6 @@ namespace runlane {
 namespace {
 
 constexpr int kPlotMargin = 4; // px above the plot's top value and below its bottom
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 // The series' colours, readable on the palette's base whether it is light
 // or dark: the name's colour (pastel) for the fill, the line darker on a

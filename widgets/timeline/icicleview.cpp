@@ -8,6 +8,7 @@
 #include "differentialsource.h"
 #include "labelindex.h"
 #include "profiledocument.h"
+#include "qstringutf8.h"
 #include "timeaxis.h"
 #include "timelinesource.h"
 
@@ -28,11 +29,6 @@ namespace {
 constexpr double kMinimumNode = 1.0; // px: narrower runs are merged
 constexpr double kTextMinimum = 24.0; // px: narrower boxes get no label
 constexpr int kChevronWidth = 12;
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 } // namespace
 

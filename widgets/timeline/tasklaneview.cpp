@@ -5,6 +5,7 @@
 #include "criticalpathpainter.h"
 #include "criticalpathstate.h"
 #include "profiledocument.h"
+#include "qstringutf8.h"
 #include "timeaxis.h"
 #include "valueformat.h"
 
@@ -22,11 +23,6 @@
 namespace runlane {
 
 namespace {
-
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 void pendingBrush(QPainter& p, const QRectF& r)
 {

@@ -1,6 +1,7 @@
 #include "chromebatchparser.h"
 
 #include "chromeeventfiller.h"
+#include "jsonprefix.h"
 
 #include <simdjson.h>
 
@@ -12,14 +13,9 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-bool isBlank(char c)
-{
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
 std::string_view trimmed(std::string_view raw)
 {
-    while (!raw.empty() && isBlank(raw.back()))
+    while (!raw.empty() && JsonPrefix::isBlank(raw.back()))
         raw.remove_suffix(1);
     return raw;
 }
@@ -163,7 +159,7 @@ bool rawText(od::value& value, bool isObject, const RawContext& context, std::st
         if (value.get_array().get(array) || array.raw_json().get(text))
             return false;
     }
-    while (!text.empty() && isBlank(text.back()))
+    while (!text.empty() && JsonPrefix::isBlank(text.back()))
         text.remove_suffix(1);
     const std::size_t capacity = std::size_t(context.bufferEnd - text.data());
     if (capacity < text.size() + simdjson::SIMDJSON_PADDING)

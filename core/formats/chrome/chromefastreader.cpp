@@ -5,6 +5,7 @@
 
 #include "chromebatchparser.h"
 #include "diagnostics.h"
+#include "jsonprefix.h"
 #include "jsonskipper.h"
 #include "loaderror.h"
 
@@ -35,11 +36,6 @@ constexpr std::size_t kBlockSize = ChunkedFileReader::kChunkSize;
 constexpr std::size_t kMaxBuffer = ChunkedFileReader::kMaxJsonString;
 constexpr std::size_t kJobEvents = 1024; // events parsed at a time
 constexpr std::size_t kJobs = 8; // in flight between the threads
-
-bool isBlank(char c)
-{
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
 
 // Whether `text`, a value the file ends inside, is the start of valid JSON:
 // what the reference reader's parser says past the end of the input, and
@@ -274,7 +270,7 @@ private:
     int peekToken()
     {
         for (;;) {
-            while (m_pos < m_end && isBlank(m_buffer[m_pos]))
+            while (m_pos < m_end && JsonPrefix::isBlank(m_buffer[m_pos]))
                 ++m_pos;
             if (m_pos < m_end)
                 return static_cast<unsigned char>(m_buffer[m_pos]);
