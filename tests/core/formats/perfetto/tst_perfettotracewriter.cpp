@@ -228,6 +228,50 @@ private Q_SLOTS:
         QCOMPARE(treeText(b), treeText(a));
         QCOMPARE(flowTexts(b, false), flowTexts(a, false));
     }
+
+    // Each name and source location is interned once, on the packet of its
+    // first slice; the first packet clears the sequence's state.
+    void namesAreInternedOnce()
+    {
+        const LoadResult r = runlane::test::loadText(JSON([{"ph": "X", "name": "handle", "ts": 0, "dur": 10,
+                                                            "args": {"file": "srv.rs", "line": 7}},
+                                                           {"ph": "X", "name": "handle", "ts": 20, "dur": 10,
+                                                            "args": {"file": "srv.rs", "line": 7}},
+                                                           {"ph": "i", "name": "handle", "ts": 40, "s": "t"}]));
+        QVERIFY(r.ok());
+        const QByteArray bytes = QByteArray::fromStdString(PerfettoTraceWriter::toString(*r.profile));
+        QCOMPARE(bytes.count("handle"), 1);
+        QCOMPARE(bytes.count("srv.rs"), 1);
+        const SampleCounts counts = SampleCounter::count(bytes);
+        QCOMPARE(counts.slices, 2);
+        QCOMPARE(counts.instants, 1);
+        QCOMPARE(counts.packets.at(11), 5); // 2 begins, 2 ends, 1 instant
+        // Packet 1: field 1, a 4-byte length, trusted_packet_sequence_id 1, sequence_flags 1.
+        QCOMPARE(bytes.mid(5, 4), QByteArray::fromHex("500168" "01"));
+    }
+
+    void negativeTimesCannotBeWritten()
+    {
+        const LoadResult r = runlane::test::loadText(JSON([{"ph": "X", "name": "early", "ts": -5, "dur": 10}]));
+        QVERIFY(r.ok());
+        std::string error;
+        QCOMPARE(PerfettoTraceWriter::toString(*r.profile, &error), std::string());
+        QCOMPARE(qstr(error), QStringLiteral("cannot write a Perfetto trace: its timestamps are unsigned and the "
+                                             "profile has a time before 0 (-5000 ns)"));
+    }
+
+    void writeFileIsAtomic()
+    {
+        const LoadResult r = ProfileLoader::load(dataPath("profiles/fgh-chrome.json"));
+        QVERIFY(r.ok());
+        QTemporaryDir dir;
+        std::string error;
+        QVERIFY(PerfettoTraceWriter::writeFile(*r.profile, dir.filePath(QStringLiteral("out.pftrace")), error));
+        QCOMPARE(ProfileLoader::load(dir.filePath(QStringLiteral("out.pftrace"))).profile->intervalCount(), std::size_t(3));
+        QVERIFY(!PerfettoTraceWriter::writeFile(*r.profile, dir.filePath(QStringLiteral("missing/out.pftrace")), error));
+        QVERIFY2(qstr(error).startsWith(QStringLiteral("cannot write ")), error.c_str());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"out.pftrace"});
+    }
 };
 
 QTEST_GUILESS_MAIN(TstPerfettoTraceWriter)
