@@ -40,6 +40,7 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -48,9 +49,11 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -219,7 +222,11 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1400, 900);
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     fitToScreen();
-    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    m_docksByUser = restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    for (QDockWidget* dock : {m_rankDock, m_warningsDock, criticalPathDock}) { // moved or floated by the user
+        connect(dock, &QDockWidget::dockLocationChanged, this, [this] { m_docksByUser = true; });
+        connect(dock, &QDockWidget::topLevelChanged, this, [this] { m_docksByUser = true; });
+    }
     fitDetails(); // a strip until something is selected
     m_view->restoreSplitterState(settings.value(QStringLiteral("splitter")).toByteArray());
     updateTitle();
@@ -477,6 +484,8 @@ void MainWindow::showProfile(const LoadedProfile& profile)
     m_loadNote.clear();
     // The notices above the views are laid out first: the views share the height they leave.
     centralWidget()->layout()->activate();
+    if (!m_rankFitted)
+        fitRank(); // for the first profile: the next keeps the room the views had (and the user's sizes in it)
     m_view->fitToProfile();
     updateTitle();
     Q_EMIT profileShown();
@@ -486,6 +495,31 @@ void MainWindow::fitDetails()
 {
     const bool empty = m_details->isEmpty() && !m_compare->removedDock()->isVisible();
     resizeDocks({m_detailsDock}, {ViewSizing::detailsWidth(empty, width(), DetailsPane::kStripWidth, DetailsPane::kWidth)}, Qt::Horizontal);
+}
+
+void MainWindow::fitRank()
+{
+    // The bottom dock area is as tall as its docks ask (the rank's table asks for two rows):
+    // the rank gets the rows the views can spare, measured from the laid-out table.
+    if (m_docksByUser || !isVisible() || !m_rankDock->isVisible() || dockWidgetArea(m_rankDock) != Qt::BottomDockWidgetArea)
+        return;
+    m_rankFitted = true;
+    const QTableView* table = m_rank->isComparing() ? m_rank->compareView() : m_rank->view();
+    ViewSizing::Dock dock;
+    dock.height = m_rankDock->height();
+    // The scroll bar under the columns is counted, shown or not: the columns widen to their
+    // values once the rank is computed, after this.
+    const QScrollBar* under = table->horizontalScrollBar();
+    dock.chrome = dock.height - table->viewport()->height() + (under->isVisible() ? 0 : under->sizeHint().height());
+    dock.rowHeight = table->verticalHeader()->defaultSectionSize();
+    if (const Profile* p = m_document->profile())
+        dock.rows = int(std::min<std::size_t>(p->labelCount(), ViewSizing::kRankRows)); // no more rows than labels
+    dock.window = height();
+    dock.spare = m_view->spareHeight();
+    if (const int fitted = ViewSizing::rankHeight(dock); fitted != dock.height) {
+        resizeDocks({m_rankDock}, {fitted}, Qt::Vertical);
+        layout()->activate(); // the views sized for their new room now, not at the next layout pass
+    }
 }
 
 void MainWindow::failed(const LoadError& error)
@@ -709,6 +743,17 @@ void MainWindow::resizeEvent(QResizeEvent* event)
         fitDetails();
     if (m_drop->isShown())
         m_drop->setArea(centralWidget()->geometry());
+    if (m_rankFitted)
+        fitRank(); // a smaller window takes the rank's rows first, down to a few
+}
+
+bool MainWindow::event(QEvent* event)
+{
+    // A press on the window's own area, on no child, is on a dock's separator: the drag that
+    // follows makes the docks' sizes the user's, no longer fitRank's.
+    if (event->type() == QEvent::MouseButtonPress && !childAt(static_cast<QMouseEvent*>(event)->position().toPoint()))
+        m_docksByUser = true;
+    return QMainWindow::event(event);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

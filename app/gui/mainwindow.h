@@ -107,6 +107,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     void buildMenus();
@@ -115,6 +116,8 @@ private:
     void loaded(const LoadedProfile& profile);
     void failed(const LoadError& error);
     void fitDetails();
+    // The Rank dock's rows (ViewSizing::rankHeight), unless the docks' sizes are the user's.
+    void fitRank();
     void progress(qint64 done, qint64 total);
     void chooseAndOpen();
     void closeProfile();
@@ -152,6 +155,8 @@ private:
     QAction* m_exportScale = nullptr;
     QAction* m_aggregatedAction = nullptr;
     QString m_currentPath;
+    bool m_docksByUser = false; // restored from the settings, or a dock dragged: fitRank leaves them
+    bool m_rankFitted = false; // for the first profile shown; again as the window is resized
     QString m_loadingPath;
     QString m_lastError;
     QString m_loadNote; // said in the status line once the load ends

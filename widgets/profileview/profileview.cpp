@@ -178,6 +178,12 @@ ViewSizing::Facts ProfileView::sizingFacts() const
     return f;
 }
 
+int ProfileView::spareHeight() const
+{
+    const ViewSizing::Facts facts = sizingFacts();
+    return facts.total - ViewSizing::wantedTotal(facts);
+}
+
 void ProfileView::fitToProfile()
 {
     // Whoever laid this view out did so first: the heights shared are those it has.

@@ -54,6 +54,9 @@ public:
     // whenever this view's height changes (the window, a dock opening or
     // closing): the user's sizes, if any, are scaled to the new height.
     void fitToProfile();
+    // The height the views could give to a dock below them and still get what ViewSizing
+    // gives them first (negative: what they are short of it), for the window's docks.
+    int spareHeight() const;
     // The main splitter's state, for the settings: restored at start, saved
     // once the user has moved it.
     void restoreSplitterState(const QByteArray& state);

@@ -24,6 +24,28 @@ int ViewSizing::detailsWidth(bool empty, int window, int strip, int wanted)
     return empty ? strip : std::max(strip, std::min(wanted, window / 4));
 }
 
+int ViewSizing::wantedTotal(const Facts& f)
+{
+    if (f.chartOnly)
+        return kShrunkLanesHeight + kUsageHeight + kChartOnlyTimeline;
+    const int usage = std::max(f.usageMinimum, kUsageLabelsHeight);
+    const int counters = f.counters ? std::min(f.countersContent, std::max(f.countersCompact, f.countersMinimum)) + f.handle : 0;
+    const int others = lanesFloor(f) + counters;
+    // fit() gives the icicle its depth's rows up to 2/5 of what the chart leaves: in a
+    // room of `others` × 5/3 the icicle's 2/5 is what the others leave it.
+    const int icicleNeed = std::max(f.icicleMinimum, f.icicleContent + 8);
+    return usage + std::min(others + icicleNeed, (others * 5 + 2) / 3);
+}
+
+int ViewSizing::rankHeight(const Dock& d)
+{
+    // The lanes' rows come first: the rank grows only by what the views spare, and where they
+    // are short it gives them its rows down to kMinRankRows (or to what it has, if fewer).
+    const int most = std::min(d.chrome + std::min(kRankRows, d.rows) * d.rowHeight, d.window / kRankWindowShare);
+    const int least = std::min(d.height, d.chrome + kMinRankRows * d.rowHeight);
+    return std::min(most, std::max(d.height + d.spare, least));
+}
+
 ViewSizing::Sizes ViewSizing::fit(const Facts& f)
 {
     Sizes s;
@@ -33,7 +55,7 @@ ViewSizing::Sizes ViewSizing::fit(const Facts& f)
     if (f.chartOnly) {
         // Metrics over time (Chroprof, live or saved) have no intervals: their chart gets the room.
         s.lanes = kShrunkLanesHeight;
-        s.usage = std::max(kUsageHeight, total - kShrunkLanesHeight - 100);
+        s.usage = std::max(kUsageHeight, total - kShrunkLanesHeight - kChartOnlyTimeline);
         s.counters = f.counters ? std::min(f.countersContent, std::max(f.countersCompact, f.countersMinimum)) : 0;
         s.timeline = std::max(0, total - s.lanes - s.usage);
         return s;

@@ -41,6 +41,13 @@ public:
     static constexpr int kUsageHeight = 170;
     // The usage chart's height that keeps its y labels readable (two ticks, 0 and the top, and the legend).
     static constexpr int kUsageLabelsHeight = 150;
+    // Metrics over time: the timeline panel's height under the chart's room.
+    static constexpr int kChartOnlyTimeline = 100;
+    // The Rank dock below the views (issue 46): the rows it shows when the views can spare
+    // the room, the rows it keeps when they cannot, and its most, a share of the window.
+    static constexpr int kRankRows = 8;
+    static constexpr int kMinRankRows = 3;
+    static constexpr int kRankWindowShare = 3; // a third
 
     static Sizes fit(const Facts& facts);
     // The kinds of profile whose splitter sizes the user's moves set apart (for the session):
@@ -55,6 +62,24 @@ public:
     // nothing, else `wanted` up to a quarter of the window, so that a narrow window's
     // timeline keeps the rest (issue 39, item 15).
     static int detailsWidth(bool empty, int window, int strip, int wanted);
+    // The splitter's height below which fit() can no longer give each view what it gives
+    // first: the chart its labels, compact counters, min(6, rows) lane rows, and the icicle
+    // the rows its depth needs, up to its 40 % share. What a dock below may take is the rest.
+    static int wantedTotal(const Facts& facts);
+    // The Rank dock's height, from what is laid out now: the dock's `height`, of which its
+    // `chrome` (title, filter, header, scroll bar) and the rest rows of `rowHeight` px. It
+    // grows towards kRankRows rows (or the `rows` it may have, if fewer) by what the views
+    // `spare`, or shrinks towards kMinRankRows by what they are short (a negative `spare`),
+    // never over a kRankWindowShare-th of the `window`'s height.
+    struct Dock {
+        int height = 0;
+        int chrome = 0;
+        int rowHeight = 0;
+        int rows = kRankRows;
+        int window = 0;
+        int spare = 0;
+    };
+    static int rankHeight(const Dock& dock);
 };
 
 } // namespace runlane

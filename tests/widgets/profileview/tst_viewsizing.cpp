@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "mainwindowdriver.h"
 #include "profiledocument.h"
+#include "rankpanel.h"
 #include "tasklaneview.h"
 #include "testsupport.h"
 #include "timeaxis.h"
@@ -14,9 +15,11 @@
 
 #include <QDockWidget>
 #include <QSplitter>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <array>
 #include <cstdio>
 
 using namespace runlane;
@@ -145,6 +148,66 @@ private Q_SLOTS:
         QFETCH(int, window);
         QFETCH(int, expected);
         QCOMPARE(ViewSizing::detailsWidth(empty, window, DetailsPane::kStripWidth, DetailsPane::kWidth), expected);
+    }
+
+    // The splitter's height under which a dock below takes from what fit() gives first.
+    void wantedTotal_data()
+    {
+        QTest::addColumn<ViewSizing::Facts>("facts");
+        QTest::addColumn<int>("expected");
+        // usage 150, compact counters 60 + 6, the lanes' floor 154: 220 others; the icicle's 608
+        // rows are capped at 2/5 of 220 × 5/3 = 367, 147 px, what the others leave it.
+        QTest::newRow("tasks+counters") << tasksAndCounters(804) << 150 + (220 * 5 + 2) / 3;
+        // A shallow icicle (4 rows, 80 + 8 px) gets them all: 150 + 220 + 88.
+        ViewSizing::Facts shallow = tasksAndCounters(804);
+        shallow.icicleContent = 72;
+        shallow.icicleMinimum = 60;
+        QTest::newRow("shallow icicle") << shallow << 150 + 220 + 80;
+        // No tasks: the lanes' 90 instead of their rows.
+        ViewSizing::Facts none = shallow;
+        none.laneContent = 0;
+        QTest::newRow("no tasks") << none << 150 + 90 + 66 + 80;
+        ViewSizing::Facts chart = none;
+        chart.chartOnly = true;
+        QTest::newRow("chart only") << chart << 90 + 170 + 100;
+    }
+
+    void wantedTotal()
+    {
+        QFETCH(ViewSizing::Facts, facts);
+        QFETCH(int, expected);
+        QCOMPARE(ViewSizing::wantedTotal(facts), expected);
+    }
+
+    // The Rank dock: 8 rows of 20 px under an 80 px chrome when the views spare them (no more than
+    // the profile's labels), never over a third of the window; 3 rows when the views are short.
+    void rankHeight_data()
+    {
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("window");
+        QTest::addColumn<int>("spare");
+        QTest::addColumn<int>("rows"); // the profile's labels
+        QTest::addColumn<int>("expected");
+        QTest::newRow("spare enough") << 120 << 1080 << 400 << 287 << 80 + 8 * 20;
+        QTest::newRow("a third of 600") << 120 << 600 << 400 << 287 << 200;
+        QTest::newRow("spare 40") << 120 << 900 << 40 << 287 << 160;
+        QTest::newRow("none spare") << 120 << 900 << 0 << 287 << 120;
+        QTest::newRow("short 30") << 160 << 720 << -30 << 287 << 140;
+        QTest::newRow("short, 3 rows kept") << 160 << 720 << -100 << 287 << 80 + 3 * 20;
+        QTest::newRow("taller than wanted") << 400 << 1400 << 0 << 287 << 240;
+        QTest::newRow("five labels") << 120 << 1080 << 400 << 5 << 80 + 5 * 20;
+        QTest::newRow("two labels") << 120 << 1080 << 400 << 2 << 80 + 2 * 20;
+        QTest::newRow("two labels, taller") << 400 << 1080 << 0 << 2 << 80 + 2 * 20;
+    }
+
+    void rankHeight()
+    {
+        QFETCH(int, height);
+        QFETCH(int, window);
+        QFETCH(int, spare);
+        QFETCH(int, rows);
+        QFETCH(int, expected);
+        QCOMPARE(ViewSizing::rankHeight({height, 80, 20, rows, window, spare}), expected);
     }
 
     // Measured from the laid-out widgets: the lanes show min(6, lanes) rows under their first header,
@@ -293,7 +356,9 @@ private Q_SLOTS:
         QTest::addColumn<QSize>("size");
         QTest::addColumn<int>("rows"); // the dock closed
         QTest::addColumn<int>("docked"); // the Critical path dock open
-        QTest::newRow("1920x1080") << QSize(1920, 1080) << 10 << 7;
+        // At 1920 x 1080 the Rank dock's eight rows leave the lanes 7 (10 when it had two), and the
+        // Critical path dock opens in the rank's room, not the views' (7 rows with it, as before).
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << 7 << 7;
         QTest::newRow("1400x900") << QSize(1400, 900) << 6 << 6;
         QTest::newRow("1280x720") << QSize(1280, 720) << 6 << 6;
     }
@@ -335,6 +400,10 @@ private Q_SLOTS:
         window.openFile(m_files.filePath(QStringLiteral("tasks-1.json")));
         QVERIFY(waitShown(window));
         settle(window);
+        // The rank dragged down to its table's least (it has more rows by default): the dock
+        // opening then takes room from the views.
+        QVERIFY(dragRankSeparator(window, 150));
+        settle(window);
         auto* splitter = window.findChild<QSplitter*>();
         QList<int> moved = splitter->sizes();
         moved[0] -= 100; // the lanes 100 px taller than the policy made them
@@ -369,7 +438,154 @@ private Q_SLOTS:
         QVERIFY2(scaledFromMove(splitter->sizes()), qPrintable(text(splitter->sizes())));
     }
 
+    // Issue 46: with clean settings the bottom dock area was as tall as the rank table asks,
+    // two rows (the Critical path dock beside it is hidden until P), the lanes ~18 rows at
+    // 1400 x 900. The rank gets up to ten rows the views can spare, never over a third of the
+    // window, the lanes keeping their six rows: rank rows and lane rows wholly in view.
+    void rankGetsRows_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("rankRows");
+        QTest::addColumn<int>("laneRows");
+        const std::tuple<const char*, QString, std::array<int, 6>> files[] = {
+            {"demo", MainWindow::demoPath(), {8, 21, 8, 12, 4, 6}},
+            {"counters+tasks", m_files.filePath(QStringLiteral("tasks-1.json")), {8, 7, 8, 6, 2, 6}},
+            {"no tasks", dataPath(QStringLiteral("profiles/chrome-counters.json")), {2, 0, 2, 0, 2, 0}},
+            {"sampled", dataPath(QStringLiteral("samples/cpuprofile/node10-example.cpuprofile")), {5, 0, 5, 0, 5, 0}},
+        };
+        for (const auto& [name, path, rows] : files) {
+            int i = 0;
+            for (const QSize size : {QSize(1920, 1080), QSize(1400, 900), QSize(1280, 720)}) {
+                QTest::addRow("%s %dx%d", name, size.width(), size.height()) << path << size << rows[i] << rows[i + 1];
+                i += 2;
+            }
+        }
+    }
+
+    void rankGetsRows()
+    {
+        QFETCH(QString, file);
+        QFETCH(QSize, size);
+        QFETCH(int, rankRows);
+        QFETCH(int, laneRows);
+        MainWindow window;
+        QVERIFY(showWith(window, size, file));
+        qInfo("rank %d rows (%d px), lanes %d rows (%d px), icicle %d of %d px, usage %d px", rankRowsInView(window),
+              rankDock(window)->height(), window.lanes()->rowsInView(), window.lanes()->height(), window.icicle()->height(),
+              window.icicle()->contentHeight(), window.usage()->height());
+        QCOMPARE(rankRowsInView(window), rankRows);
+        QCOMPARE(window.lanes()->rowsInView(), laneRows);
+        QVERIFY(window.usage()->height() >= ViewSizing::kUsageLabelsHeight);
+        QVERIFY(rankDock(window)->height() <= window.height() / ViewSizing::kRankWindowShare);
+    }
+
+    // The window made smaller after the profile is shown: the rank gives its rows back to the
+    // views as the room goes, down to three, as if it had opened at that size.
+    void rankShrinksWithTheWindow()
+    {
+        MainWindow window;
+        QVERIFY(showWith(window, QSize(1400, 900), MainWindow::demoPath()));
+        window.resize(1280, 720);
+        settle(window);
+        QTRY_COMPARE(window.height(), 720);
+        qInfo("rank %d rows, lanes %d rows", rankRowsInView(window), window.lanes()->rowsInView());
+        QCOMPARE(rankRowsInView(window), 4);
+        QCOMPARE(window.lanes()->rowsInView(), 6);
+    }
+
+    // A dock state saved by an earlier session is the user's: restored, it is kept.
+    void restoredDocksKept()
+    {
+        int height = 0;
+        {
+            MainWindow window;
+            window.resize(1400, 900);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.resizeDocks({rankDock(window)}, {150}, Qt::Vertical);
+            settle(window);
+            height = rankDock(window)->height();
+            window.close(); // saves the geometry and the docks' state
+        }
+        QCOMPARE(height, 150);
+        MainWindow window; // at the size the settings give it
+        QVERIFY(showWith(window, QSize(), MainWindow::demoPath()));
+        QCOMPARE(rankDock(window)->height(), height);
+        window.resize(1300, 800);
+        settle(window);
+        QCOMPARE(rankDock(window)->height(), height);
+    }
+
+    // A drag of the separator above the rank makes its height the user's: not fitted again when
+    // the next file opens or the window is resized.
+    void draggedDockKept()
+    {
+        MainWindow window;
+        QVERIFY(showWith(window, QSize(1400, 900), MainWindow::demoPath()));
+        QDockWidget* dock = rankDock(window);
+        const int fitted = dock->height();
+        QVERIFY(dragRankSeparator(window, 60));
+        settle(window);
+        const int dragged = dock->height();
+        QVERIFY2(dragged < fitted - 40, qPrintable(QStringLiteral("%1 → %2").arg(fitted).arg(dragged)));
+        window.openFile(m_files.filePath(QStringLiteral("tasks-1.json")));
+        QVERIFY(waitShown(window));
+        settle(window);
+        QCOMPARE(dock->height(), dragged);
+        window.resize(1500, 950);
+        settle(window);
+        QCOMPARE(dock->height(), dragged);
+    }
+
 private:
+    // Shows the window at `size` (invalid: the size it starts at), opens `file` and waits for
+    // every view's work.
+    static bool showWith(MainWindow& window, const QSize& size, const QString& file)
+    {
+        if (size.isValid())
+            window.resize(size);
+        window.show();
+        if (!QTest::qWaitForWindowExposed(&window))
+            return false;
+        window.openFile(file);
+        const bool shown = waitShown(window);
+        settle(window);
+        return shown;
+    }
+
+    static QDockWidget* rankDock(const MainWindow& window) { return window.findChild<QDockWidget*>(QStringLiteral("rank")); }
+
+    // Drags the separator above the Rank dock `dy` px down through the window system, as a user
+    // would: the press on the separator (on no child of the window), then the moves.
+    static bool dragRankSeparator(MainWindow& window, int dy)
+    {
+        const QPoint separator(window.width() / 2, (window.centralWidget()->geometry().bottom() + rankDock(window)->geometry().top()) / 2);
+        if (window.childAt(separator))
+            return false;
+        QWindow* handle = window.windowHandle();
+        QTest::mouseMove(handle, separator);
+        QTest::mousePress(handle, Qt::LeftButton, {}, separator);
+        for (int moved = 10; moved <= dy; moved += 10)
+            QTest::mouseMove(handle, separator + QPoint(0, moved));
+        QTest::mouseRelease(handle, Qt::LeftButton, {}, separator + QPoint(0, dy));
+        return true;
+    }
+
+    // The rank's rows wholly in the table's view.
+    static int rankRowsInView(const MainWindow& window)
+    {
+        const QTableView* table = window.rank()->view();
+        int rows = 0;
+        for (int row = std::max(0, table->rowAt(0)); row < table->model()->rowCount(); ++row) {
+            const int top = table->rowViewportPosition(row);
+            if (top + table->rowHeight(row) > table->viewport()->height())
+                break;
+            rows += top >= 0 ? 1 : 0;
+        }
+        return rows;
+    }
+
     QTemporaryDir m_settings;
     QTemporaryDir m_files;
 };
