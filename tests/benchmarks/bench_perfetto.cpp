@@ -1,11 +1,12 @@
 // bench_perfetto: the Perfetto reader's throughput against the Chrome JSON
 // reader's on the same workload (issue 42: at least as many events per
-// second). A generated Chrome trace (TraceGenerator) is loaded, written as
-// a Perfetto trace by PerfettoTraceWriter, and both files are then loaded
-// in turn, `--repeat` times each, alternating, so that a busy machine
-// weighs on both alike. Each load's wall time and CPU time (user + system
-// of the whole process, every thread of the loader included) are taken;
-// the medians give slices per second for each reader.
+// second, memory as for JSON). A generated Chrome trace (TraceGenerator) is
+// loaded, written as a Perfetto trace by PerfettoTraceWriter, and both
+// files are then loaded in turn, `--repeat` times each, alternating, so
+// that a busy machine weighs on both alike. Each load runs in a child
+// process of its own: its CPU time (user + system, every thread of the
+// loader) and peak memory are the child's alone, from wait4. The medians
+// give slices per second for each reader.
 //
 //   bench_perfetto [--events 1220000] [--repeat 3] [--keep DIR]   (about 1 M slices)
 //
@@ -22,7 +23,11 @@
 #include <QTemporaryDir>
 
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -31,17 +36,10 @@ using namespace runlane;
 
 namespace {
 
-double cpuSeconds()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
 struct Timing {
     std::vector<double> wall;
     std::vector<double> cpu;
+    std::vector<double> peakMiB;
     std::size_t intervals = 0;
 };
 
@@ -51,27 +49,64 @@ double median(std::vector<double> values)
     return values[values.size() / 2];
 }
 
+// Runs `work` in a child process; its CPU seconds and peak RSS from wait4,
+// and the number it returns (< 0: failed) through a pipe. Children keep the
+// parent free of the loader's threads, which a fork would not take along.
+template<typename Work>
+bool inChild(Work work, Timing& timing)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return false;
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        const long long result = work();
+        const bool written = write(fds[1], &result, sizeof result) == ssize_t(sizeof result);
+        _exit(written && result >= 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    long long result = -1;
+    if (pid < 0 || read(fds[0], &result, sizeof result) != ssize_t(sizeof result))
+        result = -1;
+    close(fds[0]);
+    int status = 0;
+    rusage usage{};
+    if (pid > 0)
+        wait4(pid, &status, 0, &usage);
+    timing.wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    timing.cpu.push_back(double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                         + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6);
+    timing.peakMiB.push_back(double(usage.ru_maxrss) / 1024.0);
+    if (result < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return false;
+    timing.intervals = std::size_t(result);
+    return true;
+}
+
 bool loadOnce(const std::string& path, Timing& timing)
 {
-    LoadResult result;
-    const double cpuBefore = cpuSeconds();
-    timing.wall.push_back(bench::seconds([&] { result = ProfileLoader::load(QString::fromStdString(path)); }));
-    timing.cpu.push_back(cpuSeconds() - cpuBefore);
-    if (!result.ok()) {
-        std::fprintf(stderr, "bench_perfetto: %s: %s\n", path.c_str(), result.error.toString().c_str());
-        return false;
-    }
-    timing.intervals = result.profile->intervalCount();
-    return true;
+    return inChild(
+        [&]() -> long long {
+            const LoadResult result = ProfileLoader::load(QString::fromStdString(path));
+            if (!result.ok()) {
+                std::fprintf(stderr, "bench_perfetto: %s: %s\n", path.c_str(), result.error.toString().c_str());
+                return -1;
+            }
+            return static_cast<long long>(result.profile->intervalCount());
+        },
+        timing);
 }
 
 void report(const char* what, const Timing& t, std::int64_t bytes)
 {
     const double wall = median(t.wall);
     const double cpu = median(t.cpu);
-    std::printf("%-8s %9zu slices  %7.1f MiB  wall %6.3f s (%5.2f M slices/s)  cpu %6.3f s (%5.2f M slices/s)\n", what,
-                t.intervals, double(bytes) / (1024.0 * 1024.0), wall, double(t.intervals) / wall / 1e6, cpu,
-                double(t.intervals) / cpu / 1e6);
+    std::printf("%-8s %9zu slices  file %6.1f MiB  wall %6.3f s (%5.2f M slices/s)  cpu %6.3f s (%5.2f M slices/s)"
+                "  peak %6.1f MiB\n",
+                what, t.intervals, double(bytes) / (1024.0 * 1024.0), wall, double(t.intervals) / wall / 1e6, cpu,
+                double(t.intervals) / cpu / 1e6, median(t.peakMiB));
 }
 
 } // namespace
@@ -99,22 +134,31 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench_perfetto: cannot write %s\n", chrome.c_str());
         return 1;
     }
-    {
-        const LoadResult source = ProfileLoader::load(QString::fromStdString(chrome));
-        std::string error;
-        if (!source.ok()
-            || !PerfettoTraceWriter::writeFile(*source.profile, QString::fromStdString(perfetto), error)) {
-            std::fprintf(stderr, "bench_perfetto: %s\n", source.ok() ? error.c_str() : source.error.toString().c_str());
-            return 1;
-        }
-    }
+    Timing conversion;
+    const bool converted = inChild(
+        [&]() -> long long {
+            const LoadResult source = ProfileLoader::load(QString::fromStdString(chrome));
+            std::string error;
+            if (!source.ok()
+                || !PerfettoTraceWriter::writeFile(*source.profile, QString::fromStdString(perfetto), error)) {
+                std::fprintf(stderr, "bench_perfetto: %s\n",
+                             source.ok() ? error.c_str() : source.error.toString().c_str());
+                return -1;
+            }
+            return 0;
+        },
+        conversion);
+    if (!converted)
+        return 1;
     Timing chromeTiming;
     Timing perfettoTiming;
     for (int k = 0; k < options.repeat; ++k) {
         if (!loadOnce(chrome, chromeTiming) || !loadOnce(perfetto, perfettoTiming))
             return 1;
     }
-    std::printf("%d loads each, alternating; medians (CPU: user + system, all threads)\n", options.repeat);
+    std::printf("%d loads each, alternating, each in a process of its own; medians (CPU: user + system, all "
+                "threads)\n",
+                options.repeat);
     report("chrome", chromeTiming, QFileInfo(QString::fromStdString(chrome)).size());
     report("perfetto", perfettoTiming, QFileInfo(QString::fromStdString(perfetto)).size());
     std::printf("perfetto / chrome slices per CPU second: %.2f; per wall second: %.2f\n",
