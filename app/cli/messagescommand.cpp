@@ -5,6 +5,7 @@
 #include "messagesformatter.h"
 #include "processmessages.h"
 #include "profile.h"
+#include "timeformat.h"
 
 #include <ostream>
 
@@ -26,7 +27,8 @@ request waiting is a warning. Times in ms from the profile's start.
                  (time_ms,arrival_ms,from,to,kind,name,request_id,
                  round_trip_ms); json: processes, messages, round_trips and
                  warnings; svg: a beanpole diagram (poles side by side, time
-                 down the page at 1 ms per unit, a grid line every 100 ms)
+                 down the page at 1 ms per unit, a grid line every 100 ms),
+                 for messages within 10 min of the profile's start
 )HELP";
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err)
@@ -48,8 +50,16 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         out << MessagesFormatter::csv(messages, p.startTime());
     else if (format == "json")
         out << MessagesFormatter::json(messages, p.startTime());
-    else if (format == "svg")
+    else if (format == "svg") {
+        // 1 ms per unit: an hour of messages would be a page 3.6 million units tall.
+        if (const Time span = MessagesFormatter::svgSpan(messages, p.startTime()); span > MessagesFormatter::kMaxSvgSpan) {
+            err << "runlane-cli: the messages span " << TimeFormat::duration(span)
+                << " from the profile's start: a beanpole diagram at 1 ms per unit is drawn for up to "
+                << TimeFormat::duration(MessagesFormatter::kMaxSvgSpan) << " (use --format csv or json)\n";
+            return CliCommands::InputError;
+        }
         out << MessagesFormatter::svg(messages, p.startTime());
+    }
     else
         out << MessagesFormatter::table(messages, p.startTime());
     // The diagram and the data stay clean; the warnings go to stderr too.

@@ -173,6 +173,14 @@ std::string MessagesFormatter::json(const ProcessMessages& m, Time origin)
     return out + "]}\n";
 }
 
+Time MessagesFormatter::svgSpan(const ProcessMessages& m, Time origin)
+{
+    Time last = origin;
+    for (const Message& x : m.messages())
+        last = std::max({last, x.time, x.arrival});
+    return last - origin;
+}
+
 std::string MessagesFormatter::svg(const ProcessMessages& m, Time origin)
 {
     // 1 unit per ms down the page, below a band for the poles' names.
@@ -180,9 +188,7 @@ std::string MessagesFormatter::svg(const ProcessMessages& m, Time origin)
     constexpr double kPoleGap = 220;
     constexpr double kLeft = 110;
     auto y = [&](Time t) { return kTop + double(t - origin) / 1e6; };
-    Time last = origin;
-    for (const Message& x : m.messages())
-        last = std::max({last, x.time, x.arrival});
+    const Time last = origin + std::min(svgSpan(m, origin), kMaxSvgSpan);
     const double width = kLeft * 2 + kPoleGap * double(std::max<std::size_t>(m.processes().size(), 1) - 1);
     const double height = y(last) + 40;
     auto poleX = [&](std::uint32_t p) { return kLeft + kPoleGap * double(p); };
@@ -194,7 +200,7 @@ std::string MessagesFormatter::svg(const ProcessMessages& m, Time origin)
         + "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         + "<g font-family=\"sans-serif\" font-size=\"11\">\n";
     // A grid line every 100 ms, labelled at the left.
-    for (Time t = 0; origin + t <= last; t += 100'000'000) {
+    for (Time t = 0; t <= last - origin; t += 100'000'000) {
         const std::string gy = number(y(origin + t));
         out += "<line x1=\"0\" y1=\"" + gy + "\" x2=\"" + number(width) + "\" y2=\"" + gy
             + "\" stroke=\"#ddd\"/><text x=\"4\" y=\"" + number(y(origin + t) - 3) + "\" fill=\"#888\">"

@@ -24,7 +24,12 @@ public:
     // Poles side by side, time down the page at 1 ms per unit, a grid line
     // every 100 ms, an arrow per message labelled by its name, a request
     // and its response joined by a bracket with the round trip.
+    // Messages spanning more than kMaxSvgSpan from `origin` would make a
+    // page of millions of units: the caller says so instead (svgSpan).
     static std::string svg(const ProcessMessages& messages, Time origin);
+    static constexpr Time kMaxSvgSpan = Time(600) * 1'000'000'000; // 10 min
+    // From `origin` to the last message's arrival.
+    static Time svgSpan(const ProcessMessages& messages, Time origin);
 
     static std::string_view kindName(ProcessMessages::Kind kind);
 };

@@ -10,6 +10,8 @@
 #include "criticalpathsummary.h"
 #include "labelindex.h"
 #include "measurementmetrics.h"
+#include "messagesformatter.h"
+#include "processmessages.h"
 #include "processlatency.h"
 #include "rankformatter.h"
 #include "ranktable.h"
@@ -67,6 +69,21 @@ inline void analyseProfile(const Profile& profile)
     const ProcessLatency::Result latency = ProcessLatency::compute(profile, foreign);
     if (latency.error.empty() && (latency.main < 0 || latency.latencies.size() != foreign.size()))
         std::abort();
+    // Messages between processes (Enso's metadata, flows across processes):
+    // every pairing goes both ways, and every form of output is written.
+    const ProcessMessages messages = ProcessMessages::of(profile);
+    for (std::uint32_t k = 0; k < messages.messages().size(); ++k) {
+        const std::uint32_t other = messages.messages()[k].pairedWith;
+        if (other != kNone && (other >= messages.messages().size() || messages.messages()[other].pairedWith != k))
+            std::abort();
+    }
+    for (const ProcessMessages::RoundTrips& r : messages.roundTrips()) {
+        if (r.answered > r.requests || r.p50 > r.p90 || r.p90 > r.max)
+            std::abort();
+    }
+    (void)MessagesFormatter::table(messages, profile.startTime());
+    (void)MessagesFormatter::json(messages, profile.startTime());
+    (void)MessagesFormatter::svg(messages, profile.startTime());
     const CallTree tree(profile);
     const LabelIndex labels(profile);
     // Compared with itself, one run per side (each call's values) and

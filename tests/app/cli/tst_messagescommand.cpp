@@ -189,20 +189,32 @@ private Q_SLOTS:
 
     void errors_data()
     {
+        QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("err");
-        QTest::newRow("unknown format") << QStringList{"FILE", "--format", "png"} << 2
+        const QByteArray enso = ensoMessages();
+        QTest::newRow("unknown format") << enso << QStringList{"FILE", "--format", "png"} << 2
                                         << "runlane-cli: unknown --format 'png' (table, csv, json, svg) (see --help)\n";
-        QTest::newRow("no file") << QStringList{} << 2 << "runlane-cli: missing the profile file (see --help)\n";
+        QTest::newRow("no file") << enso << QStringList{} << 2 << "runlane-cli: missing the profile file (see --help)\n";
+        // A flow from pid 1 to pid 2 arriving 11 min after the start: a page 660,000 units tall.
+        QTest::newRow("svg over 10 min")
+            << QByteArray(R"({"traceEvents":[{"ph":"X","pid":1,"tid":1,"name":"a","ts":0,"dur":10},)"
+                          R"({"ph":"s","pid":1,"tid":1,"name":"f","id":1,"ts":5},)"
+                          R"({"ph":"X","pid":2,"tid":2,"name":"b","ts":660000000,"dur":10},)"
+                          R"({"ph":"f","pid":2,"tid":2,"name":"f","id":1,"ts":660000005,"bp":"e"}]})")
+            << QStringList{"FILE", "--format", "svg"} << 3
+            << "runlane-cli: the messages span 660 s from the profile's start: a beanpole diagram at 1 ms per unit is "
+               "drawn for up to 600 s (use --format csv or json)\n";
     }
     void errors()
     {
+        QFETCH(QByteArray, json);
         QFETCH(QStringList, args);
         QFETCH(int, code);
         QFETCH(QString, err);
         QTemporaryDir dir;
-        const QString path = writeTemp(dir, ensoMessages(), QStringLiteral("two.json"));
+        const QString path = writeTemp(dir, json, QStringLiteral("profile.json"));
         args.replaceInStrings(QStringLiteral("FILE"), path);
         const Run run = cli(QStringList{QStringLiteral("messages")} + args);
         QCOMPARE(run.out, QString());
