@@ -136,8 +136,16 @@ void PerfettoTrackLayout::threadTrack(TrackId t, std::int64_t tid)
     thread.pid = track.pid;
     thread.tid = tid;
     thread.parent = processTrack(track.pid);
-    // A moved thread keeps its shown name, which says which it was.
-    thread.name = m_profile.string(tid != track.tid || track.kind == TrackKind::Samples ? track.name : track.threadName);
+    // A moved thread is named after the one it was, a sampled one says so
+    // (Perfetto shows the process's name before it, as Runlane does).
+    thread.name = m_profile.string(track.threadName);
+    if (tid != track.tid || track.kind == TrackKind::Samples) {
+        if (thread.name.empty())
+            thread.name = track.displayName != kEmptyString ? std::string(m_profile.string(track.displayName))
+                                                            : "tid " + std::to_string(track.tid);
+        if (track.kind == TrackKind::Samples && !thread.name.ends_with(" (samples)"))
+            thread.name += " (samples)";
+    }
     m_trackUuid[t] = addTrack(std::move(thread));
     childrenOf(t);
     std::vector<IntervalId> roots;

@@ -250,6 +250,32 @@ private Q_SLOTS:
         QCOMPARE(bytes.mid(5, 4), QByteArray::fromHex("500168" "01"));
     }
 
+    // A sampled stack is a thread of slices, named as the track was, its
+    // process's name not twice.
+    void sampledTrackIsAThread_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("cpuprofile") << "samples/cpuprofile/node10-example.cpuprofile" << "pid 0 / CPU profile (samples)";
+        QTest::newRow("chrome") << "samples/chrome-trace/devtools-samples/firefox-chrome-trace-issue-5429.json.gz"
+                                << "pid 44554 / tid 44554 (samples)";
+    }
+    void sampledTrackIsAThread()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, name);
+        const LoadResult r = ProfileLoader::load(dataPath(file));
+        QVERIFY(r.ok());
+        const LoadResult back = loadBytes(PerfettoTraceWriter::toString(*r.profile));
+        QVERIFY(back.ok());
+        QStringList threads;
+        for (const Track& t : back.profile->tracks()) {
+            if (t.kind == TrackKind::Thread)
+                threads << qstr(back.profile->string(t.name));
+        }
+        QCOMPARE(threads, QStringList{name});
+    }
+
     void negativeTimesCannotBeWritten()
     {
         const LoadResult r = runlane::test::loadText(JSON([{"ph": "X", "name": "early", "ts": -5, "dur": 10}]));
