@@ -2,6 +2,7 @@
 
 #include "colorscheme.h"
 #include "profile.h"
+#include "qstringutf8.h"
 #include "timeaxis.h"
 #include "valueformat.h"
 
@@ -18,12 +19,8 @@ namespace runlane {
 
 namespace {
 
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-QString tr(const char* text)
+// TrackMarks is no QObject: its texts are translated in its own context.
+QString trackMarksTr(const char* text)
 {
     return QCoreApplication::translate("runlane::TrackMarks", text);
 }
@@ -156,9 +153,9 @@ QString TrackMarks::describe(TrackId track, const TimeAxis& axis, int timeWidth,
     const QString at = QString::fromStdString(ValueFormat::point(first.time - p.startTime(), p.unit()));
     const std::size_t count = glyph.last - glyph.first;
     if (count == 1)
-        return tr("%1 (mark)\nat %2").arg(qs(p.string(first.name)), at);
+        return trackMarksTr("%1 (mark)\nat %2").arg(qs(p.string(first.name)), at);
     const Mark& last = p.marks()[marks.marks[glyph.last - 1]];
-    return tr("%1 marks from %2 to %3 (zoom in to tell them apart)\nthe first: %4")
+    return trackMarksTr("%1 marks from %2 to %3 (zoom in to tell them apart)\nthe first: %4")
         .arg(count)
         .arg(at, QString::fromStdString(ValueFormat::point(last.time - p.startTime(), p.unit())), qs(p.string(first.name)));
 }
