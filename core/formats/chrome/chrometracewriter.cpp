@@ -418,8 +418,11 @@ private:
                 m_out += "],";
             }
             m_out += "\"samples\":[";
-            for (std::size_t i = from; i < to; ++i)
-                m_out += (i == from ? "" : ",") + std::to_string(samples[i].second);
+            for (std::size_t i = from; i < to; ++i) {
+                if (i != from)
+                    m_out += ',';
+                m_out += std::to_string(samples[i].second);
+            }
             m_out += ']';
             if (to == samples.size()) {
                 m_out += ",\"endTime\":";

@@ -37,7 +37,12 @@ VarintStatus decodeVarint(std::string_view bytes, std::size_t& pos, std::uint64_
 
 std::string left(std::size_t bytes)
 {
-    return "(" + std::to_string(bytes) + (bytes == 1 ? " byte left)" : " bytes left)");
+    // Appended piece by piece: g++ 12 at -O3 warns of "literal" + std::string
+    // with a false -Wrestrict (GCC bug 105329).
+    std::string text = "(";
+    text += std::to_string(bytes);
+    text += bytes == 1 ? " byte left)" : " bytes left)";
+    return text;
 }
 
 } // namespace

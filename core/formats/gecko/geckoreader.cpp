@@ -468,7 +468,12 @@ void GeckoReader::emitMarkers(const GeckoThread& thread, const TrackInfo& sample
             open.emplace_back();
             TrackInfo info = samples;
             info.kind = TrackKind::Thread;
-            info.threadName = m_builder.intern(thread.name + " markers" + (row > 0 ? " " + std::to_string(row + 1) : ""));
+            std::string name = thread.name + " markers";
+            if (row > 0) { // appended, not " " + std::string: a false -Wrestrict of g++ 12 at -O3 (GCC bug 105329)
+                name += ' ';
+                name += std::to_string(row + 1);
+            }
+            info.threadName = m_builder.intern(name);
             tracks.push_back(m_builder.addTrack(info));
         }
         open[row].push_back(m.end);

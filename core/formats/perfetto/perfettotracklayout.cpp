@@ -248,8 +248,10 @@ void PerfettoTrackLayout::marksAndCounters()
         counter.parent = processTrack(series.pid);
         // One name: Runlane shows a series as "name key".
         counter.name = m_profile.string(series.name);
-        if (series.key != kEmptyString)
-            counter.name += " " + std::string(m_profile.string(series.key));
+        if (series.key != kEmptyString) {
+            counter.name += ' ';
+            counter.name += m_profile.string(series.key);
+        }
         counter.counter = c;
         const std::uint64_t uuid = addTrack(std::move(counter));
         for (std::uint32_t i = 0; i < series.times.size(); ++i)
