@@ -1,5 +1,7 @@
 #include "processmessages.h"
 
+#include "nearestrank.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -33,13 +35,6 @@ std::string textOf(std::string_view json)
 {
     const Json value = Json::parse(json.begin(), json.end(), nullptr, false);
     return value.is_string() ? value.get<std::string>() : std::string(json);
-}
-
-Time nearestRank(const std::vector<Time>& sorted, int percent)
-{
-    // The smallest value with at least `percent` % of the values at or below it.
-    const std::size_t rank = (sorted.size() * std::size_t(percent) + 99) / 100;
-    return sorted[std::max<std::size_t>(rank, 1) - 1];
 }
 
 } // namespace
@@ -199,8 +194,8 @@ void ProcessMessages::pair(const Profile& p)
             std::vector<Time>& times = it->second;
             std::sort(times.begin(), times.end());
             row.answered = times.size();
-            row.p50 = nearestRank(times, 50);
-            row.p90 = nearestRank(times, 90);
+            row.p50 = times[nearestRank(times.size(), 0.5)];
+            row.p90 = times[nearestRank(times.size(), 0.9)];
             row.max = times.back();
         }
         m_roundTrips.push_back(std::move(row));

@@ -2,6 +2,7 @@
 
 #include "execsegments.h"
 #include "loaderror.h"
+#include "nearestrank.h"
 #include "parallel.h"
 #include "schedulingdelays.h"
 #include "snapshotreader.h"
@@ -25,12 +26,6 @@ namespace {
 struct Quantiles {
     Time max = 0, p50 = 0, p90 = 0, p99 = 0;
 };
-
-std::size_t nearestRank(std::size_t n, double q)
-{
-    const std::size_t rank = std::size_t(std::ceil(q * double(n)));
-    return std::clamp<std::size_t>(rank, 1, n) - 1;
-}
 
 Quantiles quantiles(Time* values, std::size_t n)
 {

@@ -1,5 +1,7 @@
 #include "schedulingdelays.h"
 
+#include "nearestrank.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -46,7 +48,7 @@ DelayStats SchedulingDelays::statsOf(std::vector<Time>& delays)
         stats.sum = addClamped(stats.sum, d);
         stats.max = std::max(stats.max, d);
     }
-    const std::size_t rank = std::clamp<std::size_t>(std::size_t(std::ceil(0.9 * double(delays.size()))), 1, delays.size()) - 1;
+    const std::size_t rank = nearestRank(delays.size(), 0.9);
     std::nth_element(delays.begin(), delays.begin() + std::ptrdiff_t(rank), delays.end());
     stats.p90 = delays[rank];
     return stats;

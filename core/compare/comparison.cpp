@@ -1,5 +1,6 @@
 #include "comparison.h"
 
+#include "nearestrank.h"
 #include "parallel.h"
 
 #include <algorithm>
@@ -86,11 +87,11 @@ double quantileOf(CompareMetric metric)
     }
 }
 
-double nearestRank(std::vector<double> values, double q)
+double nearestRankValue(std::vector<double> values, double q)
 {
     if (values.empty())
         return 0;
-    const std::size_t k = std::clamp<std::size_t>(std::size_t(std::ceil(q * double(values.size()))), 1, values.size()) - 1;
+    const std::size_t k = nearestRank(values.size(), q);
     std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(k), values.end());
     return values[k];
 }
@@ -217,7 +218,7 @@ Statistics::Interval Comparison::callInterval(const MetricResult& r, const CallT
     } else {
         const double q = quantileOf(r.metric);
         ci = Statistics::bootstrapQuantileDelta(calls.base, calls.next, q);
-        fromCalls = nearestRank(calls.next, q) - nearestRank(calls.base, q);
+        fromCalls = nearestRankValue(calls.next, q) - nearestRankValue(calls.base, q);
     }
     // Centred on the change shown. The finished calls' figures are the
     // run's own but for what is not resampled: calls that did not finish
