@@ -1,6 +1,7 @@
 #include "ensogenerator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -34,6 +35,21 @@ struct Rng {
 std::string quoted(const std::string& text)
 {
     return "\"" + text + "\""; // the generator's texts need no escapes
+}
+
+// µs since the epoch as the Language Server logs it: 2022-04-25T15:32:21.301300Z.
+std::string csvTimestamp(std::uint64_t micros)
+{
+    using namespace std::chrono;
+    const sys_days day = floor<days>(sys_time<microseconds>(microseconds(micros)));
+    const year_month_day date(day);
+    const std::uint64_t inDay = micros - std::uint64_t(duration_cast<microseconds>(day.time_since_epoch()).count());
+    char text[40];
+    std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02llu:%02llu:%02llu.%06lluZ", int(date.year()),
+                  unsigned(date.month()), unsigned(date.day()), static_cast<unsigned long long>(inDay / 3600000000),
+                  static_cast<unsigned long long>(inDay / 60000000 % 60),
+                  static_cast<unsigned long long>(inDay / 1000000 % 60), static_cast<unsigned long long>(inDay % 1000000));
+    return text;
 }
 
 // What the IDE's array holds, written event by event in log order, which
@@ -347,8 +363,10 @@ std::string EnsoGenerator::profile(const EnsoGenOptions& o, EnsoGenTruth* truthO
     ide.start(open, t);
     std::string out = ide.finish(regionStart, regionEnd);
 
+    std::stable_sort(ls.begin(), ls.end(), [](const LsEvent& a, const LsEvent& b) { return a.at < b.at; });
+    for (const LsEvent& e : ls)
+        truth.messageLog += csvTimestamp(e.at) + (e.request ? ",Request," : ",Response,") + e.id + "," + e.endpoint + "\n";
     if (o.languageServer) {
-        std::stable_sort(ls.begin(), ls.end(), [](const LsEvent& a, const LsEvent& b) { return a.at < b.at; });
         out += "[\n" R"({"X":{"t":0,"d":{"$Process":"LanguageServer"}}},)" "\n"
                R"({"X":{"t":0,"d":{"$TimeOffset":0}}})";
         for (const LsEvent& e : ls) {

@@ -64,6 +64,11 @@ struct EnsoGenTruth {
     // response with its request_id), µs, per endpoint in the order written.
     std::map<std::string, std::vector<std::uint64_t>> roundTrips;
     std::vector<EnsoGenFrame> frames;
+    // The Language Server's messages as its CSV message log (header-less
+    // `timestamp,direction,request_id,endpoint`, what Enso's
+    // api_events_to_profile reads), written whether or not the profile
+    // holds its array: the same BackendMessages, to open or add.
+    std::string messageLog;
 };
 
 class EnsoGenerator
