@@ -94,6 +94,12 @@ std::vector<MeasurementId> OutermostTasks::apply(ProfileBuilder& b, std::span<co
         renumber(m.creator); // kNone and kAutoCreator stay
     for (Wake& w : b.m_wakes)
         renumber(w.task);
+    // A merged step's args would replace its task's: the task keeps its own.
+    std::erase_if(b.m_args, [&mergedInto](const Profile::Args& a) {
+        return a.measurement < mergedInto.size() && mergedInto[a.measurement] != kNone;
+    });
+    for (Profile::Args& a : b.m_args)
+        renumber(a.measurement);
     for (Profile::Trigger& t : b.m_triggers) {
         renumber(t.measurement);
         renumber(t.triggeredBy);

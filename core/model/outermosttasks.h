@@ -31,7 +31,8 @@ public:
     // The task is created at its first step and ends, Ended, at its last;
     // its creator is left unset (kNone) for the caller to state. Everything
     // that named a step's call (creators, flows, wakes, triggers) names the
-    // task afterwards; measurement ids are renumbered.
+    // task afterwards (but for its args: the task keeps the first step's);
+    // measurement ids are renumbered.
     static std::vector<MeasurementId> apply(ProfileBuilder& builder, std::span<const Request> requests);
     // Moves everything on track `from` to track `into` (where the tasks ran,
     // so that their steps nest in what ran them there) and drops `from`.

@@ -165,6 +165,7 @@ std::size_t Profile::modelMemoryUsage() const
     bytes += m_measurements.capacity() * sizeof(Measurement);
     bytes += m_intervalLists.capacity() * sizeof(IntervalId);
     bytes += m_marks.capacity() * sizeof(Mark);
+    bytes += m_args.capacity() * sizeof(Args);
     bytes += m_wakes.capacity() * sizeof(Wake);
     bytes += m_flows.capacity() * sizeof(Flow) + m_flowsByTarget.capacity() * sizeof(std::uint32_t);
     for (const Track& t : m_tracks)
@@ -181,6 +182,13 @@ MeasurementId Profile::triggeredBy(MeasurementId id) const
     const auto it = std::lower_bound(m_triggers.begin(), m_triggers.end(), id,
                                      [](const Trigger& t, MeasurementId m) { return t.measurement < m; });
     return it != m_triggers.end() && it->measurement == id ? it->triggeredBy : kNone;
+}
+
+StringId Profile::argsOf(MeasurementId id) const
+{
+    const auto it = std::lower_bound(m_args.begin(), m_args.end(), id,
+                                     [](const Args& a, MeasurementId m) { return a.measurement < m; });
+    return it != m_args.end() && it->measurement == id ? it->json : kEmptyString;
 }
 
 } // namespace runlane

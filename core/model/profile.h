@@ -200,6 +200,17 @@ public:
     // in the diagnostics).
     std::uint64_t unboundFlowEnds() const { return m_unboundFlowEnds; }
 
+    // A measurement's arguments as its file gives them (a Perfetto slice's
+    // debug annotations), one JSON object; kEmptyString when it has none.
+    // A side table, ordered by measurement: only the measurements that have
+    // arguments take room (8 bytes each), none of the others.
+    struct Args {
+        MeasurementId measurement;
+        StringId json;
+    };
+    StringId argsOf(MeasurementId id) const;
+    const std::vector<Args>& args() const { return m_args; }
+
     const std::vector<Mark>& marks() const { return m_marks; }
     // Wakes of async tasks (tokio wakers), ordered by (task, time, order
     // in the file); empty for formats without them.
@@ -232,6 +243,7 @@ private:
     // followed by that many ids. Entry 0 is the shared empty list.
     std::vector<IntervalId> m_intervalLists;
     std::vector<Mark> m_marks;
+    std::vector<Args> m_args; // by measurement
     std::vector<Wake> m_wakes;
     std::vector<Flow> m_flows;
     std::vector<Trigger> m_triggers;

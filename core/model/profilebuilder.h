@@ -93,6 +93,9 @@ public:
     std::size_t intervalCount() const { return m_intervals.size(); }
 
     void addMark(const Mark& mark) { m_marks.push_back(mark); }
+    // The measurement's arguments, one JSON object (see Profile::argsOf);
+    // a second call replaces the first.
+    void setArgs(MeasurementId measurement, StringId json) { m_args.push_back({measurement, json}); }
     // Replaces the creator addMeasurement was given (a format that names it
     // only after the measurement exists).
     void setCreator(MeasurementId measurement, MeasurementId creator) { m_measurements[measurement].creator = creator; }
@@ -177,6 +180,7 @@ private:
     std::vector<Measurement> m_measurements;
     std::vector<Interval> m_intervals; // `parent` holds the order until layout
     std::vector<Mark> m_marks;
+    std::vector<Profile::Args> m_args; // in the order given
     std::vector<Wake> m_wakes;
     FlowBinder m_flowBinder;
     std::vector<Profile::Trigger> m_triggers;

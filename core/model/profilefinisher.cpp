@@ -26,6 +26,7 @@ ProfileFinisher::ProfileFinisher(ProfileBuilder&& builder)
     , m_measurements(std::move(builder.m_measurements))
     , m_intervals(std::move(builder.m_intervals))
     , m_marks(std::move(builder.m_marks))
+    , m_args(std::move(builder.m_args))
     , m_wakes(std::move(builder.m_wakes))
     , m_flowBinder(std::move(builder.m_flowBinder))
     , m_triggers(std::move(builder.m_triggers))
@@ -571,6 +572,8 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
         t = {newId[t.measurement], newId[t.triggeredBy]};
     for (Wake& wake : m_wakes)
         wake.task = newId[wake.task];
+    for (Profile::Args& a : m_args)
+        a.measurement = newId[a.measurement];
     std::vector<Interval>& intervals = m_profile->m_intervals;
     slicesOf(intervals.size(), [&](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i)
@@ -694,12 +697,23 @@ void ProfileFinisher::finishTracks()
     }
 }
 
-// Step 10. Marks by time, wakes by task then time, triggers by the
-// measurement triggered, counter points by time: the orders the views and
-// analyses search them in. Wakes and triggers need their final ids
-// (orderMeasurements).
+// Step 10. Marks by time, wakes by task then time, triggers and args by
+// the measurement they belong to, counter points by time: the orders the
+// views and analyses search them in. Wakes, triggers and args need their
+// final ids (orderMeasurements).
 void ProfileFinisher::sortEvents()
 {
+    // A measurement's last args replace those before (setArgs); empty ones
+    // take no room.
+    std::stable_sort(m_args.begin(), m_args.end(),
+                     [](const Profile::Args& a, const Profile::Args& b) { return a.measurement < b.measurement; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < m_args.size(); ++i) {
+        const bool last = i + 1 == m_args.size() || m_args[i + 1].measurement != m_args[i].measurement;
+        if (last && m_args[i].json != kEmptyString)
+            m_args[kept++] = m_args[i];
+    }
+    m_args.resize(kept);
     std::sort(m_triggers.begin(), m_triggers.end(), [](const auto& a, const auto& b) { return a.measurement < b.measurement; });
     std::stable_sort(m_marks.begin(), m_marks.end(), [](const Mark& a, const Mark& b) { return a.time < b.time; });
     std::stable_sort(m_wakes.begin(), m_wakes.end(),
@@ -719,6 +733,8 @@ std::shared_ptr<const Profile> ProfileFinisher::handOver()
     m_profile->m_labels = std::move(m_labels);
     m_profile->m_measurements = std::move(m_measurements);
     m_profile->m_marks = std::move(m_marks);
+    m_args.shrink_to_fit();
+    m_profile->m_args = std::move(m_args);
     m_wakes.shrink_to_fit();
     m_profile->m_wakes = std::move(m_wakes);
     m_profile->m_counters = std::move(m_counters);

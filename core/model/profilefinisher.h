@@ -81,6 +81,7 @@ private:
     std::vector<Measurement> m_measurements;
     std::vector<Interval> m_intervals; // `parent` holds the loader's order until layout
     std::vector<Mark> m_marks;
+    std::vector<Profile::Args> m_args;
     std::vector<Wake> m_wakes;
     FlowBinder m_flowBinder;
     std::vector<Profile::Trigger> m_triggers;

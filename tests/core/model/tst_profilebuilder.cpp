@@ -392,6 +392,65 @@ private Q_SLOTS:
         QCOMPARE(p->triggers()[0].measurement, byName(*p, "b"));
     }
 
+    // Args (Profile::argsOf) follow their measurement through the ordering,
+    // the last given replacing those before, an empty one removing them;
+    // only measurements with args take room in the side table.
+    void argsSurviveOrdering_data()
+    {
+        QTest::addColumn<QStringList>("addOrder");
+        QTest::newRow("added in creation order") << QStringList{"a", "b", "c", "d"};
+        QTest::newRow("added out of order") << QStringList{"d", "c", "a", "b"};
+    }
+
+    void argsSurviveOrdering()
+    {
+        QFETCH(QStringList, addOrder);
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        std::map<QString, MeasurementId> ids;
+        for (const QString& name : addOrder) {
+            const Time created = Time(name.at(0).unicode() - 'a') * 10;
+            ids[name] = b.addCall(t, b.label(name.toStdString()), created, created + 5, std::uint32_t(created));
+        }
+        b.setArgs(ids["c"], b.intern(R"({"n": 1})"));
+        b.setArgs(ids["a"], b.intern(R"({"first": true})"));
+        b.setArgs(ids["c"], b.intern(R"({"n": 2})"));
+        b.setArgs(ids["d"], b.intern(R"({"gone": 0})"));
+        b.setArgs(ids["d"], kEmptyString);
+        const auto p = b.build();
+        QStringList args;
+        for (const char* name : {"a", "b", "c", "d"}) {
+            const StringId json = p->argsOf(byName(*p, name));
+            args << QString(name) + "=" + (json == kEmptyString ? QString("-") : qstr(p->string(json)));
+        }
+        QCOMPARE(args, (QStringList{R"(a={"first": true})", "b=-", R"(c={"n": 2})", "d=-"}));
+        QCOMPARE(p->args().size(), std::size_t(2));
+        QCOMPARE(p->args()[0].measurement, byName(*p, "a"));
+        QCOMPARE(p->args()[1].measurement, byName(*p, "c"));
+        QCOMPARE(p->argsOf(kNone), kEmptyString);
+    }
+
+    // A profile without args pays nothing for the side table; each
+    // measurement with args 8 bytes.
+    void argsCostOnlyWhereGiven()
+    {
+        std::size_t usage[2] = {};
+        for (const bool withArgs : {false, true}) {
+            ProfileBuilder b("test");
+            const TrackId t = addThread(b);
+            const StringId json = b.intern(R"({"k": "v"})");
+            for (std::uint32_t i = 0; i < 1000; ++i) {
+                const MeasurementId m = b.addCall(t, b.label("f"), Time(i) * 10, Time(i) * 10 + 5, i);
+                if (withArgs && i % 10 == 0)
+                    b.setArgs(m, json);
+            }
+            const auto p = b.build();
+            QCOMPARE(p->args().size(), std::size_t(withArgs ? 100 : 0));
+            usage[withArgs] = p->modelMemoryUsage();
+        }
+        QCOMPARE(usage[1] - usage[0], std::size_t(100 * 8));
+    }
+
     void tracksAreOrdered()
     {
         ProfileBuilder b("test");
