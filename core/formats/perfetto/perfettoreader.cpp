@@ -481,6 +481,9 @@ void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time tim
             break;
         }
     }
+    // Runlane's own notes, which rebuild its tasks (PerfettoTaskNotes).
+    if (!annotations.empty())
+        e.notes = PerfettoTaskNotes::read(annotations, seq.annotationNames, seq.annotationStrings, m_builder);
     // Only a mark has room for them: a slice's are not kept (yet).
     if (e.type == PerfettoTrackEvent::Type::Instant && !annotations.empty())
         e.args = m_builder.intern(

@@ -1,5 +1,6 @@
 #include "perfettotracewriter.h"
 
+#include "perfettotasknotes.h"
 #include "perfettotracklayout.h"
 #include "profile.h"
 #include "protowirewriter.h"
@@ -7,6 +8,7 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 #include <vector>
 
@@ -35,6 +37,9 @@ constexpr std::uint32_t kProcess = 3;
 constexpr std::uint32_t kThread = 4;
 constexpr std::uint32_t kParent = 5;
 constexpr std::uint32_t kCounter = 8;
+constexpr std::uint32_t kSiblingMergeBehavior = 15;
+constexpr std::uint32_t kSiblingMergeKey = 16;
+constexpr std::uint64_t kBySiblingMergeKey = 3; // SiblingMergeBehavior
 constexpr std::uint32_t kPid = 1; // Process- and ThreadDescriptor
 constexpr std::uint32_t kTid = 2; // ThreadDescriptor
 constexpr std::uint32_t kThreadName = 5;
@@ -56,15 +61,20 @@ constexpr std::uint64_t kCounter = 4;
 } // namespace Event
 namespace Interned {
 constexpr std::uint32_t kEventNames = 2;
+constexpr std::uint32_t kAnnotationNames = 3;
 constexpr std::uint32_t kSourceLocations = 4;
 constexpr std::uint32_t kIid = 1; // EventName and SourceLocation
 constexpr std::uint32_t kName = 2; // EventName.name, SourceLocation.file_name
 constexpr std::uint32_t kLine = 4; // SourceLocation.line_number
 } // namespace Interned
 namespace Annotation {
+constexpr std::uint32_t kNameIid = 1;
 constexpr std::uint32_t kName = 10;
+constexpr std::uint32_t kUintValue = 3;
+constexpr std::uint32_t kIntValue = 4;
 constexpr std::uint32_t kStringValue = 6;
 } // namespace Annotation
+using Notes = PerfettoTaskNotes;
 
 constexpr std::uint64_t kSequence = 1;
 constexpr std::size_t kChunk = std::size_t(1) << 20;
@@ -90,6 +100,7 @@ public:
         }
         m_nameIid.assign(m_profile.labelCount(), 0);
         m_locationIid.assign(m_profile.labelCount(), 0);
+        collectTasks();
         collectFlows();
         for (const Layout::TrackOut& track : m_layout.tracks())
             descriptor(track);
@@ -178,6 +189,10 @@ private:
         case Layout::Kind::Async:
         case Layout::Kind::Global:
             m_w.bytes(Descriptor::kName, t.name);
+            if (!t.mergeKey.empty()) {
+                m_w.varint(Descriptor::kSiblingMergeBehavior, Descriptor::kBySiblingMergeKey);
+                m_w.bytes(Descriptor::kSiblingMergeKey, t.mergeKey);
+            }
             break;
         }
         end(d);
@@ -207,12 +222,20 @@ private:
                 return m_profile.interval(c).start <= task.created;
             });
             const IntervalId source = from == creator.begin() ? creator.front() : *(from - 1);
+            // Drawn only if the source begins while the task's slice is
+            // still open (a flow must start before it ends): its note
+            // names the creator anyway.
+            const Time targetEnd = m_layout.isOpen(ivs.front()) ? kTimeMax : m_profile.interval(ivs.front()).end;
+            if (m_profile.interval(source).start >= targetEnd)
+                continue;
             ++id;
             m_flowOut.emplace_back(source, id);
             m_in.emplace_back(ivs.front(), id);
+            m_creatorFlows.emplace_back(ivs.front(), id);
         }
         std::sort(m_flowOut.begin(), m_flowOut.end());
         std::sort(m_in.begin(), m_in.end());
+        std::sort(m_creatorFlows.begin(), m_creatorFlows.end());
         m_started.assign(id + 1, false);
     }
 
@@ -231,7 +254,7 @@ private:
     {
         const auto [it, added] = m_namesByString.emplace(name, m_nameStrings.size() + 1);
         if (added) {
-            m_nameStrings.push_back(name);
+            m_nameStrings.push_back(m_profile.string(name));
             m_newNames.push_back(it->second);
         }
         return it->second;
@@ -246,7 +269,7 @@ private:
             m_nameIid[label] = internName(l.name);
         nameIid = m_nameIid[label];
         locationIid = 0;
-        if (l.file == kEmptyString)
+        if (l.file == kEmptyString && l.line == 0)
             return;
         if (m_locationIid[label] == 0) {
             const std::uint64_t key = (std::uint64_t(l.file) << 32) | std::uint32_t(l.line);
@@ -260,13 +283,19 @@ private:
 
     void internedData()
     {
-        if (m_newNames.empty() && m_newLocations.empty())
+        if (m_newNames.empty() && m_newLocations.empty() && m_newAnnotationNames.empty())
             return;
         const std::size_t data = m_w.beginMessage(Packet::kInternedData);
         for (const std::uint64_t iid : m_newNames) {
             const std::size_t name = m_w.beginMessage(Interned::kEventNames);
             m_w.varint(Interned::kIid, iid);
-            m_w.bytes(Interned::kName, m_profile.string(m_nameStrings[iid - 1]));
+            m_w.bytes(Interned::kName, m_nameStrings[iid - 1]);
+            end(name);
+        }
+        for (const std::uint64_t iid : m_newAnnotationNames) {
+            const std::size_t name = m_w.beginMessage(Interned::kAnnotationNames);
+            m_w.varint(Interned::kIid, iid);
+            m_w.bytes(Interned::kName, Notes::kNames[iid - 1]);
             end(name);
         }
         for (const LabelId label : m_newLocations) {
@@ -281,14 +310,28 @@ private:
         end(data);
         m_newNames.clear();
         m_newLocations.clear();
+        m_newAnnotationNames.clear();
     }
 
     void event(const Layout::Event& e)
     {
         std::uint64_t nameIid = 0;
         std::uint64_t locationIid = 0;
-        if (e.kind == Layout::EventKind::Begin)
-            internLabel(m_profile.measurement(m_profile.interval(e.ref).measurement).label, nameIid, locationIid);
+        MeasurementId task = kNone;
+        if (e.kind == Layout::EventKind::Begin) {
+            task = m_profile.interval(e.ref).measurement;
+            internLabel(m_profile.measurement(task).label, nameIid, locationIid);
+        } else if (e.kind == Layout::EventKind::Created) {
+            task = e.ref;
+            internLabel(m_profile.measurement(task).label, nameIid, locationIid);
+        } else if (e.kind == Layout::EventKind::Wake) {
+            if (m_wakeIid == 0) {
+                m_nameStrings.push_back("wake");
+                m_wakeIid = m_nameStrings.size();
+                m_newNames.push_back(m_wakeIid);
+            }
+            nameIid = m_wakeIid;
+        }
         const Mark* mark = e.kind == Layout::EventKind::Instant ? &m_profile.marks()[e.ref] : nullptr;
         const std::size_t packet = beginPacket();
         m_w.varint(Packet::kTimestamp, std::uint64_t(e.time));
@@ -296,11 +339,17 @@ private:
         m_w.varint(Event::kTrackUuid, e.track);
         switch (e.kind) {
         case Layout::EventKind::Begin:
-            m_w.varint(Event::kType, Event::kSliceBegin);
+        case Layout::EventKind::Created:
+            m_w.varint(Event::kType, e.kind == Layout::EventKind::Begin ? Event::kSliceBegin : Event::kInstant);
             m_w.varint(Event::kNameIid, nameIid);
             if (locationIid != 0)
                 m_w.varint(Event::kSourceLocationIid, locationIid);
-            beginFlows(e.ref);
+            if (m_annotated[task])
+                taskNotes(task);
+            if (e.kind == Layout::EventKind::Begin) {
+                idsOf(m_creatorFlows, e.ref, [&](std::uint64_t flow) { note(Notes::CreatorFlow, flow); });
+                beginFlows(e.ref);
+            }
             break;
         case Layout::EventKind::End:
             m_w.varint(Event::kType, Event::kSliceEnd);
@@ -317,17 +366,114 @@ private:
             }
             break;
         }
+        case Layout::EventKind::Wake: {
+            const Wake& wake = m_profile.wakes()[e.ref];
+            m_w.varint(Event::kType, Event::kInstant);
+            m_w.varint(Event::kNameIid, nameIid);
+            note(Notes::Wake, std::uint64_t(wake.task) + 1);
+            if (wake.flags != 0)
+                note(Notes::WakeFlags, wake.flags);
+            break;
+        }
         case Layout::EventKind::Counter:
             m_w.varint(Event::kType, Event::kCounter);
             m_w.doubleValue(Event::kDoubleCounterValue, m_profile.counters()[e.ref].values[e.point]);
             break;
         }
         end(te);
-        const bool interned = e.kind == Layout::EventKind::Begin || e.kind == Layout::EventKind::Instant;
+        const bool interned = e.kind != Layout::EventKind::End && e.kind != Layout::EventKind::Counter;
         internedData();
         if (interned)
             m_w.varint(Packet::kSequenceFlags, Packet::kNeedsIncrementalState);
         end(packet);
+    }
+
+    // Whether reading the measurement back from its slices alone gives it
+    // again: one interval, created as it starts, completed as it ends (or
+    // still open), a call on a thread or a task (or a slice in one) on an
+    // async track, its creator the slice it runs in (none for a task).
+    bool plain(MeasurementId id) const
+    {
+        const Measurement& m = m_profile.measurement(id);
+        const auto ivs = m_profile.intervalsOf(id);
+        if (ivs.size() != 1)
+            return false;
+        const Interval& iv = m_profile.interval(ivs[0]);
+        const bool ended = m.finalState() == FinalState::Completed && m.finished == iv.end;
+        if (m.created != iv.start || (m_layout.isOpen(ivs[0]) ? m.finalState() != FinalState::Unfinished : !ended))
+            return false;
+        const MeasurementId enclosing = iv.parent == kNone ? kNone : m_profile.interval(iv.parent).measurement;
+        const std::uint32_t flags = m.flags & ~std::uint32_t(SingleInterval);
+        if (m_profile.track(m.track).kind != TrackKind::Async)
+            return flags == Call && m.creator == enclosing;
+        if (iv.parent == kNone)
+            return flags == AsyncMeasurement && m.creator == kNone;
+        return flags == 0 && m.creator == enclosing;
+    }
+
+    // The measurements whose events carry notes (PerfettoTaskNotes): what
+    // is not plain, the tasks woken, and their creators up to the root
+    // (a note names its creator by the creator's own note).
+    void collectTasks()
+    {
+        m_annotated.assign(m_profile.measurementCount(), false);
+        m_described.assign(m_profile.measurementCount(), false);
+        const auto noted = [this](MeasurementId m) {
+            for (int hops = 0; m != kNone && !m_annotated[m] && hops < 1'000'000; ++hops) {
+                m_annotated[m] = true;
+                m = m_profile.measurement(m).creator;
+            }
+        };
+        for (MeasurementId m = 0; m < m_profile.measurementCount(); ++m) {
+            if (!plain(m))
+                noted(m);
+        }
+        for (const Wake& wake : m_profile.wakes())
+            noted(wake.task);
+    }
+
+    // A debug annotation of the notes, its name interned as the SDK does
+    // (iid: the name's index + 1, defined in the packet of its first use).
+    std::size_t beginNote(Notes::Name name)
+    {
+        if (m_annotationIid[name] == 0) {
+            m_annotationIid[name] = std::uint64_t(name) + 1;
+            m_newAnnotationNames.push_back(m_annotationIid[name]);
+        }
+        const std::size_t a = m_w.beginMessage(Event::kDebugAnnotations);
+        m_w.varint(Annotation::kNameIid, m_annotationIid[name]);
+        return a;
+    }
+
+    void note(Notes::Name name, std::uint64_t value, std::uint32_t field = Annotation::kUintValue)
+    {
+        const std::size_t a = beginNote(name);
+        m_w.varint(field, value);
+        end(a);
+    }
+
+    void noteText(Notes::Name name, std::string_view text)
+    {
+        const std::size_t a = beginNote(name);
+        m_w.bytes(Annotation::kStringValue, text);
+        end(a);
+    }
+
+    // The task's id on each of its events; the rest on its first.
+    void taskNotes(MeasurementId id)
+    {
+        note(Notes::Task, std::uint64_t(id) + 1);
+        if (m_described[id])
+            return;
+        m_described[id] = true;
+        const Measurement& m = m_profile.measurement(id);
+        note(Notes::Created, std::uint64_t(m.created), Annotation::kIntValue);
+        note(Notes::Finished, std::uint64_t(m.finished), Annotation::kIntValue);
+        noteText(Notes::State, finalStateName(m.finalState()));
+        if (m.creator != kNone)
+            note(Notes::Creator, std::uint64_t(m.creator) + 1);
+        if (const std::uint32_t flags = m.flags & ~std::uint32_t(SingleInterval); flags != 0)
+            note(Notes::Flags, flags);
     }
 
     void beginFlows(IntervalId id)
@@ -371,7 +517,14 @@ private:
     std::vector<std::uint64_t> m_nameIid;
     std::vector<std::uint64_t> m_locationIid;
     std::unordered_map<StringId, std::uint64_t> m_namesByString;
-    std::vector<StringId> m_nameStrings; // by iid - 1
+    std::vector<std::string_view> m_nameStrings; // by iid - 1
+    std::uint64_t m_wakeIid = 0;
+    std::array<std::uint64_t, Notes::kNameCount> m_annotationIid{};
+    std::vector<std::uint64_t> m_newAnnotationNames;
+    // Per measurement: whether its events carry notes, and whether its
+    // first one was written.
+    std::vector<bool> m_annotated;
+    std::vector<bool> m_described;
     std::unordered_map<std::uint64_t, std::uint64_t> m_locationsByKey;
     std::vector<std::uint64_t> m_newNames;
     std::vector<LabelId> m_newLocations;
@@ -380,6 +533,8 @@ private:
     std::vector<std::pair<IntervalId, std::uint64_t>> m_in;
     std::vector<bool> m_started;
     std::vector<std::pair<IntervalId, std::uint64_t>> m_deferred;
+    // The flows that stand for an async task's creator, by the task's slice.
+    std::vector<std::pair<IntervalId, std::uint64_t>> m_creatorFlows;
 };
 
 } // namespace

@@ -25,12 +25,18 @@ class Profile;
 // async task is a flow from the creator's slice running at the creation to
 // the task's first slice. Flows are flow_ids on their source slice's begin
 // and terminating_flow_ids on the target's (its end if the source begins
-// later). What Perfetto cannot say is not written: how a task waited
-// (pending and paused are gaps), its final state (reading back, an ended
-// task completed), wakes, flow names, mark scopes (a process's marks are on
-// its process track, global ones on a global track), sort indices, and
-// pre-aggregated metrics (no timeline). Where the profile's span reaches
-// past its events, a packet of a timestamp alone gives each end.
+// later). What Perfetto has no field for, Runlane's own debug annotations
+// say (PerfettoTaskNotes, names interned): on every slice of a measurement
+// that is no plain call, its task id, and on its first (or on an instant
+// at its creation, if it never ran) its creation, finish, final state,
+// creator and flags; a wake is an instant "wake" naming its task. Read
+// back, tasks come back whole: pending and paused time, states, creators
+// and wakes. The lanes of one async track share a sibling merge key, so
+// Perfetto shows them (and Runlane reads them) as one track. Not written:
+// flow names, mark scopes (a process's marks are on its process track,
+// global ones on a global track), sort indices, and pre-aggregated
+// metrics (no timeline). Where the profile's span reaches past its events,
+// a packet of a timestamp alone gives each end.
 class PerfettoTraceWriter
 {
 public:

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "perfettotasknotes.h"
 #include "profiletypes.h"
 
 #include <cstdint>
@@ -30,6 +31,8 @@ struct PerfettoTrackEvent {
     std::vector<std::pair<std::uint64_t, double>> extraCounters;
     std::vector<std::uint64_t> flows;
     std::vector<std::uint64_t> terminatingFlows;
+    // Runlane's own notes of a task or a wake (a trace Runlane wrote).
+    PerfettoTaskNotes notes;
     // Where its packet starts, for warnings.
     std::int64_t offset = 0;
 };

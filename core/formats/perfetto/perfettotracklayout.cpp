@@ -11,6 +11,7 @@ namespace runlane {
 PerfettoTrackLayout::PerfettoTrackLayout(const Profile& profile) : m_profile(profile)
 {
     m_trackUuid.assign(profile.trackCount(), 0);
+    m_measurementUuid.assign(profile.measurementCount(), 0);
     // A thread is (pid, tid) in a trace: a second Thread or Samples track
     // with the same pair is written under a tid of its own.
     std::set<std::pair<std::int64_t, std::int64_t>> used;
@@ -31,6 +32,7 @@ PerfettoTrackLayout::PerfettoTrackLayout(const Profile& profile) : m_profile(pro
         threadTrack(t, tid);
     }
     marksAndCounters();
+    createdAndWakes();
     std::stable_sort(m_events.begin(), m_events.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
 }
 
@@ -110,6 +112,8 @@ void PerfettoTrackLayout::walk(const std::vector<IntervalId>& roots, std::uint64
     std::vector<Frame> stack;
     const auto beginOf = [&](IntervalId id) {
         m_events.push_back(Event{m_profile.interval(id).start, uuid, id, 0, EventKind::Begin});
+        if (std::uint64_t& first = m_measurementUuid[m_profile.interval(id).measurement]; first == 0)
+            first = uuid;
         stack.push_back(Frame{id, m_childBegin[id - m_trackBegin]});
     };
     for (const IntervalId root : roots) {
@@ -202,11 +206,43 @@ void PerfettoTrackLayout::asyncTrack(TrackId t)
         lane.pid = track.pid;
         lane.parent = processTrack(track.pid);
         lane.name = m_profile.string(track.name);
+        lane.mergeKey = "runlane track " + std::to_string(t);
         const std::uint64_t uuid = addTrack(std::move(lane));
         if (m_trackUuid[t] == 0)
             m_trackUuid[t] = uuid;
         walk(roots, uuid);
     }
+}
+
+std::uint64_t PerfettoTrackLayout::emptyLane(TrackId t)
+{
+    if (m_trackUuid[t] == 0) {
+        const Track& track = m_profile.track(t);
+        TrackOut lane;
+        lane.kind = Kind::Async;
+        lane.pid = track.pid;
+        lane.parent = processTrack(track.pid);
+        lane.name = m_profile.string(track.name);
+        lane.mergeKey = "runlane track " + std::to_string(t);
+        m_trackUuid[t] = addTrack(std::move(lane));
+    }
+    return m_trackUuid[t];
+}
+
+std::uint64_t PerfettoTrackLayout::trackOf(MeasurementId m)
+{
+    return m_measurementUuid[m] != 0 ? m_measurementUuid[m] : emptyLane(m_profile.measurement(m).track);
+}
+
+void PerfettoTrackLayout::createdAndWakes()
+{
+    for (MeasurementId m = 0; m < m_profile.measurementCount(); ++m) {
+        if (m_profile.intervalsOf(m).empty())
+            m_events.push_back(Event{m_profile.measurement(m).created, trackOf(m), m, 0, EventKind::Created});
+    }
+    const std::vector<Wake>& wakes = m_profile.wakes();
+    for (std::uint32_t i = 0; i < wakes.size(); ++i)
+        m_events.push_back(Event{wakes[i].time, trackOf(wakes[i].task), i, 0, EventKind::Wake});
 }
 
 void PerfettoTrackLayout::marksAndCounters()
@@ -216,16 +252,7 @@ void PerfettoTrackLayout::marksAndCounters()
         const Mark& mark = marks[i];
         std::uint64_t uuid = 0;
         if (mark.track != kNone) {
-            if (m_trackUuid[mark.track] == 0) { // an async track without slices
-                const Track& track = m_profile.track(mark.track);
-                TrackOut lane;
-                lane.kind = Kind::Async;
-                lane.pid = track.pid;
-                lane.parent = processTrack(track.pid);
-                lane.name = m_profile.string(track.name);
-                m_trackUuid[mark.track] = addTrack(std::move(lane));
-            }
-            uuid = m_trackUuid[mark.track];
+            uuid = emptyLane(mark.track);
         } else if (mark.scope == MarkScope::Global) {
             if (m_globalUuid == 0) {
                 TrackOut global;

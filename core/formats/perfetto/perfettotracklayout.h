@@ -22,11 +22,15 @@ class Profile;
 //    nested in it goes whole to the first lane free from its first interval
 //    to its last, so a task's intervals share a lane and never overlap
 //    another task's;
+//    (their TrackDescriptors merge them again by a sibling merge key, as
+//    Perfetto's UI shows them: one track);
 //  - a counter track per counter series; a global track for global marks.
 // The events are the slices' begins and ends (a tree walk per track: a
 // parent before its children, siblings by start and then end, so a
 // zero-length slice is ended before its sibling at the same time begins),
-// the marks as instants and the counter values, merged in time order; on
+// the marks as instants, the counter values, an instant at the creation of
+// each measurement that never ran and one per wake (on the track of the
+// task's first slice), merged in time order; on
 // a tie, in the order they were made (a track's own order is kept).
 class PerfettoTrackLayout
 {
@@ -39,13 +43,15 @@ public:
         std::int64_t pid = 0;
         std::int64_t tid = 0;
         std::string name; // the track's name, or the thread's or process's
+        std::string mergeKey; // Async: the same for the lanes of one Runlane track
         std::uint32_t counter = kNone; // Counter: index into profile.counters()
     };
-    enum class EventKind : std::uint8_t { Begin, End, Instant, Counter };
+    enum class EventKind : std::uint8_t { Begin, End, Instant, Counter, Created, Wake };
     struct Event {
         Time time = 0;
         std::uint64_t track = 0; // uuid
-        // Begin/End: the interval; Instant: the mark; Counter: the series.
+        // Begin/End: the interval; Instant: the mark; Counter: the series;
+        // Created: the measurement; Wake: the index of the wake.
         std::uint32_t ref = 0;
         std::uint32_t point = 0; // Counter: the index of its value
         EventKind kind = EventKind::Begin;
@@ -65,6 +71,12 @@ private:
     void threadTrack(TrackId t, std::int64_t tid);
     void asyncTrack(TrackId t);
     void marksAndCounters();
+    void createdAndWakes();
+    // The track's first Perfetto track; for an async track without slices,
+    // a lane made for its instants.
+    std::uint64_t emptyLane(TrackId t);
+    // The track of the measurement's first slice, else of its track.
+    std::uint64_t trackOf(MeasurementId m);
     // The begins and ends of `roots` and their descendants on `uuid`.
     void walk(const std::vector<IntervalId>& roots, std::uint64_t uuid);
     void childrenOf(TrackId t);
@@ -75,6 +87,8 @@ private:
     std::vector<std::pair<std::int64_t, std::uint64_t>> m_processes; // pid -> uuid, in first-use order
     // Per Runlane track: its first Perfetto track (thread, or first lane).
     std::vector<std::uint64_t> m_trackUuid;
+    // Per measurement: the track its first slice went to (0: none yet).
+    std::vector<std::uint64_t> m_measurementUuid;
     std::uint64_t m_globalUuid = 0;
     // The children of the track being walked (offsets by interval - begin).
     std::vector<std::uint32_t> m_childBegin;

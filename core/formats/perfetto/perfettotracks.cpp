@@ -12,6 +12,7 @@ namespace {
 
 // Parents are followed this far: a cycle of parent_uuids ends here.
 constexpr int kMaxAncestors = 32;
+constexpr std::uint64_t kBySiblingMergeKey = 3; // TrackDescriptor.SiblingMergeBehavior
 
 } // namespace
 
@@ -27,6 +28,8 @@ void PerfettoTracks::describe(const ProtoWireReader& field)
     Descriptor d;
     d.described = true;
     StringId cmdline = kEmptyString;
+    bool mergeByKey = false;
+    StringId mergeKey = kEmptyString;
     while (r.next()) {
         switch (r.field()) {
         case 1:
@@ -66,6 +69,12 @@ void PerfettoTracks::describe(const ProtoWireReader& field)
             }
             break;
         }
+        case 15:
+            mergeByKey = PerfettoField::varint(r, kWhat) == kBySiblingMergeKey;
+            break;
+        case 16:
+            mergeKey = m_builder.intern(PerfettoField::bytes(r, kWhat));
+            break;
         case 8: {
             PerfettoField::bytes(r, kWhat);
             d.isCounter = true;
@@ -83,6 +92,8 @@ void PerfettoTracks::describe(const ProtoWireReader& field)
             break;
         }
     }
+    if (mergeByKey)
+        d.mergeKey = mergeKey;
     // As Perfetto: a process without a name is called by its command line.
     if (d.isProcess && d.processName == kEmptyString)
         d.processName = cmdline;
@@ -210,13 +221,23 @@ void PerfettoTracks::bindTrack(std::uint64_t uuid, Descriptor& d)
         d.counter = m_builder.addCounter(name, kEmptyString, pid);
         return;
     }
+    d.async = true;
+    TrackId* merged = nullptr;
+    if (d.mergeKey != kEmptyString) {
+        merged = &m_merged.try_emplace({d.parent, d.mergeKey}, kNone).first->second;
+        if (*merged != kNone) {
+            d.track = *merged;
+            return;
+        }
+    }
     TrackInfo info;
     info.kind = TrackKind::Async;
     info.pid = pid;
     // Async tracks of one process are told apart and kept in file order.
     info.tid = std::int64_t(m_builder.trackCount());
-    d.async = true;
     d.track = m_builder.addTrack(info);
+    if (merged)
+        *merged = d.track;
 }
 
 void PerfettoTracks::event(PerfettoTrackEvent e)
@@ -295,7 +316,10 @@ void PerfettoTracks::flowKeys(const PerfettoTrackEvent& e, Open& open)
         const auto found = m_flowKeys.find(id);
         if (found == m_flowKeys.end())
             continue; // a flow that was never started: nothing to end
-        open.terminatingFlows.push_back(found->second);
+        if (id == open.creatorFlow)
+            m_creatorKeys.insert(found->second); // the task's creator, not a flow
+        else
+            open.terminatingFlows.push_back(found->second);
         m_flowKeys.erase(found);
     }
 }
@@ -311,12 +335,12 @@ void PerfettoTracks::flowPoints(const Descriptor& d, MeasurementId measurement, 
     point.role = FlowBinder::Role::Step;
     for (const std::uint32_t key : open.flows) {
         point.key = key;
-        m_builder.addFlowPoint(point);
+        m_flowPoints.push_back(point);
     }
     point.role = FlowBinder::Role::End;
     for (const std::uint32_t key : open.terminatingFlows) {
         point.key = key;
-        m_builder.addFlowPoint(point);
+        m_flowPoints.push_back(point);
     }
 }
 
@@ -332,8 +356,18 @@ void PerfettoTracks::begin(Descriptor& d, const PerfettoTrackEvent& e)
     open.label = m_builder.label(e.name, e.file, e.line);
     open.start = e.time;
     open.order = m_order++;
+    open.task = e.notes.task;
+    open.creatorFlow = e.notes.creatorFlow;
     flowKeys(e, open);
-    if (d.async) {
+    if (open.task != 0) {
+        // A call is made whole at its end, as on a thread.
+        Task& task = noteTask(e.notes);
+        if (task.measurement == kNone && (task.notes.flags & Call) == 0)
+            task.measurement = m_builder.addMeasurement(d.track, open.label,
+                                                        task.notes.described ? task.notes.created : e.time, kNone,
+                                                        task.notes.flags);
+        open.measurement = task.measurement;
+    } else if (d.async) {
         const bool task = d.stack.empty();
         open.measurement = m_builder.addMeasurement(d.track, open.label, e.time,
                                                     task ? kNone : d.stack.back().measurement,
@@ -371,7 +405,14 @@ void PerfettoTracks::end(Descriptor& d, const PerfettoTrackEvent& e)
 void PerfettoTracks::close(Descriptor& d, const Open& open, Time at)
 {
     MeasurementId measurement = open.measurement;
-    if (d.async) {
+    if (open.task != 0) {
+        Task& task = m_tasks[open.task];
+        if (task.measurement == kNone)
+            task.measurement = m_builder.addCall(d.track, open.label, open.start, at, open.order);
+        else
+            m_builder.addInterval(task.measurement, open.start, at, open.order);
+        measurement = task.measurement;
+    } else if (d.async) {
         m_builder.addInterval(measurement, open.start, at, open.order);
         if (at != ProfileBuilder::kOpen)
             m_builder.finish(measurement, at, FinalState::Completed);
@@ -390,6 +431,18 @@ void PerfettoTracks::instant(Descriptor& d, const PerfettoTrackEvent& e)
         });
         return;
     }
+    if (e.notes.wake != 0) {
+        m_wakes.push_back(PendingWake{e.time, e.notes.wake, e.notes.wakeFlags});
+        return;
+    }
+    if (e.notes.task != 0) { // a task that never ran, at its creation
+        Task& task = noteTask(e.notes);
+        if (task.measurement == kNone)
+            task.measurement = m_builder.addMeasurement(d.track, m_builder.label(e.name, e.file, e.line),
+                                                        task.notes.described ? task.notes.created : e.time, kNone,
+                                                        task.notes.flags);
+        return;
+    }
     Mark mark;
     mark.time = e.time;
     mark.track = d.track;
@@ -402,6 +455,39 @@ void PerfettoTracks::instant(Descriptor& d, const PerfettoTrackEvent& e)
     open.order = m_order++;
     flowKeys(e, open);
     flowPoints(d, kNone, e.time, open, false);
+}
+
+PerfettoTracks::Task& PerfettoTracks::noteTask(const PerfettoTaskNotes& notes)
+{
+    Task& task = m_tasks[notes.task];
+    if (notes.described && !task.notes.described)
+        task.notes = notes;
+    return task;
+}
+
+void PerfettoTracks::finishTasks()
+{
+    for (const auto& [id, task] : m_tasks) {
+        if (task.measurement == kNone || !task.notes.described)
+            continue;
+        const auto creator = task.notes.creator != 0 ? m_tasks.find(task.notes.creator) : m_tasks.end();
+        m_builder.setCreator(task.measurement, creator != m_tasks.end() ? creator->second.measurement : kNone);
+        const bool open = task.notes.state == FinalState::Unfinished;
+        m_builder.finish(task.measurement, open ? ProfileBuilder::kOpen : task.notes.finished, task.notes.state);
+    }
+    for (const PendingWake& wake : m_wakes) {
+        const auto task = m_tasks.find(wake.task);
+        if (task == m_tasks.end() || task->second.measurement == kNone) {
+            m_builder.diagnostics().warnWith("wake of no task", [&] {
+                return "a wake at " + std::to_string(wake.time) + " ns names task " + std::to_string(wake.task)
+                    + ", which no event is of; ignored";
+            });
+            continue;
+        }
+        m_builder.addWake(Wake{wake.time, task->second.measurement, wake.flags});
+    }
+    if (!m_wakes.empty())
+        m_builder.setWakeSource(WakeSource::Wakes);
 }
 
 void PerfettoTracks::finish()
@@ -426,6 +512,11 @@ void PerfettoTracks::finish()
             if (thread != m_threads.end())
                 m_builder.trackInfo(thread->second).threadName = d.threadName;
         }
+    }
+    finishTasks();
+    for (const FlowBinder::Point& point : m_flowPoints) {
+        if (!m_creatorKeys.contains(point.key))
+            m_builder.addFlowPoint(point);
     }
     if (unended > 0)
         m_builder.diagnostics().warn("slice never ended", std::to_string(unended)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "flowbinder.h"
 #include "perfettotrackevent.h"
 #include "profiletypes.h"
 
@@ -7,6 +8,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -24,6 +26,13 @@ class ProtoWireReader;
 // created, as Chrome's b/e. Slices nest by the order of their begin and end
 // on their own track (equal timestamps in stream order); instants are
 // marks; flow ids chain the slices that carry them (Runlane flows).
+// Tracks whose descriptors say to merge siblings by a merge key
+// (SIBLING_MERGE_BEHAVIOR_BY_SIBLING_MERGE_KEY) are one track, as Perfetto
+// shows them. Events with Runlane's notes (PerfettoTaskNotes, a trace
+// PerfettoTraceWriter wrote) rebuild its tasks: the slices of one task id
+// are the intervals of one measurement, created, finished, ended and
+// created by whom as the notes say, the flow that stands for its creator
+// no flow; a wake instant is a wake, not a mark.
 // Events on a track whose descriptor has not come yet wait for it (writers
 // such as tracing-perfetto describe a thread after its first event); those
 // of a track never described go to an async track at the end.
@@ -48,6 +57,8 @@ private:
         LabelId label = 0;
         Time start = 0;
         std::uint32_t order = 0;
+        std::uint64_t task = 0; // its notes' task id, 0: none
+        std::uint64_t creatorFlow = 0; // the flow id that is its creator's
         // Flow keys (flowKey): continued from here, and ended here.
         std::vector<std::uint32_t> flows;
         std::vector<std::uint32_t> terminatingFlows;
@@ -63,6 +74,7 @@ private:
         std::int64_t tid = 0;
         StringId processName = kEmptyString;
         StringId threadName = kEmptyString;
+        StringId mergeKey = kEmptyString; // with SIBLING_MERGE_BEHAVIOR_BY_SIBLING_MERGE_KEY
         double multiplier = 1;
         bool incremental = false;
         // What it became in the builder, at its first event.
@@ -74,6 +86,20 @@ private:
         std::vector<Open> stack;
     };
 
+    // A task of the notes, by its id.
+    struct Task {
+        MeasurementId measurement = kNone;
+        PerfettoTaskNotes notes;
+    };
+    struct PendingWake {
+        Time time = 0;
+        std::uint64_t task = 0;
+        std::uint8_t flags = 0;
+    };
+
+    Task& noteTask(const PerfettoTaskNotes& notes);
+    // Creators, ends and wakes of the notes' tasks, once all are known.
+    void finishTasks();
     // Keeps `e` for when `uuid` is described; false if it is already.
     bool wait(std::uint64_t uuid, const PerfettoTrackEvent& e);
     void replay(std::uint64_t uuid);
@@ -94,6 +120,13 @@ private:
     std::map<std::pair<std::int64_t, std::int64_t>, TrackId> m_threads;
     std::map<std::int64_t, StringId> m_processNames;
     std::unordered_map<std::uint64_t, std::uint32_t> m_flowKeys;
+    // Flow points are added at the end: a creator's flow is known to be
+    // one only when it ends.
+    std::vector<FlowBinder::Point> m_flowPoints;
+    std::unordered_set<std::uint32_t> m_creatorKeys;
+    std::map<std::pair<std::uint64_t, StringId>, TrackId> m_merged; // by parent and merge key
+    std::unordered_map<std::uint64_t, Task> m_tasks;
+    std::vector<PendingWake> m_wakes;
     // The next flow's key: ids are erased from m_flowKeys when they end,
     // so its size would give a key that is still in use.
     std::uint32_t m_nextFlowKey = 0;

@@ -6,21 +6,37 @@
 // track events: slice begins, instants and counter values, the tracks they
 // land on (thread tracks by pid and tid; counter tracks apart), the flows
 // (each further use of a flow id links two slices), and the packets by
-// their data field. Uncompressed traces only, which the samples are.
+// their data field; and Runlane's own task notes (debug annotations
+// "runlane.*", names inline or interned): the tasks by id with their
+// slices and facts, the wakes. Uncompressed traces only, which the samples
+// are.
 
 #include <QByteArray>
 
 #include <cstdint>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace runlane::test::perfetto {
 
+// A task as Runlane's notes describe it.
+struct NotedTask {
+    int slices = 0; // slices carrying its id
+    int instants = 0; // an instant at its creation (a task that never ran)
+    int described = 0; // events carrying its creation, end and state
+    std::int64_t created = 0;
+    std::int64_t finished = 0;
+    std::string state;
+    std::uint64_t creator = 0;
+    std::uint64_t flags = 0;
+};
+
 struct SampleCounts {
     int slices = 0;
-    int instants = 0;
+    int instants = 0; // not counting Runlane's task and wake instants
     int counterValues = 0;
     int flows = 0;
     std::size_t threadTracks = 0;
@@ -28,6 +44,8 @@ struct SampleCounts {
     std::size_t counterTracks = 0; // counter tracks with values
     std::map<std::uint32_t, int> packets; // by data field number
     int descriptors = 0;
+    std::map<std::uint64_t, NotedTask> tasks; // by task id
+    std::map<std::uint64_t, int> wakes; // by the woken task's id
 };
 
 class SampleCounter
@@ -133,8 +151,27 @@ private:
                 sequence = f.value;
         }
         for (const Field& f : fields) {
-            if (f.number == 13 && (f.value & 1))
+            if (f.number == 13 && (f.value & 1)) {
                 m_defaultTrack.erase(sequence);
+                m_annotationNames.erase(sequence);
+            }
+        }
+        for (const Field& f : fields) {
+            if (f.number != 12)
+                continue;
+            walk(f.bytes, [&](const Field& interned) {
+                if (interned.number != 3) // debug_annotation_names
+                    return;
+                std::uint64_t iid = 0;
+                QByteArray name;
+                walk(interned.bytes, [&](const Field& n) {
+                    if (n.number == 1)
+                        iid = n.value;
+                    if (n.number == 2)
+                        name = n.bytes;
+                });
+                m_annotationNames[sequence][iid] = name.toStdString();
+            });
         }
         for (const Field& f : fields) {
             if (f.number != 59)
@@ -154,7 +191,8 @@ private:
             if (f.number == 60)
                 descriptor(f.bytes);
             else if (f.number == 11)
-                trackEvent(f.bytes, m_defaultTrack.count(sequence) ? m_defaultTrack[sequence] : 0);
+                trackEvent(f.bytes, m_defaultTrack.count(sequence) ? m_defaultTrack[sequence] : 0,
+                           m_annotationNames[sequence]);
         }
     }
 
@@ -186,10 +224,11 @@ private:
             m_counters.insert(uuid);
     }
 
-    void trackEvent(const QByteArray& e, std::uint64_t defaultTrack)
+    void trackEvent(const QByteArray& e, std::uint64_t defaultTrack, const std::map<std::uint64_t, std::string>& names)
     {
         std::uint64_t type = 0;
         std::uint64_t track = defaultTrack;
+        std::map<std::string, std::pair<std::uint64_t, std::string>> notes; // "runlane.*": number, text
         walk(e, [&](const Field& f) {
             if (f.number == 9)
                 type = f.value;
@@ -197,7 +236,41 @@ private:
                 track = f.value;
             if (f.number == 47 || f.number == 48) // fixed64 flow ids, not packed
                 ++m_flowUses[f.value];
+            if (f.number != 4) // debug_annotations
+                return;
+            std::string name;
+            std::pair<std::uint64_t, std::string> value;
+            walk(f.bytes, [&](const Field& a) {
+                if (a.number == 1)
+                    name = names.count(a.value) ? names.at(a.value) : std::string("?");
+                else if (a.number == 10)
+                    name = a.bytes.toStdString();
+                else if (a.number == 3 || a.number == 4)
+                    value.first = a.value;
+                else if (a.number == 6)
+                    value.second = a.bytes.toStdString();
+            });
+            if (name.rfind("runlane.", 0) == 0)
+                notes[name] = value;
         });
+        if (notes.count("runlane.wake")) {
+            ++m_counts.wakes[notes["runlane.wake"].first];
+            return;
+        }
+        if (notes.count("runlane.task")) {
+            NotedTask& task = m_counts.tasks[notes["runlane.task"].first];
+            ++(type == 1 ? task.slices : task.instants);
+            if (notes.count("runlane.created")) {
+                ++task.described;
+                task.created = std::int64_t(notes["runlane.created"].first);
+                task.finished = std::int64_t(notes["runlane.finished"].first);
+                task.state = notes["runlane.state"].second;
+                task.creator = notes["runlane.creator"].first;
+                task.flags = notes["runlane.flags"].first;
+            }
+            if (type == 3)
+                return;
+        }
         if (type == 1)
             ++m_counts.slices;
         else if (type == 3)
@@ -214,6 +287,7 @@ private:
     std::set<std::uint64_t> m_counters;
     std::map<std::uint64_t, int> m_flowUses;
     std::map<std::uint64_t, std::uint64_t> m_defaultTrack; // by sequence
+    std::map<std::uint64_t, std::map<std::uint64_t, std::string>> m_annotationNames; // by sequence, iid
 };
 
 } // namespace runlane::test::perfetto

@@ -117,22 +117,38 @@ QStringList idleLabels(const Profile& p)
     return out;
 }
 
-// A profile of plain calls (created as they start, one interval, ended
-// as it ends or open), which Perfetto holds whole; the tasks of the others
-// lose what Perfetto has no field for: reading back, each running interval
-// of a task is a task of its own, created as it starts and completed as it
-// ends (no pending or paused time, no failed or cancelled state), and an
-// async task's creator is a flow (wakes are not written).
-bool onlyCalls(const Profile& p)
+// A plain call (created as it starts, one interval, ended as it ends or
+// open), which Perfetto's slices hold whole; anything else needs
+// Runlane's task notes to come back.
+bool plainCall(const Profile& p, MeasurementId m)
 {
+    const Measurement& mm = p.measurement(m);
+    const auto ivs = p.intervalsOf(m);
+    return ivs.size() == 1 && mm.created == p.interval(ivs[0]).start
+        && (mm.finalState() == FinalState::Completed || mm.finalState() == FinalState::Unfinished);
+}
+
+// Each measurement's async track (by name: the task lanes it is shown in;
+// a thread's name comes back as Perfetto names it), flags, creator's label
+// and wakes, sorted: with treeText, the tasks as the lanes show them.
+QString tasksText(const Profile& p)
+{
+    QStringList lines;
     for (MeasurementId m = 0; m < p.measurementCount(); ++m) {
         const Measurement& mm = p.measurement(m);
-        const auto ivs = p.intervalsOf(m);
-        if (ivs.size() != 1 || mm.created != p.interval(ivs[0]).start
-            || (mm.finalState() != FinalState::Completed && mm.finalState() != FinalState::Unfinished))
-            return false;
+        const Track& track = p.track(mm.track);
+        QString line = qstr(p.labelText(mm.label))
+            + QStringLiteral(" on %1, flags %2, created %3 by %4")
+                  .arg(track.kind == TrackKind::Async ? qstr(p.string(track.name)) : QStringLiteral("a thread"))
+                  .arg(mm.flags & ~SingleInterval)
+                  .arg(mm.created)
+                  .arg(mm.creator == kNone ? QStringLiteral("none") : qstr(p.labelText(p.measurement(mm.creator).label)));
+        for (const Wake& w : p.wakesOf(m))
+            line += QStringLiteral(" wake %1/%2").arg(w.time).arg(w.flags);
+        lines << line;
     }
-    return p.wakes().empty();
+    lines.sort();
+    return lines.join('\n');
 }
 
 } // namespace
@@ -161,10 +177,12 @@ private Q_SLOTS:
 
     // Load, write as Perfetto, load again. Every profile keeps its
     // intervals, each label's exec, each thread's usage, its span, its
-    // marks and counters; a profile of plain calls keeps its rank, tree and
-    // flows too (flows without their names: Perfetto's have none). The
-    // test's own decoder (SampleCounter) counts the written slices,
-    // instants, counter values and thread tracks.
+    // marks and counters, its rank, tree, tasks (their tracks, states,
+    // creators and wakes) and flows (without their names: Perfetto's have
+    // none). The test's own decoder (SampleCounter) counts the written
+    // slices, instants, counter values and thread tracks, and reads the
+    // task notes: every measurement that is no plain call has them (task
+    // id: its index + 1), with its facts, and every wake.
     void roundTrip()
     {
         QFETCH(QString, file);
@@ -205,6 +223,27 @@ private Q_SLOTS:
         }
         QCOMPARE(counts.threadTracks, threads);
         QCOMPARE(counts.packets.at(60), counts.descriptors);
+        for (const auto& [id, task] : counts.tasks) {
+            QVERIFY(id >= 1 && id <= a.measurementCount());
+            const Measurement& m = a.measurement(MeasurementId(id - 1));
+            const std::size_t ran = a.intervalsOf(MeasurementId(id - 1)).size();
+            QCOMPARE(std::size_t(task.slices), ran);
+            QCOMPARE(task.instants, ran == 0 ? 1 : 0);
+            QCOMPARE(task.described, 1);
+            QCOMPARE(task.created, m.created);
+            QCOMPARE(task.finished, m.finished);
+            QCOMPARE(task.state, std::string(finalStateName(m.finalState())));
+            QCOMPARE(task.creator, m.creator == kNone ? 0 : std::uint64_t(m.creator) + 1);
+            QCOMPARE(task.flags, std::uint64_t(m.flags & ~SingleInterval));
+        }
+        for (MeasurementId m = 0; m < a.measurementCount(); ++m) {
+            if (!plainCall(a, m))
+                QVERIFY2(counts.tasks.count(m + 1), qPrintable(QStringLiteral("measurement %1 has no notes").arg(m)));
+        }
+        std::map<std::uint64_t, int> wakes;
+        for (const Wake& w : a.wakes())
+            ++wakes[w.task + 1];
+        QCOMPARE(counts.wakes, wakes);
 
         QCOMPARE(b.intervalCount(), a.intervalCount());
         QCOMPARE(execText(b), execText(a));
@@ -222,10 +261,9 @@ private Q_SLOTS:
             QCOMPARE(b.counters()[i].times, c.times);
             QCOMPARE(b.counters()[i].values, c.values);
         }
-        if (!onlyCalls(a))
-            QSKIP("kept: intervals, exec, usage, span, marks, counters; not the rank and tree: the profile has tasks");
         QCOMPARE(rankText(b), rankText(a));
         QCOMPARE(treeText(b), treeText(a));
+        QCOMPARE(tasksText(b), tasksText(a));
         QCOMPARE(flowTexts(b, false), flowTexts(a, false));
     }
 
