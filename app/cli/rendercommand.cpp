@@ -6,6 +6,7 @@
 #include "comparesession.h"
 #include "icicleview.h"
 #include "imageexporter.h"
+#include "messagesview.h"
 #include "mainwindow.h"
 #include "profiledocument.h"
 #include "profileloader.h"
@@ -150,6 +151,15 @@ QImage drawPart(ProfileView::Part part, ProfileView& view, ProfileDocument* show
     case ProfileView::Part::Counters:
         // As File ▸ Export draws them (not offered on the command line yet).
         return ImageExporter::part(view, part, request.scale);
+    case ProfileView::Part::Messages: {
+        // On their own, on the view's document, as high as the image less the ruler.
+        MessagesView messages(shown);
+        messages.resize(request.size.width(), std::max(messages.minimumHeight(), request.size.height() - view.ruler()->height()));
+        messages.show();
+        QApplication::processEvents();
+        dropFocus(messages);
+        return ImageExporter::messages(messages, *view.ruler(), request.size, request.scale);
+    }
     }
     return {};
 }
@@ -160,7 +170,8 @@ constexpr const char* kRenderHelp = R"HELP(Usage: runlane-cli render FILE -o OUT
 Draws what the viewer shows into a PNG, offscreen (no display is needed).
 
   --view V       window (default), icicle, lanes, usage (the event-loop
-                 usage chart) or rank (the rank table)
+                 usage chart), messages (between processes: poles, arrows,
+                 round trips) or rank (the rank table)
   --size WxH     the window's or view's size in pixels (default 1600x1000)
   --range A..B   the visible range, from the profile start, e.g. 10ms..20ms
   --scale N      device pixels per pixel: 1 (default) or 2
@@ -214,10 +225,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         request.view = RenderCommand::Panel::Rank;
     else if (view != "window") {
         // The parts named as the viewer's exports name them (the counters are not drawn alone yet).
-        const auto parts = {ProfileView::Part::Icicle, ProfileView::Part::Lanes, ProfileView::Part::Usage};
+        const auto parts = {ProfileView::Part::Icicle, ProfileView::Part::Lanes, ProfileView::Part::Usage, ProfileView::Part::Messages};
         const auto part = std::find_if(parts.begin(), parts.end(), [&view](ProfileView::Part p) { return view == ProfileView::partName(p); });
         if (part == parts.end())
-            return CliSupport::usageError(err, "unknown --view '" + view + "' (window, icicle, lanes, usage, rank)");
+            return CliSupport::usageError(err, "unknown --view '" + view + "' (window, icicle, lanes, usage, messages, rank)");
         request.view = *part;
     }
     if (const auto size = args.value("--size")) {

@@ -11,6 +11,7 @@
 #include "droptargets.h"
 #include "historycontroller.h"
 #include "livecontroller.h"
+#include "messagescontroller.h"
 #include "findbar.h"
 #include "formatregistry.h"
 #include "helpdialogs.h"
@@ -117,7 +118,8 @@ std::vector<ExportedPart> exportedParts()
     return {{ProfileView::Part::Icicle, MainWindow::tr("Icicle plot as PNG…"), "exportIcicle"},
             {ProfileView::Part::Lanes, MainWindow::tr("Task lanes as PNG…"), "exportLanes"},
             {ProfileView::Part::Usage, MainWindow::tr("Usage chart as PNG…"), "exportUsage"},
-            {ProfileView::Part::Counters, MainWindow::tr("Counters as PNG…"), "exportCounters"}};
+            {ProfileView::Part::Counters, MainWindow::tr("Counters as PNG…"), "exportCounters"},
+            {ProfileView::Part::Messages, MainWindow::tr("Messages as PNG…"), "exportMessages"}};
 }
 
 } // namespace
@@ -197,6 +199,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(m_detailsDock, m_compare->removedDock());
     connect(m_compare->removedDock(), &QDockWidget::visibilityChanged, this, &MainWindow::fitDetails); // its paths need the width
     tabifyDockWidget(m_rankDock, m_compare->usageDock());
+    new MessagesController(this, m_document, m_rankDock); // the Round trips dock
     m_rankDock->raise();
     connect(m_compare, &CompareController::status, this, [this](const QString& text) { m_statusText->setText(text); });
     connect(m_compare, &CompareController::titleChanged, this, &MainWindow::updateTitle);

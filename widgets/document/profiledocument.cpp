@@ -2,6 +2,7 @@
 
 #include "comparesession.h"
 #include "criticalpathstate.h"
+#include "messagesstate.h"
 #include "searchpattern.h"
 #include "timeaxis.h"
 
@@ -11,11 +12,12 @@
 namespace runlane {
 
 ProfileDocument::ProfileDocument(TimeAxis* axis, QObject* parent)
-    : QObject(parent), m_axis(axis), m_compare(nullptr), m_criticalPath(nullptr),
+    : QObject(parent), m_axis(axis), m_compare(nullptr), m_criticalPath(nullptr), m_messages(nullptr),
       m_callTreeJob(this, [this](ProfileResult<CallTree> result) { callTreeBuilt(std::move(result)); })
 {
     m_compare = new CompareSession(this);
     m_criticalPath = new CriticalPathState(this);
+    m_messages = new MessagesState(axis, this);
 }
 
 ProfileDocument::~ProfileDocument() = default;
@@ -64,6 +66,7 @@ void ProfileDocument::switchTo(const LoadedProfile& loaded, bool continuing)
     m_callTreeJob.drop();
     m_loaded = loaded;
     m_criticalPath->setProfile(m_loaded.profile);
+    m_messages->setProfile(m_loaded.profile);
     m_callTree.reset();
     if (!continuing || !hasProfile()) {
         m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode) : std::vector<QRgb>();

@@ -13,6 +13,7 @@ namespace runlane {
 
 class CompareSession;
 class CriticalPathState;
+class MessagesState;
 class TimeAxis;
 
 // The open profile and how it is shown: colour mode, timeline or aggregated
@@ -59,6 +60,8 @@ public:
     CompareSession* compare() const { return m_compare; }
     // The critical path shown on the timelines and in its panel (P).
     CriticalPathState* criticalPath() const { return m_criticalPath; }
+    // The messages between its processes, the endpoint highlighted and the message selected.
+    MessagesState* messages() const { return m_messages; }
 
     ColorMode colorMode() const { return m_colorMode; }
     void setColorMode(ColorMode mode);
@@ -133,6 +136,7 @@ private:
     TimeAxis* m_axis;
     CompareSession* m_compare; // made first: it drops its results before any view rebuilds
     CriticalPathState* m_criticalPath;
+    MessagesState* m_messages;
     LoadedProfile m_loaded;
     ColorMode m_colorMode = ColorMode::ByLabel;
     std::vector<QRgb> m_colors;

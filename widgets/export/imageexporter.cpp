@@ -5,6 +5,7 @@
 #include "differentialsource.h"
 #include "difflegend.h"
 #include "icicleview.h"
+#include "messagesview.h"
 #include "tasklaneview.h"
 #include "timeruler.h"
 #include "usagechart.h"
@@ -136,6 +137,11 @@ QImage ImageExporter::counters(const CounterView& view, const TimeRuler& ruler, 
     return paintView(view, &ruler, size, scale);
 }
 
+QImage ImageExporter::messages(const MessagesView& view, const TimeRuler& ruler, QSize size, qreal scale)
+{
+    return paintView(view, &ruler, size, scale);
+}
+
 int ImageExporter::usageLegendHeight(const UsageChart& chart, int width, std::optional<std::size_t> count)
 {
     const int entries = int(count.value_or(chart.legend().size()));
@@ -210,6 +216,8 @@ QImage ImageExporter::part(ProfileView& view, ProfileView::Part part, qreal scal
         return usage(*view.usage(), ruler, scale);
     case ProfileView::Part::Counters:
         return counters(*view.counters(), ruler, withRuler(view.counters()), scale);
+    case ProfileView::Part::Messages:
+        return messages(*view.messagesView(), ruler, withRuler(view.messagesView()), scale);
     }
     return {};
 }

@@ -14,6 +14,7 @@ namespace runlane {
 
 class CounterView;
 class IcicleView;
+class MessagesView;
 class TaskLaneView;
 class TimeRuler;
 class UsageChart;
@@ -35,6 +36,7 @@ public:
     static int icicleLegendHeight(const IcicleView& view);
     static QImage lanes(const TaskLaneView& view, const TimeRuler& ruler, QSize size, qreal scale = 1.0);
     static QImage counters(const CounterView& view, const TimeRuler& ruler, QSize size, qreal scale = 1.0);
+    static QImage messages(const MessagesView& view, const TimeRuler& ruler, QSize size, qreal scale = 1.0);
     // The usage chart's plot at its size under the ruler, without the
     // controls above it (track, bins, top k) or its gutter's legend (the
     // entries that fit, "1–5 of 9 ▾"): below it every legend entry
@@ -44,7 +46,7 @@ public:
     // or for `count` entries.
     static int usageLegendHeight(const UsageChart& chart, int width, std::optional<std::size_t> count = std::nullopt);
     // A part of a ProfileView as it is shown there, under the view's ruler
-    // (File ▸ Export): the icicle, lanes and counters at their size, the
+    // (File ▸ Export): the icicle, lanes, counters and messages at their size, the
     // usage chart as usage() draws it.
     static QImage part(ProfileView& view, ProfileView::Part part, qreal scale = 1.0);
     // A whole widget (the main window) at its current size.

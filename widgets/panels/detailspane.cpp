@@ -3,6 +3,8 @@
 #include "colorscheme.h"
 #include "counttext.h"
 #include "icicleview.h"
+#include "messagesstate.h"
+#include "messagesview.h"
 #include "profiledocument.h"
 #include "schedulingdelays.h"
 #include "timeaxis.h"
@@ -50,6 +52,7 @@ DetailsPane::DetailsPane(ProfileDocument* document, QWidget* parent)
     connect(this, &QTextBrowser::anchorClicked, this, &DetailsPane::linkClicked);
     connect(m_axis, &TimeAxis::selectedItemChanged, this, &DetailsPane::refresh);
     connect(m_document, &ProfileDocument::profileChanged, this, &DetailsPane::refresh);
+    connect(m_document->messages(), &MessagesState::selectionChanged, this, &DetailsPane::refresh);
     refresh();
 }
 
@@ -64,6 +67,11 @@ void DetailsPane::refresh()
 {
     m_showsNode = false;
     const Profile* p = m_document->profile();
+    if (const std::uint32_t message = m_document->messages()->selected(); p && message != kNone) {
+        showHtml(messageHtml(*p, message));
+        setEmpty(false);
+        return;
+    }
     if (p && m_axis->selectedMark() < p->marks().size()) {
         showHtml(markHtml(*p, m_axis->selectedMark()));
         setEmpty(false);
@@ -246,6 +254,17 @@ QString DetailsPane::markHtml(const Profile& p, std::uint32_t index) const
         }
         html += QStringLiteral("<p><b>%1</b></p><pre style='white-space:pre-wrap'>%2</pre>").arg(tr("details"), shown.toHtmlEscaped());
     }
+    return html;
+}
+
+QString DetailsPane::messageHtml(const Profile& profile, std::uint32_t message) const
+{
+    // As the Messages view's tooltip says it, then the mark it was read from, if any.
+    const ProcessMessages& messages = m_document->messages()->messages();
+    QStringList lines = MessagesView::describe(profile, messages, message).toHtmlEscaped().split(QLatin1Char('\n'));
+    QString html = QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3><p>%2</p>").arg(lines.takeFirst(), lines.join(QStringLiteral("<br>")));
+    if (const std::uint32_t mark = messages.messages()[message].mark; mark < profile.marks().size())
+        html += markHtml(profile, mark);
     return html;
 }
 

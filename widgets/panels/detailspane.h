@@ -13,7 +13,8 @@ class TimeAxis;
 
 // What is known about the selected interval, task or call path: position,
 // times, exec and total, its intervals, its creator and what it created;
-// or about the selected mark: where it is and its details (JSON, indented).
+// or about the selected mark: where it is and its details (JSON, indented);
+// or about the selected message between processes (and its mark, if any).
 // The creator and the children are links that select them; so are the
 // intervals the selected one was caused by or causes (flows).
 class DetailsPane : public QTextBrowser
@@ -44,6 +45,8 @@ private:
     QString flowLinks(const Profile& profile, IntervalId selected) const;
     // The selected mark: its name, time, process, track and JSON.
     QString markHtml(const Profile& profile, std::uint32_t mark) const;
+    // The selected message between processes (the Messages view's): from, to, endpoint, times.
+    QString messageHtml(const Profile& profile, std::uint32_t message) const;
 
     ProfileDocument* m_document;
     TimeAxis* m_axis;

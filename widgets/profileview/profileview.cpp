@@ -4,6 +4,7 @@
 #include "counttext.h"
 #include "criticalpathstate.h"
 #include "icicleview.h"
+#include "messagesview.h"
 #include "overviewstrip.h"
 #include "profiledocument.h"
 #include "tasklaneview.h"
@@ -31,6 +32,8 @@ const char* ProfileView::partName(Part part)
         return "usage";
     case Part::Counters:
         return "counters";
+    case Part::Messages:
+        return "messages";
     }
     return "";
 }
@@ -47,6 +50,8 @@ ProfileView::ProfileView(ProfileDocument* document, QWidget* parent) : QWidget(p
     m_icicle = new IcicleView(m_document, this);
     m_counters = new CounterView(m_document, this);
     m_counters->setObjectName(QStringLiteral("counters"));
+    m_messages = new MessagesView(m_document, this);
+    m_messages->setObjectName(QStringLiteral("messages"));
     m_lanes = new TaskLaneView(m_document, this);
     m_usage = new UsageChart(m_document, this);
     m_splitter = new QSplitter(Qt::Vertical, this);
@@ -54,9 +59,11 @@ ProfileView::ProfileView(ProfileDocument* document, QWidget* parent) : QWidget(p
     m_timelineSplitter->setObjectName(QStringLiteral("timelineSplitter"));
     m_timelineSplitter->addWidget(m_icicle);
     m_timelineSplitter->addWidget(m_counters);
-    // A change of the panel's height goes to the icicle; the counters keep theirs.
+    m_timelineSplitter->addWidget(m_messages);
+    // A change of the panel's height goes to the icicle; the counters and messages keep theirs.
     m_timelineSplitter->setStretchFactor(0, 1);
     m_timelineSplitter->setStretchFactor(1, 0);
+    m_timelineSplitter->setStretchFactor(2, 0);
     m_timelineSplitter->setChildrenCollapsible(false);
     m_splitter->addWidget(m_timelineSplitter);
     m_splitter->addWidget(m_lanes);
@@ -75,6 +82,11 @@ ProfileView::ProfileView(ProfileDocument* document, QWidget* parent) : QWidget(p
         m_lanes->setVisible(!m_document->isAggregated());
         m_usage->setVisible(!m_document->isAggregated());
         fitCounters(); // shown again with the timeline
+    });
+    // The messages come and go with the profile (and the view mode): their room is the icicle's.
+    connect(m_document, &ProfileDocument::profileChanged, this, [this] {
+        if (m_document->hasProfile())
+            fitCounters();
     });
     // Collapsing or expanding counter tracks gives the room to the icicle or takes it back.
     connect(m_counters, &CounterView::contentHeightChanged, this, [this] {
@@ -143,6 +155,8 @@ bool ProfileView::canExport(Part part) const
         return !m_document->isAggregated();
     case Part::Counters:
         return !m_counters->isHidden();
+    case Part::Messages:
+        return !m_messages->isHidden();
     }
     return false;
 }
@@ -226,14 +240,23 @@ void ProfileView::fitCounters()
     // the icicle's rows leave it) and the icicle the rest, its minimum at least; a profile
     // without counters leaves it all to the icicle.
     Q_EMIT exportsChanged();
+    // The messages' poles, all of them up to a third of the panel, out of the icicle's room
+    // (ViewSizing's figures are those of the panel without them).
+    if (!m_messages->isHidden())
+        m_timelineSplitter->refresh(); // shown for this profile: the splitter hears of it now
+    const int total = m_splitter->sizes().value(0);
+    const int messages = m_messages->isHidden() ? 0 : std::max(m_messages->minimumHeight(), std::min(m_messages->contentHeight(), total / 3));
+    const int withoutMessages = total - (messages > 0 ? messages + m_timelineSplitter->handleWidth() : 0);
     if (m_counters->isHidden()) {
         // At once, not when the splitter hears of the hide from the event loop.
         m_timelineSplitter->refresh();
+        if (messages > 0)
+            m_timelineSplitter->setSizes({std::max(0, withoutMessages), 0, messages});
         return;
     }
-    const int panel = m_splitter->sizes().value(0) - m_timelineSplitter->handleWidth();
+    const int panel = withoutMessages - m_timelineSplitter->handleWidth();
     const int counters = ViewSizing::countersInPanel(sizingFacts(), panel, m_countersRoom);
-    m_timelineSplitter->setSizes({std::max(0, panel - counters), counters});
+    m_timelineSplitter->setSizes({std::max(0, panel - counters), counters, messages});
 }
 
 } // namespace runlane

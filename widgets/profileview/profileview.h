@@ -14,6 +14,7 @@ namespace runlane {
 
 class CounterView;
 class IcicleView;
+class MessagesView;
 class OverviewStrip;
 class ProfileDocument;
 class TaskLaneView;
@@ -32,8 +33,8 @@ class ProfileView : public QWidget
 
 public:
     // The views that are exported alone (File ▸ Export, `runlane-cli render --view`).
-    enum class Part { Icicle, Lanes, Usage, Counters };
-    // A part's name in file names and on the command line: "icicle", "lanes", "usage", "counters".
+    enum class Part { Icicle, Lanes, Usage, Counters, Messages };
+    // A part's name in file names and on the command line: "icicle", "lanes", "usage", "counters", "messages".
     static const char* partName(Part part);
 
     explicit ProfileView(ProfileDocument* document, QWidget* parent = nullptr);
@@ -42,10 +43,12 @@ public:
     TimeRuler* ruler() const { return m_ruler; }
     IcicleView* icicle() const { return m_icicle; }
     CounterView* counters() const { return m_counters; }
+    MessagesView* messagesView() const { return m_messages; }
     TaskLaneView* lanes() const { return m_lanes; }
     UsageChart* usage() const { return m_usage; }
     // Whether a part shows anything to export: the lanes and the usage chart
-    // need the timeline (not the aggregated view), the counters a profile with counters.
+    // need the timeline (not the aggregated view), the counters a profile with counters,
+    // the messages a profile with messages between processes.
     bool canExport(Part part) const;
 
     // Sizes the views for the profile just shown (or the user's sizes for its
@@ -92,14 +95,15 @@ private:
     TimeRuler* m_ruler;
     IcicleView* m_icicle;
     CounterView* m_counters;
+    MessagesView* m_messages;
     TaskLaneView* m_lanes;
     UsageChart* m_usage;
     QAction* m_criticalPathAction;
     QAction* m_clearCriticalPathAction;
-    // The timeline panel (m_splitter's first), split between the icicle and
-    // the counters below it. Nested, so that m_splitter keeps its three
+    // The timeline panel (m_splitter's first), split between the icicle,
+    // the counters and the messages below it. Nested, so that m_splitter keeps its three
     // panels and the sizes saved by earlier versions, and a profile without
-    // counters looks as before: the hidden counters take no room.
+    // counters or messages looks as before: hidden, they take no room.
     QSplitter* m_splitter;
     QSplitter* m_timelineSplitter;
     // The user's splitter sizes (and counters' height) per kind of profile, for the session.

@@ -12,7 +12,7 @@ class ProfileBuilder;
 class ProtoWireReader;
 
 // A track event's debug_annotations as one JSON object, for the details
-// of the mark an instant becomes: names inline or interned
+// of the mark an instant becomes and the args of a slice: names inline or interned
 // (debug_annotation_names), values of every scalar kind, strings inline or
 // interned (debug_annotation_string_values), a legacy JSON value as it is;
 // nested dictionaries and arrays as "…". An interning id the sequence never

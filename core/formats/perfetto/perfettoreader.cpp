@@ -3,13 +3,12 @@
 #include "chunkedfilereader.h"
 #include "loaderror.h"
 #include "perfettoannotations.h"
+#include "perfettodecompressor.h"
 #include "perfettofield.h"
 #include "perfettopacketnames.h"
 #include "perfettotrackevent.h"
 #include "profilebuilder.h"
 #include "protowirereader.h"
-
-#include <zlib.h>
 
 #include <algorithm>
 #include <bit>
@@ -236,6 +235,7 @@ void PerfettoReader::readPacket(std::string_view bytes, std::int64_t offset, int
         case 44:
         case 50:
         case 60:
+        case 133:
             PerfettoField::bytes(r, kPacket);
             p.data = r;
             break;
@@ -305,7 +305,9 @@ void PerfettoReader::readPacket(std::string_view bytes, std::int64_t offset, int
     case 60:
         return m_tracks.describe(data);
     case 50:
-        return compressed(data.payload(), offset, depth);
+        return compressed(data.payload(), offset, depth, false);
+    case 133:
+        return compressed(data.payload(), offset, depth, true);
     case 44:
         return legacyThread(seq, data);
     case 43:
@@ -484,8 +486,10 @@ void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time tim
     // Runlane's own notes, which rebuild its tasks (PerfettoTaskNotes).
     if (!annotations.empty())
         e.notes = PerfettoTaskNotes::read(annotations, seq.annotationNames, seq.annotationStrings, m_builder);
-    // Only a mark has room for them: a slice's are not kept (yet).
-    if (e.type == PerfettoTrackEvent::Type::Instant && !annotations.empty())
+    // An instant's are its mark's details, a slice's its measurement's args
+    // (those on a slice's end are not read, as Runlane has no room to merge them).
+    if ((e.type == PerfettoTrackEvent::Type::Instant || e.type == PerfettoTrackEvent::Type::SliceBegin)
+        && !annotations.empty())
         e.args = m_builder.intern(
             PerfettoAnnotations::json(annotations, seq.annotationNames, seq.annotationStrings, m_builder));
     if (e.type == PerfettoTrackEvent::Type::Unspecified) {
@@ -591,41 +595,14 @@ void PerfettoReader::legacyProcess(const ProtoWireReader& field)
     m_tracks.legacyProcess(pid, name);
 }
 
-void PerfettoReader::compressed(std::string_view bytes, std::int64_t offset, int depth)
+void PerfettoReader::compressed(std::string_view bytes, std::int64_t offset, int depth, bool zstd)
 {
     if (depth + 1 > kMaxCompressedDepth)
         throw FormatError("compressed packets nested more than " + std::to_string(kMaxCompressedDepth) + " deep", -1,
                           offset);
-    // zlib's deflate of a Trace. Inflated in slices: a bomb stops at the cap,
-    // not at the end of memory.
-    z_stream zs{};
-    if (inflateInit(&zs) != Z_OK)
-        throw FormatError("compressed packets: zlib could not start", -1, offset);
-    std::string out;
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-    zs.avail_in = uInt(std::min<std::size_t>(bytes.size(), UINT32_MAX));
-    int status = Z_OK;
-    while (status == Z_OK) {
-        if (out.size() >= kMaxInflated) {
-            inflateEnd(&zs);
-            throw FormatError("compressed packets inflate to more than 1 GiB", -1, offset);
-        }
-        const std::size_t was = out.size();
-        out.resize(was + 256 * 1024);
-        zs.next_out = reinterpret_cast<Bytef*>(out.data() + was);
-        zs.avail_out = 256 * 1024;
-        status = inflate(&zs, Z_NO_FLUSH);
-        out.resize(out.size() - zs.avail_out);
-        if (status == Z_BUF_ERROR && zs.avail_in == 0)
-            break;
-        if (status == Z_BUF_ERROR)
-            status = Z_OK; // more room was all it needed
-    }
-    inflateEnd(&zs);
-    if (status != Z_STREAM_END)
-        throw FormatError(status == Z_BUF_ERROR ? std::string("compressed packets are cut short")
-                                                : "compressed packets are not valid zlib data",
-                          -1, offset);
+    // A Trace, deflated or in one zstd frame; either holds the other.
+    const std::string out =
+        zstd ? PerfettoDecompressor::zstd(bytes, offset) : PerfettoDecompressor::inflate(bytes, offset);
     const std::int64_t outer = m_compressedAt;
     m_compressedAt = outer >= 0 ? outer : m_packetStart;
     // The inner packets are read on; an error in one skips it alone, and

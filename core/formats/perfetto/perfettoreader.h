@@ -22,8 +22,8 @@ struct PerfettoTrackEvent;
 // in memory at a time. Each packet is read in the scope of its sequence
 // (trusted_packet_sequence_id): its interned data and defaults, its
 // incremental clocks, its data losses. Track descriptors and track events
-// go to PerfettoTracks, clock snapshots to PerfettoClocks; zlib-compressed
-// runs of packets are inflated and read the same way. Every other packet
+// go to PerfettoTracks, clock snapshots to PerfettoClocks; runs of packets
+// compressed with zlib or zstd (PerfettoDecompressor) are read the same way. Every other packet
 // is skipped by its field number and counted in one summary warning. A
 // malformed packet is skipped with a warning; a file cut short keeps what
 // was read before the cut.
@@ -32,8 +32,6 @@ class PerfettoReader
 public:
     // Compressed packets inside compressed packets are read this deep.
     static constexpr int kMaxCompressedDepth = 4;
-    // What a run of compressed packets may inflate to.
-    static constexpr std::size_t kMaxInflated = std::size_t(1) << 30;
 
     explicit PerfettoReader(ProfileBuilder& builder);
 
@@ -54,7 +52,8 @@ private:
     void clockSnapshot(const Packet& p, const ProtoWireReader& field);
     void legacyThread(PerfettoSequence& seq, const ProtoWireReader& field);
     void legacyProcess(const ProtoWireReader& field);
-    void compressed(std::string_view bytes, std::int64_t offset, int depth);
+    // A run of compressed_packets (zlib) or zstd_compressed_packets.
+    void compressed(std::string_view bytes, std::int64_t offset, int depth, bool zstd);
     StringId eventName(const PerfettoSequence& seq, std::uint64_t iid, std::int64_t offset);
     // Cut short at `start`, where a packet begins that the file ends in.
     void cutShort(std::int64_t start, const std::string& what);

@@ -22,7 +22,8 @@ struct PerfettoTrackEvent {
     StringId name = kEmptyString;
     StringId file = kEmptyString;
     std::int32_t line = 0;
-    // An instant's debug annotations as JSON (the mark's details).
+    // An instant's or a slice begin's debug annotations as JSON (the mark's
+    // details, the slice's args).
     StringId args = kEmptyString;
     bool hasCounter = false;
     double counter = 0;

@@ -356,6 +356,7 @@ void PerfettoTracks::begin(Descriptor& d, const PerfettoTrackEvent& e)
     open.label = m_builder.label(e.name, e.file, e.line);
     open.start = e.time;
     open.order = m_order++;
+    open.args = e.args;
     open.task = e.notes.task;
     open.creatorFlow = e.notes.creatorFlow;
     flowKeys(e, open);
@@ -419,6 +420,8 @@ void PerfettoTracks::close(Descriptor& d, const Open& open, Time at)
     } else {
         measurement = m_builder.addCall(d.track, open.label, open.start, at, open.order);
     }
+    if (open.args != kEmptyString)
+        m_builder.setArgs(measurement, open.args);
     flowPoints(d, measurement, open.start, open, true);
 }
 

@@ -57,6 +57,7 @@ private:
         LabelId label = 0;
         Time start = 0;
         std::uint32_t order = 0;
+        StringId args = kEmptyString; // its begin's debug annotations, JSON
         std::uint64_t task = 0; // its notes' task id, 0: none
         std::uint64_t creatorFlow = 0; // the flow id that is its creator's
         // Flow keys (flowKey): continued from here, and ended here.

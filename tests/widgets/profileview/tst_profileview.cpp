@@ -49,6 +49,7 @@ private Q_SLOTS:
         QTest::newRow("lanes") << ProfileView::Part::Lanes << "lanes";
         QTest::newRow("usage") << ProfileView::Part::Usage << "usage";
         QTest::newRow("counters") << ProfileView::Part::Counters << "counters";
+        QTest::newRow("messages") << ProfileView::Part::Messages << "messages";
     }
 
     void partName()
@@ -58,18 +59,22 @@ private Q_SLOTS:
         QCOMPARE(QString::fromLatin1(ProfileView::partName(part)), name);
     }
 
-    // Lanes and usage need the timeline, the counters a profile with counters.
+    // Lanes and usage need the timeline, the counters a profile with counters,
+    // the messages a profile with messages between processes.
     void canExport_data()
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("aggregated");
-        QTest::addColumn<QList<bool>>("expected"); // icicle, lanes, usage, counters
+        QTest::addColumn<QList<bool>>("expected"); // icicle, lanes, usage, counters, messages
         const QString demo = QStringLiteral(RUNLANE_DEMO_PROFILE);
         const QString counters = dataPath(QStringLiteral("profiles/chrome-counters.json"));
-        QTest::newRow("demo") << demo << false << QList<bool>{true, true, true, false};
-        QTest::newRow("demo aggregated") << demo << true << QList<bool>{true, false, false, false};
-        QTest::newRow("counters") << counters << false << QList<bool>{true, true, true, true};
-        QTest::newRow("counters aggregated") << counters << true << QList<bool>{true, false, false, false};
+        const QString messages = dataPath(QStringLiteral("profiles/enso-ide-ls.json"));
+        QTest::newRow("demo") << demo << false << QList<bool>{true, true, true, false, false};
+        QTest::newRow("demo aggregated") << demo << true << QList<bool>{true, false, false, false, false};
+        QTest::newRow("counters") << counters << false << QList<bool>{true, true, true, true, false};
+        QTest::newRow("counters aggregated") << counters << true << QList<bool>{true, false, false, false, false};
+        QTest::newRow("messages") << messages << false << QList<bool>{true, true, true, false, true};
+        QTest::newRow("messages aggregated") << messages << true << QList<bool>{true, false, false, false, false};
     }
 
     void canExport()
@@ -87,7 +92,7 @@ private Q_SLOTS:
         shown.document.setAggregated(aggregated);
         QCOMPARE(changed.count(), aggregated ? fitted + 1 : fitted);
         const ProfileView::Part parts[] = {ProfileView::Part::Icicle, ProfileView::Part::Lanes, ProfileView::Part::Usage,
-                                           ProfileView::Part::Counters};
+                                           ProfileView::Part::Counters, ProfileView::Part::Messages};
         QList<bool> can;
         for (const ProfileView::Part part : parts)
             can << shown.view.canExport(part);

@@ -8,6 +8,8 @@
 
 #include <QByteArray>
 
+#include <zstd.h>
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -91,6 +93,21 @@ inline ProtoEncoder compressed(std::initializer_list<ProtoEncoder> packets, std:
 {
     const QByteArray z = qCompress(trace(packets)).mid(4);
     return ProtoEncoder().varint(10, sequence).bytes(50, z);
+}
+
+// One zstd frame of the packets (zstd_compressed_packets), as the tracing
+// service writes it.
+inline QByteArray zstdFrame(const QByteArray& bytes)
+{
+    QByteArray out(qsizetype(ZSTD_compressBound(std::size_t(bytes.size()))), '\0');
+    const std::size_t size = ZSTD_compress(out.data(), std::size_t(out.size()), bytes.constData(), std::size_t(bytes.size()), 3);
+    out.resize(ZSTD_isError(size) ? 0 : qsizetype(size));
+    return out;
+}
+
+inline ProtoEncoder zstdCompressed(std::initializer_list<ProtoEncoder> packets, std::uint64_t sequence = 1)
+{
+    return ProtoEncoder().varint(10, sequence).bytes(133, zstdFrame(trace(packets)));
 }
 
 } // namespace runlane::test::perfetto

@@ -32,8 +32,8 @@ QString timeText(Time t)
 }
 
 // The profile as text: per track its intervals (label@start-end, "^d" at
-// depth d, "[task]" for an async task), then counters, marks, flows and the
-// warnings' kinds with their counts.
+// depth d, "[task]" for an async task), then counters, marks, flows, the
+// measurements' args and the warnings' kinds with their counts.
 QString describe(const Profile& p)
 {
     QStringList out;
@@ -63,6 +63,8 @@ QString describe(const Profile& p)
     for (const Flow& f : p.flows())
         out << "flow " + qstr(p.labelText(p.measurement(p.interval(f.from).measurement).label)) + "->"
                 + qstr(p.labelText(p.measurement(p.interval(f.to).measurement).label));
+    for (const Profile::Args& a : p.args())
+        out << "args " + qstr(p.labelText(p.measurement(a.measurement).label)) + " " + qstr(p.string(a.json));
     for (const auto& [kind, count] : p.diagnostics().warningKinds())
         out << "warning " + qstr(kind) + " x" + QString::number(count);
     return out.join('\n');
@@ -261,6 +263,13 @@ private Q_SLOTS:
         QTest::newRow("compressed packets inside compressed packets")
             << trace({app(), mainThread(), compressed({compressed({slice(10, Instant, 1, "deep")})})})
             << "app / main:\nmark deep@10";
+        QTest::newRow("a zstd-compressed run of packets")
+            << trace({app(), zstdCompressed({mainThread(), slice(10, SliceBegin, 1, "squeezed")}),
+                      slice(20, SliceEnd, 1)})
+            << "app / main: squeezed@10-20";
+        QTest::newRow("zstd inside deflate inside zstd")
+            << trace({app(), mainThread(), zstdCompressed({compressed({zstdCompressed({slice(10, Instant, 1, "deep")})})})})
+            << "app / main:\nmark deep@10";
         QTest::newRow("previous_packet_dropped skips what needs the lost state until the next reset")
             << trace({app(), mainThread(), internedNames({{1, "alpha"}}, Cleared | NeedsState),
                       byIid(10, SliceBegin, 1).varint(42, 1), byIid(20, SliceEnd, 0),
@@ -333,6 +342,34 @@ private Q_SLOTS:
                           .varint(13, NeedsState)})
             << "app / main:\nmark login@10 {\"attempt\": -3, \"user\": \"al\\\"ice\", \"ok\": true, \"load\": 1.5, "
                "\"?\": \"x\", \"more\": \"…\"}";
+        // Names inline and interned, values inline and interned, on a thread's
+        // slice and an async task's; the slice inside has none.
+        const ProtoEncoder annotationNames = onSequence(1).varint(13, Cleared | NeedsState).message(
+            12, ProtoEncoder()
+                    .message(3, ProtoEncoder().varint(1, 1).bytes(2, "url"))
+                    .message(3, ProtoEncoder().varint(1, 2).bytes(2, "size"))
+                    .message(29, ProtoEncoder().varint(1, 7).bytes(2, "/index.html")));
+        QTest::newRow("a slice's debug annotations are its args")
+            << trace({app(), mainThread(), childTrack(7, 100, "Loading"), annotationNames,
+                      trackEvent(10, SliceBegin,
+                                 ProtoEncoder()
+                                     .varint(11, 1)
+                                     .bytes(23, "fetch")
+                                     .message(4, ProtoEncoder().varint(1, 1).varint(17, 7))
+                                     .message(4, ProtoEncoder().varint(1, 2).varint(3, 512))
+                                     .message(4, ProtoEncoder().bytes(10, "method").bytes(6, "GET")))
+                          .varint(13, NeedsState),
+                      slice(20, SliceBegin, 1, "parse"), slice(30, SliceEnd, 1), slice(40, SliceEnd, 1),
+                      trackEvent(50, SliceBegin,
+                                 ProtoEncoder()
+                                     .varint(11, 7)
+                                     .bytes(23, "load")
+                                     .message(4, ProtoEncoder().bytes(10, "file").varint(17, 7)))
+                          .varint(13, NeedsState),
+                      slice(60, SliceEnd, 7)})
+            << "app / main: fetch@10-40 parse@20-30^1\nLoading (async): load@50-60[task]\n"
+               "args fetch {\"url\": \"/index.html\", \"size\": 512, \"method\": \"GET\"}\n"
+               "args load {\"file\": \"/index.html\"}";
         QTest::newRow("packets Runlane does not read are counted")
             << trace({app(), mainThread(), onSequence(1).bytes(66, "x"), onSequence(1).bytes(66, "y"),
                       onSequence(1).bytes(9, "")})
@@ -346,6 +383,51 @@ private Q_SLOTS:
         const LoadResult r = loadBytes(bytes);
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(describe(*r.profile), expected);
+    }
+
+    // Many packets in compressed runs, each slice read once: per row the
+    // runs' codecs (z: deflate, s: zstd; "zs": zstd inside deflate), each
+    // run holding `perRun` slices (begin and end packets) of its own name.
+    void compressedRuns_data()
+    {
+        QTest::addColumn<QString>("codecs");
+        QTest::addColumn<int>("perRun");
+        QTest::newRow("one deflate run") << "z" << 1000;
+        QTest::newRow("one zstd run") << "s" << 1000;
+        QTest::newRow("three zstd runs") << "s,s,s" << 400;
+        QTest::newRow("deflate and zstd runs in turn") << "z,s,z,s" << 250;
+        QTest::newRow("zstd inside deflate") << "zs,zs" << 500;
+    }
+
+    void compressedRuns()
+    {
+        QFETCH(QString, codecs);
+        QFETCH(int, perRun);
+        QByteArray bytes = trace({app(), mainThread()});
+        std::uint64_t ts = 0;
+        for (const QString& codec : codecs.split(',')) {
+            QByteArray packets;
+            for (int i = 0; i < perRun; ++i) {
+                packets += trace({slice(ts, SliceBegin, 1, "s" + QByteArray::number(i % 7))});
+                packets += trace({slice(ts + 5, SliceEnd, 1)});
+                ts += 10;
+            }
+            for (int k = int(codec.size()) - 1; k >= 0; --k) {
+                const QByteArray squeezed = codec[k] == 's' ? zstdFrame(packets) : qCompress(packets).mid(4);
+                packets = trace({onSequence(1).bytes(codec[k] == 's' ? 133 : 50, squeezed)});
+            }
+            bytes += packets;
+        }
+        const LoadResult r = loadBytes(bytes);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const int runs = int(codecs.split(',').size());
+        QCOMPARE(int(p.intervalCount()), runs * perRun);
+        QCOMPARE(int(p.measurementCount()), runs * perRun);
+        QCOMPARE(p.labelCount(), std::size_t(7));
+        QCOMPARE(p.startTime(), Time(0));
+        QCOMPARE(p.endTime(), Time(runs * perRun - 1) * 10 + 5);
+        QCOMPARE(p.diagnostics().warningCount(), 0u);
     }
 
     // A file cut inside its fourth packet keeps the three before it: the
@@ -411,6 +493,33 @@ private Q_SLOTS:
             << "malformed packet: packet 4 at byte 60: compressed packets are cut short; skipped";
         QTest::newRow("compressed five deep")
             << good + trace({compressed({compressed({compressed({compressed({compressed({slice(1, Instant, 1, "x")})})})})})})
+            << ""
+            << "malformed packet: packet 8 (compressed in the packet at byte 60): compressed packets nested more than 4 "
+               "deep; skipped";
+        // A zstd frame (magic, a header of no content size and a 1 KiB
+        // window) whose one block is of the reserved type 3.
+        const QByteArray corruptFrame("\x28\xb5\x2f\xfd\x00\x00\x07\x00\x00", 9);
+        const QByteArray frame = zstdFrame(trace({slice(1, Instant, 1, "x"), slice(2, Instant, 1, "y")}));
+        QTest::newRow("zstd compressed packets that are no zstd")
+            << good + trace({onSequence(1).bytes(133, "nonsense")}) << ""
+            << "malformed packet: packet 4 at byte 60: zstd compressed packets are not a valid zstd frame (Unknown "
+               "frame descriptor); skipped";
+        QTest::newRow("a corrupt zstd frame")
+            << good + trace({onSequence(1).bytes(133, corruptFrame)}) << ""
+            << "malformed packet: packet 4 at byte 60: zstd compressed packets are not a valid zstd frame (Data "
+               "corruption detected); skipped";
+        QTest::newRow("a zstd frame cut short")
+            << good + trace({onSequence(1).bytes(133, frame.left(frame.size() - 3))}) << ""
+            << "malformed packet: packet 4 at byte 60: zstd compressed packets are cut short; skipped";
+        QTest::newRow("empty zstd compressed packets")
+            << good + trace({onSequence(1).bytes(133, QByteArray())}) << ""
+            << "malformed packet: packet 4 at byte 60: zstd compressed packets are cut short; skipped";
+        QTest::newRow("bytes after the zstd frame")
+            << good + trace({onSequence(1).bytes(133, frame + "abc")}) << ""
+            << "malformed packet: packet 4 at byte 60: zstd compressed packets hold 3 bytes after their frame; skipped";
+        QTest::newRow("zstd five deep")
+            << good
+                + trace({zstdCompressed({zstdCompressed({zstdCompressed({zstdCompressed({zstdCompressed({slice(1, Instant, 1, "x")})})})})})})
             << ""
             << "malformed packet: packet 8 (compressed in the packet at byte 60): compressed packets nested more than 4 "
                "deep; skipped";
