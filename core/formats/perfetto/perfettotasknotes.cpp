@@ -8,7 +8,8 @@ namespace runlane {
 
 namespace {
 
-constexpr const char* kWhat = "DebugAnnotation";
+// Named apart from perfettoannotations.cpp's: one unity batch may hold both.
+constexpr const char* kNoteMessage = "DebugAnnotation";
 
 std::string_view internedText(const PerfettoAnnotations::Interned& table, std::uint64_t iid,
                               const ProfileBuilder& builder)
@@ -34,20 +35,20 @@ PerfettoTaskNotes PerfettoTaskNotes::read(const std::vector<ProtoWireReader>& an
         for (ProtoWireReader r = annotation.message(); r.next();) {
             switch (r.field()) {
             case 1:
-                name = internedText(names, PerfettoField::varint(r, kWhat), builder);
+                name = internedText(names, PerfettoField::varint(r, kNoteMessage), builder);
                 break;
             case 10:
-                name = PerfettoField::bytes(r, kWhat);
+                name = PerfettoField::bytes(r, kNoteMessage);
                 break;
             case 3: // uint_value, int_value
             case 4:
-                number = PerfettoField::varint(r, kWhat);
+                number = PerfettoField::varint(r, kNoteMessage);
                 break;
             case 6:
-                text = PerfettoField::bytes(r, kWhat);
+                text = PerfettoField::bytes(r, kNoteMessage);
                 break;
             case 17:
-                text = internedText(strings, PerfettoField::varint(r, kWhat), builder);
+                text = internedText(strings, PerfettoField::varint(r, kNoteMessage), builder);
                 break;
             default:
                 break;

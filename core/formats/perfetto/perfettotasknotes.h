@@ -27,8 +27,9 @@ class ProtoWireReader;
 struct PerfettoTaskNotes {
     enum Name : std::uint8_t { Task, Created, Finished, State, Creator, CreatorFlow, Flags, Wake, WakeFlags, kNameCount };
     static constexpr std::array<std::string_view, kNameCount> kNames = {
-        "runlane.task",    "runlane.created", "runlane.finished", "runlane.state",     "runlane.creator",
-        "runlane.creator_flow", "runlane.flags", "runlane.wake", "runlane.wake_flags"};
+        "runlane.task",         "runlane.created", "runlane.finished", "runlane.state",      "runlane.creator",
+        "runlane.creator_flow", "runlane.flags",   "runlane.wake",     "runlane.wake_flags",
+    };
 
     std::uint64_t task = 0; // 0: not a task's event
     bool described = false; // created, finished and state are given

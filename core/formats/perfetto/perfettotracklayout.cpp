@@ -201,31 +201,29 @@ void PerfettoTrackLayout::asyncTrack(TrackId t)
         laneRoots[lane].insert(laneRoots[lane].end(), g.roots->begin(), g.roots->end());
     }
     for (const std::vector<IntervalId>& roots : laneRoots) {
-        TrackOut lane;
-        lane.kind = Kind::Async;
-        lane.pid = track.pid;
-        lane.parent = processTrack(track.pid);
-        lane.name = m_profile.string(track.name);
-        lane.mergeKey = "runlane track " + std::to_string(t);
-        const std::uint64_t uuid = addTrack(std::move(lane));
+        const std::uint64_t uuid = addLane(t);
         if (m_trackUuid[t] == 0)
             m_trackUuid[t] = uuid;
         walk(roots, uuid);
     }
 }
 
+std::uint64_t PerfettoTrackLayout::addLane(TrackId t)
+{
+    const Track& track = m_profile.track(t);
+    TrackOut lane;
+    lane.kind = Kind::Async;
+    lane.pid = track.pid;
+    lane.parent = processTrack(track.pid);
+    lane.name = m_profile.string(track.name);
+    lane.mergeKey = "runlane track " + std::to_string(t);
+    return addTrack(std::move(lane));
+}
+
 std::uint64_t PerfettoTrackLayout::emptyLane(TrackId t)
 {
-    if (m_trackUuid[t] == 0) {
-        const Track& track = m_profile.track(t);
-        TrackOut lane;
-        lane.kind = Kind::Async;
-        lane.pid = track.pid;
-        lane.parent = processTrack(track.pid);
-        lane.name = m_profile.string(track.name);
-        lane.mergeKey = "runlane track " + std::to_string(t);
-        m_trackUuid[t] = addTrack(std::move(lane));
-    }
+    if (m_trackUuid[t] == 0)
+        m_trackUuid[t] = addLane(t);
     return m_trackUuid[t];
 }
 

@@ -72,6 +72,8 @@ private:
     void asyncTrack(TrackId t);
     void marksAndCounters();
     void createdAndWakes();
+    // A new lane of the async track (its lanes share a merge key).
+    std::uint64_t addLane(TrackId t);
     // The track's first Perfetto track; for an async track without slices,
     // a lane made for its instants.
     std::uint64_t emptyLane(TrackId t);
