@@ -41,6 +41,26 @@ QString row(const QString& key, const QString& value)
     return QStringLiteral("<tr><td style='color:%3; padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value, muted());
 }
 
+// A mark's details or a measurement's args under their title. A payload is
+// any JSON value (Enso's RpcEvent is a bare string): read inside an array,
+// shown indented when it is an object or an array, as written otherwise
+// (and when it is no JSON at all).
+QString jsonBlock(const QString& title, std::string_view json)
+{
+    const QByteArray text = QByteArray("[") + QByteArray(json.data(), qsizetype(json.size())) + "]";
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(text, &error);
+    QString shown = QString::fromUtf8(json.data(), qsizetype(json.size()));
+    if (error.error == QJsonParseError::NoError && document.array().size() == 1) {
+        const QJsonValue value = document.array().first();
+        if (value.isObject())
+            shown = QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Indented)).trimmed();
+        else if (value.isArray())
+            shown = QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Indented)).trimmed();
+    }
+    return QStringLiteral("<p><b>%1</b></p><pre style='white-space:pre-wrap'>%2</pre>").arg(title, shown.toHtmlEscaped());
+}
+
 } // namespace
 
 DetailsPane::DetailsPane(ProfileDocument* document, QWidget* parent)
@@ -173,6 +193,10 @@ void DetailsPane::refresh()
         html += QStringLiteral("</p>");
     }
     html += flowLinks(*p, m_axis->selectedInterval());
+    // What the file says of it beyond times and names (a Perfetto slice's
+    // debug annotations).
+    if (const StringId args = p->argsOf(id); args != kEmptyString)
+        html += jsonBlock(tr("args"), p->string(args));
     showHtml(html);
     setEmpty(false);
 }
@@ -236,24 +260,8 @@ QString DetailsPane::markHtml(const Profile& p, std::uint32_t index) const
     else
         html += row(tr("scope"), mark.scope == MarkScope::Global ? tr("global") : tr("the whole process"));
     html += QStringLiteral("</table>");
-    const std::string_view detail = p.string(mark.detail);
-    if (!detail.empty()) {
-        // A payload is any JSON value (Enso's RpcEvent is a bare string):
-        // read inside an array, shown indented when it is an object or an
-        // array, as written otherwise (and when it is no JSON at all).
-        const QByteArray text = QByteArray("[") + QByteArray(detail.data(), qsizetype(detail.size())) + "]";
-        QJsonParseError error{};
-        const QJsonDocument document = QJsonDocument::fromJson(text, &error);
-        QString shown = QString::fromUtf8(detail.data(), qsizetype(detail.size()));
-        if (error.error == QJsonParseError::NoError && document.array().size() == 1) {
-            const QJsonValue value = document.array().first();
-            if (value.isObject())
-                shown = QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Indented)).trimmed();
-            else if (value.isArray())
-                shown = QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Indented)).trimmed();
-        }
-        html += QStringLiteral("<p><b>%1</b></p><pre style='white-space:pre-wrap'>%2</pre>").arg(tr("details"), shown.toHtmlEscaped());
-    }
+    if (const std::string_view detail = p.string(mark.detail); !detail.empty())
+        html += jsonBlock(tr("details"), detail);
     return html;
 }
 

@@ -12,7 +12,8 @@ class ProfileDocument;
 class TimeAxis;
 
 // What is known about the selected interval, task or call path: position,
-// times, exec and total, its intervals, its creator and what it created;
+// times, exec and total, its intervals, its creator and what it created,
+// its args (JSON, indented);
 // or about the selected mark: where it is and its details (JSON, indented);
 // or about the selected message between processes (and its mark, if any).
 // The creator and the children are links that select them; so are the

@@ -1,3 +1,4 @@
+#include "core/formats/perfetto/perfettoencoder.h"
 #include "detailspane.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
@@ -87,6 +88,33 @@ private Q_SLOTS:
         axis.selectItem(v.intervalsOf(0).front(), 0);
         text = pane.toPlainText();
         QVERIFY2(text.contains(QStringLiteral("created by unknown (not recorded in the file)")), qPrintable(text));
+    }
+
+    // A Perfetto slice's debug annotations are its args, shown indented
+    // under its details; a slice without them shows none.
+    void showsASlicesArgs()
+    {
+        using namespace runlane::test::perfetto;
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        DetailsPane pane(&document);
+        const ProtoEncoder annotation = ProtoEncoder().bytes(10, "url").bytes(6, "/a<b>");
+        document.setProfile(loadedText(trace(
+            {processTrack(100, 10, "app"), threadTrack(1, 10, 11, "main", 100),
+             trackEvent(10, SliceBegin,
+                        ProtoEncoder().varint(11, 1).bytes(23, "fetch").message(4, annotation).message(
+                            4, ProtoEncoder().bytes(10, "size").varint(3, 512))),
+             slice(20, SliceBegin, 1, "parse"), slice(30, SliceEnd, 1), slice(40, SliceEnd, 1)})));
+        QVERIFY(document.profile());
+        const Profile& p = *document.profile();
+        const IntervalId fetch = intervalNamed(p, "fetch");
+        axis.selectItem(fetch, p.interval(fetch).measurement);
+        QString text = pane.toPlainText();
+        QVERIFY2(text.endsWith(QStringLiteral("args\n{\n    \"size\": 512,\n    \"url\": \"/a<b>\"\n}")), qPrintable(text));
+        QVERIFY2(pane.html().contains(QStringLiteral("/a&lt;b&gt;")), qPrintable(pane.html()));
+        const IntervalId parse = intervalNamed(p, "parse");
+        axis.selectItem(parse, p.interval(parse).measurement);
+        QVERIFY2(!pane.toPlainText().contains(QStringLiteral("args")), qPrintable(pane.toPlainText()));
     }
 
     // Following a link selects that slice and zooms the shared axis to it.
