@@ -30,6 +30,7 @@ packages=(
     libsimdjson-dev                  # fast path for large event arrays
     zlib1g-dev                       # gzip: writing compressed files (tests, convert)
     libisal-dev                      # gzip: reading, 3 x as fast as zlib
+    libzstd-dev                      # Perfetto traces' zstd_compressed_packets
     fonts-dejavu-core                # text in offscreen renders and tests
     libqt6sql6-sqlite                # history: Qt SQL's SQLite driver (the default database)
     libqt6sql6-psql                  # history: Qt SQL's PostgreSQL driver (a team's server)
