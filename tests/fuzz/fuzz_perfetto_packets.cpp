@@ -7,7 +7,8 @@
 //   1. the input as the rest of the Trace (packets of any kind),
 //   2. the input as one TrackEvent's body on that sequence,
 //   3. the input deflated into a compressed_packets run, which random bytes
-//      could never reach through zlib.
+//      could never reach through zlib,
+//   4. and the same in one zstd frame, a zstd_compressed_packets run.
 // Each goes through the loader with the format forced, then every analysis.
 // A crash, hang, leak or sanitizer report is a bug; an error result is fine.
 #include "../core/formats/common/protoencoder.h"
@@ -21,6 +22,7 @@
 #include <QFileInfo>
 
 #include <unistd.h>
+#include <zstd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -98,5 +100,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     load(preamble() + packet(ProtoEncoder().varint(8, 5).varint(13, 2).bytes(11, input)));
     // qCompress writes the length first (4 bytes), then zlib's stream.
     load(preamble() + packet(ProtoEncoder().bytes(50, qCompress(input).mid(4))));
+    QByteArray frame(qsizetype(ZSTD_compressBound(size)), '\0');
+    const std::size_t framed = ZSTD_compress(frame.data(), std::size_t(frame.size()), data, size, 1);
+    if (ZSTD_isError(framed))
+        std::abort(); // the harness itself is broken
+    frame.resize(qsizetype(framed));
+    load(preamble() + packet(ProtoEncoder().bytes(133, frame)));
     return 0;
 }
