@@ -202,14 +202,18 @@ private:
         }
     }
     // A RenderStats: fps from the time since the last frame started; every
-    // fifth frame is slow (three periods).
+    // fifth frame is slow (three periods): its work takes one period more
+    // (17.667 to 31.667 ms), every tenth two (35.334 to 48.334 ms), so
+    // that both kinds of janky frames are there.
     void frame()
     {
         const std::uint64_t t = m_nextFrame;
         const std::uint64_t since = m_frames == 0 ? m_options.framePeriod : t - m_lastFrame;
         char fps[32], frameTime[32];
         std::snprintf(fps, sizeof fps, "%.3f", 1e6 / double(since));
-        std::snprintf(frameTime, sizeof frameTime, "%.3f", double(m_rng.between(1000, 15000)) / 1000);
+        const std::uint64_t slow = m_frames % 5 == 4 ? (m_frames % 10 == 9 ? 2 : 1) : 0;
+        const std::uint64_t work = m_rng.between(1000, 15000) + slow * m_options.framePeriod; // µs
+        std::snprintf(frameTime, sizeof frameTime, "%.3f", double(work) / 1000);
         const std::uint64_t draws = m_rng.between(5, 200);
         std::string payload = R"({"frame_time":)" + std::string(frameTime) + R"(,"fps":)" + fps;
         const std::uint64_t values[] = {m_rng.between(1 << 24, 1 << 26), m_rng.between(1 << 20, 1 << 24), draws,

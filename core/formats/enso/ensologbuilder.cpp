@@ -319,6 +319,8 @@ void EnsoLogBuilder::metadata(const EnsoEvent& e, std::uint64_t index)
     mark.detail = m_builder.intern(e.metaJson);
     mark.pid = std::int64_t(m_process);
     m_marks.push_back(mark);
+    if (e.metaType == "RenderStats")
+        m_renderStats.add(t, e.metaJson, index, m_builder.diagnostics());
 }
 
 Time EnsoLogBuilder::toTime(std::uint64_t micros) const
@@ -403,6 +405,7 @@ void EnsoLogBuilder::endProcess()
         mark.track = track;
         m_builder.addMark(mark);
     }
+    m_renderStats.flush(m_builder, std::int64_t(m_process), [this](std::uint64_t t) { return toTime(t); });
 }
 
 } // namespace runlane

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ensoevent.h"
+#include "ensorenderstats.h"
 #include "profilebuilder.h"
 
 #include <optional>
@@ -62,6 +63,7 @@ private:
     std::vector<LocalInterval> m_intervals;
     std::vector<std::uint32_t> m_active; // open intervals, innermost last
     std::vector<Mark> m_marks; // times in µs until the process ends
+    EnsoRenderStats m_renderStats; // its counters, likewise
     std::uint64_t m_timeOffset = 0;
     // The headers as read: a multi-process file needs both in each array
     // to align its processes; what is missing or wrong is a warning naming

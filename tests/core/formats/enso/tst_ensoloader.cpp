@@ -300,6 +300,20 @@ private Q_SLOTS:
             expectedFrames.push_back(Time(f.at) * us);
         QCOMPARE(backendTimes, expectedBackend);
         QCOMPARE(frameTimes, expectedFrames);
+        // RenderStats' numbers as counter tracks of the IDE, the draw calls as written.
+        QCOMPARE(p.counters().size(), std::size_t(14));
+        const CounterSeries* draws = nullptr;
+        for (const CounterSeries& c : p.counters()) {
+            QCOMPARE(p.string(c.name), std::string_view("RenderStats"));
+            QCOMPARE(c.times, expectedFrames);
+            if (p.string(c.key) == "draw_call_count")
+                draws = &c;
+        }
+        QVERIFY(draws);
+        std::vector<double> expectedDraws;
+        for (const test::EnsoGenFrame& f : truth.frames)
+            expectedDraws.push_back(double(f.drawCalls));
+        QCOMPARE(draws->values, expectedDraws);
         for (TrackId t = 0; t < p.trackCount(); ++t) {
             const std::string name(p.string(p.track(t).name));
             QVERIFY2(truth.measurements.count(name), name.c_str());
@@ -394,8 +408,12 @@ private Q_SLOTS:
             << JSON({"BackendMessage":{"direction":"Response","request_id":null,"endpoint":"x"}})
             << "BackendMessage" << QString::fromLatin1(JSON({"direction":"Response","request_id":null,"endpoint":"x"})) << 0;
         QTest::newRow("RenderStats")
+            << JSON({"RenderStats":{"frame_time":4.25,"fps":59.5,"wasm_memory_usage":1,"gpu_memory_usage":2,"draw_call_count":12,"buffer_count":4,"data_upload_count":5,"data_upload_size":6,"sprite_system_count":7,"sprite_count":8,"symbol_count":9,"mesh_count":10,"shader_count":3,"shader_compile_count":0}})
+            << "RenderStats" << QString::fromLatin1(JSON({"frame_time":4.25,"fps":59.5,"wasm_memory_usage":1,"gpu_memory_usage":2,"draw_call_count":12,"buffer_count":4,"data_upload_count":5,"data_upload_size":6,"sprite_system_count":7,"sprite_count":8,"symbol_count":9,"mesh_count":10,"shader_count":3,"shader_compile_count":0})) << 0;
+        // Fields missing: a warning (renderStatsFields checks its words).
+        QTest::newRow("RenderStats without fields")
             << JSON({"RenderStats":{"frame_time":4.25,"fps":59.5,"draw_call_count":12,"shader_count":3}})
-            << "RenderStats" << QString::fromLatin1(JSON({"frame_time":4.25,"fps":59.5,"draw_call_count":12,"shader_count":3})) << 0;
+            << "RenderStats" << QString::fromLatin1(JSON({"frame_time":4.25,"fps":59.5,"draw_call_count":12,"shader_count":3})) << 1;
         QTest::newRow("GlyphCacheMiss")
             << JSON({"GlyphCacheMiss":{"face":"DejaVu Sans","variations":"wght=400","glyph_id":71}})
             << "GlyphCacheMiss" << QString::fromLatin1(JSON({"face":"DejaVu Sans","variations":"wght=400","glyph_id":71})) << 0;
@@ -421,6 +439,39 @@ private Q_SLOTS:
         QCOMPARE(mark.time, 1040 * us);
         QCOMPARE(qstr(p.string(p.track(mark.track).name)), QStringLiteral("LanguageServer"));
         QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(warnings));
+    }
+
+    // A RenderStats without some numbers: a warning naming the event and
+    // what it lacks; the mark and the other numbers are kept, each a
+    // counter of the process (issue 43).
+    void renderStatsFields()
+    {
+        const QByteArray json = R"([{"X":{"t":0,"d":{"$Process":"Ide"}}},{"X":{"t":0,"d":{"$TimeOffset":1000}}},
+{"X":{"t":10,"d":{"RenderStats":{"frame_time":4.5,"fps":60,"wasm_memory_usage":1,"gpu_memory_usage":2,"draw_call_count":3,"buffer_count":4,"data_upload_count":5,"data_upload_size":6,"sprite_system_count":7,"sprite_count":8,"symbol_count":9,"mesh_count":10,"shader_count":11,"shader_compile_count":12}}}},
+{"X":{"t":30,"d":{"RenderStats":{"frame_time":5.5,"fps":"fast","draw_call_count":33}}}},
+{"X":{"t":50,"d":{"RenderStats":[1]}}}])";
+        const LoadResult r = loadText(json);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.marks().size(), std::size_t(3));
+        QCOMPARE(p.diagnostics().warningKinds().at("bad RenderStats"), std::uint64_t(2));
+        QCOMPARE(p.diagnostics().examples(),
+                 (std::vector<std::string>{
+                     "RenderStats event #3 has no number for fps, wasm_memory_usage, gpu_memory_usage, "
+                     "buffer_count, data_upload_count, data_upload_size, sprite_system_count, sprite_count, symbol_count, "
+                     "mesh_count, shader_count, shader_compile_count; its other fields are kept",
+                     "RenderStats event #4 is not an object of numbers; kept as a mark only"}));
+        QCOMPARE(p.counters().size(), std::size_t(14));
+        std::map<std::string, std::vector<std::pair<Time, double>>> series;
+        for (const CounterSeries& c : p.counters()) {
+            QCOMPARE(c.pid, std::int64_t(0));
+            for (std::size_t k = 0; k < c.times.size(); ++k)
+                series[std::string(p.string(c.key))].emplace_back(c.times[k], c.values[k]);
+        }
+        QCOMPARE(series["frame_time"], (std::vector<std::pair<Time, double>>{{1010 * us, 4.5}, {1030 * us, 5.5}}));
+        QCOMPARE(series["draw_call_count"], (std::vector<std::pair<Time, double>>{{1010 * us, 3}, {1030 * us, 33}}));
+        QCOMPARE(series["fps"], (std::vector<std::pair<Time, double>>{{1010 * us, 60}}));
+        QCOMPARE(series["shader_compile_count"], (std::vector<std::pair<Time, double>>{{1010 * us, 12}}));
     }
 
     void errors_data()
