@@ -22,6 +22,7 @@ CliCommand usageCommand();
 CliCommand criticalPathCommand();
 CliCommand processesCommand();
 CliCommand messagesCommand();
+CliCommand framesCommand();
 CliCommand convertCommand();
 CliCommand renderCommand();
 CliCommand compareCommand();

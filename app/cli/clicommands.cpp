@@ -83,6 +83,7 @@ const std::vector<CliCommand>& CliCommands::table()
         criticalPathCommand(),
         processesCommand(),
         messagesCommand(),
+        framesCommand(),
         convertCommand(),
         renderCommand(),
         compareCommand(),
