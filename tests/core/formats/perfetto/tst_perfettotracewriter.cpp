@@ -1,3 +1,4 @@
+#include "core/formats/perfetto/perfettoencoder.h"
 #include "core/formats/perfetto/samplecounter.h"
 #include "core/formats/roundtriptext.h"
 #include "formatregistry.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 using namespace runlane;
@@ -312,6 +314,130 @@ private Q_SLOTS:
                 threads << qstr(back.profile->string(t.name));
         }
         QCOMPARE(threads, QStringList{name});
+    }
+
+    // The notes as another writer could give them (names inline, not
+    // interned): the reader rebuilds the task from them alone, two lanes
+    // with one sibling merge key are one track, and without the key (or
+    // the notes) the trace reads as any Perfetto trace: each lane a track,
+    // each slice a task of its own, the wake no wake.
+    void notesRebuildTasks_data()
+    {
+        QTest::addColumn<bool>("merged");
+        QTest::addColumn<bool>("noted");
+        QTest::addColumn<QString>("tasks");
+        QTest::newRow("notes, merge key")
+            << true << true
+            << "fetch on jobs: created 5, finished 40, failed, [10,20) [30,35), wakes 32/2\n"
+               "never on jobs: created 45, finished 45, cancelled, by fetch\n"
+               "other on jobs: created 15, finished 25, completed, [15,25)";
+        QTest::newRow("notes, no merge key")
+            << false << true
+            << "fetch on jobs: created 5, finished 40, failed, [10,20) [30,35), wakes 32/2\n"
+               "never on jobs (2): created 45, finished 45, cancelled, by fetch\n"
+               "other on jobs (2): created 15, finished 25, completed, [15,25)";
+        QTest::newRow("no notes")
+            << false << false
+            << "fetch on jobs: created 10, finished 20, completed, [10,20)\n"
+               "fetch on jobs: created 30, finished 35, completed, [30,35)\n"
+               "other on jobs (2): created 15, finished 25, completed, [15,25)";
+    }
+    void notesRebuildTasks()
+    {
+        using namespace runlane::test::perfetto;
+        using runlane::test::ProtoEncoder;
+        QFETCH(bool, merged);
+        QFETCH(bool, noted);
+        QFETCH(QString, tasks);
+        const auto lane = [&](std::uint64_t uuid) {
+            ProtoEncoder d;
+            d.varint(1, uuid).varint(5, 1).bytes(2, "jobs");
+            if (merged)
+                d.varint(15, 3).bytes(16, "k");
+            return ProtoEncoder().varint(10, 1).message(60, d);
+        };
+        const auto note = [&](ProtoEncoder& body, const char* name, std::uint64_t value, const char* text = nullptr) {
+            if (!noted)
+                return;
+            ProtoEncoder a;
+            a.bytes(10, name);
+            if (text)
+                a.bytes(6, text);
+            else
+                a.varint(3, value);
+            body.message(4, a);
+        };
+        const auto event = [&](std::uint64_t ts, std::uint64_t type, std::uint64_t track, const char* name,
+                               const std::function<void(ProtoEncoder&)>& notes = {}) {
+            ProtoEncoder body;
+            body.varint(11, track);
+            if (name)
+                body.bytes(23, name);
+            if (notes)
+                notes(body);
+            return trackEvent(ts, type, body);
+        };
+        const auto fetchNotes = [&](ProtoEncoder& b) {
+            note(b, "runlane.task", 5);
+            note(b, "runlane.created", 5);
+            note(b, "runlane.finished", 40);
+            note(b, "runlane.state", 0, "failed");
+            note(b, "runlane.flags", AsyncMeasurement);
+        };
+        const QByteArray bytes = trace({
+            processTrack(1, 7, "app"),
+            lane(2),
+            lane(3),
+            event(10, SliceBegin, 2, "fetch", fetchNotes),
+            event(15, SliceBegin, 3, "other"),
+            event(20, SliceEnd, 2, nullptr),
+            event(25, SliceEnd, 3, nullptr),
+            event(30, SliceBegin, 2, "fetch", [&](ProtoEncoder& b) { note(b, "runlane.task", 5); }),
+            event(32, Instant, 2, "wake",
+                  [&](ProtoEncoder& b) {
+                      note(b, "runlane.wake", 5);
+                      note(b, "runlane.wake_flags", Wake::ByRef);
+                  }),
+            event(35, SliceEnd, 2, nullptr),
+            event(45, Instant, 3, "never",
+                  [&](ProtoEncoder& b) {
+                      note(b, "runlane.task", 6);
+                      note(b, "runlane.created", 45);
+                      note(b, "runlane.finished", 45);
+                      note(b, "runlane.state", 0, "cancelled");
+                      note(b, "runlane.creator", 5);
+                      note(b, "runlane.flags", AsyncMeasurement);
+                  }),
+        });
+        const LoadResult r = loadBytes(bytes.toStdString());
+        QVERIFY(r.ok());
+        const Profile& p = *r.profile;
+        QCOMPARE(p.diagnostics().warningKinds().size(), std::size_t(0));
+        QStringList lines;
+        for (MeasurementId m = 0; m < p.measurementCount(); ++m) {
+            const Measurement& mm = p.measurement(m);
+            const Track& track = p.track(mm.track);
+            const bool second = mm.track != p.measurement(0).track;
+            QString line = qstr(p.labelText(mm.label)) + QStringLiteral(" on %1%2: created %3, finished %4, %5")
+                                                             .arg(qstr(p.string(track.name)), second ? " (2)" : "")
+                                                             .arg(mm.created)
+                                                             .arg(mm.finished)
+                                                             .arg(qstr(finalStateName(mm.finalState())));
+            if (mm.creator != kNone)
+                line += QStringLiteral(", by ") + qstr(p.labelText(p.measurement(mm.creator).label));
+            if (!p.intervalsOf(m).empty())
+                line += ',';
+            for (const IntervalId id : p.intervalsOf(m))
+                line += QStringLiteral(" [%1,%2)").arg(p.interval(id).start).arg(p.interval(id).end);
+            if (!p.wakesOf(m).empty())
+                line += QStringLiteral(", wakes");
+            for (const Wake& w : p.wakesOf(m))
+                line += QStringLiteral(" %1/%2").arg(w.time).arg(w.flags);
+            lines << line;
+        }
+        lines.sort();
+        QCOMPARE(lines.join('\n'), tasks);
+        QCOMPARE(p.marks().size(), std::size_t(noted ? 0 : 2));
     }
 
     void negativeTimesCannotBeWritten()
