@@ -245,7 +245,8 @@ void MessagesView::label(std::vector<Item>& items, std::size_t from) const
 {
     // Left to right along one lane: a message alone in its bucket is
     // labelled if its label clears the one before and the next item (the
-    // zoom is in enough for it); a bracket if the label fits inside it.
+    // zoom is in enough for it); a bracket if the label fits inside it and
+    // clears the one before (brackets of requests at once overlap).
     const QFontMetrics metrics = fontMetrics();
     double lastRight = -1e9;
     for (std::size_t k = from; k < items.size(); ++k) {
@@ -254,7 +255,10 @@ void MessagesView::label(std::vector<Item>& items, std::size_t from) const
             continue;
         const int width = metrics.horizontalAdvance(labelOf(item));
         if (item.kind == Item::Kind::Bracket) {
-            item.labelled = item.xEnd - item.x >= width + 2 * kLabelGap;
+            const double left = (item.x + item.xEnd - width) / 2;
+            item.labelled = item.xEnd - item.x >= width + 2 * kLabelGap && left > lastRight + kLabelGap;
+            if (item.labelled)
+                lastRight = left + width;
             continue;
         }
         const double left = std::max(item.x, item.xEnd) + kLabelGap;
@@ -382,8 +386,8 @@ void MessagesView::paintItem(QPainter& p, const Item& item, int scroll, bool fai
     p.fillPath(head, color);
     if (item.labelled) {
         const QFontMetrics metrics = p.fontMetrics();
-        const double middle = (y0 + y1) / 2;
-        const double baseline = y1 > y0 ? middle - 2 : middle + metrics.ascent() + 2;
+        // Down: under the sender's pole; up: between that row and the brackets' above the lower pole.
+        const double baseline = y1 > y0 ? y0 + metrics.ascent() + 3 : (y0 + y1 - 7 + metrics.ascent()) / 2;
         p.drawText(QPointF(std::max(x0, x1) + kLabelGap, baseline), labelOf(item));
     }
 }

@@ -33,7 +33,10 @@ class MessagesView : public TimelineView
     Q_OBJECT
 
 public:
-    static constexpr int kPoleSpacing = 40;
+    // Between two poles three rows of labels: the arrows going down (under
+    // the upper pole), those going up (in the middle), and the round trips
+    // of the brackets on the lower pole (above it).
+    static constexpr int kPoleSpacing = 52;
     static constexpr int kMargin = 24; // above the first pole and below the last
     // Messages of one pair of poles closer than this share an arrow (a bracket).
     static constexpr int kMergePixels = 3;
