@@ -26,11 +26,14 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
     if (const int code = CliSupport::parseArgs(args, {{}, {"--help"}, 0, 0}, argc, argv, kFormatsHelp, out, err);
         code >= 0)
         return code;
-    // The name column as wide as the longest name and two blanks.
+    // The id and name columns as wide as the longest and two blanks.
+    int idWidth = 12;
     int nameWidth = 28;
-    for (const InputFormat* format : FormatRegistry::formats())
+    for (const InputFormat* format : FormatRegistry::formats()) {
+        idWidth = std::max(idWidth, int(format->id().size()) + 2);
         nameWidth = std::max(nameWidth, int(format->name().size()) + 2);
-    out << std::left << std::setw(12) << "id" << std::setw(nameWidth) << "name" << std::setw(34) << "files"
+    }
+    out << std::left << std::setw(idWidth) << "id" << std::setw(nameWidth) << "name" << std::setw(34) << "files"
         << "memory\n";
     for (const InputFormat* format : FormatRegistry::formats()) {
         std::string patterns;
@@ -41,7 +44,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         }
         std::ostringstream memory;
         memory << format->memoryPerInputByte() << " x file";
-        out << std::setw(12) << format->id() << std::setw(nameWidth) << format->name() << std::setw(34) << patterns
+        out << std::setw(idWidth) << format->id() << std::setw(nameWidth) << format->name() << std::setw(34) << patterns
             << memory.str() << "\n";
     }
     return CliCommands::Ok;

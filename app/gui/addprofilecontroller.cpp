@@ -28,8 +28,9 @@ void AddProfileController::addFileActions(QMenu* file)
 {
     m_action = file->addAction(tr("&Add to this profile…"), this, &AddProfileController::chooseAndAdd);
     m_action->setObjectName(QStringLiteral("addProfile"));
-    m_action->setToolTip(tr("Add a V8 CPU profile (.cpuprofile) recorded in the same run: its samples go under "
-                            "a thread of the open trace"));
+    m_action->setToolTip(tr("Add a V8 CPU profile (.cpuprofile) recorded in the same run, its samples under "
+                            "a thread of the open trace, or an Enso Language Server message log, a process beside "
+                            "the IDE's"));
     m_action->setEnabled(m_document->hasProfile());
 }
 
@@ -39,9 +40,10 @@ void AddProfileController::chooseAndAdd()
         return;
     const QString path = m_chooseFile
         ? m_chooseFile()
-        : QFileDialog::getOpenFileName(m_window, tr("Add a CPU profile of the same run"),
+        : QFileDialog::getOpenFileName(m_window, tr("Add a profile of the same run"),
                                        QFileInfo(m_document->loaded().path).absolutePath(),
-                                       tr("V8 CPU profiles (*.cpuprofile *.cpuprofile.gz *.json);;All files (*)"));
+                                       tr("V8 CPU profiles (*.cpuprofile *.cpuprofile.gz *.json);;"
+                                          "Enso Language Server message logs (*.csv);;All files (*)"));
     if (!path.isEmpty())
         add(path);
 }
@@ -53,8 +55,11 @@ bool AddProfileController::add(const QString& path)
     std::vector<ProfileAddition> additions = additionsOf(m_document->profile());
     ProfileAddition added{path.toStdString(), std::nullopt};
     // With one thread (or none: the load says why it cannot add) there is
-    // nothing to ask.
-    const std::vector<AddedThread::Candidate> threads = AddedThread::candidates(*m_document->profile());
+    // nothing to ask, nor for a file that is a process of its own.
+    const FormatRegistry::Detection detected = ProfileLoader::detect(path);
+    const std::vector<AddedThread::Candidate> threads = detected.ok() && detected.format->addsProcess()
+        ? std::vector<AddedThread::Candidate>()
+        : AddedThread::candidates(*m_document->profile());
     if (threads.size() > 1) {
         QStringList items;
         int preselected = 0;
@@ -89,10 +94,11 @@ bool AddProfileController::add(const QString& path)
 
 bool AddProfileController::canAdd(const QString& path) const
 {
-    if (!m_document->hasProfile() || AddedThread::candidates(*m_document->profile()).empty())
+    if (!m_document->hasProfile())
         return false;
     const FormatRegistry::Detection detected = ProfileLoader::detect(path);
-    return detected.ok() && detected.format->canBeAdded();
+    return detected.ok() && detected.format->canBeAdded()
+        && (detected.format->addsProcess() || !AddedThread::candidates(*m_document->profile()).empty());
 }
 
 bool AddProfileController::takeDrop(const QString& path)
@@ -121,11 +127,17 @@ AddProfileController::DropChoice AddProfileController::askDrop(const QString& pa
         return m_chooseDrop(path);
     const QString name = QFileInfo(path).fileName();
     const QString open = QFileInfo(m_document->loaded().path).fileName();
+    const FormatRegistry::Detection detected = ProfileLoader::detect(path);
+    const bool process = detected.ok() && detected.format->addsProcess();
     QMessageBox box(QMessageBox::Question, tr("Add %1?").arg(name),
-                    tr("%1 is a V8 CPU profile. Add it to the open trace, %2?").arg(name, open), QMessageBox::NoButton,
-                    m_window);
-    box.setInformativeText(tr("Added, its samples go under a thread of the trace, on the same time axis. "
-                              "Opened instead, it replaces the trace."));
+                    (process ? tr("%1 is an Enso Language Server message log. Add it to the open profile, %2?")
+                             : tr("%1 is a V8 CPU profile. Add it to the open trace, %2?"))
+                        .arg(name, open),
+                    QMessageBox::NoButton, m_window);
+    box.setInformativeText(process ? tr("Added, its messages are a LanguageServer process beside the profile's, on "
+                                        "the same time axis. Opened instead, it replaces the profile.")
+                                   : tr("Added, its samples go under a thread of the trace, on the same time axis. "
+                                        "Opened instead, it replaces the trace."));
     QPushButton* add = box.addButton(tr("&Add to the open trace"), QMessageBox::AcceptRole);
     QPushButton* openInstead = box.addButton(tr("&Open instead"), QMessageBox::DestructiveRole);
     box.addButton(QMessageBox::Cancel);

@@ -18,7 +18,9 @@ namespace runlane {
 class ProfileDocument;
 
 // File ▸ Add to this profile…: a V8 CPU profile recorded in the same run as
-// the open trace is read into it (docs/formats.md, "Adding a CPU profile to a trace").
+// the open trace is read into it (docs/formats.md, "Adding a CPU profile to a trace"),
+// or an Enso Language Server message log into an IDE profile, as a process
+// of its own on the same clock (no thread to ask for).
 // The file, then the thread its samples belong to when the trace has more
 // than one (the trace's main thread preselected), then the trace is loaded
 // again with every file added so far and this one, in the background as any
@@ -41,11 +43,12 @@ public:
     // the choice was cancelled).
     bool add(const QString& path);
 
-    // What a drop of a V8 CPU profile on an open trace does (askDrop).
+    // What a drop of an addable file on an open profile does (askDrop).
     enum class DropChoice { Add, Open, Cancel };
-    // Whether `path` can be added to the open profile: the profile has
-    // threads, and the file is a V8 CPU profile by its content (detected
-    // as a load does, gzip or not, whatever its name).
+    // Whether `path` can be added to the open profile: the file is a V8
+    // CPU profile by its content (detected as a load does, gzip or not,
+    // whatever its name) and the profile has threads, or it is a
+    // Language Server message log.
     bool canAdd(const QString& path) const;
     // A file dropped on the window, alone: true if it is taken here
     // (canAdd), then, once the drop is over (a dialog inside it would keep

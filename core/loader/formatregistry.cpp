@@ -5,6 +5,7 @@
 #include "cpuprofileformat.h"
 #include "chroprofformat.h"
 #include "ensoformat.h"
+#include "ensomessagesformat.h"
 #include "foldedformat.h"
 #include "geckoformat.h"
 #include "pprofformat.h"
@@ -70,6 +71,8 @@ const std::vector<const InputFormat*>& FormatRegistry::formats()
     static const std::vector<const InputFormat*> formats{
         one<ChromeFormat>(),
         one<EnsoFormat>(),
+        // A line that starts with a date: no other format's.
+        one<EnsoMessagesFormat>(),
         one<ChronosFormat>(),
         one<ChroprofFormat>(),
         one<SpeedscopeFormat>(),

@@ -367,6 +367,18 @@ private:
     std::int64_t m_added = 0;
 };
 
+// The track of an added file that is a process of its own (InputFormat::
+// addsProcess): the next pid after the trace's. It is on the trace's clock
+// (an Enso IDE profile and its Language Server's log: µs since the epoch).
+TrackInfo processTrack(const ProfileBuilder& builder)
+{
+    TrackInfo track;
+    for (TrackId t = 0; t < builder.trackCount(); ++t)
+        track.pid = std::max(track.pid, builder.trackInfo(t).pid + 1);
+    track.processSortIndex = track.pid;
+    return track;
+}
+
 // Reads one added file into `builder`, after the trace. False with `error`
 // about that file (its path, its offsets), not the trace. `progress`
 // reports its reads.
@@ -394,22 +406,29 @@ bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const Loa
         if (!format)
             return false;
         if (!format->canBeAdded()) {
-            error.message = "this is a " + kind + " file; only V8 CPU profiles (.cpuprofile) can be added to a trace";
+            error.message = "this is a " + kind + " file; only V8 CPU profiles (.cpuprofile) and Enso Language "
+                                                  "Server message logs can be added to a trace";
             return false;
         }
-        const std::vector<AddedThread::Candidate> threads = AddedThread::candidates(builder);
-        if (threads.empty()) {
-            error.message = "cannot be added to " + fileName(builder.sourcePath())
-                + ": that profile has no threads; a CPU profile is added to a trace of the same run";
-            return false;
-        }
-        const AddedThread::Candidate* thread
-            = addition.thread ? AddedThread::find(threads, *addition.thread) : AddedThread::pick(threads);
-        if (!thread) {
-            error.message = "the trace has no thread " + std::to_string(addition.thread->pid) + ":"
-                + std::to_string(addition.thread->tid) + " (pid:tid) to add this to; its threads: "
-                + AddedThread::list(threads);
-            return false;
+        // A process of its own goes beside the trace's; samples go under
+        // one of its threads.
+        const bool process = format->addsProcess();
+        const std::vector<AddedThread::Candidate> threads
+            = process ? std::vector<AddedThread::Candidate>() : AddedThread::candidates(builder);
+        const AddedThread::Candidate* thread = nullptr;
+        if (!process) {
+            if (threads.empty()) {
+                error.message = "cannot be added to " + fileName(builder.sourcePath())
+                    + ": that profile has no threads; a CPU profile is added to a trace of the same run";
+                return false;
+            }
+            thread = addition.thread ? AddedThread::find(threads, *addition.thread) : AddedThread::pick(threads);
+            if (!thread) {
+                error.message = "the trace has no thread " + std::to_string(addition.thread->pid) + ":"
+                    + std::to_string(addition.thread->tid) + " (pid:tid) to add this to; its threads: "
+                    + AddedThread::list(threads);
+                return false;
+            }
         }
         memory.setPerByte(format->memoryPerInputByte());
         if (info.isFile() && !source.compressed())
@@ -420,10 +439,12 @@ bool addFile(const ProfileAddition& addition, ProfileBuilder& builder, const Loa
         ChunkedFileReader input(source.text(), own, prefix);
         if (format->limitsJsonStrings())
             input.limitJsonStrings();
-        const TrackInfo track = additionTrack(builder, *thread, addition.path);
+        const TrackInfo track = process ? processTrack(builder) : additionTrack(builder, *thread, addition.path);
         if (!readStream(input, offset, error, [&] { format->readAddition(input, builder, track); }))
             return false;
-        builder.addAddedFile(AddedFile{addition.path, std::string(format->name()), thread->pid, thread->tid});
+        builder.addAddedFile(AddedFile{addition.path, std::string(format->name()), track.pid, process ? 0 : thread->tid});
+        if (process)
+            return true; // no measurements to compare
         // One clock, but not proof of one run: a profile of another run
         // lies somewhere else entirely.
         const auto [traceFrom, traceTo] = coverage(builder, 0, before);

@@ -100,10 +100,15 @@ public:
 
     // Whether a file of this format can be added to a trace of the same run
     // (LoadControl::additions): it must be on the trace's clock and be one
-    // thread's data. Only V8 CPU profiles are, so far.
+    // thread's data (V8 CPU profiles), or one process of its own on the
+    // epoch clock (addsProcess(): the Enso Language Server's message log).
     virtual bool canBeAdded() const { return false; }
+    // An added file of this format is a process beside the trace's, not
+    // samples under one of its threads: there is no thread to choose.
+    virtual bool addsProcess() const { return false; }
     // Streams an added file into the builder that holds the trace, as one
-    // track described by `track` (a Samples track of the chosen thread).
+    // track described by `track` (a Samples track of the chosen thread, or
+    // for addsProcess() the pid and sort index of a process of its own).
     // The default throws FormatError: only formats that canBeAdded() read.
     virtual void readAddition(ChunkedFileReader& input, ProfileBuilder& builder, const TrackInfo& track) const;
 };

@@ -157,7 +157,7 @@ private Q_SLOTS:
                                             << "--max-depth takes a whole number";
         QTest::newRow("convert -o without value") << QStringList{"convert", fgh, "--to", "chrome", "-o"}
                                                   << "option -o needs a value";
-        const QString formats = QStringLiteral("chrome, enso, chronos, chroprof, speedscope, cpuprofile, gecko, pprof, perfetto, folded, perf, tokio, prometheus");
+        const QString formats = QStringLiteral("chrome, enso, ensomessages, chronos, chroprof, speedscope, cpuprofile, gecko, pprof, perfetto, folded, perf, tokio, prometheus");
         for (const char* command : {"summary", "rank", "tree", "usage", "critical-path", "convert", "render"}) {
             QTest::addRow("%s: unknown input format", command)
                 << QStringList{command, fgh, "--input-format", "json"}
@@ -214,7 +214,7 @@ private Q_SLOTS:
         QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: no such file\n").arg(missing));
         run = cli({"rank", dataPath(QStringLiteral("profiles/README.md"))});
         QCOMPARE(run.code, 3);
-        QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: not a profile: expected JSON ('[' or '{') or folded stacks or perf script, found '#' at byte 0\n")
+        QCOMPARE(run.err, QStringLiteral("runlane-cli: %1: not a profile: expected JSON ('[' or '{') or Enso Language Server message log or folded stacks or perf script, found '#' at byte 0\n")
                               .arg(dataPath(QStringLiteral("profiles/README.md"))));
     }
 
@@ -225,20 +225,21 @@ private Q_SLOTS:
         QCOMPARE(run.code, 0);
         QCOMPARE(run.err, QString());
         QCOMPARE(run.out, QStringLiteral(
-            "id          name                               files                             memory\n"
-            "chrome      Chrome Trace Event Format          *.json                            1.5 x file\n"
-            "enso        Enso profiler event log            *.json                            1.5 x file\n"
-            "chronos     Chronos future event log           *.json                            1.5 x file\n"
-            "chroprof    Chroprof metrics                   *.json                            1.5 x file\n"
-            "speedscope  speedscope                         *.json                            3 x file\n"
-            "cpuprofile  V8 CPU profile                     *.cpuprofile *.json               8 x file\n"
-            "gecko       Firefox Profiler                   *.json                            12 x file\n"
-            "pprof       pprof                              *.pb.gz *.pb *.pprof *.prof       16 x file\n"
-            "perfetto    Perfetto trace                     *.pftrace *.perfetto-trace *.pb   16 x file\n"
-            "folded      folded stacks                      *.txt *.folded *.collapsed        16 x file\n"
-            "perf        perf script                        *.perf *.txt                      3 x file\n"
-            "tokio       tokio-console recording            *.json *.jsonl                    1 x file\n"
-            "prometheus  Prometheus query_range (Chroprof)  *.json                            3 x file\n"));
+            "id            name                               files                             memory\n"
+            "chrome        Chrome Trace Event Format          *.json                            1.5 x file\n"
+            "enso          Enso profiler event log            *.json                            1.5 x file\n"
+            "ensomessages  Enso Language Server message log   *.csv                             2 x file\n"
+            "chronos       Chronos future event log           *.json                            1.5 x file\n"
+            "chroprof      Chroprof metrics                   *.json                            1.5 x file\n"
+            "speedscope    speedscope                         *.json                            3 x file\n"
+            "cpuprofile    V8 CPU profile                     *.cpuprofile *.json               8 x file\n"
+            "gecko         Firefox Profiler                   *.json                            12 x file\n"
+            "pprof         pprof                              *.pb.gz *.pb *.pprof *.prof       16 x file\n"
+            "perfetto      Perfetto trace                     *.pftrace *.perfetto-trace *.pb   16 x file\n"
+            "folded        folded stacks                      *.txt *.folded *.collapsed        16 x file\n"
+            "perf          perf script                        *.perf *.txt                      3 x file\n"
+            "tokio         tokio-console recording            *.json *.jsonl                    1 x file\n"
+            "prometheus    Prometheus query_range (Chroprof)  *.json                            3 x file\n"));
     }
     // --input-format reads the file as that format whatever it holds: the
     // same profile as detection gives for its own format, that reader's

@@ -97,7 +97,8 @@ private Q_SLOTS:
         failed = cli({"tree", trace, "--add", fgh});
         QCOMPARE(failed.code, 3);
         QCOMPARE(failed.err, QStringLiteral("runlane-cli: %1: this is a Chrome Trace Event Format file; only V8 CPU profiles "
-                                            "(.cpuprofile) can be added to a trace\n").arg(fgh));
+                                            "(.cpuprofile) and Enso Language Server message logs can be added to a "
+                                            "trace\n").arg(fgh));
     }
 
     // A pprof profile (protobuf, no timestamps): summary, rank and tree of

@@ -5,9 +5,11 @@
 // to add it or open it.
 #include "addprofilecontroller.h"
 #include "backgroundloader.h"
+#include "ensogenerator.h"
 #include "mainwindow.h"
 #include "mainwindowdriver.h"
 #include "gzipsupport.h"
+#include "processmessages.h"
 #include "profiledocument.h"
 #include "testsupport.h"
 
@@ -20,6 +22,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
 
 using namespace runlane;
 using namespace runlane::test;
@@ -252,6 +255,81 @@ private Q_SLOTS:
         QCOMPARE(window.currentPath(), shown.isEmpty() ? pathOf(open) : pathOf(shown));
         QCOMPARE(int(window.document()->profile()->intervalCount()), intervals);
         QCOMPARE(int(window.document()->profile()->addedFiles().size()), added);
+    }
+
+    // An Enso IDE profile takes the Language Server's CSV message log, by
+    // File ▸ Add or dropped (then asked): no thread is asked for, a
+    // LanguageServer process goes beside the IDE's on the same clock, and
+    // the messages between each pair of processes are those the generator
+    // wrote (IDE -> LS, LS -> Engine, Engine -> LS, LS -> IDE). Reload
+    // keeps it.
+    void addsTheLanguageServerLog_data()
+    {
+        QTest::addColumn<bool>("dropped");
+        QTest::newRow("File ▸ Add") << false;
+        QTest::newRow("dropped") << true;
+    }
+    void addsTheLanguageServerLog()
+    {
+        QFETCH(bool, dropped);
+        test::EnsoGenOptions options;
+        options.seed = 7;
+        options.tasks = 120;
+        test::EnsoGenTruth truth;
+        test::EnsoGenerator::profile(options, &truth);
+        options.languageServer = false;
+        QTemporaryDir dir;
+        const QString ide = writeTemp(dir, QByteArray::fromStdString(test::EnsoGenerator::profile(options)),
+                                      QStringLiteral("ide.json"));
+        const QString log = writeTemp(dir, QByteArray::fromStdString(truth.messageLog), QStringLiteral("ls.csv"));
+        std::map<std::pair<std::string, std::string>, int> expected;
+        for (const test::EnsoGenMessage& m : truth.messages)
+            ++expected[{m.from, m.to}];
+        QCOMPARE(expected.size(), std::size_t(4));
+
+        MainWindow window;
+        window.show();
+        window.openFile(ide);
+        QVERIFY(waitShown(window));
+        QCOMPARE(window.document()->profile()->trackCount(), std::size_t(1));
+        AddProfileController* controller = window.addProfileController();
+        QVERIFY(controller->canAdd(log));
+        int threadsAsked = 0;
+        QStringList dropsAsked;
+        controller->setThreadChooser([&threadsAsked](const QStringList&, int) {
+            ++threadsAsked;
+            return 0;
+        });
+        controller->setDropChooser([&dropsAsked](const QString& path) {
+            dropsAsked << path;
+            return AddProfileController::DropChoice::Add;
+        });
+        controller->setOpenFileChooser([log] { return log; });
+        if (dropped)
+            dragAndDrop(window, urlsData({QUrl::fromLocalFile(log)}));
+        else
+            window.action(QStringLiteral("addProfile"))->trigger();
+        QVERIFY2(waitShown(window), qPrintable(window.statusText() + QLatin1Char('|') + window.lastError()));
+        QCOMPARE(threadsAsked, 0);
+        QCOMPARE(dropsAsked, dropped ? QStringList{log} : QStringList());
+        QCOMPARE(window.currentPath(), ide);
+        QCOMPARE(window.windowTitle(), QStringLiteral("ide.json + ls.csv — Runlane"));
+        for (int pass = 0; pass < 2; ++pass) {
+            const Profile& p = *window.document()->profile();
+            QCOMPARE(p.trackCount(), std::size_t(2));
+            QCOMPARE(p.string(p.track(1).name), std::string_view("LanguageServer"));
+            QCOMPARE(p.addedFiles().size(), std::size_t(1));
+            QCOMPARE(p.diagnostics().warningCount(), std::uint64_t(0));
+            const ProcessMessages messages = ProcessMessages::of(p);
+            std::map<std::pair<std::string, std::string>, int> counts;
+            for (const ProcessMessages::Message& m : messages.messages())
+                ++counts[{messages.processes()[m.from], messages.processes()[m.to]}];
+            QCOMPARE(counts, expected);
+            if (pass == 0) {
+                window.action(QStringLiteral("reload"))->trigger();
+                QVERIFY(waitShown(window));
+            }
+        }
     }
 
     // An addition loads as any file: the status bar's progress bar and

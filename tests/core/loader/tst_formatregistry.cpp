@@ -28,7 +28,7 @@ private Q_SLOTS:
         QTest::newRow("blank file") << QByteArray(" \n\t") << QString("") << QString("")
                                     << QString("the file holds only white space");
         QTest::newRow("text") << QByteArray("hello") << QString("") << QString("")
-                              << QString("not a profile: expected JSON ('[' or '{') or folded stacks or perf script, found 'h' at byte 0");
+                              << QString("not a profile: expected JSON ('[' or '{') or Enso Language Server message log or folded stacks or perf script, found 'h' at byte 0");
         QTest::newRow("chronos marker first") << QByteArray("{\"chronosFutureEvents\": 1, \"events\": [")
                                               << QString("chronos") << QString("Chronos future event log") << QString();
         QTest::newRow("chronos events first") << QByteArray("{\"loop\": \"main\", \"events\": [{\"t\": 1}, {\"t\": 2}]}")
@@ -68,7 +68,7 @@ private Q_SLOTS:
         QTest::newRow("folded utf-16 le") << QByteArray("\xff\xfe" "a\0;\0b\0 \0" "1\0\n\0", 14)
                                           << QString("folded") << QString("folded stacks") << QString();
         QTest::newRow("not folded") << QByteArray("a;b;c twelve\n") << QString("") << QString("")
-                                    << QString("not a profile: expected JSON ('[' or '{') or folded stacks or perf script, found 'a' at byte 0");
+                                    << QString("not a profile: expected JSON ('[' or '{') or Enso Language Server message log or folded stacks or perf script, found 'a' at byte 0");
         // sample_type {cpu, nanoseconds}, then the string table.
         QTest::newRow("pprof") << QByteArray("\x0a\x04\x08\x01\x10\x02\x32\x00\x32\x03" "cpu" "\x32\x0b" "nanoseconds", 26)
                                << QString("pprof") << QString("pprof") << QString();
@@ -91,10 +91,10 @@ private Q_SLOTS:
             << QString("perf") << QString("perf script") << QString();
         QTest::newRow("perf without time needs a frame") << QByteArray("app 1/1 100 cycles:\nmore text\n")
                                                          << QString("") << QString("")
-                                                         << QString("not a profile: expected JSON ('[' or '{') or folded "
+                                                         << QString("not a profile: expected JSON ('[' or '{') or Enso Language Server message log or folded "
                                                                     "stacks or perf script, found 'a' at byte 0");
         QTest::newRow("a log is not perf script") << QByteArray("12:00:01 server: started\n") << QString("") << QString("")
-                                                  << QString("not a profile: expected JSON ('[' or '{') or folded stacks "
+                                                  << QString("not a profile: expected JSON ('[' or '{') or Enso Language Server message log or folded stacks "
                                                              "or perf script, found '1' at byte 0");
         QTest::newRow("folded with colons is not perf script") << QByteArray("java;a:b: 12\njava;c 3\n")
                                                                << QString("folded") << QString("folded stacks") << QString();
@@ -149,7 +149,7 @@ private Q_SLOTS:
             QVERIFY(format->memoryPerInputByte() >= 1.0);
         }
         QCOMPARE(QString::fromStdString(FormatRegistry::fileNamePatterns()),
-                 QStringLiteral("*.json *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.pftrace *.perfetto-trace *.txt *.folded "
+                 QStringLiteral("*.json *.csv *.cpuprofile *.pb.gz *.pb *.pprof *.prof *.pftrace *.perfetto-trace *.txt *.folded "
                                "*.collapsed *.perf *.jsonl"));
         QVERIFY(!FormatRegistry::find("nope"));
         QVERIFY(!FormatRegistry::find(""));
@@ -183,7 +183,7 @@ private Q_SLOTS:
                 patterns << QString::fromUtf8(pattern.data(), qsizetype(pattern.size()));
             registered.insert(QString::fromUtf8(format->id()), patterns.join(QLatin1Char(' ')));
         }
-        QCOMPARE(listed.size(), 13);
+        QCOMPARE(listed.size(), 14);
         QCOMPARE(listed, registered);
     }
 

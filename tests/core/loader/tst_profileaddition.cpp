@@ -261,12 +261,14 @@ private Q_SLOTS:
                "pid 7 / tid 9";
         QTest::newRow("a trace")
             << trace << trace << qint64(-1) << qint64(-1)
-            << "added: this is a Chrome Trace Event Format file; only V8 CPU profiles (.cpuprofile) can be added to a trace";
+            << "added: this is a Chrome Trace Event Format file; only V8 CPU profiles (.cpuprofile) and Enso Language Server "
+               "message logs can be added to a trace";
         QTest::newRow("folded stacks")
             << trace << QByteArray("main;work 3\n") << qint64(-1) << qint64(-1)
-            << "added: this is a folded stacks file; only V8 CPU profiles (.cpuprofile) can be added to a trace";
+            << "added: this is a folded stacks file; only V8 CPU profiles (.cpuprofile) and Enso Language Server "
+               "message logs can be added to a trace";
         QTest::newRow("not a profile") << trace << QByteArray("hello") << qint64(-1) << qint64(-1)
-                                       << "added: not a profile: expected JSON ('[' or '{') or folded stacks or perf "
+                                       << "added: not a profile: expected JSON ('[' or '{') or Enso Language Server message log or folded stacks or perf "
                                           "script, found 'h' at byte 0";
         QTest::newRow("cut short") << trace << kSmallProfile.left(60) << qint64(-1) << qint64(-1)
                                    << "added: line 1, column 61 (byte 60): invalid JSON: syntax error while parsing "

@@ -628,7 +628,7 @@ private Q_SLOTS:
                                      << "invalid JSON: syntax error while parsing value - invalid literal; last read: "
                                         "'\"ts\": tru,'";
         QTest::newRow("top-level number") << QByteArray("42") << qint64(-2) << qint64(-1)
-                                          << "not a profile: expected JSON ('[' or '{') or folded stacks or perf script, found '4' at byte 0";
+                                          << "not a profile: expected JSON ('[' or '{') or Enso Language Server message log or folded stacks or perf script, found '4' at byte 0";
     }
 
     void errors()
