@@ -34,6 +34,24 @@ QStringList namesAt(const Profile& p, TrackId t, int depth)
     return names;
 }
 
+// Measurements named by `order`, each created 10 ns per letter after "a"
+// and finished 5 ns later: calls, or tasks without intervals.
+std::map<QString, MeasurementId> addNamed(ProfileBuilder& b, TrackId t, const QStringList& order, bool calls)
+{
+    std::map<QString, MeasurementId> ids;
+    for (const QString& name : order) {
+        const Time created = Time(name.at(0).unicode() - 'a') * 10;
+        const LabelId label = b.label(name.toStdString());
+        if (calls) {
+            ids[name] = b.addCall(t, label, created, created + 5, std::uint32_t(created));
+        } else {
+            ids[name] = b.addMeasurement(t, label, created, kNone);
+            b.finish(ids[name], created + 5, FinalState::Completed);
+        }
+    }
+    return ids;
+}
+
 // Ids as the rows write them: -1 for kNone.
 QList<int> ids(const std::vector<std::uint32_t>& values)
 {
@@ -374,13 +392,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, addOrder);
         ProfileBuilder b("test");
-        const TrackId t = addThread(b);
-        std::map<QString, MeasurementId> ids;
-        for (const QString& name : addOrder) {
-            const Time created = name == "a" ? 0 : name == "b" ? 10 : 20;
-            ids[name] = b.addMeasurement(t, b.label(name.toStdString()), created, kNone);
-            b.finish(ids[name], created + 5, FinalState::Completed);
-        }
+        std::map<QString, MeasurementId> ids = addNamed(b, addThread(b), addOrder, false);
         b.addTrigger(ids["c"], ids["a"]);
         b.addTrigger(ids["b"], ids["a"]);
         const auto p = b.build();
@@ -406,12 +418,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, addOrder);
         ProfileBuilder b("test");
-        const TrackId t = addThread(b);
-        std::map<QString, MeasurementId> ids;
-        for (const QString& name : addOrder) {
-            const Time created = Time(name.at(0).unicode() - 'a') * 10;
-            ids[name] = b.addCall(t, b.label(name.toStdString()), created, created + 5, std::uint32_t(created));
-        }
+        std::map<QString, MeasurementId> ids = addNamed(b, addThread(b), addOrder, true);
         b.setArgs(ids["c"], b.intern(R"({"n": 1})"));
         b.setArgs(ids["a"], b.intern(R"({"first": true})"));
         b.setArgs(ids["c"], b.intern(R"({"n": 2})"));
