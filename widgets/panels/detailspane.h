@@ -1,5 +1,6 @@
 #pragma once
 
+#include "frameseries.h"
 #include "profiletypes.h"
 
 #include <QTextBrowser>
@@ -54,6 +55,7 @@ private:
     QString m_html; // what is shown
     bool m_showsNode = false; // an aggregated node's, not the selection's
     bool m_empty = true;
+    FrameSeries m_frames; // the profile's: their statistics follow the range in view or selected
 };
 
 } // namespace runlane

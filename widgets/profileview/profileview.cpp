@@ -3,6 +3,7 @@
 #include "counterview.h"
 #include "counttext.h"
 #include "criticalpathstate.h"
+#include "framestrack.h"
 #include "icicleview.h"
 #include "messagesview.h"
 #include "overviewstrip.h"
@@ -45,6 +46,9 @@ ProfileView::ProfileView(ProfileDocument* document, QWidget* parent) : QWidget(p
     layout->setSpacing(0);
     m_overview = new OverviewStrip(m_document, this);
     m_overview->setObjectName(QStringLiteral("overview"));
+    // Hidden, and so taking no room, for a profile without frames.
+    m_frames = new FramesTrack(m_document, this);
+    m_frames->setObjectName(QStringLiteral("frames"));
     m_ruler = new TimeRuler(m_document, this);
     m_ruler->setObjectName(QStringLiteral("ruler"));
     m_icicle = new IcicleView(m_document, this);
@@ -73,6 +77,7 @@ ProfileView::ProfileView(ProfileDocument* document, QWidget* parent) : QWidget(p
     m_splitter->setStretchFactor(2, 1);
     m_splitter->setChildrenCollapsible(false);
     layout->addWidget(m_overview);
+    layout->addWidget(m_frames);
     layout->addWidget(m_ruler);
     layout->addWidget(m_splitter, 1);
 

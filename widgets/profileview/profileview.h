@@ -13,6 +13,7 @@ class QSplitter;
 namespace runlane {
 
 class CounterView;
+class FramesTrack;
 class IcicleView;
 class MessagesView;
 class OverviewStrip;
@@ -21,12 +22,12 @@ class TaskLaneView;
 class TimeRuler;
 class UsageChart;
 
-// The open profile's views on one time axis: the overview strip and the
-// time ruler above the icicle plot and, below it, the counters (if the
-// profile has any), the task lanes and the usage chart. Their heights
-// follow what the profile holds (ViewSizing); the user's moves of the
-// splitters are kept for the session per kind of profile. The viewer's
-// window shows one; `runlane-cli render` draws one alone.
+// The open profile's views on one time axis: the overview strip, the frames
+// track (if the profile has frames) and the time ruler above the icicle plot
+// and, below it, the counters (if the profile has any), the task lanes and the
+// usage chart. Their heights follow what the profile holds (ViewSizing); the
+// user's moves of the splitters are kept for the session per kind of profile.
+// The viewer's window shows one; `runlane-cli render` draws one alone.
 class ProfileView : public QWidget
 {
     Q_OBJECT
@@ -40,6 +41,7 @@ public:
     explicit ProfileView(ProfileDocument* document, QWidget* parent = nullptr);
 
     OverviewStrip* overview() const { return m_overview; }
+    FramesTrack* frames() const { return m_frames; }
     TimeRuler* ruler() const { return m_ruler; }
     IcicleView* icicle() const { return m_icicle; }
     CounterView* counters() const { return m_counters; }
@@ -92,6 +94,7 @@ private:
 
     ProfileDocument* m_document;
     OverviewStrip* m_overview;
+    FramesTrack* m_frames;
     TimeRuler* m_ruler;
     IcicleView* m_icicle;
     CounterView* m_counters;

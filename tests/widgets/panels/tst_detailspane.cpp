@@ -142,6 +142,42 @@ private Q_SLOTS:
         // The pane now shows reply, caused by handle.
         QVERIFY(pane.html().contains(QStringLiteral("href=\"i:%1\"").arg(handle)));
     }
+
+    // A profile with frames: their statistics for the range in view, or
+    // the selected one, under whatever else is shown; nothing is selected
+    // and yet the pane has them to show. DrawFrames at 0, 10, 30 and 70 ms
+    // (frames of 10, 20 and 40 ms: 100, 50 and 25 fps).
+    void frameStatistics()
+    {
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        DetailsPane pane(&document);
+        document.setProfile(loadedText(R"({"traceEvents":[
+            {"name":"DrawFrame","ph":"I","s":"t","pid":1,"tid":1,"ts":0},
+            {"name":"DrawFrame","ph":"I","s":"t","pid":1,"tid":1,"ts":10000},
+            {"name":"DrawFrame","ph":"I","s":"t","pid":1,"tid":1,"ts":30000},
+            {"name":"DrawFrame","ph":"X","pid":1,"tid":1,"ts":70000,"dur":10000}]})"));
+        QVERIFY(!pane.isEmpty());
+        QString text = pane.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("Frames in view\nframes\n3 (DrawFrame)\n"
+                                              "fps\n25.000 min, 58.333 average, 100.000 max\n"
+                                              "frame time\np50 20.000, p90 40.000, p99 40.000 ms\n"
+                                              "janky\n2 over 16.7 ms, 1 over 33.3 ms\n"
+                                              "quality\n1 good, 1 medium, 1 bad")),
+                 qPrintable(text));
+        axis.setVisibleRange(5'000'000, 80'000'000);
+        QVERIFY2(pane.toPlainText().contains(QStringLiteral("frames\n2 (DrawFrame)\nfps\n25.000 min, 37.500 average")),
+                 qPrintable(pane.toPlainText()));
+        axis.setSelection(0, 10'000'000);
+        text = pane.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("Frames in the selection\nframes\n1 (DrawFrame)\n"
+                                              "fps\n100.000 min, 100.000 average, 100.000 max")),
+                 qPrintable(text));
+        // Without frames: the hint alone, the pane a strip.
+        document.setProfile(loadedText(requestReply()));
+        QVERIFY(pane.isEmpty());
+        QVERIFY(!pane.toPlainText().contains(QStringLiteral("Frames")));
+    }
 };
 
 QTEST_MAIN(TestDetailsPane)
