@@ -1,6 +1,7 @@
 #include "messagesview.h"
 
 #include "colorscheme.h"
+#include "messagesformatter.h"
 #include "messagesstate.h"
 #include "profile.h"
 #include "profiledocument.h"
@@ -28,21 +29,6 @@ constexpr int kLabelGap = 4;
 QColor highlightColor()
 {
     return ColorScheme::isDark() ? QColor(255, 170, 60) : QColor(215, 110, 0);
-}
-
-const char* messageKindName(ProcessMessages::Kind kind)
-{
-    switch (kind) {
-    case ProcessMessages::Kind::Request:
-        return "request";
-    case ProcessMessages::Kind::Response:
-        return "response";
-    case ProcessMessages::Kind::Notification:
-        return "notification";
-    case ProcessMessages::Kind::Flow:
-        return "flow";
-    }
-    return "";
 }
 
 } // namespace
@@ -436,7 +422,7 @@ QString MessagesView::describe(const Profile& profile, const ProcessMessages& me
     auto span = [&profile](Time t) { return QString::fromStdString(ValueFormat::text(t, profile.unit())); };
     QString text = tr("%1 → %2\n%3 %4")
                        .arg(qs(messages.processes()[m.from]), qs(messages.processes()[m.to]),
-                            QString::fromLatin1(messageKindName(m.kind)), qs(m.name));
+                            qs(MessagesFormatter::kindName(m.kind)), qs(m.name));
     if (!m.requestId.empty())
         text += tr("\nrequest id %1").arg(qs(m.requestId));
     text += tr("\nat %1").arg(at(m.time));
