@@ -11,6 +11,9 @@
 # scrape, PrometheusText), perfetto_packets (the Perfetto reader past a valid
 # start, seeded with the Perfetto traces and tests/fuzz/fuzz_perfetto_seeds),
 # and one per input format (the FormatRegistry's ids: chrome enso ...).
+# A target's seeds are the test files its format claims, and the files of
+# tests/fuzz/fuzz_<target>_seeds/ if there is one (fuzz_enso_seeds: an IDE
+# + Language Server profile with every metadata type).
 # FUZZ_BUILD_DIR picks the build directory (default: build-fuzz/; a fuzz
 # build of its own, never another build's), FUZZ_JOBS how many targets run
 # at once (default: the number of cores).
@@ -21,7 +24,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-}
-[[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[[ "$seconds" =~ ^[0-9]+$ ]] || { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
 # The options below (the core alone, no tests) would silently take the
 # viewer's tests out of a normal or sanitizer build sharing the directory.
@@ -53,9 +56,11 @@ trap 'rm -f "$files"' EXIT
 seeds() {
     case "$1" in
     detect | load) cat "$files" ;;
-    perfetto_packets) seeds perfetto; find "$root/tests/fuzz/fuzz_perfetto_seeds" -type f ;;
+    perfetto_packets) seeds perfetto ;;
     *) tr '\n' '\0' <"$files" | xargs -0 "$build/tests/fuzz/fuzz_seeds" | awk -F'\t' -v id="$1" '$1 == id { print $2 }' ;;
     esac
+    # A target's own seeds, where tests/data has too few of its shapes.
+    if [ -d "$root/tests/fuzz/fuzz_$1_seeds" ]; then find "$root/tests/fuzz/fuzz_$1_seeds" -type f; fi
 }
 
 run_one() {
