@@ -604,6 +604,9 @@ private Q_SLOTS:
         QTest::newRow("usage chart of the demo")
             << QStringLiteral(RUNLANE_DEMO_PROFILE) << QStringList{"--view", "usage", "--size", "1000x300"} << QSize(1000, 300);
         QTest::newRow("rank table") << fgh << QStringList{"--view", "rank", "--size", "900x300"} << QSize(900, 300);
+        QTest::newRow("messages between processes")
+            << dataPath(QStringLiteral("profiles/enso-ide-ls.json")) << QStringList{"--view", "messages", "--size", "900x200"}
+            << QSize(900, 200);
         QTest::newRow("aggregated folded stacks")
             << dataPath(QStringLiteral("samples/folded/simple.txt")) << QStringList{"--view", "icicle", "--aggregated"}
             << QSize(1600, 1000);
@@ -668,7 +671,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("no output") << QStringList{"render", fgh} << 2 << "render needs -o OUT.png";
         QTest::newRow("unknown view") << QStringList{"render", fgh, "-o", "x.png", "--view", "flame"} << 2
-                                      << "unknown --view 'flame' (window, icicle, lanes, usage, rank)";
+                                      << "unknown --view 'flame' (window, icicle, lanes, usage, messages, rank)";
         QTest::newRow("tiny size") << QStringList{"render", fgh, "-o", "x.png", "--size", "10x10"} << 2 << "bad --size '10x10'";
         QTest::newRow("scale 3") << QStringList{"render", fgh, "-o", "x.png", "--scale", "3"} << 2 << "--scale takes 1 or 2";
         QTest::newRow("bad range") << QStringList{"render", fgh, "-o", "x.png", "--range", "soon..later"} << 2 << "--range";
