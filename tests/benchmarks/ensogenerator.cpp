@@ -259,6 +259,14 @@ const std::vector<std::string>& EnsoGenerator::foreignLabels()
     return labels;
 }
 
+std::string EnsoGenerator::profile(std::uint64_t seed, int tasks, EnsoGenTruth* truth)
+{
+    EnsoGenOptions options;
+    options.seed = seed;
+    options.tasks = tasks;
+    return profile(options, truth);
+}
+
 std::string EnsoGenerator::profile(const EnsoGenOptions& o, EnsoGenTruth* truthOut)
 {
     EnsoGenTruth truth;

@@ -78,6 +78,8 @@ public:
     static const std::vector<std::string>& foreignLabels();
     // The whole file: the IDE's array, then the Language Server's.
     static std::string profile(const EnsoGenOptions& options, EnsoGenTruth* truth = nullptr);
+    // profile() of the default options but for these.
+    static std::string profile(std::uint64_t seed, int tasks, EnsoGenTruth* truth = nullptr);
 };
 
 } // namespace runlane::test

@@ -42,6 +42,13 @@ QString rows(const QStringList& values)
     return out;
 }
 
+// runlane-cli frames on `profile` written to a file, with `args` after it.
+Run frames(const QByteArray& profile, const QStringList& args)
+{
+    QTemporaryDir dir;
+    return cli(QStringList{QStringLiteral("frames"), writeTemp(dir, profile, QStringLiteral("ide.json"))} + args);
+}
+
 } // namespace
 
 class TestFramesCommand : public QObject
@@ -52,45 +59,58 @@ private Q_SLOTS:
     void handWritten_data()
     {
         QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
         QTest::addColumn<QString>("out");
+        QTest::addColumn<QString>("err");
         const QString skipped = QStringLiteral(" (1 RenderStats without frame_time and fps skipped)\n\n");
-        QTest::newRow("whole") << QStringList{}
+        QTest::newRow("whole") << QStringList{} << 0
                                << QStringLiteral("Frames from RenderStats of Ide, the whole profile") + skipped
                                       + rows({"4", "20.200", "62.500", "43.112", "4.500", "40.250", "40.250", "2", "1",
-                                              "2", "1", "1"});
-        QTest::newRow("range") << QStringList{"--range", "0ms..60ms"}
+                                              "2", "1", "1"})
+                               << QString();
+        QTest::newRow("range") << QStringList{"--range", "0ms..60ms"} << 0
                                << QStringLiteral("Frames from RenderStats of Ide, those starting 0 to 60 ms from the "
                                                  "profile's start")
                                       + skipped
                                       + rows({"3", "29.500", "62.500", "50.750", "20.500", "40.250", "40.250", "2", "1",
-                                              "2", "1", "0"});
-        QTest::newRow("empty range") << QStringList{"--range", "51ms..69ms"}
+                                              "2", "1", "0"})
+                               << QString();
+        QTest::newRow("empty range") << QStringList{"--range", "51ms..69ms"} << 0
                                      << QStringLiteral("Frames from RenderStats of Ide, those starting 51 to 69 ms from "
                                                        "the profile's start")
-                                            + skipped + rows({"0", "-", "-", "-", "-", "-", "-", "0", "0", "0", "0", "0"});
+                                            + skipped + rows({"0", "-", "-", "-", "-", "-", "-", "0", "0", "0", "0", "0"})
+                                     << QString();
         QTest::newRow("json")
-            << QStringList{"--range", "0ms..60ms", "--format", "json"}
+            << QStringList{"--range", "0ms..60ms", "--format", "json"} << 0
             << QStringLiteral("{\"source\":\"RenderStats\",\"process\":\"Ide\",\"from_ms\":0,\"to_ms\":60,\"frames\":3,"
                               "\"skipped\":1,\n\"min_fps\":29.500,\"max_fps\":62.500,\"average_fps\":50.750,\n"
                               "\"frame_time_ms\":{\"p50\":20.500,\"p90\":40.250,\"p99\":40.250},\n"
                               "\"janky\":{\"over_16.7_ms\":2,\"over_33.3_ms\":1},\n"
-                              "\"quality\":{\"good\":2,\"medium\":1,\"bad\":0}}\n");
+                              "\"quality\":{\"good\":2,\"medium\":1,\"bad\":0}}\n")
+            << QString();
         QTest::newRow("json, whole")
-            << QStringList{"--format", "json"}
+            << QStringList{"--format", "json"} << 0
             << QStringLiteral("{\"source\":\"RenderStats\",\"process\":\"Ide\",\"from_ms\":0,\"to_ms\":70,\"frames\":4,"
                               "\"skipped\":1,\n\"min_fps\":20.200,\"max_fps\":62.500,\"average_fps\":43.112,\n"
                               "\"frame_time_ms\":{\"p50\":4.500,\"p90\":40.250,\"p99\":40.250},\n"
                               "\"janky\":{\"over_16.7_ms\":2,\"over_33.3_ms\":1},\n"
-                              "\"quality\":{\"good\":2,\"medium\":1,\"bad\":1}}\n");
+                              "\"quality\":{\"good\":2,\"medium\":1,\"bad\":1}}\n")
+            << QString();
+        // Usage errors: exit code 2, nothing on stdout.
+        QTest::newRow("bad format") << QStringList{"--format", "csv"} << 2 << QString()
+                                    << "runlane-cli: unknown --format 'csv' (table, json) (see --help)\n";
+        QTest::newRow("bad range") << QStringList{"--range", "5ms"} << 2 << QString()
+                                   << "runlane-cli: --range takes A..B, e.g. 10ms..20ms (see --help)\n";
     }
     void handWritten()
     {
         QFETCH(QStringList, args);
+        QFETCH(int, code);
         QFETCH(QString, out);
-        QTemporaryDir dir;
-        const QString path = writeTemp(dir, kProfile, QStringLiteral("ide.json"));
-        const Run run = cli(QStringList{QStringLiteral("frames"), path} + args);
-        QCOMPARE(run.code, 0);
+        QFETCH(QString, err);
+        const Run run = frames(kProfile, args);
+        QCOMPARE(run.err, err);
+        QCOMPARE(run.code, code);
         QCOMPARE(run.out, out);
     }
 
@@ -112,33 +132,11 @@ private Q_SLOTS:
     {
         QFETCH(QString, format);
         QFETCH(QString, out);
-        QTemporaryDir dir;
-        const QString path
-            = writeTemp(dir, R"({"traceEvents":[{"name":"a","ph":"X","pid":1,"tid":1,"ts":0,"dur":5}]})");
-        const Run run = cli({QStringLiteral("frames"), path, QStringLiteral("--format"), format});
+        const Run run = frames(R"({"traceEvents":[{"name":"a","ph":"X","pid":1,"tid":1,"ts":0,"dur":5}]})",
+                               {QStringLiteral("--format"), format});
         QCOMPARE(run.err, QString());
         QCOMPARE(run.code, 0);
         QCOMPARE(run.out, out);
-    }
-
-    void usageErrors_data()
-    {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("err");
-        QTest::newRow("format") << QStringList{"--format", "csv"}
-                                << "runlane-cli: unknown --format 'csv' (table, json) (see --help)\n";
-        QTest::newRow("range") << QStringList{"--range", "5ms"} << "runlane-cli: --range takes A..B, e.g. 10ms..20ms (see --help)\n";
-    }
-    void usageErrors()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(QString, err);
-        QTemporaryDir dir;
-        const QString path = writeTemp(dir, kProfile, QStringLiteral("ide.json"));
-        const Run run = cli(QStringList{QStringLiteral("frames"), path} + args);
-        QCOMPARE(run.code, 2);
-        QCOMPARE(run.err, err);
-        QCOMPARE(run.out, QString());
     }
 
     // Every figure of the JSON against the frames the generator wrote,
@@ -156,14 +154,10 @@ private Q_SLOTS:
     {
         QFETCH(quint64, seed);
         QFETCH(bool, range);
-        runlane::test::EnsoGenOptions options;
-        options.seed = seed;
-        options.tasks = 200;
         runlane::test::EnsoGenTruth truth;
         QTemporaryDir dir;
-        const QString path
-            = writeTemp(dir, QByteArray::fromStdString(runlane::test::EnsoGenerator::profile(options, &truth)),
-                        QStringLiteral("ide.json"));
+        const QByteArray profile = QByteArray::fromStdString(runlane::test::EnsoGenerator::profile(seed, 200, &truth));
+        const QString path = writeTemp(dir, profile, QStringLiteral("ide.json"));
         QStringList args{QStringLiteral("frames"), path, QStringLiteral("--format"), QStringLiteral("json")};
         const std::uint64_t half = (truth.spanEnd - truth.spanStart) / 2; // µs
         if (range)

@@ -230,11 +230,8 @@ private Q_SLOTS:
     {
         QFETCH(quint64, seed);
         QFETCH(int, tasks);
-        test::EnsoGenOptions options;
-        options.seed = seed;
-        options.tasks = tasks;
         test::EnsoGenTruth truth;
-        const LoadResult r = loadText(QByteArray::fromStdString(test::EnsoGenerator::profile(options, &truth)));
+        const LoadResult r = loadText(QByteArray::fromStdString(test::EnsoGenerator::profile(seed, tasks, &truth)));
         QVERIFY2(r.ok(), r.error.toString().c_str());
         const Profile& p = *r.profile;
         const FrameSeries series = FrameSeries::of(p);
