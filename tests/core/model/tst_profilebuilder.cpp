@@ -1,4 +1,5 @@
 #include "measurementmetrics.h"
+#include "outermosttasks.h"
 #include "profilebuilder.h"
 #include "profilefinisher.h"
 
@@ -435,6 +436,23 @@ private Q_SLOTS:
         QCOMPARE(p->args()[0].measurement, byName(*p, "a"));
         QCOMPARE(p->args()[1].measurement, byName(*p, "c"));
         QCOMPARE(p->argsOf(kNone), kEmptyString);
+    }
+
+    // A task made of its steps' calls (OutermostTasks) keeps its first
+    // step's args; the other steps' would replace them and are dropped.
+    void argsOfMergedSteps()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        std::map<QString, MeasurementId> ids = addNamed(b, t, {"a", "b", "c"}, true);
+        b.setArgs(ids["a"], b.intern(R"({"step": 1})"));
+        b.setArgs(ids["c"], b.intern(R"({"step": 3})"));
+        const OutermostTasks::Request request{t, b.label("task")};
+        const MeasurementId task = OutermostTasks::apply(b, std::span(&request, 1)).front();
+        QCOMPARE(b.measurementCount(), std::size_t(1));
+        const auto p = b.build();
+        QCOMPARE(p->args().size(), std::size_t(1));
+        QCOMPARE(qstr(p->string(p->argsOf(task))), QString(R"({"step": 1})"));
     }
 
     // A profile without args pays nothing for the side table; each
