@@ -143,6 +143,12 @@ void PerfettoTrackLayout::threadTrack(TrackId t, std::int64_t tid)
     // A moved thread is named after the one it was, a sampled one says so
     // (Perfetto shows the process's name before it, as Runlane does).
     thread.name = m_profile.string(track.threadName);
+    // A reader that names its track as a whole (Chronos' event loop) gives
+    // no thread name: that name is the thread's, or Perfetto and the read
+    // back call it by its tid alone. Not when it is the process's name
+    // (Enso's "Ide"): the process says it already.
+    if (thread.name.empty() && track.displayName != kEmptyString && track.displayName != track.processName)
+        thread.name = m_profile.string(track.displayName);
     if (tid != track.tid || track.kind == TrackKind::Samples) {
         if (thread.name.empty())
             thread.name = track.displayName != kEmptyString ? std::string(m_profile.string(track.displayName))

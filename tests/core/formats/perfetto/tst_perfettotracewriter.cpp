@@ -316,6 +316,30 @@ private Q_SLOTS:
         QCOMPARE(threads, QStringList{name});
     }
 
+    // A track its reader named as a whole (Chronos' event loop, Enso's
+    // process) keeps that name as its thread's, not "tid 0"; a name that is
+    // the process's is not said twice.
+    void threadKeepsItsName_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("chronos") << "profiles/chronos-states.json" << QStringList{"pid 0 / node"};
+        QTest::newRow("enso") << "profiles/enso-async.json" << QStringList{"Ide / tid 0", "LanguageServer / tid 0"};
+    }
+    void threadKeepsItsName()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, names);
+        const LoadResult r = ProfileLoader::load(dataPath(file));
+        QVERIFY(r.ok());
+        const LoadResult back = loadBytes(PerfettoTraceWriter::toString(*r.profile));
+        QVERIFY(back.ok());
+        QStringList threads;
+        for (const Track& t : back.profile->tracks())
+            threads << qstr(back.profile->string(t.name));
+        QCOMPARE(threads, names);
+    }
+
     // The notes as another writer could give them (names inline, not
     // interned): the reader rebuilds the task from them alone, two lanes
     // with one sibling merge key are one track, and without the key (or
