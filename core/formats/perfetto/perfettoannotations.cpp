@@ -98,6 +98,10 @@ std::string PerfettoAnnotations::json(const std::vector<ProtoWireReader>& annota
                 break;
             }
         }
+        // Runlane's own notes rebuild its tasks (PerfettoTaskNotes): they
+        // are no arguments of the slice they ride on.
+        if (name.starts_with("runlane."))
+            continue;
         if (out.size() > 1)
             out += ", ";
         quote(out, name);

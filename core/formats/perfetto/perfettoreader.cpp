@@ -489,9 +489,11 @@ void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time tim
     // An instant's are its mark's details, a slice's its measurement's args
     // (those on a slice's end are not read, as Runlane has no room to merge them).
     if ((e.type == PerfettoTrackEvent::Type::Instant || e.type == PerfettoTrackEvent::Type::SliceBegin)
-        && !annotations.empty())
-        e.args = m_builder.intern(
-            PerfettoAnnotations::json(annotations, seq.annotationNames, seq.annotationStrings, m_builder));
+        && !annotations.empty()) {
+        const std::string args = PerfettoAnnotations::json(annotations, seq.annotationNames, seq.annotationStrings, m_builder);
+        if (args != "{}")
+            e.args = m_builder.intern(args);
+    }
     if (e.type == PerfettoTrackEvent::Type::Unspecified) {
         // Chrome's legacy events (phases of the JSON format) and TYPE_STATE.
         ++m_skipped[legacy ? 0x10000 + 6 : 0x10000];

@@ -7,6 +7,8 @@
 
 #include <QSaveFile>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <array>
 #include <unordered_map>
@@ -70,9 +72,12 @@ constexpr std::uint32_t kLine = 4; // SourceLocation.line_number
 namespace Annotation {
 constexpr std::uint32_t kNameIid = 1;
 constexpr std::uint32_t kName = 10;
+constexpr std::uint32_t kBoolValue = 2;
 constexpr std::uint32_t kUintValue = 3;
 constexpr std::uint32_t kIntValue = 4;
+constexpr std::uint32_t kDoubleValue = 5;
 constexpr std::uint32_t kStringValue = 6;
+constexpr std::uint32_t kLegacyJsonValue = 9;
 } // namespace Annotation
 using Notes = PerfettoTaskNotes;
 
@@ -346,6 +351,8 @@ private:
                 m_w.varint(Event::kSourceLocationIid, locationIid);
             if (m_annotated[task])
                 taskNotes(task);
+            if (e.kind == Layout::EventKind::Begin && m_profile.intervalsOf(task).front() == e.ref)
+                args(task);
             if (e.kind == Layout::EventKind::Begin) {
                 idsOf(m_creatorFlows, e.ref, [&](std::uint64_t flow) { note(Notes::CreatorFlow, flow); });
                 beginFlows(e.ref);
@@ -457,6 +464,36 @@ private:
         const std::size_t a = beginNote(name);
         m_w.bytes(Annotation::kStringValue, text);
         end(a);
+    }
+
+    // A measurement's args (a Perfetto slice's debug annotations, read
+    // back as they were) on its first slice, one annotation per key.
+    void args(MeasurementId id)
+    {
+        const StringId text = m_profile.argsOf(id);
+        if (text == kEmptyString)
+            return;
+        // Ordered: the keys come back in the order the file gave them.
+        const nlohmann::ordered_json object = nlohmann::ordered_json::parse(m_profile.string(text), nullptr, false);
+        if (!object.is_object())
+            return;
+        for (const auto& [key, value] : object.items()) {
+            const std::size_t a = m_w.beginMessage(Event::kDebugAnnotations);
+            m_w.bytes(Annotation::kName, key);
+            if (value.is_string())
+                m_w.bytes(Annotation::kStringValue, value.get_ref<const std::string&>());
+            else if (value.is_boolean())
+                m_w.varint(Annotation::kBoolValue, value.get<bool>() ? 1 : 0);
+            else if (value.is_number_unsigned())
+                m_w.varint(Annotation::kUintValue, value.get<std::uint64_t>());
+            else if (value.is_number_integer())
+                m_w.varint(Annotation::kIntValue, std::uint64_t(value.get<std::int64_t>()));
+            else if (value.is_number_float())
+                m_w.doubleValue(Annotation::kDoubleValue, value.get<double>());
+            else
+                m_w.bytes(Annotation::kLegacyJsonValue, value.dump());
+            end(a);
+        }
     }
 
     // The task's id on each of its events; the rest on its first.

@@ -35,7 +35,7 @@ LoadResult loadBytes(const std::string& bytes)
 }
 
 // Who created whom: each measurement as the path of labels from its root
-// creator, its creation, end, state and intervals, sorted.
+// creator, its creation, end, state, intervals and args, sorted.
 QString treeText(const Profile& p)
 {
     QStringList lines;
@@ -48,6 +48,8 @@ QString treeText(const Profile& p)
         QString line = path + QStringLiteral(" %1-%2 %3").arg(mm.created).arg(mm.finished).arg(qstr(finalStateName(mm.finalState())));
         for (const IntervalId id : p.intervalsOf(m))
             line += QStringLiteral(" [%1,%2)").arg(p.interval(id).start).arg(p.interval(id).end);
+        if (p.argsOf(m) != kEmptyString)
+            line += QStringLiteral(" args ") + qstr(p.string(p.argsOf(m)));
         lines << line;
     }
     lines.sort();
