@@ -64,7 +64,9 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), int(truth.roundTrips.size()));
         QCOMPARE(model.columnCount(), 6);
         int r = 0;
-        for (auto [endpoint, written] : truth.roundTrips) {
+        for (const auto& [endpoint, byEndpoint] : truth.roundTrips) {
+            // A copy, sorted; a variable of its own, which a lambda may capture (clang 14).
+            std::vector<std::uint64_t> written = byEndpoint;
             std::sort(written.begin(), written.end());
             const auto rank = [&written](double q) {
                 const std::size_t k = std::max<std::size_t>(1, std::size_t(std::ceil(q * double(written.size()))));
