@@ -9,11 +9,27 @@
 #include <cstring>
 #include <string>
 
+namespace {
+
+bool writeFile(const char* path, const std::string& text)
+{
+    std::FILE* out = std::fopen(path, "wb");
+    if (!out || std::fwrite(text.data(), 1, text.size(), out) != text.size() || std::fclose(out) != 0) {
+        std::perror(path);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     runlane::bench::TraceGenerator::Options options;
     const char* output = nullptr;
     bool enso = false;
+    bool ideOnly = false;
+    const char* lsLog = nullptr;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&]() -> const char* {
@@ -31,15 +47,22 @@ int main(int argc, char** argv)
             options.names = std::atoi(value());
         else if (arg == "--enso")
             enso = true;
+        else if (arg == "--ide-only")
+            ideOnly = true;
+        else if (arg == "--ls-log")
+            lsLog = value();
         else if (arg == "-o")
             output = value();
         else {
             std::fprintf(stderr,
-                         "Usage: runlane-gentrace --events N [--seed S] [--names K] [--enso] -o FILE\n"
+                         "Usage: runlane-gentrace --events N [--seed S] [--names K] [--enso [--ide-only]\n"
+                         "                        [--ls-log LOG]] -o FILE\n"
                          "Writes a deterministic Chrome trace of N events (nested X and B/E calls up to 30\n"
                          "deep on 8 threads, async b/e tasks, counters, instants, metadata).\n"
                          "--enso: an Enso IDE + Language Server profile of N tasks in its @highlight\n"
-                         "instead (RpcRequest/RpcEvent, BackendMessage, RenderStats; docs/formats.md).\n");
+                         "instead (RpcRequest/RpcEvent, BackendMessage, RenderStats; docs/formats.md);\n"
+                         "--ide-only: without the Language Server's array; --ls-log: its messages as\n"
+                         "its CSV message log, to add to the IDE's profile (File > Add to this profile).\n");
             return arg == "--help" ? 0 : 2;
         }
     }
@@ -51,13 +74,11 @@ int main(int argc, char** argv)
         runlane::test::EnsoGenOptions ensoOptions;
         ensoOptions.seed = options.seed;
         ensoOptions.tasks = int(std::min<std::uint64_t>(options.events, 100000000));
+        ensoOptions.languageServer = !ideOnly;
         runlane::test::EnsoGenTruth truth;
         const std::string text = runlane::test::EnsoGenerator::profile(ensoOptions, &truth);
-        std::FILE* out = std::fopen(output, "wb");
-        if (!out || std::fwrite(text.data(), 1, text.size(), out) != text.size() || std::fclose(out) != 0) {
-            std::perror(output);
+        if (!writeFile(output, text) || (lsLog && !writeFile(lsLog, truth.messageLog)))
             return 1;
-        }
         std::printf("%d tasks, %zu messages, %zu frames -> %s\n", ensoOptions.tasks, truth.messages.size(),
                     truth.frames.size(), output);
         return 0;
