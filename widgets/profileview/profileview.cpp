@@ -245,12 +245,12 @@ void ProfileView::fitCounters()
     // the icicle's rows leave it) and the icicle the rest, its minimum at least; a profile
     // without counters leaves it all to the icicle.
     Q_EMIT exportsChanged();
-    // The messages' poles, all of them up to a third of the panel, out of the icicle's room
+    // The messages' poles, all of them up to half of the panel, out of the icicle's room
     // (ViewSizing's figures are those of the panel without them).
     if (!m_messages->isHidden())
         m_timelineSplitter->refresh(); // shown for this profile: the splitter hears of it now
     const int total = m_splitter->sizes().value(0);
-    const int messages = m_messages->isHidden() ? 0 : std::max(m_messages->minimumHeight(), std::min(m_messages->contentHeight(), total / 3));
+    const int messages = m_messages->isHidden() ? 0 : std::max(m_messages->minimumHeight(), std::min(m_messages->contentHeight(), total / 2));
     const int withoutMessages = total - (messages > 0 ? messages + m_timelineSplitter->handleWidth() : 0);
     if (m_counters->isHidden()) {
         // At once, not when the splitter hears of the hide from the event loop.
