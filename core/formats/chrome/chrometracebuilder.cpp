@@ -740,7 +740,8 @@ void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
 
 // Creators and triggers that args name by task id (ChromeTraceWriter
 // writes them where deriving the creator would not find it): a named
-// creator replaces the derived one. An id that names no task is ignored.
+// creator replaces the derived one, the task's own id says it has none.
+// An id that names no task is ignored.
 void ChromeTraceBuilder::linkThreadTasks()
 {
     if (!m_threadTaskLinks)
@@ -755,8 +756,9 @@ void ChromeTraceBuilder::linkThreadTasks()
         if (task.hasCreatorTid)
             m_builder.setCreatedOn(task.measurement, m_builder.measurement(task.measurement).created,
                                    thread(task.pid, task.creatorTid).track);
-        if (const MeasurementId creator = measurementOf(task.creatorId); creator != kNone && creator != task.measurement)
-            m_builder.setCreator(task.measurement, creator);
+        // A task naming itself was created by nothing (ChromeTraceWriter).
+        if (const MeasurementId creator = measurementOf(task.creatorId); creator != kNone)
+            m_builder.setCreator(task.measurement, creator == task.measurement ? kNone : creator);
         if (const MeasurementId trigger = measurementOf(task.triggerId); trigger != kNone && trigger != task.measurement)
             m_builder.addTrigger(task.measurement, trigger);
     }

@@ -185,8 +185,11 @@ private:
         return m_profile.string(m_profile.label(m_profile.measurement(m).label).name);
     }
 
-    // A plain synchronous call: created as it started, one interval, ended
-    // with it. `open`: still running when the profile ends.
+    // A plain synchronous call: created as it started by what encloses it,
+    // one interval, ended with it. `open`: still running when the profile
+    // ends. Reading an `X` back makes what encloses it its creator, so one
+    // created by something else (an Enso `@highlight` that runs at its end
+    // only) is written as a task that names its creator.
     bool isCall(MeasurementId id, bool& open) const
     {
         const Measurement& m = m_profile.measurement(id);
@@ -196,6 +199,8 @@ private:
             return false;
         const Interval& iv = m_profile.interval(ivs[0]);
         if (m.created != iv.start)
+            return false;
+        if (m.creator != (iv.parent == kNone ? kNone : m_profile.interval(iv.parent).measurement))
             return false;
         if (m.finalState() == FinalState::Unfinished) {
             open = iv.end == m_profile.endTime() && m.finished == m_profile.endTime();
@@ -238,8 +243,14 @@ private:
                 links += ",\"creator\":" + std::to_string(creator);
             return links;
         }
-        if (creator != kNone && m_profile.measurement(creator).isAsync())
+        bool creatorOpen = false;
+        if (creator != kNone && (m_profile.measurement(creator).isAsync() || !isCall(creator, creatorOpen)))
             links += ",\"creator\":" + std::to_string(creator);
+        else if (creator == kNone && (m_profile.measurement(m).flags & CreatorUnknown) == 0)
+            // Created by nothing, though something may run then (an Enso
+            // measurement whose parent is the root): a task naming itself
+            // has no creator, none is derived.
+            links += ",\"creator\":" + std::to_string(m);
         else if (creator != kNone && m_profile.measurement(creator).track != m_profile.measurement(m).track)
             // Created by a call on another thread (a Python asyncio task):
             // reading back finds the call running there at the creation.

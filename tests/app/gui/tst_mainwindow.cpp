@@ -774,12 +774,13 @@ private Q_SLOTS:
         *done = true; // no poll outlives this test's locals
         QVERIFY(closed);
         const QString formats = QStringLiteral(
-            "<li>Chrome Trace Event Format</li><li>Enso profiler event log</li><li>Chronos future event log</li>"
+            "<li>Chrome Trace Event Format</li><li>Enso profiler event log</li><li>Enso Language Server message log</li>"
+            "<li>Chronos future event log</li>"
             "<li>Chroprof metrics</li><li>speedscope</li><li>V8 CPU profile</li><li>Firefox Profiler</li><li>pprof</li>"
             "<li>Perfetto trace</li><li>folded stacks</li><li>perf script</li><li>tokio-console recording</li>"
             "<li>Prometheus query_range (Chroprof)</li>");
         QCOMPARE(text, QStringLiteral("<h3>Runlane %1</h3><p>Which async work occupied the event loop, when, and because of "
-                                      "whom.</p><p>Reads these 13 formats (recognised by their content, also "
+                                      "whom.</p><p>Reads these 14 formats (recognised by their content, also "
                                       "gzip-compressed):</p><ul>%2</ul><p>and follows a running program's Chroprof "
                                       "metrics live (File ▸ Attach to Live Metrics…).</p>")
                            .arg(QApplication::applicationVersion(), formats));
