@@ -30,6 +30,10 @@ LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, con
     if (!profile->wakes().empty())
         loaded.delays = std::make_shared<SchedulingDelays>(*profile);
     checkCancel();
+    loaded.messages = std::make_shared<const ProcessMessages>(ProcessMessages::of(*profile));
+    checkCancel();
+    loaded.frames = std::make_shared<const FrameSeries>(FrameSeries::of(*profile));
+    checkCancel();
     const Time start = profile->startTime();
     const Time span = std::max<Time>(1, profile->duration());
     loaded.overview.assign(profile->trackCount(), std::vector<float>(kOverviewBins, 0.0f));

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "flowspans.h"
+#include "frameseries.h"
 #include "labelindex.h"
 #include "measurementmetrics.h"
+#include "processmessages.h"
 #include "profile.h"
 #include "schedulingdelays.h"
 #include "taskpacking.h"
@@ -30,6 +32,11 @@ struct LoadedProfile {
     std::shared_ptr<const FlowSpans> flowSpans; // the icicle's arrows crossing the view
     // Scheduling delays per task and label; null when the profile has no wakes.
     std::shared_ptr<const SchedulingDelays> delays;
+    // The messages between its processes and its frames (both empty for
+    // most profiles): a trace of 100,000 messages takes a tenth of a second
+    // to pair, which the GUI thread must not spend. Null: none.
+    std::shared_ptr<const ProcessMessages> messages;
+    std::shared_ptr<const FrameSeries> frames;
     // overview[track][bin]: busy fraction of that bin of the whole span.
     std::vector<std::vector<float>> overview;
     Time longestInterval = 1; // for colouring by duration

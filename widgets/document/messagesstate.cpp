@@ -5,7 +5,7 @@
 namespace runlane {
 
 MessagesState::MessagesState(TimeAxis* axis, QObject* parent)
-    : QObject(parent), m_axis(axis), m_messages(std::make_unique<const ProcessMessages>())
+    : QObject(parent), m_axis(axis), m_messages(std::make_shared<const ProcessMessages>())
 {
     // A box, a task or a mark selected: the message is no longer the selection.
     connect(m_axis, &TimeAxis::selectedItemChanged, this, [this] {
@@ -16,10 +16,10 @@ MessagesState::MessagesState(TimeAxis* axis, QObject* parent)
 
 MessagesState::~MessagesState() = default;
 
-void MessagesState::setProfile(const std::shared_ptr<const Profile>& profile)
+void MessagesState::setMessages(std::shared_ptr<const ProcessMessages> messages)
 {
     const bool had = !isEmpty();
-    m_messages = std::make_unique<const ProcessMessages>(profile ? ProcessMessages::of(*profile) : ProcessMessages());
+    m_messages = messages ? std::move(messages) : std::make_shared<const ProcessMessages>();
     m_endpoint.clear();
     m_selected = kNone;
     if (had || !isEmpty())

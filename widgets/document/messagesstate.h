@@ -28,8 +28,9 @@ public:
     explicit MessagesState(TimeAxis* axis, QObject* parent = nullptr);
     ~MessagesState() override;
 
-    // The profile the messages are of (null: none); drops the highlight and selection.
-    void setProfile(const std::shared_ptr<const Profile>& profile);
+    // The open profile's messages, paired on the loading thread
+    // (LoadedProfile::messages; null: none); drops the highlight and selection.
+    void setMessages(std::shared_ptr<const ProcessMessages> messages);
 
     const ProcessMessages& messages() const { return *m_messages; }
     bool isEmpty() const { return m_messages->messages().empty(); }
@@ -50,7 +51,7 @@ Q_SIGNALS:
 
 private:
     TimeAxis* m_axis;
-    std::unique_ptr<const ProcessMessages> m_messages;
+    std::shared_ptr<const ProcessMessages> m_messages;
     std::string m_endpoint;
     std::uint32_t m_selected = kNone;
     bool m_clearingAxis = false; // select() clears the axis's item: not a selection of the user's

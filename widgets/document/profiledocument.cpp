@@ -66,7 +66,7 @@ void ProfileDocument::switchTo(const LoadedProfile& loaded, bool continuing)
     m_callTreeJob.drop();
     m_loaded = loaded;
     m_criticalPath->setProfile(m_loaded.profile);
-    m_messages->setProfile(m_loaded.profile);
+    m_messages->setMessages(m_loaded.messages);
     m_callTree.reset();
     if (!continuing || !hasProfile()) {
         m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode) : std::vector<QRgb>();

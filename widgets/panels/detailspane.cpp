@@ -73,12 +73,12 @@ DetailsPane::DetailsPane(ProfileDocument* document, QWidget* parent)
     connect(this, &QTextBrowser::anchorClicked, this, &DetailsPane::linkClicked);
     connect(m_axis, &TimeAxis::selectedItemChanged, this, &DetailsPane::refresh);
     connect(m_document, &ProfileDocument::profileChanged, this, [this] {
-        m_frames = m_document->hasProfile() ? FrameSeries::of(*m_document->profile()) : FrameSeries();
+        m_frames = m_document->loaded().frames ? m_document->loaded().frames : std::make_shared<const FrameSeries>();
     });
     connect(m_document, &ProfileDocument::profileChanged, this, &DetailsPane::refresh);
     for (auto changed : {&TimeAxis::visibleRangeChanged, &TimeAxis::selectionChanged}) {
         connect(m_axis, changed, this, [this] {
-            if (!m_frames.empty())
+            if (!m_frames->empty())
                 refresh();
         });
     }
@@ -110,7 +110,7 @@ void DetailsPane::refresh()
     const MeasurementId id = m_axis->selectedMeasurement();
     if (!p || id == kNone || id >= p->measurementCount()) {
         showHtml(QStringLiteral("<p style='color:%1'>%2</p>").arg(muted(), tr("Select a box or a task to see its details.")));
-        setEmpty(m_frames.empty() || m_document->isAggregated()); // the frames' statistics need the room
+        setEmpty(m_frames->empty() || m_document->isAggregated()); // the frames' statistics need the room
         return;
     }
     const Measurement& m = p->measurement(id);
@@ -328,10 +328,10 @@ void DetailsPane::showHtml(const QString& html)
     // A live recording's every snapshot refreshes the pane: the same text
     // is not laid out again.
     QString shown = html;
-    if (!m_frames.empty() && !m_document->isAggregated()) {
+    if (!m_frames->empty() && !m_document->isAggregated()) {
         const auto& range = m_axis->selection();
-        shown += range ? FramesDetails::html(m_frames, range->first, range->second, true)
-                       : FramesDetails::html(m_frames, m_axis->visibleStart(), m_axis->visibleEnd(), false);
+        shown += range ? FramesDetails::html(*m_frames, range->first, range->second, true)
+                       : FramesDetails::html(*m_frames, m_axis->visibleStart(), m_axis->visibleEnd(), false);
     }
     if (shown == m_html)
         return;

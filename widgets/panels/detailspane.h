@@ -5,6 +5,8 @@
 
 #include <QTextBrowser>
 
+#include <memory>
+
 namespace runlane {
 
 class IcicleView;
@@ -55,7 +57,7 @@ private:
     QString m_html; // what is shown
     bool m_showsNode = false; // an aggregated node's, not the selection's
     bool m_empty = true;
-    FrameSeries m_frames; // the profile's: their statistics follow the range in view or selected
+    std::shared_ptr<const FrameSeries> m_frames = std::make_shared<const FrameSeries>(); // the profile's: their statistics follow the range in view or selected
 };
 
 } // namespace runlane

@@ -29,8 +29,9 @@ FramesTrack::FramesTrack(ProfileDocument* document, QWidget* parent)
 
 void FramesTrack::reload()
 {
-    m_series = m_document->hasProfile() ? FrameSeries::of(*m_document->profile()) : FrameSeries();
-    setVisible(!m_series.empty());
+    // Found on the loading thread (LoadedProfile::frames).
+    m_series = m_document->loaded().frames ? m_document->loaded().frames : std::make_shared<const FrameSeries>();
+    setVisible(!m_series->empty());
     update();
 }
 
@@ -60,9 +61,9 @@ double FramesTrack::timeWidth() const
 std::vector<FramesTrack::Block> FramesTrack::blocks(double width) const
 {
     std::vector<Block> out;
-    const auto [first, last] = m_series.overlapping(m_axis->visibleStart(), m_axis->visibleEnd());
+    const auto [first, last] = m_series->overlapping(m_axis->visibleStart(), m_axis->visibleEnd());
     for (std::size_t k = first; k < last; ++k) {
-        const FrameSeries::Frame& f = m_series.frames()[k];
+        const FrameSeries::Frame& f = m_series->frames()[k];
         Block b{std::max(-1.0, m_axis->xFor(f.start, width)), std::min(width + 1, m_axis->xFor(f.end, width)),
                 FrameSeries::quality(f.fps)};
         if (b.x1 - b.x0 >= 1) {
@@ -85,18 +86,18 @@ std::size_t FramesTrack::frameAt(double x) const
 {
     const double w = timeWidth();
     if (x < TimeAxis::kGutter || x >= TimeAxis::kGutter + w)
-        return m_series.frames().size();
+        return m_series->frames().size();
     // Within half a pixel, so that a frame narrower than one can be hit.
     const Time t0 = m_axis->timeAt(x - TimeAxis::kGutter - 0.5, w);
     const Time t1 = m_axis->timeAt(x - TimeAxis::kGutter + 0.5, w);
-    const auto [first, last] = m_series.overlapping(t0, t1 + 1);
+    const auto [first, last] = m_series->overlapping(t0, t1 + 1);
     const Time t = m_axis->timeAt(x - TimeAxis::kGutter, w);
-    std::size_t best = m_series.frames().size();
+    std::size_t best = m_series->frames().size();
     for (std::size_t k = first; k < last; ++k) {
-        const FrameSeries::Frame& f = m_series.frames()[k];
+        const FrameSeries::Frame& f = m_series->frames()[k];
         if (f.start <= t && t < f.end)
             return k;
-        if (best == m_series.frames().size())
+        if (best == m_series->frames().size())
             best = k;
     }
     return best;
@@ -113,11 +114,11 @@ void FramesTrack::paintContent(QPainter& p, QSize size) const
     TimeAxis::paintBackdrop(p, size);
     p.setPen(ColorScheme::grid());
     p.drawLine(0, size.height() - 1, size.width(), size.height() - 1);
-    if (m_series.empty())
+    if (m_series->empty())
         return;
     p.setPen(ColorScheme::mutedText());
     p.drawText(QRect(8, 0, TimeAxis::kGutter - 16, size.height()), Qt::AlignVCenter | Qt::AlignLeft,
-               tr("Frames (%1)").arg(QString::fromLatin1(FrameSeries::sourceName(m_series.source()))));
+               tr("Frames (%1)").arg(QString::fromLatin1(FrameSeries::sourceName(m_series->source()))));
     const double width = std::max(1, size.width() - TimeAxis::kGutter - style()->pixelMetric(QStyle::PM_ScrollBarExtent));
     p.setClipRect(QRect(TimeAxis::kGutter, 0, int(width), size.height()));
     const double top = 2;
@@ -132,11 +133,11 @@ void FramesTrack::paintContent(QPainter& p, QSize size) const
 void FramesTrack::mousePressEvent(QMouseEvent* event)
 {
     const std::size_t k = frameAt(event->position().x());
-    if (event->button() != Qt::LeftButton || k >= m_series.frames().size()) {
+    if (event->button() != Qt::LeftButton || k >= m_series->frames().size()) {
         QWidget::mousePressEvent(event);
         return;
     }
-    const FrameSeries::Frame& f = m_series.frames()[k];
+    const FrameSeries::Frame& f = m_series->frames()[k];
     m_axis->setSelection(f.start, std::max(f.end, f.start + 1));
 }
 
@@ -145,11 +146,11 @@ bool FramesTrack::event(QEvent* event)
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const std::size_t k = frameAt(help->pos().x());
-        if (k >= m_series.frames().size()) {
+        if (k >= m_series->frames().size()) {
             QToolTip::hideText();
             return true;
         }
-        const FrameSeries::Frame& f = m_series.frames()[k];
+        const FrameSeries::Frame& f = m_series->frames()[k];
         QToolTip::showText(help->globalPos(), tr("frame %1: %2 fps, %3 ms")
                                                   .arg(k + 1)
                                                   .arg(f.fps, 0, 'f', 1)

@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 namespace runlane {
 
 class ProfileDocument;
@@ -27,7 +29,7 @@ public:
     explicit FramesTrack(ProfileDocument* document, QWidget* parent = nullptr);
     QSize sizeHint() const override;
     void paintContent(QPainter& painter, QSize size) const;
-    const FrameSeries& series() const { return m_series; }
+    const FrameSeries& series() const { return *m_series; }
     static QColor colorOf(FrameSeries::Quality quality);
 
     // A block as painted: [x0, x1) px of the time area and its quality.
@@ -52,7 +54,7 @@ private:
 
     ProfileDocument* m_document;
     TimeAxis* m_axis;
-    FrameSeries m_series;
+    std::shared_ptr<const FrameSeries> m_series = std::make_shared<const FrameSeries>();
 };
 
 } // namespace runlane

@@ -1,4 +1,5 @@
 #include "loaderror.h"
+#include "messagesstate.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "widgettestsupport.h"
@@ -138,6 +139,34 @@ private Q_SLOTS:
         const LoadedProfile again = LoadedProfile::prepare(m_loaded.profile, QString(), &cancel);
         QCOMPARE(again.metrics->exec(0), m_loaded.metrics->exec(0));
         QCOMPARE(again.overview, m_loaded.overview);
+    }
+
+    // Messages and frames are found on the loading thread (prepare), and
+    // the document shows those, not a second pairing on the GUI thread.
+    void prepareFindsMessagesAndFrames_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("messages");
+        QTest::addColumn<int>("frames");
+        QTest::newRow("enso ide + ls") << "profiles/enso-ide-ls.json" << 48 << 0;
+        QTest::newRow("chrome frames") << "samples/chrome-trace/devtools-samples/chrome85-esbuild.json" << 0 << 10;
+        QTest::newRow("neither") << "profiles/chronos-states.json" << 0 << 0;
+    }
+    void prepareFindsMessagesAndFrames()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, messages);
+        QFETCH(int, frames);
+        const LoadedProfile loaded = loadedFile(dataPath(file));
+        QVERIFY(!loaded.isNull());
+        QVERIFY(loaded.messages);
+        QVERIFY(loaded.frames);
+        QCOMPARE(int(loaded.messages->messages().size()), messages);
+        QCOMPARE(int(loaded.frames->frames().size()), frames);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(loaded);
+        QCOMPARE(&document.messages()->messages(), loaded.messages.get());
     }
 
 private:
