@@ -1,5 +1,7 @@
+#include "criticalpathsummary.h"
 #include "ensogenerator.h"
 #include "processlatency.h"
+#include "profilebuilder.h"
 #include "testsupport.h"
 
 #include <QtTest>
@@ -152,6 +154,66 @@ private Q_SLOTS:
             QCOMPARE(result.latencies[k], Time(truth.latencies[k]) * us);
         // Neither figure is trivially 0 in a generated profile.
         QVERIFY(truth.main > 0 && truth.latencies[0] > 0 && truth.latencies[1] > 0);
+    }
+
+    // Issue 43: where both answer "which process made the highlight slow",
+    // Enso's figures and the critical path's breakdown by process agree. The
+    // highlight (pid 1) starts the backend as it is created and waits for
+    // it: the backend runs in pid 2 for `backend` and wakes it (Enso's
+    // rule: the child that ended in the pause). The highlight then renders
+    // (a call in its run, `ide`) and runs `own` more. The path is the
+    // backend, the render, the highlight's own run: pid 2's time is the
+    // backend's latency, pid 1's is main (the top-level work of no foreign
+    // label in the region).
+    void agreesWithTheCriticalPath_data()
+    {
+        QTest::addColumn<int>("backend");
+        QTest::addColumn<int>("ide");
+        QTest::addColumn<int>("own");
+        QTest::newRow("50 40 10") << 50 << 40 << 10;
+        QTest::newRow("the backend dominates") << 90 << 5 << 5;
+        QTest::newRow("the ide dominates") << 3 << 80 << 17;
+    }
+    void agreesWithTheCriticalPath()
+    {
+        QFETCH(int, backend);
+        QFETCH(int, ide);
+        QFETCH(int, own);
+        ProfileBuilder b("Enso profiler event log");
+        b.setWakeSource(WakeSource::Children);
+        TrackInfo ideTrack;
+        ideTrack.pid = 1;
+        ideTrack.processName = b.intern("Ide");
+        TrackInfo lsTrack;
+        lsTrack.pid = 2;
+        lsTrack.processName = b.intern("LanguageServer");
+        const TrackId a = b.addTrack(ideTrack);
+        const TrackId l = b.addTrack(lsTrack);
+        const Time t1 = backend * us;
+        const Time t2 = t1 + ide * us;
+        const Time t3 = t2 + own * us;
+        const MeasurementId highlight = b.addMeasurement(a, b.label(ProcessLatency::kHighlight), 0, kNone, AsyncMeasurement);
+        b.addInterval(highlight, 0, 0, 0);
+        b.addInterval(highlight, t1, t3, 2);
+        b.finish(highlight, t3, FinalState::Completed);
+        const MeasurementId work = b.addMeasurement(l, b.label("backend_execution"), 0, highlight, AsyncMeasurement);
+        b.addInterval(work, 0, t1, 1);
+        b.finish(work, t1, FinalState::Completed);
+        b.addCall(a, b.label("render"), t1, t2, 3);
+        const auto p = b.build();
+
+        const ProcessLatency::Result enso = ProcessLatency::compute(*p, {"backend_execution"});
+        QCOMPARE(QString::fromStdString(enso.error), QString());
+        QCOMPARE(enso.latencies, std::vector<Time>{t1});
+        QCOMPARE(enso.main, t3 - t1);
+
+        const CriticalPath path(*p, CriticalPath::sourceOf(*p));
+        const auto summary = CriticalPathSummary::compute(path, {highlight}, false);
+        QCOMPARE(summary.wall(), t3);
+        std::map<std::int64_t, Time> byProcess;
+        for (const auto& e : summary.byProcess())
+            byProcess[e.pid] += e.ns;
+        QCOMPARE(byProcess, (std::map<std::int64_t, Time>{{1, enso.main}, {2, enso.latencies[0]}}));
     }
 };
 
