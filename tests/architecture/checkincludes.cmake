@@ -159,6 +159,22 @@ if(EXISTS "${ROOT}/README.md")
     endif()
 endif()
 
+# Scripts the README, CI and the docs run by their path stay executable: a
+# commit that rewrote packaging/quickstart.sh without its mode stopped
+# .ci/run at its first line (Permission denied).
+file(GLOB_RECURSE scripts RELATIVE "${ROOT}" "${ROOT}/.ci/*" "${ROOT}/packaging/*" "${ROOT}/tests/tools/*"
+     "${ROOT}/tests/fuzz/*.sh" "${ROOT}/tests/benchmarks/*.py")
+foreach(script IN LISTS scripts)
+    file(READ "${ROOT}/${script}" head LIMIT 2)
+    if(NOT head MATCHES "^#!")
+        continue()
+    endif()
+    execute_process(COMMAND test -x "${ROOT}/${script}" RESULT_VARIABLE notExecutable)
+    if(notExecutable)
+        list(APPEND errors "${script}: a script (#!) that is not executable: git update-index --chmod=+x ${script}")
+    endif()
+endforeach()
+
 list(LENGTH sources files)
 if(errors)
     list(LENGTH errors count)
