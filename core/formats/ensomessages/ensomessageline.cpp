@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <array>
+#include <chrono>
 #include <vector>
 
 namespace runlane {
@@ -32,23 +32,6 @@ bool expect(std::string_view text, std::size_t& pos, char c)
         return false;
     ++pos;
     return true;
-}
-
-// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's
-// days_from_civil).
-std::int64_t daysFromCivil(int y, int m, int d)
-{
-    y -= m <= 2;
-    const int era = (y >= 0 ? y : y - 399) / 400;
-    const int yoe = y - era * 400;
-    const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return std::int64_t(era) * 146097 + doe - 719468;
-}
-
-bool leapYear(int y)
-{
-    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
 // The CSV fields of one record: quoted fields hold commas and doubled
@@ -96,10 +79,9 @@ bool EnsoMessageLine::parseTimestamp(std::string_view text, std::uint64_t& micro
     if (!digits(text, pos, 2, hour) || !expect(text, pos, ':') || !digits(text, pos, 2, minute)
         || !expect(text, pos, ':') || !digits(text, pos, 2, second))
         return false;
-    static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (month < 1 || month > 12 || day < 1
-        || day > kDays[std::size_t(month - 1)] + (month == 2 && leapYear(year) ? 1 : 0) || hour > 23 || minute > 59
-        || second > 59)
+    const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(unsigned(month)),
+                                           std::chrono::day(unsigned(day))};
+    if (!date.ok() || hour > 23 || minute > 59 || second > 59)
         return false;
     std::uint64_t fraction = 0; // µs; digits past the sixth are dropped
     if (pos < text.size() && text[pos] == '.') {
@@ -132,7 +114,8 @@ bool EnsoMessageLine::parseTimestamp(std::string_view text, std::uint64_t& micro
     }
     if (pos != text.size())
         return false;
-    const std::int64_t seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+    const std::int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
+    const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset;
     if (seconds < 0)
         return false;
     micros = std::uint64_t(seconds) * 1'000'000 + fraction;
