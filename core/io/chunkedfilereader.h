@@ -9,12 +9,15 @@
 #include <cstdint>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace runlane {
+
+class Profile;
 
 class MemoryGuard;
 
@@ -51,6 +54,20 @@ struct LoadControl {
     // Files read into the same profile after the loaded one, in this order
     // (ProfileLoader::load); each has its own errors, offsets and format.
     std::vector<ProfileAddition> additions;
+    // Progressive loading. `preview`, when set, is called on the loading
+    // thread with a look at the profile so far (Profile::partial() says
+    // what it holds: PartialLoad::Preview): the first about previewFirstMs
+    // after the load began, then at least every previewEveryMs until the
+    // file is read. Formats that cannot show a part of their file call it
+    // never. Null (the CLI, most tests): no previews, nothing spent on them.
+    std::function<void(std::shared_ptr<const Profile>)> preview;
+    int previewFirstMs = 250;
+    int previewEveryMs = 1000;
+    // Read once `cancel` is seen: when set, the load returns what was read
+    // before the cut (Profile::partial(): PartialLoad::Cut) instead of
+    // LoadError::cancelled, for the formats that can (Chrome, Perfetto);
+    // the others are cancelled as before.
+    const std::atomic<bool>* keepPartial = nullptr;
 };
 
 // Streams a file in fixed-size chunks so that a loader never holds more than

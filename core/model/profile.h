@@ -6,6 +6,7 @@
 #include "snapshotlist.h"
 #include "stringpool.h"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -67,6 +68,31 @@ struct AddedFile {
     std::string format; // InputFormat::name()
     std::int64_t pid = 0;
     std::int64_t tid = 0;
+};
+
+// What part of its file a profile holds when it is not all of it
+// (Profile::partial): a preview shown while the file still loads, or what
+// was read before the user stopped the load and kept it.
+struct PartialLoad {
+    enum class Kind : std::uint8_t {
+        // A look at the file while it loads (LoadControl::preview): built
+        // from what was read so far, without the intervals shorter than
+        // `shortestKept`; replaced by the next preview and then the profile.
+        Preview,
+        // The load was stopped at `bytesRead` and what was read kept
+        // (LoadControl::keepPartial): every event before the cut, exactly.
+        Cut,
+    };
+    Kind kind = Kind::Cut;
+    std::int64_t bytesRead = 0;
+    std::int64_t totalBytes = -1; // -1: unknown (a pipe)
+    std::uint64_t eventsRead = 0;
+    // Times before this are complete: no event read later lies there. The
+    // events so far were in time order up to it. kTimeMin: nothing is known
+    // complete (the file's events are not in time order).
+    Time completeUpTo = kTimeMin;
+    // Preview only: intervals shorter than this were left out (0: none were).
+    Time shortestKept = 0;
 };
 
 // An immutable, loaded profile (semantics.md §1). Built once by
@@ -167,6 +193,9 @@ public:
     // The files added to sourcePath(), in the order they were read; empty
     // for a profile of one file.
     const std::vector<AddedFile>& addedFiles() const { return m_addedFiles; }
+    // Set when the profile is not its whole file (PartialLoad): a preview
+    // while it loads, or a load cut short and kept.
+    const std::optional<PartialLoad>& partial() const { return m_partial; }
     // Flows between intervals ("because of whom", profiletypes.h), ordered
     // by (from, to). Those leaving or entering a range of interval ids (a
     // depth's visible run, or one interval) are found by binary search.
@@ -260,6 +289,7 @@ private:
     std::vector<std::string> m_variants;
     std::size_t m_variant = 0;
     std::vector<AddedFile> m_addedFiles;
+    std::optional<PartialLoad> m_partial;
     Diagnostics m_diagnostics;
 };
 

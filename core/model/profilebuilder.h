@@ -153,6 +153,8 @@ public:
         m_profile->m_variants = std::move(names);
         m_profile->m_variant = chosen;
     }
+    // The profile is not its whole file (see Profile::partial).
+    void setPartial(const PartialLoad& partial) { m_profile->m_partial = partial; }
     // A file read into this profile after its own (see Profile::addedFiles).
     void addAddedFile(AddedFile file) { m_profile->m_addedFiles.push_back(std::move(file)); }
     // Per track, its intervals so far: what a loader that adds to the
