@@ -157,23 +157,43 @@ std::span<const Wake> Profile::wakesOf(MeasurementId task) const
     return {first, last};
 }
 
+std::vector<Profile::MemoryPart> Profile::memoryBreakdown() const
+{
+    std::size_t tracks = 0;
+    std::size_t depthOffsets = 0;
+    for (const Track& t : m_tracks) {
+        tracks += sizeof(Track);
+        depthOffsets += t.depthOffsets.capacity() * sizeof(IntervalId);
+    }
+    std::size_t snapshots = 0;
+    for (const Snapshot& s : m_snapshots)
+        snapshots += s.memoryBytes();
+    std::size_t counters = 0;
+    for (const CounterSeries& c : m_counters)
+        counters += sizeof(CounterSeries) + c.times.capacity() * sizeof(Time) + c.values.capacity() * sizeof(double);
+    return {
+        {"intervals", m_intervals.capacity() * sizeof(Interval)},
+        {"measurements", m_measurements.capacity() * sizeof(Measurement)},
+        {"interval lists", m_intervalLists.capacity() * sizeof(IntervalId)},
+        {"tracks", tracks},
+        {"tracks' depth offsets", depthOffsets},
+        {"labels", m_labels.capacity() * sizeof(Label)},
+        {"marks", m_marks.capacity() * sizeof(Mark)},
+        {"args", m_args.capacity() * sizeof(Args)},
+        {"wakes", m_wakes.capacity() * sizeof(Wake)},
+        {"flows", m_flows.capacity() * sizeof(Flow)},
+        {"flows by target", m_flowsByTarget.capacity() * sizeof(std::uint32_t)},
+        {"counters", counters},
+        {"snapshots", snapshots},
+        {"the Profile itself", sizeof(Profile)},
+    };
+}
+
 std::size_t Profile::modelMemoryUsage() const
 {
-    std::size_t bytes = sizeof(Profile);
-    bytes += m_labels.capacity() * sizeof(Label);
-    bytes += m_intervals.capacity() * sizeof(Interval);
-    bytes += m_measurements.capacity() * sizeof(Measurement);
-    bytes += m_intervalLists.capacity() * sizeof(IntervalId);
-    bytes += m_marks.capacity() * sizeof(Mark);
-    bytes += m_args.capacity() * sizeof(Args);
-    bytes += m_wakes.capacity() * sizeof(Wake);
-    bytes += m_flows.capacity() * sizeof(Flow) + m_flowsByTarget.capacity() * sizeof(std::uint32_t);
-    for (const Track& t : m_tracks)
-        bytes += sizeof(Track) + t.depthOffsets.capacity() * sizeof(IntervalId);
-    for (const Snapshot& s : m_snapshots)
-        bytes += s.memoryBytes();
-    for (const CounterSeries& c : m_counters)
-        bytes += sizeof(CounterSeries) + c.times.capacity() * sizeof(Time) + c.values.capacity() * sizeof(double);
+    std::size_t bytes = 0;
+    for (const MemoryPart& part : memoryBreakdown())
+        bytes += part.bytes;
     return bytes;
 }
 

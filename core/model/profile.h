@@ -250,6 +250,14 @@ public:
 
     // Bytes held by the model, excluding the label strings.
     std::size_t modelMemoryUsage() const;
+    // Where those bytes go, one part per structure (by the vectors'
+    // capacities, what the process holds): modelMemoryUsage() is their sum.
+    // For the benchmarks' table of issue 45's bytes per interval.
+    struct MemoryPart {
+        const char* name;
+        std::size_t bytes;
+    };
+    std::vector<MemoryPart> memoryBreakdown() const;
     // Bytes held by the interned strings.
     std::size_t stringMemoryUsage() const { return m_strings.memoryUsage(); }
 
