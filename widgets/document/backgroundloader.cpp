@@ -29,16 +29,20 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
         connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &BackgroundLoader::finished);
     }
     m_path = path;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const auto cancelFlag = m_cancel;
+    m_flags = std::make_shared<Flags>();
+    const auto flags = m_flags;
     const quint64 request = ++m_request;
     QPointer<BackgroundLoader> self(this);
-    m_watcher.setFuture(QtConcurrent::run([path, additions = std::move(additions), variant = variant.toStdString(),
-                                           cancelFlag, self, request]() {
+    const LoadFunction read = m_load ? m_load : LoadFunction([](const QString& file, const LoadControl& control) {
+        return ProfileLoader::load(file, control);
+    });
+    m_watcher.setFuture(QtConcurrent::run([path, additions = std::move(additions), variant = variant.toStdString(), flags,
+                                           self, request, read]() {
         LoadControl control;
         control.additions = additions;
         control.variant = variant;
-        control.cancel = cancelFlag.get();
+        control.cancel = &flags->cancel;
+        control.keepPartial = &flags->keep;
         control.progress = [self, request](std::int64_t done, std::int64_t total) {
             // Queued to the loader's thread, where the request is compared:
             // a replaced load's last chunks arrive after its successor began.
@@ -48,14 +52,41 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
                         Q_EMIT self->progress(done, total);
                 }, Qt::QueuedConnection);
         };
+        control.preview = [self, request, flags, path](std::shared_ptr<const Profile> profile) {
+            // The receiver still shows the last one (or it is on its way):
+            // this one is skipped rather than queued behind it, so that what
+            // the user sees is never more than one preview late.
+            if (!profile || flags->cancel.load() || flags->previewBusy.exchange(true))
+                return;
+            LoadedProfile preview;
+            try {
+                preview = LoadedProfile::prepare(std::move(profile), path, &flags->cancel);
+            } catch (...) {
+                // Cancelled, or out of memory for a look: the load goes on
+                // (nothing may reach the reader, which called us).
+                flags->previewBusy.store(false);
+                return;
+            }
+            if (!self) {
+                flags->previewBusy.store(false);
+                return;
+            }
+            QMetaObject::invokeMethod(self, [self, request, flags, preview] {
+                if (self)
+                    self->deliverPreview(request, preview);
+                flags->previewBusy.store(false); // handled: the next one may come
+            }, Qt::QueuedConnection);
+        };
         Outcome outcome;
-        LoadResult result = ProfileLoader::load(path, control);
+        LoadResult result = read(path, control);
         if (!result.ok()) {
             outcome.error = std::move(result.error);
             return outcome;
         }
         try {
-            outcome.profile = LoadedProfile::prepare(std::move(result.profile), path, cancelFlag.get());
+            // Prepared unless the load is abandoned: after stop() the cut
+            // profile (or the whole one, read before the stop) is wanted.
+            outcome.profile = LoadedProfile::prepare(std::move(result.profile), path, &flags->abandon);
         } catch (const LoadCancelled&) {
         } catch (const std::exception& e) {
             // Nothing thrown here may reach the event loop (result() would
@@ -69,7 +100,7 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
         }
         // Cancelled after the file was read: the profile is dropped all the
         // same, as the user asked.
-        if (cancelFlag->load()) {
+        if (flags->abandon.load()) {
             outcome.profile = LoadedProfile();
             outcome.error.file = path.toStdString();
             outcome.error.cancelled = true;
@@ -81,13 +112,43 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
 
 void BackgroundLoader::cancel()
 {
-    if (m_cancel)
-        m_cancel->store(true);
+    if (m_flags) {
+        m_flags->abandon.store(true);
+        m_flags->cancel.store(true);
+    }
+}
+
+void BackgroundLoader::stop()
+{
+    // keep before cancel: the reader reads keepPartial once it sees cancel.
+    if (m_flags && m_watcher.isRunning()) {
+        m_flags->keep.store(true);
+        m_flags->cancel.store(true);
+    }
+}
+
+void BackgroundLoader::deliverPreview(quint64 request, const LoadedProfile& preview)
+{
+    // A replaced load's previews, and any still queued once its result was
+    // given (the queue's order makes that impossible; the check makes it
+    // certain), are dropped.
+    if (request != m_request || request == m_ended || !m_watcher.isRunning())
+        return;
+    Q_EMIT previewed(preview);
 }
 
 void BackgroundLoader::finished()
 {
+    m_ended = m_request;
     Outcome outcome = m_watcher.result();
+    // cancel() after stop(), while the kept profile was on its way: back, as
+    // the user asked last.
+    if (!outcome.profile.isNull() && m_flags && m_flags->abandon.load()) {
+        outcome.profile = LoadedProfile();
+        outcome.error.file = m_path.toStdString();
+        outcome.error.cancelled = true;
+        outcome.error.message = "loading was cancelled";
+    }
     if (outcome.profile.isNull())
         Q_EMIT failed(outcome.error);
     else

@@ -9,19 +9,24 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
 namespace runlane {
 
-// Loads a profile on a worker thread: progress while it reads, a cancel that
-// takes effect within a chunk (1 MiB), and the result delivered on the thread
+// Loads a profile on a worker thread: progress while it reads, previews of
+// what was read so far (formats that can give them), a cancel that takes
+// effect within a chunk (1 MiB), and the result delivered on the thread
 // that owns this object. One load at a time; a new one cancels the old.
 class BackgroundLoader : public QObject
 {
     Q_OBJECT
 
 public:
+    // What reads the file: ProfileLoader::load unless a test gives another.
+    using LoadFunction = std::function<LoadResult(const QString& path, const LoadControl& control)>;
+
     explicit BackgroundLoader(QObject* parent = nullptr);
     ~BackgroundLoader() override;
 
@@ -30,12 +35,25 @@ public:
     // `variant`: which of the file's variants to read (LoadControl::variant);
     // empty: the format's default.
     void load(const QString& path, std::vector<ProfileAddition> additions = {}, const QString& variant = {});
+    // Back to where we were: the load ends as `failed` (LoadError::cancelled).
     void cancel();
+    // Keep what was read: the load ends at its next chunk and, for the
+    // formats that can cut (LoadControl::keepPartial), arrives through
+    // `loaded` with Profile::partial() saying Cut; the others fail as
+    // cancelled. A stop() once the file was read keeps the whole profile.
+    void stop();
     bool isLoading() const { return m_watcher.isRunning(); }
     const QString& currentPath() const { return m_path; }
+    // Tests: read with `load` instead of ProfileLoader::load (null: that again).
+    void setLoadFunction(LoadFunction load) { m_load = std::move(load); }
 
 Q_SIGNALS:
     void progress(qint64 done, qint64 total);
+    // A look at the file while it loads (Profile::partial(): Preview),
+    // prepared like a profile. Only for the current load and never after
+    // its loaded() or failed(); while a receiver still handles one, the
+    // loading thread makes no next one (previews do not queue up).
+    void previewed(const runlane::LoadedProfile& preview);
     void loaded(const runlane::LoadedProfile& profile);
     void failed(const runlane::LoadError& error);
 
@@ -44,12 +62,22 @@ private:
         LoadedProfile profile;
         LoadError error;
     };
+    // One load's flags, shared with its worker.
+    struct Flags {
+        std::atomic<bool> cancel{false};  // stop reading (LoadControl::cancel)
+        std::atomic<bool> keep{false};    // stop(): keep what was read
+        std::atomic<bool> abandon{false}; // cancel() or replaced: drop whatever comes
+        std::atomic<bool> previewBusy{false}; // a preview is on its way to the receiver
+    };
     void finished();
+    void deliverPreview(quint64 request, const LoadedProfile& preview);
 
     QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    quint64 m_request = 0; // progress of a load that was replaced is dropped
+    std::shared_ptr<Flags> m_flags;
+    quint64 m_request = 0; // progress and previews of a load that was replaced are dropped
+    quint64 m_ended = 0;   // the last request whose loaded() or failed() was given
     QString m_path;
+    LoadFunction m_load;
 };
 
 } // namespace runlane

@@ -1,0 +1,236 @@
+#include "backgroundloader.h"
+#include "profilebuilder.h"
+
+#include <QSemaphore>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <memory>
+
+using namespace runlane;
+
+namespace {
+
+// A profile of `intervals` calls of 10 ns one after the other on one
+// thread; `partial` says what part of its file it is.
+std::shared_ptr<const Profile> calls(int intervals, std::optional<PartialLoad> partial = std::nullopt)
+{
+    ProfileBuilder b("test", "fake.json");
+    TrackInfo info;
+    info.pid = 1;
+    info.tid = 1;
+    const TrackId t = b.addTrack(info);
+    const LabelId label = b.label("work");
+    for (int i = 0; i < intervals; ++i)
+        b.addCall(t, label, Time(i) * 10, Time(i) * 10 + 10, std::uint32_t(i));
+    if (partial)
+        b.setPartial(*partial);
+    return b.build();
+}
+
+PartialLoad partialOf(PartialLoad::Kind kind, std::int64_t bytes)
+{
+    PartialLoad p;
+    p.kind = kind;
+    p.bytesRead = bytes;
+    p.totalBytes = 1000;
+    p.eventsRead = std::uint64_t(bytes / 10);
+    return p;
+}
+
+// What the loader's signals said, in order: "preview N" (its intervals),
+// "loaded N" (with "/cut" or "/preview" for a partial profile), "failed
+// cancelled".
+struct Recorder {
+    QStringList events;
+    explicit Recorder(BackgroundLoader& loader)
+    {
+        QObject::connect(&loader, &BackgroundLoader::previewed, &loader, [this](const LoadedProfile& p) {
+            events << QStringLiteral("preview %1").arg(p.profile->intervalCount());
+        });
+        QObject::connect(&loader, &BackgroundLoader::loaded, &loader, [this](const LoadedProfile& p) {
+            const auto& partial = p.profile->partial();
+            events << QStringLiteral("loaded %1%2")
+                          .arg(p.profile->intervalCount())
+                          .arg(!partial                                   ? QString()
+                                   : partial->kind == PartialLoad::Kind::Cut ? QStringLiteral("/cut")
+                                                                             : QStringLiteral("/preview"));
+        });
+        QObject::connect(&loader, &BackgroundLoader::failed, &loader, [this](const LoadError& e) {
+            events << (e.cancelled ? QStringLiteral("failed cancelled") : QStringLiteral("failed"));
+        });
+    }
+};
+
+// Until the test releases it, or the load is cancelled.
+bool waitFor(QSemaphore& gate, const LoadControl& control)
+{
+    while (!gate.tryAcquire(1, 5))
+        if (control.cancel && control.cancel->load())
+            return false;
+    return true;
+}
+
+} // namespace
+
+class TestBackgroundLoader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Each preview the reader gives arrives, in order, once the last one was
+    // handled; then the profile.
+    void previewsArriveInOrder_data()
+    {
+        QTest::addColumn<QList<int>>("previews");
+        QTest::newRow("none") << QList<int>{};
+        QTest::newRow("one") << QList<int>{3};
+        QTest::newRow("three") << QList<int>{2, 5, 9};
+    }
+    void previewsArriveInOrder()
+    {
+        QFETCH(QList<int>, previews);
+        BackgroundLoader loader;
+        Recorder recorder(loader);
+        QSemaphore handled;
+        connect(&loader, &BackgroundLoader::previewed, this, [&handled] { handled.release(); });
+        QSemaphore finish;
+        loader.setLoadFunction([&](const QString&, const LoadControl& control) {
+            for (int n : previews) {
+                control.preview(calls(n, partialOf(PartialLoad::Kind::Preview, n * 10)));
+                if (!waitFor(handled, control))
+                    return LoadResult{};
+            }
+            waitFor(finish, control);
+            return LoadResult{calls(12), {}};
+        });
+        loader.load(QStringLiteral("fake.json"));
+        QStringList expected;
+        for (int n : previews)
+            expected << QStringLiteral("preview %1").arg(n);
+        QTRY_COMPARE(recorder.events, expected);
+        finish.release();
+        expected << QStringLiteral("loaded 12");
+        QTRY_COMPARE(recorder.events, expected);
+        QVERIFY(!loader.isLoading());
+    }
+
+    // While the receiver has not handled a preview, the reader's next one
+    // is skipped, not queued: the one after it comes.
+    void previewSkippedWhileTheLastIsPending()
+    {
+        BackgroundLoader loader;
+        Recorder recorder(loader);
+        QSemaphore given, go, finish;
+        loader.setLoadFunction([&](const QString&, const LoadControl& control) {
+            control.preview(calls(1, partialOf(PartialLoad::Kind::Preview, 10)));
+            control.preview(calls(2, partialOf(PartialLoad::Kind::Preview, 20))); // the first is not handled yet
+            given.release();
+            waitFor(go, control);
+            control.preview(calls(3, partialOf(PartialLoad::Kind::Preview, 30)));
+            waitFor(finish, control);
+            return LoadResult{calls(4), {}};
+        });
+        loader.load(QStringLiteral("fake.json"));
+        given.acquire(); // this thread handled nothing meanwhile
+        QTRY_COMPARE(recorder.events, QStringList{QStringLiteral("preview 1")});
+        go.release();
+        QTRY_COMPARE(recorder.events, (QStringList{QStringLiteral("preview 1"), QStringLiteral("preview 3")}));
+        finish.release();
+        QTRY_COMPARE(recorder.events,
+                     (QStringList{QStringLiteral("preview 1"), QStringLiteral("preview 3"), QStringLiteral("loaded 4")}));
+    }
+
+    // A preview on its way when another file is asked for is dropped: only
+    // the new file's profile arrives.
+    void previewOfAReplacedLoadIsDropped()
+    {
+        BackgroundLoader loader;
+        Recorder recorder(loader);
+        QSemaphore given;
+        loader.setLoadFunction([&](const QString& path, const LoadControl& control) {
+            if (path == QLatin1String("second.json"))
+                return LoadResult{calls(7), {}};
+            control.preview(calls(1, partialOf(PartialLoad::Kind::Preview, 10)));
+            given.release();
+            QSemaphore never;
+            waitFor(never, control); // until cancelled by the next load
+            LoadResult result;
+            result.error.cancelled = true;
+            result.error.message = "loading was cancelled";
+            return result;
+        });
+        loader.load(QStringLiteral("first.json"));
+        given.acquire(); // its preview is queued, not yet handled
+        loader.load(QStringLiteral("second.json"));
+        QTRY_COMPARE(recorder.events, QStringList{QStringLiteral("loaded 7")});
+        QTest::qWait(20);
+        QCOMPARE(recorder.events, QStringList{QStringLiteral("loaded 7")});
+    }
+
+    // A preview still queued when the load has ended is never given after
+    // (nor instead of) the profile.
+    void noPreviewAfterTheProfile()
+    {
+        BackgroundLoader loader;
+        Recorder recorder(loader);
+        loader.setLoadFunction([&](const QString&, const LoadControl& control) {
+            control.preview(calls(1, partialOf(PartialLoad::Kind::Preview, 10)));
+            return LoadResult{calls(5), {}};
+        });
+        loader.load(QStringLiteral("fake.json"));
+        // The load ends before this thread handles anything.
+        while (loader.isLoading())
+            QThread::msleep(1);
+        QTRY_COMPARE(recorder.events, QStringList{QStringLiteral("loaded 5")});
+        QTest::qWait(20);
+        QCOMPARE(recorder.events, QStringList{QStringLiteral("loaded 5")});
+    }
+
+    // stop() keeps what was read (the reader sees keepPartial once it sees
+    // the cancel); cancel() goes back, also after a stop().
+    void stopKeepsWhatWasRead_data()
+    {
+        QTest::addColumn<QStringList>("actions");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("stop") << QStringList{QStringLiteral("stop")} << QStringList{QStringLiteral("loaded 6/cut")};
+        QTest::newRow("cancel") << QStringList{QStringLiteral("cancel")} << QStringList{QStringLiteral("failed cancelled")};
+        QTest::newRow("stop then cancel") << QStringList{QStringLiteral("stop"), QStringLiteral("cancel")}
+                                          << QStringList{QStringLiteral("failed cancelled")};
+        QTest::newRow("stop, a format that cannot cut")
+            << QStringList{QStringLiteral("stop"), QStringLiteral("no cut")} << QStringList{QStringLiteral("failed cancelled")};
+    }
+    void stopKeepsWhatWasRead()
+    {
+        QFETCH(QStringList, actions);
+        QFETCH(QStringList, expected);
+        BackgroundLoader loader;
+        Recorder recorder(loader);
+        QSemaphore started, readerSawIt;
+        const bool canCut = !actions.contains(QStringLiteral("no cut"));
+        loader.setLoadFunction([&](const QString&, const LoadControl& control) {
+            started.release();
+            QSemaphore never;
+            waitFor(never, control);
+            readerSawIt.release();
+            if (canCut && control.keepPartial && control.keepPartial->load())
+                return LoadResult{calls(6, partialOf(PartialLoad::Kind::Cut, 60)), {}};
+            LoadResult result;
+            result.error.cancelled = true;
+            result.error.message = "loading was cancelled";
+            return result;
+        });
+        loader.load(QStringLiteral("fake.json"));
+        started.acquire();
+        for (const QString& action : actions) {
+            if (action == QLatin1String("stop"))
+                loader.stop();
+            else if (action == QLatin1String("cancel"))
+                loader.cancel();
+        }
+        QTRY_COMPARE(recorder.events, expected);
+    }
+};
+
+QTEST_MAIN(TestBackgroundLoader)
+#include "tst_backgroundloader.moc"
