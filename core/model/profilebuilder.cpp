@@ -4,6 +4,7 @@
 #include "profilefinisher.h"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 namespace runlane {
@@ -99,6 +100,8 @@ MeasurementId ProfileBuilder::addCall(TrackId track, LabelId label, Time start, 
     const MeasurementId id = addMeasurement(track, label, start, kAutoCreator);
     m_measurements[id].flags |= Call;
     addInterval(id, start, end, order);
+    if (m_preview)
+        m_preview->offer(PreviewItem{start, std::max(start, end), track, label, order});
     if (end != kOpen)
         finish(id, end, FinalState::Completed);
     return id;
@@ -126,6 +129,35 @@ std::vector<std::size_t> ProfileBuilder::intervalsPerTrack() const
     for (const Interval& iv : m_intervals)
         ++counts[m_measurements[iv.measurement].track];
     return counts;
+}
+
+void ProfileBuilder::setPreviewSettings(PreviewSettings settings)
+{
+    m_previewSettings = settings.emit ? std::make_unique<PreviewSettings>(std::move(settings)) : nullptr;
+}
+
+bool ProfileBuilder::startPreviews()
+{
+    if (!m_previewSettings)
+        return false;
+    m_preview = std::make_unique<PreviewCollector>(std::move(*m_previewSettings));
+    m_previewSettings.reset();
+    return true;
+}
+
+void ProfileBuilder::previewIfDue(std::uint64_t eventsRead)
+{
+    if (!m_preview->due(std::chrono::steady_clock::now()))
+        return;
+    const PreviewSettings& settings = m_preview->settings();
+    PartialLoad partial;
+    partial.kind = PartialLoad::Kind::Preview;
+    if (settings.bytes)
+        std::tie(partial.bytesRead, partial.totalBytes) = settings.bytes();
+    partial.eventsRead = eventsRead;
+    partial.completeUpTo = settings.completeUpTo ? settings.completeUpTo() : kTimeMin;
+    partial.shortestKept = m_preview->threshold();
+    settings.emit(m_preview->build(*this, partial));
 }
 
 std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* cancel)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "flowbinder.h"
+#include "previewcollector.h"
 #include "profile.h"
 
 #include <algorithm>
@@ -155,6 +156,41 @@ public:
     }
     // The profile is not its whole file (see Profile::partial).
     void setPartial(const PartialLoad& partial) { m_profile->m_partial = partial; }
+    const std::optional<PartialLoad>& partial() const { return m_profile->m_partial; }
+
+    // Progressive loading (LoadControl::preview). The loader hands the
+    // settings over; a format whose reader streams its events into the
+    // builder starts the previews, then calls pollPreview once per event
+    // and stops them before its own finishing pass (which adds what it
+    // matched at the end, not what was read). While on, every completed
+    // call goes to a PreviewCollector; every 4096th event the clock is read,
+    // and a preview due is built from the collector and emitted on this
+    // thread. Off (no settings, the CLI): one null test per call and poll.
+    void setPreviewSettings(PreviewSettings settings);
+    // False, and nothing collected, if the load wants no previews.
+    bool startPreviews();
+    void stopPreviews() { m_preview.reset(); }
+    bool previewsOn() const { return m_preview != nullptr; }
+    // The format's hooks (PreviewSettings::completeUpTo, nameTrack).
+    PreviewSettings* previewSettings() { return m_preview ? &m_preview->settings() : nullptr; }
+    static constexpr std::uint64_t kPreviewPollStride = 4096;
+    // `eventsRead`: the events handed to the builder so far.
+    void pollPreview(std::uint64_t eventsRead)
+    {
+        if (m_preview && eventsRead % kPreviewPollStride == 0 && eventsRead != 0)
+            previewIfDue(eventsRead);
+    }
+    // A completed interval the format matched itself (Chrome's B/E pairs,
+    // matched for good only at the end): shown in the previews only.
+    void offerPreview(const PreviewItem& item)
+    {
+        if (m_preview)
+            m_preview->offer(item);
+    }
+    std::string_view formatName() const { return m_profile->m_format; }
+    std::size_t labelCount() const { return m_labels.size(); }
+    // The span extendSpan was given so far (empty: first > second).
+    std::pair<Time, Time> spanSoFar() const { return {m_spanFrom, m_spanTo}; }
     // A file read into this profile after its own (see Profile::addedFiles).
     void addAddedFile(AddedFile file) { m_profile->m_addedFiles.push_back(std::move(file)); }
     // Per track, its intervals so far: what a loader that adds to the
@@ -177,7 +213,11 @@ public:
     std::shared_ptr<const Profile> build(const std::atomic<bool>* cancel = nullptr);
 
 private:
+    void previewIfDue(std::uint64_t eventsRead);
+
     std::unique_ptr<Profile> m_profile;
+    std::unique_ptr<PreviewSettings> m_previewSettings; // until startPreviews
+    std::unique_ptr<PreviewCollector> m_preview;
     std::vector<TrackInfo> m_tracks;
     std::vector<Measurement> m_measurements;
     std::vector<Interval> m_intervals; // `parent` holds the order until layout
