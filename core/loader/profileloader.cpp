@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -481,6 +483,69 @@ bool addFiles(ProfileBuilder& builder, const LoadControl& control, const LoadPro
     return true;
 }
 
+// Progressive loading: the trace's progress as last reported (a preview's
+// and a cut's bytes; written on the fast reader's producer thread).
+struct SeenProgress {
+    std::atomic<std::int64_t> done{0};
+    std::atomic<std::int64_t> total{-1};
+};
+
+// Records the trace's progress for the previews and a cut, when the load
+// wants either; a plain load keeps its own callback as it was.
+void watchProgress(LoadControl& control, const LoadControl& caller, SeenProgress& seen)
+{
+    if (!caller.preview && !caller.keepPartial)
+        return;
+    control.progress = [&seen, report = std::move(control.progress)](std::int64_t done, std::int64_t total) {
+        seen.done = done;
+        seen.total = total > 0 ? total : -1;
+        if (report)
+            report(done, total);
+    };
+}
+
+void startPreviews(ProfileBuilder& builder, const LoadControl& caller, const SeenProgress& seen,
+                   std::chrono::steady_clock::time_point start)
+{
+    if (!caller.preview)
+        return;
+    PreviewSettings settings;
+    settings.emit = caller.preview;
+    settings.bytes = [&seen] { return std::pair<std::int64_t, std::int64_t>(seen.done, seen.total); };
+    settings.firstMs = caller.previewFirstMs;
+    settings.everyMs = caller.previewEveryMs;
+    settings.start = start;
+    builder.setPreviewSettings(std::move(settings));
+}
+
+// A load stopped and kept: the format set the builder's PartialLoad (Cut)
+// and read what came before; here its bytes and the warning. True if so.
+bool finishCut(ProfileBuilder& builder, const SeenProgress& seen)
+{
+    builder.stopPreviews();
+    if (!builder.partial())
+        return false;
+    PartialLoad cut = *builder.partial();
+    cut.bytesRead = seen.done;
+    cut.totalBytes = seen.total;
+    builder.setPartial(cut);
+    std::string at = "loading was stopped at byte " + std::to_string(cut.bytesRead);
+    if (cut.totalBytes > 0)
+        at += " of " + std::to_string(cut.totalBytes) + " (" + std::to_string(cut.bytesRead * 100 / cut.totalBytes)
+            + " %)";
+    builder.diagnostics().warn("load stopped", at + ": the profile holds the events read before");
+    return true;
+}
+
+// What a build may be cancelled by: nothing once the load is stopped and
+// kept (LoadControl::keepPartial): the flag that stopped the reading must
+// not throw away what it kept. A cancel while the whole file's profile is
+// built (everything read) still cancels it.
+const std::atomic<bool>* buildCancel(const LoadControl& control)
+{
+    return control.keepPartial && control.keepPartial->load() ? nullptr : control.cancel;
+}
+
 } // namespace
 
 FormatRegistry::Detection ProfileLoader::detect(const QString& path)
@@ -525,8 +590,13 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
 
     TextSource source(file);
     error.compressed = source.compressed();
-    const LoadProgress progress(callerControl, GzipDevice::progress(source.text(), 0).second);
+    const std::int64_t traceSize = GzipDevice::progress(source.text(), 0).second;
+    const LoadProgress progress(callerControl, traceSize);
     control.progress = progress.trace();
+    const auto started = std::chrono::steady_clock::now();
+    SeenProgress seen;
+    seen.total = traceSize > 0 ? traceSize : -1;
+    watchProgress(control, callerControl, seen);
     std::int64_t offset = -1;
     try {
         QByteArray prefix;
@@ -549,11 +619,16 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         bool fromStart = false;
         if (format->hasFileReader() && source.rewind()) {
             ProfileBuilder fast(kind, error.file);
+            startPreviews(fast, callerControl, seen, started);
             std::int64_t bytesRead = 0;
             if (format->readFile(source.text(), control, fast, bytesRead)) {
+                if (finishCut(fast, seen)) {
+                    result.profile = fast.build();
+                    return result;
+                }
                 if (!addFiles(fast, control, progress, memory, error))
                     return result;
-                result.profile = fast.build(control.cancel);
+                result.profile = fast.build(buildCancel(control));
                 progress.finish(GzipDevice::progress(source.text(), bytesRead).second);
                 return result;
             }
@@ -562,14 +637,19 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             fromStart = true;
         }
         ProfileBuilder builder(kind, error.file);
+        startPreviews(builder, callerControl, seen, started);
         ChunkedFileReader input(source.text(), control, fromStart ? QByteArray() : prefix);
         if (format->limitsJsonStrings())
             input.limitJsonStrings();
         if (!readStream(input, offset, error, [&] { format->read(input, builder); }))
             return result;
+        if (finishCut(builder, seen)) {
+            result.profile = builder.build();
+            return result;
+        }
         if (!addFiles(builder, control, progress, memory, error))
             return result;
-        result.profile = builder.build(control.cancel);
+        result.profile = builder.build(buildCancel(control));
         progress.finish(GzipDevice::progress(source.text(), input.offset()).second);
     } catch (const FormatError& e) {
         describeFormatError(e, offset, format, source, error);

@@ -70,6 +70,10 @@ bool isCutJson(std::string_view text)
 // Thrown inside the producer: the reference reader must take this file.
 struct Unsupported {
 };
+// Thrown inside the producer: cancelled, what was read kept (the elements
+// whole in the buffer are queued first).
+struct Cut {
+};
 
 // A run of events: its text (copied out of the read buffer, so that any
 // thread can parse it while reading goes on) and, once parsed, its events.
@@ -84,7 +88,7 @@ struct Job {
 
 // What the producer hands the consumer, in file order.
 struct Item {
-    enum Kind : std::uint8_t { Events, Key, Skipped, Warning, Done, Unsupported, Failed, Cancelled };
+    enum Kind : std::uint8_t { Events, Key, Skipped, Warning, Done, Unsupported, Failed, Cancelled, Cut };
     Kind kind = Events;
     std::size_t job = 0; // Events
     std::string kindText; // Key: the key; Skipped: what; Warning: its kind
@@ -118,6 +122,8 @@ public:
             push(Item{Item::Done, 0, {}, {}, {}});
         } catch (const struct Unsupported&) {
             push(Item{Item::Unsupported, 0, {}, {}, {}});
+        } catch (const struct Cut&) {
+            push(Item{Item::Cut, 0, {}, {}, {}});
         } catch (const LoadCancelled&) {
             push(Item{Item::Cancelled, 0, {}, {}, {}});
         } catch (...) {
@@ -232,9 +238,15 @@ private:
     {
         if (m_eof)
             return false;
-        if (m_stopped.load(std::memory_order_relaxed)
-            || (m_control.cancel && m_control.cancel->load(std::memory_order_relaxed)))
+        if (m_stopped.load(std::memory_order_relaxed))
             throw LoadCancelled();
+        if (m_control.cancel && m_control.cancel->load(std::memory_order_relaxed)) {
+            if (m_control.keepPartial && m_control.keepPartial->load()) {
+                flush();
+                throw Cut();
+            }
+            throw LoadCancelled();
+        }
         // Pending elements are offsets into the buffer, which is about to move.
         flush();
         const std::size_t from = keep == 0 ? 0 : keep - 1;
@@ -629,7 +641,9 @@ ChromeFastReader::Outcome ChromeFastReader::read()
             for (std::size_t i = 0; i < job.elements; ++i)
                 m_sink(job.events[i], m_eventCount++);
             producer.release(item.job);
-            if (m_control.cancel && m_control.cancel->load(std::memory_order_relaxed))
+            // To keep what was read, the producer says where the cut is.
+            if (m_control.cancel && m_control.cancel->load(std::memory_order_relaxed)
+                && !(m_control.keepPartial && m_control.keepPartial->load()))
                 throw LoadCancelled();
             break;
         }
@@ -649,6 +663,9 @@ ChromeFastReader::Outcome ChromeFastReader::read()
             return Outcome::Read;
         case Item::Unsupported:
             return Outcome::Unsupported;
+        case Item::Cut:
+            m_bytesRead = producer.bytesRead();
+            return Outcome::Cut;
         case Item::Cancelled:
             throw LoadCancelled();
         case Item::Failed:

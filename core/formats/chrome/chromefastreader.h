@@ -28,7 +28,10 @@ class Diagnostics;
 class ChromeFastReader
 {
 public:
-    enum class Outcome { Read, Unsupported };
+    // Cut: the load was cancelled with LoadControl::keepPartial set; the
+    // sink had every event wholly in the bytes read before the cancel was
+    // seen (the reference reader stops at the same event).
+    enum class Outcome { Read, Unsupported, Cut };
 
     ChromeFastReader(QIODevice& file, const LoadControl& control, Diagnostics& diagnostics, ChromeJsonReader::Sink sink);
     ~ChromeFastReader();

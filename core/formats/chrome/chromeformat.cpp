@@ -45,6 +45,37 @@ double ChromeFormat::memoryPerInputByte() const
     return 1.5;
 }
 
+namespace {
+
+// The load wants previews, or may be stopped and kept: the builder
+// follows it as it goes.
+void followPartial(ChromeTraceBuilder& chrome, ProfileBuilder& builder, const LoadControl& control)
+{
+    if (builder.startPreviews() || control.keepPartial)
+        chrome.followPartial();
+}
+
+// The load was stopped and what was read is kept (LoadControl::keepPartial):
+// the events read are finished as at the end of a file (B/E matched, what
+// is open ends with the profile). The loader adds the bytes and a warning.
+void finishCut(ChromeTraceBuilder& chrome, ProfileBuilder& builder)
+{
+    builder.stopPreviews();
+    PartialLoad cut;
+    cut.kind = PartialLoad::Kind::Cut;
+    cut.eventsRead = chrome.partial()->eventsRead();
+    cut.completeUpTo = chrome.partial()->completeUpTo();
+    chrome.finish();
+    builder.setPartial(cut);
+}
+
+bool keepsPartial(const LoadControl& control)
+{
+    return control.keepPartial && control.keepPartial->load();
+}
+
+} // namespace
+
 bool ChromeFormat::hasFileReader() const
 {
     return ChromeFastReader::enabled();
@@ -64,10 +95,16 @@ bool ChromeFormat::readFile(QIODevice& file, const LoadControl& control, Profile
     ChromeFastReader reader(file, control, builder.diagnostics(),
                             [&chrome](const ChromeEvent& event, std::uint64_t index) { chrome.addEvent(event, index); });
     reader.setKeySink([&chrome](std::string_view key) { chrome.addTopLevelKey(key); });
+    followPartial(chrome, builder, control);
     try {
-        if (reader.read() != ChromeFastReader::Outcome::Read)
+        const ChromeFastReader::Outcome outcome = reader.read();
+        if (outcome == ChromeFastReader::Outcome::Unsupported)
             return false;
-        chrome.finish();
+        builder.stopPreviews();
+        if (outcome == ChromeFastReader::Outcome::Cut)
+            finishCut(chrome, builder);
+        else
+            chrome.finish();
     } catch (const FormatError&) {
         return false; // the reference reader knows the byte offset
     }
@@ -81,7 +118,16 @@ void ChromeFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
     ChromeJsonReader reader(input, builder.diagnostics(),
                             [&chrome](const ChromeEvent& event, std::uint64_t index) { chrome.addEvent(event, index); });
     reader.setKeySink([&chrome](std::string_view key) { chrome.addTopLevelKey(key); });
-    reader.read();
+    followPartial(chrome, builder, input.control());
+    try {
+        reader.read();
+    } catch (const LoadCancelled&) {
+        if (!keepsPartial(input.control()))
+            throw;
+        finishCut(chrome, builder);
+        return;
+    }
+    builder.stopPreviews();
     chrome.finish();
 }
 

@@ -174,6 +174,8 @@ LabelId ChromeTraceBuilder::labelFor(const ChromeEvent& e)
 
 void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
 {
+    if (m_partial)
+        m_partial->event(e, index);
     if (!e.isObject)
         throw FormatError("expected an event object, found " + e.notObjectText, std::int64_t(index));
     if (!e.hasPh) {
@@ -211,7 +213,10 @@ void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
         const bool begin = ph == 'B';
         if (begin && ChromeFlowCollector::hasBinding(e))
             m_flows.deferSlice(e, orderOf(index), ts);
-        t.events.push_back(BeginEnd{ts, orderOf(index), begin ? labelFor(e) : 0, nameFor(e), begin, false});
+        const LabelId label = begin ? labelFor(e) : 0;
+        t.events.push_back(BeginEnd{ts, orderOf(index), label, nameFor(e), begin, false});
+        if (m_partial)
+            m_partial->beginEnd(t.track, ts, label, begin, orderOf(index));
         return;
     }
     case 'i':
@@ -378,6 +383,8 @@ void ChromeTraceBuilder::addMetadata(const ChromeEvent& e, std::uint64_t index)
 void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, char kind, bool legacy)
 {
     const Time ts = requireTs(e, index);
+    if (m_partial)
+        m_partial->async(kind, ts);
     std::int64_t pid = 0;
     std::int64_t tid = 0;
     resolvePidTid(e, index, pid, tid);
@@ -469,23 +476,8 @@ void ChromeTraceBuilder::finish()
     });
 
     // Names and sort order come from metadata that may follow the events.
-    for (std::size_t id = 0; id < m_builder.trackCount(); ++id) {
-        TrackInfo& info = m_builder.trackInfo(TrackId(id));
-        const auto p = m_processes.find(info.pid);
-        if (p != m_processes.end()) {
-            info.processName = p->second.name;
-            info.processSortIndex = p->second.sortIndex;
-            if (info.kind == TrackKind::Async && p->second.workerPool)
-                info.workerPool = true;
-        }
-        if (info.kind != TrackKind::Async) {
-            const auto meta = m_threadMeta.find({info.pid, info.tid});
-            if (meta != m_threadMeta.end()) {
-                info.threadName = meta->second.name;
-                info.threadSortIndex = meta->second.sortIndex;
-            }
-        }
-    }
+    for (std::size_t id = 0; id < m_builder.trackCount(); ++id)
+        nameTrack(m_builder.trackInfo(TrackId(id)));
     if (m_viztracer) {
         std::vector<TrackId> tasks;
         for (const Thread& t : m_threads) {
@@ -498,6 +490,29 @@ void ChromeTraceBuilder::finish()
     // woke a task, where its flows (the spawns) do not.
     if (m_recordedWakes)
         m_builder.setWakeSource(WakeSource::Wakes);
+}
+
+void ChromeTraceBuilder::nameTrack(TrackInfo& info) const
+{
+    const auto p = m_processes.find(info.pid);
+    if (p != m_processes.end()) {
+        info.processName = p->second.name;
+        info.processSortIndex = p->second.sortIndex;
+        if (info.kind == TrackKind::Async && p->second.workerPool)
+            info.workerPool = true;
+    }
+    if (info.kind != TrackKind::Async) {
+        const auto meta = m_threadMeta.find({info.pid, info.tid});
+        if (meta != m_threadMeta.end()) {
+            info.threadName = meta->second.name;
+            info.threadSortIndex = meta->second.sortIndex;
+        }
+    }
+}
+
+void ChromeTraceBuilder::followPartial()
+{
+    m_partial = std::make_unique<ChromePreviewPairs>(m_builder, [this](TrackInfo& info) { nameTrack(info); });
 }
 
 void ChromeTraceBuilder::addTopLevelKey(std::string_view key)

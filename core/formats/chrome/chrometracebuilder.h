@@ -2,11 +2,13 @@
 
 #include "chromeevent.h"
 #include "chromeflowcollector.h"
+#include "chromepreviewpairs.h"
 #include "chromesamplecollector.h"
 #include "nodeasynchooks.h"
 #include "profilebuilder.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -37,6 +39,11 @@ public:
     // A key of the file's top-level object (ChromeJsonReader::KeySink).
     void addTopLevelKey(std::string_view key);
     void finish();
+    // Follows the load as it goes (ChromePreviewPairs), before the first
+    // event: for its previews, if the builder's are started, and for a load
+    // stopped and kept. Null until then.
+    void followPartial();
+    const ChromePreviewPairs* partial() const { return m_partial.get(); }
 
 private:
     struct BeginEnd {
@@ -116,6 +123,8 @@ private:
     void addAsync(const ChromeEvent& e, std::uint64_t index, char kind, bool legacy);
     void addFlow(const ChromeEvent& e, std::uint64_t index, char ph);
 
+    // The process and thread names and sort order metadata gave it.
+    void nameTrack(TrackInfo& info) const;
     void matchBeginEnd(Thread& thread);
     void buildAsyncTask(AsyncTask& task);
     void linkThreadTasks();
@@ -157,6 +166,7 @@ private:
     std::string m_keyBuffer;
     // matchBeginEnd's count of open B per name, reused from thread to thread.
     std::vector<std::uint32_t> m_openBegins;
+    std::unique_ptr<ChromePreviewPairs> m_partial;
 };
 
 } // namespace runlane

@@ -7,7 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <set>
 #include <thread>
+#include <tuple>
 
 using namespace runlane;
 using runlane::test::writeTemp;
@@ -44,6 +48,83 @@ LoadResult loadThroughPipe(const QByteArray& data)
     LoadResult r = ProfileLoader::load(path);
     writer.join();
     return r;
+}
+
+// A Chrome trace for progressive loading: `units` units, each a B, an X
+// inside it and its E on one of four threads, 10 µs apart (in time order,
+// or the units in reverse), one event a line. Knows each event's end.
+struct UnitTrace {
+    QByteArray json;
+    std::vector<std::int64_t> eventEnds; // the byte after each event's '}'
+    std::vector<char> phases;
+    std::vector<Time> times; // ns
+
+    UnitTrace(int units, bool reversed, int first = -1)
+    {
+        json = "{\"traceEvents\":[\n";
+        for (int u = 0; u < units && (first < 0 || int(phases.size()) < first); ++u) {
+            const int k = reversed ? units - 1 - u : u;
+            const QByteArray tid = QByteArray::number(1 + k % 4);
+            const QByteArray ts = QByteArray::number(k * 10);
+            add('B', k * 10, "{\"ph\":\"B\",\"name\":\"outer" + QByteArray::number(k % 50) + "\",\"pid\":1,\"tid\":" + tid
+                    + ",\"ts\":" + ts + "}", first);
+            add('X', k * 10 + 1, "{\"ph\":\"X\",\"name\":\"leaf" + QByteArray::number(k % 7) + "\",\"pid\":1,\"tid\":" + tid
+                    + ",\"ts\":" + QByteArray::number(k * 10 + 1) + ",\"dur\":" + QByteArray::number(k % 5 + 1) + "}", first);
+            add('E', k * 10 + 8, "{\"ph\":\"E\",\"pid\":1,\"tid\":" + tid + ",\"ts\":" + QByteArray::number(k * 10 + 8) + "}",
+                first);
+        }
+        json += "\n]}\n";
+    }
+    void add(char ph, std::int64_t us, const QByteArray& event, int first)
+    {
+        if (first >= 0 && int(phases.size()) >= first)
+            return;
+        if (!phases.empty())
+            json += ",\n";
+        json += event;
+        eventEnds.push_back(json.size());
+        phases.push_back(ph);
+        times.push_back(us * 1000);
+    }
+    // Events wholly in the first `bytes` bytes.
+    std::size_t eventsIn(std::int64_t bytes) const
+    {
+        return std::size_t(std::upper_bound(eventEnds.begin(), eventEnds.end(), bytes) - eventEnds.begin());
+    }
+    // The intervals the first `events` events make once matched: every X
+    // and every B (closed or not).
+    std::size_t intervalsIn(std::size_t events, bool completedOnly) const
+    {
+        std::size_t count = 0;
+        for (std::size_t i = 0; i < events; ++i)
+            count += phases[i] == 'X' || phases[i] == (completedOnly ? 'E' : 'B');
+        return count;
+    }
+    // PartialLoad::completeUpTo after the first `events` events: the
+    // latest time read, but not after an open B; kTimeMin if reversed.
+    Time completeUpTo(std::size_t events) const
+    {
+        Time latest = kTimeMin;
+        Time open = kTimeMax;
+        for (std::size_t i = 0; i < events; ++i) {
+            if (times[i] < latest)
+                return kTimeMin;
+            latest = times[i];
+            open = phases[i] == 'B' ? times[i] : phases[i] == 'E' ? kTimeMax : open;
+        }
+        return std::min(latest, open);
+    }
+};
+
+// (pid, tid, label, start, end) of every interval of a profile.
+std::set<std::tuple<std::int64_t, std::int64_t, std::string, Time, Time>> intervalSet(const Profile& p)
+{
+    std::set<std::tuple<std::int64_t, std::int64_t, std::string, Time, Time>> out;
+    for (const Interval& iv : p.intervals()) {
+        const Measurement& m = p.measurement(iv.measurement);
+        out.emplace(p.track(m.track).pid, p.track(m.track).tid, std::string(p.labelName(m.label)), iv.start, iv.end);
+    }
+    return out;
 }
 
 } // namespace
@@ -275,6 +356,112 @@ private Q_SLOTS:
             QVERIFY2(text.startsWith(path + QStringLiteral(": ") + message), qPrintable(text));
         else
             QCOMPARE(QString::fromStdString(r.error.message), message);
+    }
+
+    // Progressive loading (LoadControl::preview) on either JSON path: at a
+    // cadence of 0 ms, a preview every 4096 events read, each holding the
+    // X events and the B/E pairs completed so far (none dropped under the
+    // budget), every one of them in the final profile.
+    void previewsWhileLoading_data()
+    {
+        QTest::addColumn<bool>("reversed");
+        QTest::addColumn<bool>("gzip");
+        QTest::newRow("in time order") << false << false;
+        QTest::newRow("units in reverse time order") << true << false;
+        QTest::newRow("gzip") << false << true;
+    }
+    void previewsWhileLoading()
+    {
+        QFETCH(bool, reversed);
+        QFETCH(bool, gzip);
+        const UnitTrace trace(20000, reversed);
+        QVERIFY(trace.json.size() > 3 * (1 << 20));
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, gzip ? runlane::test::gzip(trace.json) : trace.json);
+        std::vector<std::shared_ptr<const Profile>> previews;
+        LoadControl control;
+        control.preview = [&previews](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
+        control.previewFirstMs = 0;
+        control.previewEveryMs = 0;
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QVERIFY(!r.profile->partial());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(40000));
+        QCOMPARE(previews.size(), std::size_t(60000 / 4096));
+        const auto whole = intervalSet(*r.profile);
+        std::int64_t bytes = 0;
+        for (std::size_t i = 0; i < previews.size(); ++i) {
+            const Profile& p = *previews[i];
+            QVERIFY(p.partial());
+            QCOMPARE(p.partial()->kind, PartialLoad::Kind::Preview);
+            const std::size_t events = 4096 * (i + 1);
+            QCOMPARE(p.partial()->eventsRead, std::uint64_t(events));
+            QVERIFY(p.partial()->bytesRead >= bytes);
+            bytes = p.partial()->bytesRead;
+            QCOMPARE(p.partial()->totalBytes, QFileInfo(path).size());
+            QCOMPARE(p.partial()->shortestKept, Time(0));
+            QCOMPARE(p.partial()->completeUpTo, trace.completeUpTo(events));
+            QCOMPARE(p.intervalCount(), trace.intervalsIn(events, true));
+            for (const auto& interval : intervalSet(p))
+                QVERIFY(whole.count(interval) == 1);
+        }
+        // (A gzip file this small is read whole, compressed, at once.)
+        if (!gzip)
+            QVERIFY(previews.back()->partial()->bytesRead > previews.front()->partial()->bytesRead);
+    }
+
+    // Cancel with keepPartial: the profile of every event wholly in the
+    // bytes read before the cancel, as a file of exactly those events
+    // loads, with a warning saying where it stopped.
+    void cancelKeepsWhatWasRead_data()
+    {
+        QTest::addColumn<bool>("gzip");
+        QTest::addColumn<std::int64_t>("cancelAt");
+        QTest::newRow("at 2 MiB") << false << std::int64_t(2 << 20);
+        QTest::newRow("at the first chunk") << false << std::int64_t(1);
+        QTest::newRow("gzip") << true << std::int64_t(1);
+    }
+    void cancelKeepsWhatWasRead()
+    {
+        QFETCH(bool, gzip);
+        QFETCH(std::int64_t, cancelAt);
+        const UnitTrace trace(20000, false);
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, gzip ? runlane::test::gzip(trace.json) : trace.json);
+        std::atomic<bool> cancel{false};
+        std::atomic<bool> keep{true};
+        LoadControl control;
+        control.cancel = &cancel;
+        control.keepPartial = &keep;
+        control.progress = [&](std::int64_t done, std::int64_t) { cancel = cancel || done >= cancelAt; };
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QVERIFY(r.profile->partial());
+        const PartialLoad& cut = *r.profile->partial();
+        QCOMPARE(cut.kind, PartialLoad::Kind::Cut);
+        QCOMPARE(cut.totalBytes, QFileInfo(path).size());
+        // A gzip file's bytes are compressed ones: this one is read whole
+        // before its text is.
+        QVERIFY(cut.bytesRead >= cancelAt && (gzip ? cut.bytesRead <= cut.totalBytes : cut.bytesRead < cut.totalBytes));
+        const std::size_t events = gzip ? std::size_t(cut.eventsRead) : trace.eventsIn(cut.bytesRead);
+        QVERIFY(events > 0 && events < trace.phases.size());
+        QCOMPARE(cut.eventsRead, std::uint64_t(events));
+        QCOMPARE(cut.completeUpTo, trace.completeUpTo(events));
+        QCOMPARE(r.profile->intervalCount(), trace.intervalsIn(events, false));
+        // The same as a file of those events alone.
+        const QString first = writeTemp(dir, UnitTrace(20000, false, int(events)).json, QStringLiteral("first.json"));
+        const LoadResult truncated = ProfileLoader::load(first);
+        QVERIFY2(truncated.ok(), truncated.error.toString().c_str());
+        QCOMPARE(intervalSet(*r.profile), intervalSet(*truncated.profile));
+        const std::string percent = std::to_string(cut.bytesRead * 100 / cut.totalBytes);
+        QCOMPARE(r.profile->diagnostics().firstMessage("load stopped"),
+                 "loading was stopped at byte " + std::to_string(cut.bytesRead) + " of "
+                     + std::to_string(cut.totalBytes) + " (" + percent + " %): the profile holds the events read before");
+        // Without keepPartial the same cancel cancels.
+        keep = false;
+        cancel = false;
+        const LoadResult cancelled = ProfileLoader::load(path, control);
+        QVERIFY(cancelled.error.cancelled);
     }
 
     void sourceFileIsNotModified()
