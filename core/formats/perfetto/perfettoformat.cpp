@@ -1,5 +1,6 @@
 #include "perfettoformat.h"
 
+#include "chunkedfilereader.h"
 #include "loaderror.h"
 #include "perfettoreader.h"
 #include "profilebuilder.h"
@@ -124,10 +125,29 @@ bool PerfettoFormat::isBinary() const
     return true;
 }
 
+// Slices reach the builder as they end, so the previews of a load show
+// them (LoadControl::preview); the sequences interleave out of time
+// order, so no time is said complete. A load stopped and kept
+// (LoadControl::keepPartial) keeps the packets read before the cut, its
+// tracks ended as at the end of a file.
 void PerfettoFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
 {
     PerfettoReader reader(builder);
-    reader.read(input);
+    builder.startPreviews();
+    try {
+        reader.read(input);
+    } catch (const LoadCancelled&) {
+        const LoadControl& control = input.control();
+        if (!(control.keepPartial && control.keepPartial->load()))
+            throw;
+        builder.stopPreviews();
+        reader.finish();
+        PartialLoad cut;
+        cut.eventsRead = reader.packetCount();
+        builder.setPartial(cut);
+        return;
+    }
+    builder.stopPreviews();
     reader.finish();
 }
 

@@ -181,6 +181,7 @@ void PerfettoReader::read(ChunkedFileReader& in)
 
 void PerfettoReader::packet(std::string_view bytes, std::int64_t offset, int depth)
 {
+    m_builder.pollPreview(m_packets); // a preview of the packets before this one
     ++m_packets;
     try {
         readPacket(bytes, offset, depth);

@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
 
 using namespace runlane;
 using namespace runlane::test::perfetto;
@@ -428,6 +429,69 @@ private Q_SLOTS:
         QCOMPARE(p.startTime(), Time(0));
         QCOMPARE(p.endTime(), Time(runs * perRun - 1) * 10 + 5);
         QCOMPARE(p.diagnostics().warningCount(), 0u);
+    }
+
+    // Progressive loading: slices reach the previews as they end, a preview
+    // every 4096 packets at a cadence of 0 ms (nothing said complete: the
+    // sequences interleave); a cancel with keepPartial keeps the packets
+    // wholly read before it, as a file of those packets alone loads.
+    void progressive()
+    {
+        QByteArray bytes = trace({app(), mainThread()});
+        std::vector<std::int64_t> ends{std::int64_t(bytes.size())}; // packets 0 and 1 end together
+        ends.insert(ends.begin(), 0);
+        std::vector<bool> begins{false, false};
+        for (int i = 0; i < 100000; ++i) {
+            bytes += trace({slice(std::uint64_t(i) * 10, SliceBegin, 1, "s" + QByteArray::number(i % 7))});
+            ends.push_back(bytes.size());
+            bytes += trace({slice(std::uint64_t(i) * 10 + 5, SliceEnd, 1)});
+            ends.push_back(bytes.size());
+            begins.push_back(true);
+            begins.push_back(false);
+        }
+        QTemporaryDir dir;
+        const QString path = runlane::test::writeTemp(dir, bytes, QStringLiteral("trace.pftrace"));
+        std::vector<std::shared_ptr<const Profile>> previews;
+        LoadControl control;
+        control.preview = [&previews](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
+        control.previewFirstMs = 0;
+        control.previewEveryMs = 0;
+        const LoadResult r = ProfileLoader::load(path, control, FormatRegistry::find("perfetto"));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(100000));
+        QCOMPARE(previews.size(), std::size_t(200002 / 4096));
+        for (std::size_t k = 0; k < previews.size(); ++k) {
+            const PartialLoad& partial = *previews[k]->partial();
+            QCOMPARE(partial.kind, PartialLoad::Kind::Preview);
+            QCOMPARE(partial.eventsRead, std::uint64_t(4096 * (k + 1)));
+            QCOMPARE(partial.completeUpTo, kTimeMin);
+            // The slices ended in the packets before: (4096 (k + 1) - 2) / 2.
+            QCOMPARE(previews[k]->intervalCount(), std::size_t((4096 * (k + 1) - 2) / 2));
+        }
+
+        std::atomic<bool> cancel{false};
+        std::atomic<bool> keep{true};
+        LoadControl cut;
+        cut.cancel = &cancel;
+        cut.keepPartial = &keep;
+        cut.progress = [&cancel](std::int64_t, std::int64_t) { cancel = true; };
+        const LoadResult c = ProfileLoader::load(path, cut, FormatRegistry::find("perfetto"));
+        QVERIFY2(c.ok(), c.error.toString().c_str());
+        const PartialLoad& partial = *c.profile->partial();
+        QCOMPARE(partial.kind, PartialLoad::Kind::Cut);
+        QCOMPARE(partial.bytesRead, std::int64_t(256 * 1024 + (1 << 20)));
+        const std::size_t packets = std::size_t(std::upper_bound(ends.begin(), ends.end(), partial.bytesRead) - ends.begin());
+        QCOMPARE(partial.eventsRead, std::uint64_t(packets));
+        QCOMPARE(c.profile->intervalCount(), std::size_t(std::count(begins.begin(), begins.begin() + std::ptrdiff_t(packets), true)));
+        auto withoutWarnings = [](const Profile& p) {
+            QStringList lines = describe(p).split('\n');
+            lines.erase(std::remove_if(lines.begin(), lines.end(), [](const QString& l) { return l.startsWith("warning"); }),
+                        lines.end());
+            return lines;
+        };
+        const LoadResult first = loadBytes(bytes.left(ends[packets - 1]));
+        QVERIFY2(first.ok(), first.error.toString().c_str());
+        QCOMPARE(withoutWarnings(*c.profile), withoutWarnings(*first.profile));
     }
 
     // A file cut inside its fourth packet keeps the three before it: the
