@@ -1,0 +1,221 @@
+// bench_progressive: what progressive loading (LoadControl::preview) gives
+// and costs on a generated Chrome trace. Prints one line per figure; see
+// docs/performance.md, "Progressive loading".
+//
+//   bench_progressive [--events 1000000] [--repeat 3] [--keep trace.json]
+//   bench_progressive --file trace.json [--repeat 3]
+//   options: --first-ms 250 --every-ms 1000 (the viewer's cadence)
+//            --budget 150000 (of the preview built alone: to choose it)
+//
+// Each load runs in a child process of its own (childrun.h), plain and
+// with previews alternating: wall and CPU (user + system, every thread) of
+// each, the time to the first preview from the load's start, the gaps
+// between previews and their number. Then the cost of one preview alone:
+// a ProfileBuilder holding the loaded profile's calls emits a preview of
+// them (PreviewCollector at its budget) several times.
+
+#include "benchsupport.h"
+#include "childrun.h"
+#include "profilebuilder.h"
+#include "profileloader.h"
+#include "tracegenerator.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace runlane;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+    std::uint64_t events = 1'000'000;
+    int firstMs = 250;
+    int everyMs = 1000;
+    std::size_t budget = PreviewSettings().budget; // of the preview built alone
+};
+
+// Loads `file` with previews; writes the milliseconds from the start of
+// the load at which each preview arrived, one a line, to `times`.
+long long progressiveLoad(const std::string& file, const Options& options, const std::string& times)
+{
+    std::vector<double> arrivals;
+    const auto start = Clock::now();
+    LoadControl control;
+    control.previewFirstMs = options.firstMs;
+    control.previewEveryMs = options.everyMs;
+    control.preview = [&](std::shared_ptr<const Profile>) {
+        arrivals.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    };
+    const LoadResult r = ProfileLoader::load(QString::fromStdString(file), control);
+    std::ofstream out(times);
+    for (const double ms : arrivals)
+        out << ms << '\n';
+    return r.ok() ? (long long)r.profile->intervalCount() : -1;
+}
+
+std::vector<double> readTimes(const std::string& path)
+{
+    std::vector<double> values;
+    std::ifstream in(path);
+    for (double v; in >> v;)
+        values.push_back(v);
+    return values;
+}
+
+// The cost of one preview: a builder holding every call of `profile`
+// emits a preview of what its collector keeps, `count` times.
+std::vector<double> previewBuilds(const Profile& profile, std::size_t budget, int count, std::size_t& kept,
+                                  Time& threshold)
+{
+    ProfileBuilder builder(std::string(profile.formatName()), profile.sourcePath());
+    std::vector<double> builds;
+    Clock::time_point polled;
+    PreviewSettings settings;
+    settings.firstMs = 0;
+    settings.everyMs = 0;
+    settings.budget = budget;
+    settings.emit = [&](std::shared_ptr<const Profile> preview) {
+        builds.push_back(std::chrono::duration<double, std::milli>(Clock::now() - polled).count());
+        kept = preview->intervalCount();
+        threshold = preview->partial()->shortestKept;
+    };
+    builder.setPreviewSettings(std::move(settings));
+    builder.startPreviews();
+    for (TrackId t = 0; t < profile.trackCount(); ++t) {
+        TrackInfo info = profile.track(t);
+        info.displayName = builder.intern(profile.track(t).name == kEmptyString ? std::string_view() : profile.string(profile.track(t).name));
+        info.processName = info.threadName = info.laneGroup = kEmptyString;
+        builder.addTrack(info);
+    }
+    std::vector<LabelId> labels(profile.labelCount(), kNone);
+    std::uint32_t order = 0;
+    for (const Interval& iv : profile.intervals()) {
+        const Measurement& m = profile.measurement(iv.measurement);
+        if (labels[m.label] == kNone)
+            labels[m.label] = builder.label(profile.labelName(m.label));
+        builder.addCall(m.track, labels[m.label], iv.start, iv.end, order++);
+    }
+    for (int k = 1; k <= count; ++k) {
+        polled = Clock::now();
+        builder.pollPreview(std::uint64_t(k) * ProfileBuilder::kPreviewPollStride);
+    }
+    return builds;
+}
+
+std::string spread(std::vector<double> values, const char* unit)
+{
+    if (values.empty())
+        return "none";
+    std::sort(values.begin(), values.end());
+    char text[96];
+    std::snprintf(text, sizeof text, "%.0f / %.0f / %.0f %s (min / median / max)", values.front(),
+                  values[values.size() / 2], values.back(), unit);
+    return text;
+}
+
+int usage()
+{
+    std::fprintf(stderr, "Usage: bench_progressive [--events N | --file FILE] [--keep FILE] [--repeat K] "
+                         "[--first-ms MS] [--every-ms MS] [--budget CALLS]\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options options;
+    bench::FileOptions common;
+    common.repeat = 3;
+    const bool parsed = bench::parseOptions(argc, argv, common, [&](const std::string& name, const char* value) {
+        if (name == "--events")
+            options.events = std::strtoull(value, nullptr, 10);
+        else if (name == "--first-ms")
+            options.firstMs = std::atoi(value);
+        else if (name == "--every-ms")
+            options.everyMs = std::atoi(value);
+        else if (name == "--budget")
+            options.budget = std::strtoull(value, nullptr, 10);
+        else
+            return false;
+        return true;
+    });
+    if (!parsed || options.events == 0)
+        return usage();
+    QTemporaryDir dir;
+    std::string file = common.file;
+    if (file.empty()) {
+        file = common.keep.empty() ? QDir(dir.path()).filePath(QStringLiteral("trace.json")).toStdString() : common.keep;
+        if (!bench::TraceGenerator::writeFile(file.c_str(), options.events)) {
+            std::fprintf(stderr, "bench_progressive: cannot write %s\n", file.c_str());
+            return 1;
+        }
+    }
+    const std::string times = QDir(dir.path()).filePath(QStringLiteral("times.txt")).toStdString();
+    std::printf("file:                 %s, %.1f MiB\n", file.c_str(),
+                double(QFileInfo(QString::fromStdString(file)).size()) / (1 << 20));
+    std::printf("cadence:              first after %d ms, then every %d ms\n", options.firstMs, options.everyMs);
+
+    bench::Timing plain;
+    bench::Timing progressive;
+    std::vector<double> firsts;
+    std::vector<double> gaps;
+    std::vector<double> counts;
+    for (int k = 0; k < common.repeat; ++k) {
+        const bool a = bench::inChild([&] {
+            const LoadResult r = ProfileLoader::load(QString::fromStdString(file));
+            return r.ok() ? (long long)r.profile->intervalCount() : -1LL;
+        }, plain);
+        const bool b = bench::inChild([&] { return progressiveLoad(file, options, times); }, progressive);
+        if (!a || !b) {
+            std::fprintf(stderr, "bench_progressive: a load failed\n");
+            return 1;
+        }
+        const std::vector<double> arrivals = readTimes(times);
+        counts.push_back(double(arrivals.size()));
+        if (!arrivals.empty())
+            firsts.push_back(arrivals.front());
+        for (std::size_t i = 1; i < arrivals.size(); ++i)
+            gaps.push_back(arrivals[i] - arrivals[i - 1]);
+    }
+    if (plain.intervals != progressive.intervals) {
+        std::fprintf(stderr, "bench_progressive: %zu intervals plain, %zu with previews\n", plain.intervals,
+                     progressive.intervals);
+        return 1;
+    }
+    const double plainWall = bench::median(plain.wall);
+    const double plainCpu = bench::median(plain.cpu);
+    const double wall = bench::median(progressive.wall);
+    const double cpu = bench::median(progressive.cpu);
+    std::printf("intervals:            %zu\n", plain.intervals);
+    std::printf("plain load:           %.3f s wall, %.3f s CPU (median of %d)\n", plainWall, plainCpu, common.repeat);
+    std::printf("with previews:        %.3f s wall, %.3f s CPU\n", wall, cpu);
+    std::printf("extra cost:           %+.1f %% wall, %+.1f %% CPU\n", (wall / plainWall - 1) * 100,
+                (cpu / plainCpu - 1) * 100);
+    std::printf("previews per load:    %.0f (median)\n", bench::median(counts));
+    std::printf("first preview:        %s after the load began\n", spread(firsts, "ms").c_str());
+    std::printf("gaps between them:    %s\n", spread(gaps, "ms").c_str());
+
+    // One preview's cost, at the collector's budget.
+    const LoadResult whole = ProfileLoader::load(QString::fromStdString(file));
+    if (!whole.ok())
+        return 1;
+    std::size_t kept = 0;
+    Time threshold = 0;
+    const std::vector<double> builds = previewBuilds(*whole.profile, options.budget, 7, kept, threshold);
+    std::vector<double> sorted = builds;
+    std::sort(sorted.begin(), sorted.end());
+    std::printf("preview build:        %.1f ms median, %.1f ms max (%zu calls kept of %zu, shortest %lld ns)\n",
+                sorted[sorted.size() / 2], sorted.back(), kept, whole.profile->intervalCount(),
+                static_cast<long long>(threshold));
+    return 0;
+}
