@@ -1,6 +1,7 @@
 #include "profilefinisher.h"
 
 #include "cancellableless.h"
+#include "freshmemory.h"
 #include "loaderror.h"
 #include "parallel.h"
 #include "profilebuilder.h"
@@ -8,8 +9,10 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <new>
 #include <numeric>
 #include <string>
+#include <type_traits>
 
 namespace runlane {
 
@@ -45,6 +48,23 @@ void ProfileFinisher::checkCancel(const std::atomic<bool>* cancel)
 {
     if (cancel && cancel->load(std::memory_order_relaxed))
         throw LoadCancelled();
+}
+
+std::byte* ProfileFinisher::scratch(std::size_t bytes)
+{
+    if (m_scratchBytes < bytes) {
+        m_scratch.reset();
+        m_scratch.reset(new std::byte[bytes]);
+        populateForWrite(m_scratch.get(), bytes);
+        m_scratchBytes = bytes;
+    }
+    return m_scratch.get();
+}
+
+void ProfileFinisher::releaseScratch()
+{
+    m_scratch.reset();
+    m_scratchBytes = 0;
 }
 
 std::string ProfileFinisher::quotedName(MeasurementId id) const
@@ -200,25 +220,27 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
     for (std::size_t t = 0; t < trackCount; ++t)
         begin[t + 1] += begin[t];
 
-    std::vector<Interval> byTrack;
+    // Grouped by track in the scratch buffer, which orderMeasurements
+    // takes over for its keys: its pages are then resident already.
+    Interval* byTrack = nullptr;
     if (!grouped) {
-        byTrack.resize(n);
+        byTrack = reinterpret_cast<Interval*>(scratch(n * sizeof(Interval)));
         std::vector<IntervalId> cursor(begin.begin(), begin.end() - 1);
         for (const Interval& iv : m_intervals)
-            byTrack[cursor[m_measurements[iv.measurement].track]++] = iv;
+            ::new (byTrack + cursor[m_measurements[iv.measurement].track]++) Interval(iv);
         std::vector<Interval>().swap(m_intervals);
     }
     const auto slice = [&](std::size_t t) {
         const std::size_t size = begin[t + 1] - begin[t];
         if (!grouped)
-            return std::span<Interval>(byTrack.data() + begin[t], size);
+            return std::span<Interval>(byTrack + begin[t], size);
         return size == 0 ? std::span<Interval>() : std::span<Interval>(m_intervals.data() + run[t], size);
     };
 
-    m_profile->m_intervals.resize(n);
+    assignFresh(m_profile->m_intervals, n);
     m_depthOffsets.assign(trackCount, {});
-    m_firstInterval.assign(m_measurements.size(), kNone);
-    m_lastEnd.assign(m_measurements.size(), kTimeMin);
+    assignFresh(m_firstInterval, m_measurements.size(), kNone);
+    assignFresh(m_lastEnd, m_measurements.size(), kTimeMin);
     // Tracks are independent: lay them out on every core, biggest first,
     // and report what they found in track order, as one thread would.
     std::vector<std::size_t> order(trackCount);
@@ -231,7 +253,6 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
         layoutTrack(t, slice(t), begin[t], overlaps[t], cancel);
     });
     std::vector<Interval>().swap(m_intervals);
-    std::vector<Interval>().swap(byTrack);
     for (const IntervalNesting::Log& log : overlaps) {
         std::uint64_t shown[2] = {0, 0};
         for (const IntervalNesting::Overlap& overlap : log.examples) {
@@ -262,8 +283,10 @@ void ProfileFinisher::layoutTrack(std::size_t t, std::span<Interval> slice, Inte
                   return a.parent < b.parent; // the order given by the loader
               }));
     checkCancel(cancel);
-    std::vector<std::uint32_t> parent(slice.size(), kNone);
-    std::vector<std::uint32_t> depth(slice.size(), 0);
+    std::vector<std::uint32_t> parent;
+    std::vector<std::uint32_t> depth;
+    assignFresh(parent, slice.size(), kNone);
+    assignFresh(depth, slice.size(), 0);
     IntervalNesting nesting(m_measurements, parent, depth, overlaps);
     if (m_tracks[t].kind == TrackKind::Async && m_tracks[t].workerPool)
         nesting.pool(slice);
@@ -285,7 +308,8 @@ void ProfileFinisher::layoutTrack(std::size_t t, std::span<Interval> slice, Inte
     for (std::uint32_t d = 0; d < depthCount; ++d)
         offsets[d + 1] += offsets[d];
     std::vector<IntervalId> cursor(offsets.begin(), offsets.end() - 1);
-    std::vector<std::uint32_t> newIndex(slice.size());
+    std::vector<std::uint32_t> newIndex;
+    assignFresh(newIndex, slice.size());
     for (std::uint32_t i = 0; i < slice.size(); ++i)
         newIndex[i] = cursor[depth[i]]++;
     std::vector<Interval>& out = m_profile->m_intervals;
@@ -505,16 +529,19 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
             fn(from, to);
         });
     };
-    std::vector<Key> keys(count);
+    static_assert(std::is_trivially_destructible_v<Key> && std::is_trivially_destructible_v<Interval>);
+    Key* const keys = reinterpret_cast<Key*>(scratch(count * sizeof(Key)));
     {
         const std::vector<std::uint32_t> depth = creationDepths(m_measurements, diagnostics());
         slicesOf(count, [&](std::size_t from, std::size_t to) {
             for (std::size_t id = from; id < to; ++id)
-                keys[id] = Key{m_measurements[id].created, depth[id], m_firstInterval[id], MeasurementId(id)};
+                ::new (keys + id) Key{m_measurements[id].created, depth[id], m_firstInterval[id], MeasurementId(id)};
         });
     }
-    if (std::is_sorted(keys.begin(), keys.end()))
+    if (std::is_sorted(keys, keys + count)) {
+        releaseScratch();
         return;
+    }
     // Both halves sorted at once, then merged into the new order (keys are
     // unique: the same order as one sort, whatever the algorithm). A merge
     // sort: sample layouts add calls as they return, children before their
@@ -522,30 +549,33 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     // biggest cost of a 5M-sample perf load's build; a third faster now).
     // Its buffer, half of a half, stays below the load's peak memory.
     const std::size_t half = count / 2;
-    parallelFor(2, [&keys, half, cancel](std::size_t part) {
+    parallelFor(2, [keys, count, half, cancel](std::size_t part) {
         const CancellableLess less(cancel, std::less<Key>());
         if (part == 0)
-            std::stable_sort(keys.begin(), keys.begin() + std::ptrdiff_t(half), less);
+            std::stable_sort(keys, keys + half, less);
         else
-            std::stable_sort(keys.begin() + std::ptrdiff_t(half), keys.end(), less);
+            std::stable_sort(keys + half, keys + count, less);
     });
     checkCancel(cancel);
-    std::vector<MeasurementId> order(count); // new position -> old id
+    std::vector<MeasurementId> order; // new position -> old id
+    assignFresh(order, count);
     {
         std::size_t a = 0;
         std::size_t b = half;
         for (std::size_t i = 0; i < count; ++i)
             order[i] = (b == count || (a < half && keys[a] < keys[b])) ? keys[a++].id : keys[b++].id;
-        std::vector<Key>().swap(keys);
+        releaseScratch();
     }
 
-    std::vector<MeasurementId> newId(count);
+    std::vector<MeasurementId> newId;
+    assignFresh(newId, count);
     slicesOf(count, [&](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i)
             newId[order[i]] = MeasurementId(i);
     });
     {
-        std::vector<Measurement> sorted(count);
+        std::vector<Measurement> sorted;
+        assignFresh(sorted, count);
         slicesOf(count, [&](std::size_t from, std::size_t to) {
             for (std::size_t i = from; i < to; ++i) {
                 sorted[i] = m_measurements[order[i]];
@@ -556,8 +586,10 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
         m_measurements = std::move(sorted);
     }
     {
-        std::vector<IntervalId> first(count);
-        std::vector<Time> lastEnd(count);
+        std::vector<IntervalId> first;
+        std::vector<Time> lastEnd;
+        assignFresh(first, count);
+        assignFresh(lastEnd, count);
         slicesOf(count, [&](std::size_t from, std::size_t to) {
             for (std::size_t i = from; i < to; ++i) {
                 first[i] = m_firstInterval[order[i]];
@@ -642,7 +674,7 @@ void ProfileFinisher::buildIntervalLists()
     for (std::size_t& begin : sliceBegin)
         total += std::exchange(begin, total);
     std::vector<IntervalId>& lists = m_profile->m_intervalLists;
-    lists.assign(total, 0);
+    assignFresh(lists, total);
     parallelSlices(count, [&](std::size_t from, std::size_t to) {
         std::size_t next = sliceBegin[from / kParallelSlice];
         for (std::size_t id = from; id < to; ++id) {

@@ -5,6 +5,7 @@
 #include "profile.h"
 
 #include <atomic>
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <utility>
@@ -74,6 +75,11 @@ private:
     std::string quotedName(MeasurementId id) const;
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
     static void checkCancel(const std::atomic<bool>* cancel);
+    // A buffer of at least `bytes`, resident: layoutIntervals groups the
+    // intervals by track in it, then orderMeasurements sorts its keys there,
+    // so that the second finds its pages already faulted in.
+    std::byte* scratch(std::size_t bytes);
+    void releaseScratch();
 
     // Taken over from the builder.
     std::unique_ptr<Profile> m_profile;
@@ -97,6 +103,9 @@ private:
     std::vector<std::vector<IntervalId>> m_depthOffsets;
     std::vector<IntervalId> m_firstInterval;
     std::vector<Time> m_lastEnd;
+
+    std::unique_ptr<std::byte[]> m_scratch;
+    std::size_t m_scratchBytes = 0;
 };
 
 } // namespace runlane
