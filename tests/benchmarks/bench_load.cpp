@@ -5,6 +5,16 @@
 //   bench_load --file trace.json [--repeat 3]
 //   bench_load --events 1000000 --gzip yes   (the generated trace gzip-compressed)
 //   bench_load --events 1000000 --samples yes   (with DevTools CPU profile samples)
+//   bench_load --file trace.pftrace --raw trace.json   (the raw pass over another file)
+//   [--reference no] [--cancel no]   (skip the reference path's load, the cancel points)
+//
+// First, `--repeat` rounds of two child processes each, alternating: the
+// simdjson raw pass over the file (rawpass.h: what a simple program spends
+// only reading and walking every event, the yardstick of issue 45) and
+// Runlane's load of it; their medians of wall and CPU time (user + system),
+// the load's ratio to the raw pass, and the load's peak RSS (VmHWM of its
+// process) against the file's size. Then, in this process, where the bytes
+// of the loaded profile go (Profile::memoryBreakdown).
 //
 // For a gzip-compressed file the throughput is of the decompressed text
 // (what the file holds), as for a plain one.
@@ -13,11 +23,13 @@
 // that the rank is identical (--reference no skips it), and measures how
 // soon a cancelled load stops.
 
+#include "childrun.h"
 #include "gzipdevice.h"
 #include "measurementmetrics.h"
 #include "profileloader.h"
 #include "rankformatter.h"
 #include "ranktable.h"
+#include "rawpass.h"
 #include "tracegenerator.h"
 #include "usageseries.h"
 
@@ -113,8 +125,89 @@ double median(std::vector<double> values)
 int usage()
 {
     std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] [--gzip yes] | --file FILE) [--repeat K] "
-                         "[--reference yes|no] [--samples yes]\n");
+                         "[--reference yes|no] [--cancel yes|no] [--samples yes] [--raw FILE]\n");
     return 2;
+}
+
+// The raw pass and the load in child processes, alternating (see the top).
+// False if either failed.
+bool againstRawPass(const std::string& file, const std::string& raw, int repeat, double fileMiB)
+{
+    bench::Timing rawTiming;
+    bench::Timing loadTiming;
+    std::vector<double> reads;
+    std::vector<double> parses;
+    bench::RawPass last;
+    for (int k = 0; k < repeat; ++k) {
+        int pipeFds[2];
+        if (pipe(pipeFds) != 0)
+            return false;
+        const bool rawOk = bench::inChild(
+            [&]() -> long long {
+                const bench::RawPass pass = bench::rawPass(raw);
+                const bool written = write(pipeFds[1], &pass, sizeof pass) == ssize_t(sizeof pass);
+                return pass.ok && written ? static_cast<long long>(pass.events) : -1;
+            },
+            rawTiming);
+        close(pipeFds[1]);
+        const bool got = read(pipeFds[0], &last, sizeof last) == ssize_t(sizeof last);
+        close(pipeFds[0]);
+        if (!rawOk || !got) {
+            std::fprintf(stderr, "bench_load: the raw pass failed on %s\n", raw.c_str());
+            return false;
+        }
+        reads.push_back(last.readSeconds);
+        parses.push_back(last.parseSeconds);
+        const bool loadOk = bench::inChild(
+            [&]() -> long long {
+                const LoadResult result = ProfileLoader::load(QString::fromStdString(file));
+                if (!result.ok())
+                    std::fprintf(stderr, "bench_load: %s\n", result.error.toString().c_str());
+                return result.ok() ? static_cast<long long>(result.profile->intervalCount()) : -1;
+            },
+            loadTiming);
+        if (!loadOk) {
+            std::fprintf(stderr, "bench_load: the load failed in its child process\n");
+            return false;
+        }
+    }
+    const double rawWall = bench::median(rawTiming.wall);
+    const double rawCpu = bench::median(rawTiming.cpu);
+    const double loadWall = bench::median(loadTiming.wall);
+    const double loadCpu = bench::median(loadTiming.cpu);
+    std::printf("simdjson raw pass:    %.3f s wall, %.3f s CPU (median of %d; read or inflate %.3f s, walk %.3f s; "
+                "%llu events, %llu keys, %.1f MiB of text)\n",
+                rawWall, rawCpu, repeat,
+                bench::median(reads), bench::median(parses), static_cast<unsigned long long>(last.events),
+                static_cast<unsigned long long>(last.keys), double(last.textBytes) / (1024.0 * 1024.0));
+    std::printf("load (child process): %.3f s wall, %.3f s CPU (median of %d), peak RSS %.1f MiB (%.2f x file)\n",
+                loadWall, loadCpu, repeat, bench::median(loadTiming.peakMiB),
+                bench::median(loadTiming.peakMiB) / fileMiB);
+    std::printf("load / raw pass:      %.2fx wall, %.2fx CPU\n", loadWall / rawWall, loadCpu / rawCpu);
+    std::printf("raw pass walls:      ");
+    for (double w : rawTiming.wall)
+        std::printf(" %.3f", w);
+    std::printf("\nload walls:          ");
+    for (double w : loadTiming.wall)
+        std::printf(" %.3f", w);
+    std::printf("\n");
+    return true;
+}
+
+// Where the loaded profile's bytes go, a row per structure.
+void memoryTable(const Profile& p, double fileMiB)
+{
+    const double intervals = double(std::max<std::size_t>(1, p.intervalCount()));
+    std::size_t total = p.stringMemoryUsage();
+    std::printf("where the bytes go:   %-24s %12s %10s\n", "structure", "bytes", "B/interval");
+    for (const Profile::MemoryPart& part : p.memoryBreakdown()) {
+        total += part.bytes;
+        std::printf("                      %-24s %12zu %10.2f\n", part.name, part.bytes, double(part.bytes) / intervals);
+    }
+    std::printf("                      %-24s %12zu %10.2f\n", "strings (pool)", p.stringMemoryUsage(),
+                double(p.stringMemoryUsage()) / intervals);
+    std::printf("                      %-24s %12zu %10.2f  (%.2f x file)\n", "total", total, double(total) / intervals,
+                double(total) / (fileMiB * 1024.0 * 1024.0));
 }
 
 } // namespace
@@ -128,6 +221,8 @@ int main(int argc, char** argv)
     bool compareReference = true;
     bool compress = false;
     bool samples = false;
+    bool cancelPoints = true;
+    std::string raw;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (i + 1 >= argc)
@@ -144,6 +239,10 @@ int main(int argc, char** argv)
             compareReference = std::string(argv[++i]) != "no";
         else if (arg == "--gzip")
             compress = std::string(argv[++i]) == "yes";
+        else if (arg == "--cancel")
+            cancelPoints = std::string(argv[++i]) != "no";
+        else if (arg == "--raw")
+            raw = argv[++i];
         else if (arg == "--samples")
             samples = std::string(argv[++i]) == "yes";
         else
@@ -187,6 +286,8 @@ int main(int argc, char** argv)
     const double fileMiB = double(textSize(file)) / (1024.0 * 1024.0);
     if (compressedMiB != fileMiB)
         std::printf("gzip file:            %.1f MiB (%.1f x)\n", compressedMiB, fileMiB / compressedMiB);
+    if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB))
+        return 1;
     const double baseline = currentRssMiB();
 
     std::vector<double> loads;
@@ -226,6 +327,7 @@ int main(int argc, char** argv)
     std::printf("range rank + usage:   %.3f s\n", median(ranges));
     std::printf("RSS before load:      %.1f MiB\n", baseline);
     std::printf("peak RSS:             %.1f MiB (%.2f x file size)\n", peakRssMiB(), peakRssMiB() / fileMiB);
+    memoryTable(p, fileMiB);
 
     // The fast reader must change nothing: the whole rank and that of the
     // middle third, as `runlane-cli rank --json` prints them, from both.
@@ -261,7 +363,7 @@ int main(int argc, char** argv)
     // the Cancel button waits for).
     std::vector<double> latencies;
     double worstAt = 0;
-    for (double at = 0.025; at < 1; at += 0.05) {
+    for (double at = 0.025; cancelPoints && at < 1; at += 0.05) {
         std::atomic<bool> cancel{false};
         LoadControl control;
         control.cancel = &cancel;
