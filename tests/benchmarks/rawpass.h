@@ -25,6 +25,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace runlane::bench {
@@ -45,56 +46,46 @@ namespace rawpass {
 
 namespace od = simdjson::ondemand;
 
-inline bool touch(od::value value, RawPass& pass, int depth)
+// One value of any type, walked whole: an object's keys and values, an
+// array's elements, a scalar taken as its type.
+inline bool touch(simdjson::simdjson_result<od::value> result, RawPass& pass, int depth)
 {
+    od::value value;
     od::json_type type;
-    if (depth > 256 || value.type().get(type))
+    if (depth > 256 || result.get(value) || value.type().get(type))
         return false;
     ++pass.values;
-    switch (type) {
-    case od::json_type::object: {
-        od::object object;
-        if (value.get_object().get(object))
-            return false;
-        for (auto field : object) {
+    if (type == od::json_type::object) {
+        for (auto field : value.get_object()) {
             std::string_view key;
-            od::value member;
-            if (field.unescaped_key().get(key) || field.value().get(member) || !touch(member, pass, depth + 1))
+            if (field.unescaped_key().get(key) || !touch(field.value(), pass, depth + 1))
                 return false;
             ++pass.keys;
         }
         return true;
     }
-    case od::json_type::array: {
-        od::array array;
-        if (value.get_array().get(array))
-            return false;
-        for (auto element : array) {
-            od::value member;
-            if (element.get(member) || !touch(member, pass, depth + 1))
+    if (type == od::json_type::array) {
+        for (auto element : value.get_array()) {
+            if (!touch(element, pass, depth + 1))
                 return false;
         }
         return true;
     }
-    case od::json_type::number: {
-        double d = 0;
-        return !value.get_double().get(d);
-    }
-    case od::json_type::string: {
-        std::string_view s;
-        if (value.get_string().get(s))
+    double number = 0;
+    std::string_view text;
+    bool flag = false;
+    switch (type) {
+    case od::json_type::number:
+        return !value.get_double().get(number);
+    case od::json_type::string:
+        if (value.get_string().get(text))
             return false;
-        pass.stringBytes += s.size();
+        pass.stringBytes += text.size();
         return true;
-    }
-    case od::json_type::boolean: {
-        bool b = false;
-        return !value.get_bool().get(b);
-    }
-    case od::json_type::null: {
-        bool isNull = false;
-        return !value.is_null().get(isNull) && isNull;
-    }
+    case od::json_type::boolean:
+        return !value.get_bool().get(flag);
+    case od::json_type::null:
+        return !value.is_null().get(flag) && flag;
     default:
         return false;
     }
@@ -119,7 +110,7 @@ inline bool events(od::array array, RawPass& pass)
                     return false;
                 pass.timestampSum += ts;
                 ++pass.values;
-            } else if (!touch(value, pass, 1)) {
+            } else if (!touch(std::move(value), pass, 1)) {
                 return false;
             }
         }
@@ -231,7 +222,7 @@ inline RawPass rawPass(const std::string& path)
             ++pass.keys;
             simdjson::ondemand::array array;
             if (key == "traceEvents" ? value.get_array().get(array) || !rawpass::events(array, pass)
-                                     : !rawpass::touch(value, pass, 1)) {
+                                     : !rawpass::touch(std::move(value), pass, 1)) {
                 pass.ok = false;
                 break;
             }
