@@ -3,6 +3,7 @@
 // Small helpers shared by the tests: where the test data is, and loading a
 // profile from text written inline in a test.
 
+#include "profilebuilder.h"
 #include "profileloader.h"
 
 #include <QByteArray>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 // JSON test input written as plain tokens: JSON([{"ph": "X"}]). The
 // preprocessor turns it into the text, escaping quotes for us; moc cannot
@@ -108,6 +110,24 @@ inline LoadResult loadText(const QByteArray& text, const LoadControl& control = 
         return {};
     file.close();
     return ProfileLoader::load(path, control);
+}
+
+// `count` calls of "work", `each` long, one after the other from 0 on one
+// thread; `partial` says what part of its file the profile is (a preview,
+// a load stopped and kept: the progressive loading's tests).
+inline std::shared_ptr<const Profile> sequentialCalls(int count, Time each, std::optional<PartialLoad> partial = std::nullopt)
+{
+    ProfileBuilder b("Chrome trace", "big.json");
+    TrackInfo info;
+    info.pid = 1;
+    info.tid = 1;
+    const TrackId t = b.addTrack(info);
+    const LabelId label = b.label("work");
+    for (int i = 0; i < count; ++i)
+        b.addCall(t, label, Time(i) * each, Time(i + 1) * each, std::uint32_t(i));
+    if (partial)
+        b.setPartial(*partial);
+    return b.build();
 }
 
 } // namespace runlane::test

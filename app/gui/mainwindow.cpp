@@ -17,6 +17,7 @@
 #include "helpdialogs.h"
 #include "icicleview.h"
 #include "imageexporter.h"
+#include "loadcontroller.h"
 #include "noticebar.h"
 #include "profiledocument.h"
 #include "profileview.h"
@@ -211,6 +212,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     buildMenus();
     buildStatusBar();
+    m_load = new LoadController(this, m_loader); // its banner above the notices
     connect(m_loader, &BackgroundLoader::progress, this, &MainWindow::progress);
     connect(m_loader, &BackgroundLoader::loaded, this, &MainWindow::loaded);
     connect(m_loader, &BackgroundLoader::failed, this, &MainWindow::failed);
@@ -423,6 +425,7 @@ void MainWindow::openFile(const QString& path, std::vector<ProfileAddition> addi
     m_lastError.clear();
     setLoading(true);
     m_statusText->setText(tr("Loading %1…").arg(displayName(path)));
+    m_load->started(path);
     m_loader->load(path, std::move(additions), variant);
 }
 
@@ -435,7 +438,9 @@ void MainWindow::progress(qint64 done, qint64 total)
 void MainWindow::loaded(const LoadedProfile& profile)
 {
     setLoading(false);
+    m_load->finishing(); // the user's range in the preview, kept
     showProfile(profile);
+    m_load->finished();
     if (!profile.path.startsWith(QLatin1Char(':')))
         m_recent->add(profile.path);
 }
@@ -451,6 +456,8 @@ void MainWindow::noticeDiagnostics(const LoadedProfile& profile)
 {
     const Diagnostics& d = profile.profile->diagnostics();
     const QString name = displayName(profile.path).toHtmlEscaped();
+    if (const QString cut = LoadController::cutNotice(displayName(profile.path), profile.profile.get()); !cut.isEmpty())
+        m_notices->addNotice(cut, NoticeBar::Level::Warning);
     if (const std::string cut = d.firstMessage("truncated file"); !cut.empty())
         m_notices->addNotice(tr("<b>%1 is cut short</b>: %2. What came before the cut is shown.")
                                  .arg(name, QString::fromStdString(cut).toHtmlEscaped()),
@@ -528,6 +535,7 @@ void MainWindow::fitRank()
 void MainWindow::failed(const LoadError& error)
 {
     setLoading(false);
+    m_load->abandoned(); // a preview shown: back to what was open before
     const QString what = displayName(QString::fromStdString(error.file));
     if (error.cancelled) {
         m_statusText->setText(m_document->hasProfile()
@@ -661,7 +669,8 @@ void MainWindow::exportImage(std::optional<ProfileView::Part> part)
 void MainWindow::updateTitle()
 {
     // "trace.json + profile.cpuprofile" when files were added to it.
-    const QString name = displayName(m_currentPath) + AddProfileController::titleSuffix(m_document->profile());
+    const QString name = displayName(m_currentPath) + AddProfileController::titleSuffix(m_document->profile())
+        + LoadController::titleSuffix(m_document->profile());
     const QString compared = m_compare->title(name);
     setWindowTitle(m_currentPath.isEmpty() ? tr("Runlane") : tr("%1 — Runlane").arg(compared.isEmpty() ? name : compared));
 }

@@ -22,6 +22,7 @@ namespace runlane {
 
 class AddProfileController;
 class LiveController;
+class LoadController;
 class BackgroundLoader;
 class CompareController;
 class DropTargets;
@@ -91,6 +92,10 @@ public:
     AddProfileController* addProfileController() const { return m_addProfile; }
     // Live mode: File ▸ Attach…, Save recording…, Follow.
     LiveController* liveController() const { return m_live; }
+    // Previews while a file loads, their banner, Stop and Cancel.
+    LoadController* loadController() const { return m_load; }
+    // The title from the open file (and its additions, comparison, cut).
+    void updateTitle();
     // A menu action by object name: open, reload, close, exportIcicle,
     // exportLanes, exportWindow, exportScale, aggregated, themeSystem,
     // themeLight, themeDark, …
@@ -126,7 +131,6 @@ private:
     void exportRankCsv();
     void stepOccurrence(bool forward);
     void showSpan();
-    void updateTitle();
     void setLoading(bool loading);
     void showWarnings();
     void noticeDiagnostics(const LoadedProfile& profile);
@@ -147,6 +151,7 @@ private:
     CompareController* m_compare;
     AddProfileController* m_addProfile;
     LiveController* m_live = nullptr;
+    LoadController* m_load = nullptr;
     QLabel* m_statusText;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

@@ -4,6 +4,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QToolButton>
 
 namespace runlane {
@@ -33,6 +34,20 @@ void NoticeBar::addNotice(const QString& richText, Level level)
     if (level == Level::Warning)
         m_level = Level::Warning;
     refresh();
+}
+
+QPushButton* NoticeBar::addButton(const QString& text, const QString& objectName)
+{
+    auto* button = new QPushButton(text, this);
+    button->setObjectName(objectName);
+    auto* row = static_cast<QHBoxLayout*>(layout());
+    row->insertWidget(row->indexOf(m_close), button, 0, Qt::AlignVCenter);
+    return button;
+}
+
+void NoticeBar::setDismissible(bool dismissible)
+{
+    m_close->setVisible(dismissible);
 }
 
 void NoticeBar::clearNotices()

@@ -3,6 +3,7 @@
 #include <QFrame>
 
 class QLabel;
+class QPushButton;
 class QToolButton;
 
 namespace runlane {
@@ -25,6 +26,11 @@ public:
     void addNotice(const QString& richText, Level level = Level::Info);
     void clearNotices();
     QStringList notices() const { return m_lines; }
+    // A button at the end of the bar, before its ✕, kept across notices
+    // (the loading banner's Stop and Cancel).
+    QPushButton* addButton(const QString& text, const QString& objectName);
+    // Without the ✕: a bar that says what goes on until it ends.
+    void setDismissible(bool dismissible);
 
 Q_SIGNALS:
     void linkActivated(const QString& link);

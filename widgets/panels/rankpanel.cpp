@@ -416,12 +416,22 @@ void RankPanel::updateBanner()
         m_banner->setFullText(QString());
         return;
     }
+    // A preview while the file loads, or a load stopped and kept: the
+    // numbers are of a part of the file, said before anything else.
+    QString part;
+    if (const auto& partial = m_document->profile()->partial()) {
+        const QString share = partial->totalBytes > 0
+            ? tr("%1 % of the file").arg(int(100 * partial->bytesRead / partial->totalBytes))
+            : tr("%1 bytes of the file").arg(partial->bytesRead);
+        part = (partial->kind == PartialLoad::Kind::Preview ? tr("<b>Partial</b>: from %1 · ") : tr("<b>Cut</b>: from %1 · "))
+                   .arg(share);
+    }
     // A live recording's next version is computed while the table shown
     // stays: the banner keeps saying what that table is, rather than
     // flickering to "computing…" and back each second (and laying out the
     // rich-text label twice a scrape: 0.9 ms of the GUI thread).
     if (m_job.isRunning() && !m_continuing) {
-        m_banner->setFullText(tr("computing…"));
+        m_banner->setFullText(part + tr("computing…"));
         return;
     }
     const RankTable* table = m_model->table();
@@ -432,7 +442,7 @@ void RankPanel::updateBanner()
         // semantics.md §5: how a range counts, said where the numbers are.
         // The way back before the explanation: a narrow panel cuts the end.
         m_banner->setFullText(
-            tr("<b>Range %1 – %2</b> (%3) · <a href='whole'>whole profile</a> · times clipped to it, total includes what "
+            part + tr("<b>Range %1 – %2</b> (%3) · <a href='whole'>whole profile</a> · times clipped to it, total includes what "
                "was created before it")
                 .arg(point(table->range()->from), point(table->range()->to),
                      QString::fromStdString(ValueFormat::text(table->range()->to - table->range()->from, unit))),
@@ -440,7 +450,7 @@ void RankPanel::updateBanner()
                "created before the range. Calls, unfinished and the percentiles cover every call alive "
                "in the range, counted as finished if it finished at any time."));
     } else {
-        m_banner->setFullText(tr("Whole profile (Shift+drag on the timeline for a range)"));
+        m_banner->setFullText(part + tr("Whole profile (Shift+drag on the timeline for a range)"));
     }
 }
 

@@ -1,5 +1,5 @@
 #include "backgroundloader.h"
-#include "profilebuilder.h"
+#include "testsupport.h"
 
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -11,21 +11,10 @@ using namespace runlane;
 
 namespace {
 
-// A profile of `intervals` calls of 10 ns one after the other on one
-// thread; `partial` says what part of its file it is.
+// A profile of `intervals` calls of 10 ns one after the other.
 std::shared_ptr<const Profile> calls(int intervals, std::optional<PartialLoad> partial = std::nullopt)
 {
-    ProfileBuilder b("test", "fake.json");
-    TrackInfo info;
-    info.pid = 1;
-    info.tid = 1;
-    const TrackId t = b.addTrack(info);
-    const LabelId label = b.label("work");
-    for (int i = 0; i < intervals; ++i)
-        b.addCall(t, label, Time(i) * 10, Time(i) * 10 + 10, std::uint32_t(i));
-    if (partial)
-        b.setPartial(*partial);
-    return b.build();
+    return test::sequentialCalls(intervals, 10, partial);
 }
 
 PartialLoad partialOf(PartialLoad::Kind kind, std::int64_t bytes)

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "loadedprofile.h"
+
+#include <QObject>
+#include <QString>
+
+#include <optional>
+#include <utility>
+
+namespace runlane {
+
+class BackgroundLoader;
+class MainWindow;
+class NoticeBar;
+
+// What the window shows while a big file loads: each preview the loader
+// gives (Profile::partial(): Preview) is shown in the views like a profile,
+// the user can zoom, pan, select and search in it; a banner above the views
+// says how far the load is, what the preview leaves out and which part of
+// the time axis is complete, with "Stop and keep what was read"
+// (BackgroundLoader::stop: the profile read so far, cut) and "Cancel" (back
+// to the profile open before, as it was, or to the empty window). A range
+// the user zoomed or panned to stays across previews and into the final
+// profile; untouched, the view follows the growing span. MainWindow calls
+// started(), finishing()/finished() around showing the result, and
+// abandoned() when the load fails or is cancelled.
+class LoadController : public QObject
+{
+    Q_OBJECT
+
+public:
+    LoadController(MainWindow* window, BackgroundLoader* loader);
+
+    // The banner above the views (a NoticeBar with the two buttons).
+    NoticeBar* banner() const { return m_banner; }
+    bool isShowingPreview() const;
+    // The open profile the Cancel button goes back to (null: none).
+    const LoadedProfile& previous() const { return m_before.loaded; }
+
+    void started(const QString& path);
+    void finishing();
+    void finished();
+    void abandoned();
+
+    // The banner's text: `done` of `total` bytes read (total <= 0: unknown),
+    // and what the preview shown holds (none yet: null).
+    static QString bannerText(const QString& name, qint64 done, qint64 total, const Profile* preview);
+    // For a profile whose load was stopped and kept (PartialLoad::Cut): a
+    // notice saying where it was cut, and the window title's suffix; empty
+    // for any other profile.
+    static QString cutNotice(const QString& name, const Profile* profile);
+    static QString titleSuffix(const Profile* profile);
+
+Q_SIGNALS:
+    // A preview is in the views (runlane --report-first-frame).
+    void previewShown(const runlane::LoadedProfile& preview);
+
+private:
+    // How the user left the views of a profile, to give back to it or to its successor.
+    struct ViewState {
+        LoadedProfile loaded;
+        std::pair<Time, Time> range{0, 1};
+        std::optional<std::pair<Time, Time>> selection;
+        bool aggregated = false;
+        IntervalId interval = kNone;
+        MeasurementId measurement = kNone;
+    };
+    ViewState capture() const;
+    void showPreview(const LoadedProfile& preview);
+    void progress(qint64 done, qint64 total);
+    void updateBanner();
+    void reset();
+
+    MainWindow* m_window;
+    BackgroundLoader* m_loader;
+    NoticeBar* m_banner;
+    QString m_path;
+    qint64 m_done = 0;
+    qint64 m_total = 0;
+    int m_percent = -1; // the banner's, redone when it changes
+    LoadedProfile m_preview; // the preview in the views
+    ViewState m_before;      // the profile open before the first preview
+    std::optional<ViewState> m_keep; // finishing(): the user's view of the preview, for the profile
+    bool m_userMoved = false; // the user zoomed or panned in a preview
+    bool m_adjusting = false; // the axis moves because of us
+    bool m_stopping = false;
+};
+
+} // namespace runlane

@@ -1,0 +1,310 @@
+#include "backgroundloader.h"
+#include "elidedlabel.h"
+#include "loadcontroller.h"
+#include "mainwindow.h"
+#include "mainwindowdriver.h"
+#include "noticebar.h"
+#include "profiledocument.h"
+#include "rankpanel.h"
+#include "testsupport.h"
+#include "timeaxis.h"
+
+#include <QPushButton>
+#include <QSemaphore>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace runlane;
+using namespace runlane::test;
+
+namespace {
+
+constexpr Time kMs = 1'000'000;
+
+// `intervals` calls of 1 ms one after the other from 0.
+std::shared_ptr<const Profile> calls(int intervals, std::optional<PartialLoad> partial = std::nullopt)
+{
+    return sequentialCalls(intervals, kMs, partial);
+}
+
+PartialLoad part(PartialLoad::Kind kind, std::int64_t bytes, std::int64_t total, Time completeUpTo, Time shortest = 0)
+{
+    PartialLoad p;
+    p.kind = kind;
+    p.bytesRead = bytes;
+    p.totalBytes = total;
+    p.completeUpTo = completeUpTo;
+    p.shortestKept = shortest;
+    return p;
+}
+
+// A reader the test drives: "big.json" gives each of `previews` (waiting
+// until it is shown), then waits for `finish` (or a cancel, then keeps what
+// was read if asked: `cut`) and gives `whole`; other files are read for real.
+struct ScriptedReader {
+    std::vector<std::shared_ptr<const Profile>> previews;
+    std::shared_ptr<const Profile> whole;
+    std::shared_ptr<const Profile> cut;
+    QSemaphore shown;
+    QSemaphore finish;
+
+    LoadResult read(const QString& path, const LoadControl& control)
+    {
+        if (!path.endsWith(QLatin1String("big.json")))
+            return ProfileLoader::load(path, control);
+        auto cancelled = [&] { return control.cancel->load(); };
+        for (const auto& preview : previews) {
+            control.preview(preview);
+            while (!shown.tryAcquire(1, 5))
+                if (cancelled())
+                    return stopped(control);
+        }
+        while (!finish.tryAcquire(1, 5))
+            if (cancelled())
+                return stopped(control);
+        return LoadResult{whole, {}};
+    }
+    LoadResult stopped(const LoadControl& control)
+    {
+        if (cut && control.keepPartial->load())
+            return LoadResult{cut, {}};
+        LoadResult result;
+        result.error.file = "big.json";
+        result.error.cancelled = true;
+        result.error.message = "loading was cancelled";
+        return result;
+    }
+    void attach(MainWindow& window, const std::shared_ptr<ScriptedReader>& self)
+    {
+        window.loader()->setLoadFunction([self](const QString& path, const LoadControl& control) { return self->read(path, control); });
+        // Each preview shown lets the reader go on to the next.
+        QObject::connect(window.loadController(), &LoadController::previewShown, &window, [self] { self->shown.release(); });
+    }
+};
+
+// The reader of "big.json" attached to `window`: previews of 100 and 200
+// intervals (25 % and 50 % of the file read), then 400. `stepByStep`: each
+// next preview waits for the test's reader->shown.release().
+std::shared_ptr<ScriptedReader> scripted(MainWindow& window, bool stepByStep)
+{
+    auto reader = std::make_shared<ScriptedReader>();
+    reader->previews = {calls(100, part(PartialLoad::Kind::Preview, 250, 1000, 90 * kMs)),
+                        calls(200, part(PartialLoad::Kind::Preview, 500, 1000, 190 * kMs))};
+    reader->whole = calls(400);
+    reader->attach(window, reader);
+    if (stepByStep)
+        QObject::disconnect(window.loadController(), &LoadController::previewShown, &window, nullptr);
+    return reader;
+}
+
+QString rankBanner(const MainWindow& window)
+{
+    return window.rank()->findChild<ElidedLabel*>(QStringLiteral("rankBanner"))->fullText();
+}
+
+QPushButton* bannerButton(const MainWindow& window, const char* name)
+{
+    return window.loadController()->banner()->findChild<QPushButton*>(QLatin1String(name));
+}
+
+} // namespace
+
+class TestLoadController : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_settings.isValid());
+        useTemporarySettings(m_settings.path(), QStringLiteral("tst_loadcontroller"));
+    }
+
+    // The banner says how far the load is and what the preview holds.
+    void bannerText_data()
+    {
+        QTest::addColumn<qint64>("done");
+        QTest::addColumn<qint64>("total");
+        QTest::addColumn<int>("preview"); // 0: none; 1: in time order, 2 ms left out; 2: not in time order, none left out
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no preview yet") << qint64(120'000'000) << qint64(2'400'000'000) << 0
+                                        << QStringLiteral("Loading big.json — 5 % (120 MB of 2.40 GB)");
+        QTest::newRow("in time order") << qint64(1'000'000'000) << qint64(2'400'000'000) << 1
+                                       << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview: boxes shorter "
+                                                         "than 2.00 ms hidden · complete up to 3.20 s");
+        QTest::newRow("not in time order") << qint64(1'000'000'000) << qint64(2'400'000'000) << 2
+                                           << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview: everything "
+                                                             "read so far · events not in time order: any part may still change");
+        QTest::newRow("size unknown") << qint64(1'000'000'000) << qint64(-1) << 0 << QStringLiteral("Loading big.json — 1.00 GB read");
+    }
+    void bannerText()
+    {
+        QFETCH(qint64, done);
+        QFETCH(qint64, total);
+        QFETCH(int, preview);
+        QFETCH(QString, expected);
+        std::shared_ptr<const Profile> p;
+        if (preview == 1)
+            p = calls(5000, part(PartialLoad::Kind::Preview, done, total, 3200 * kMs, 2 * kMs));
+        else if (preview == 2)
+            p = calls(5000, part(PartialLoad::Kind::Preview, done, total, kTimeMin));
+        QCOMPARE(LoadController::bannerText(QStringLiteral("big.json"), done, total, p.get()), expected);
+    }
+
+    // Previews are shown as they come, the profile after them; a range the
+    // user zoomed to stays across previews and into the profile, an untouched
+    // view follows the growing span.
+    void previewsThenTheProfile_data()
+    {
+        QTest::addColumn<bool>("zoom");
+        QTest::addColumn<qint64>("from"); // the range after the profile, ms
+        QTest::addColumn<qint64>("to");
+        QTest::newRow("untouched: follows the span") << false << qint64(0) << qint64(400);
+        QTest::newRow("zoomed: kept") << true << qint64(20) << qint64(60);
+    }
+    void previewsThenTheProfile()
+    {
+        QFETCH(bool, zoom);
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        MainWindow window;
+        window.show();
+        auto reader = scripted(window, true); // each next preview waits for the test: it lets them go below
+        QSignalSpy previews(window.loadController(), &LoadController::previewShown);
+        QSignalSpy shown(&window, &MainWindow::profileShown);
+        window.openFile(QStringLiteral("/nonexistent/big.json"));
+        QTRY_COMPARE(previews.count(), 1);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(100));
+        QVERIFY(window.loadController()->isShowingPreview());
+        QVERIFY(window.loadController()->banner()->isVisible());
+        QCOMPARE(window.loadController()->banner()->notices(),
+                 QStringList{QStringLiteral("Loading big.json — 25 % (250 B of 1.00 kB) · preview: everything read so far · "
+                                            "complete up to 90.0 ms")});
+        QTRY_COMPARE(rankBanner(window), QStringLiteral("<b>Partial</b>: from 25 % of the file · Whole profile (Shift+drag on "
+                                                    "the timeline for a range)"));
+        QCOMPARE(shown.count(), 0);
+        if (zoom)
+            window.axis()->setVisibleRange(20 * kMs, 60 * kMs); // as the navigator does
+        reader->shown.release(); // the next preview
+        QTRY_COMPARE(previews.count(), 2);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(200));
+        QCOMPARE(window.axis()->visibleStart(), zoom ? 20 * kMs : 0);
+        QCOMPARE(window.axis()->visibleEnd(), zoom ? 60 * kMs : 200 * kMs);
+        reader->shown.release();
+        reader->finish.release();
+        QTRY_COMPARE(shown.count(), 1);
+        QCOMPARE(previews.count(), 2);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(400));
+        QVERIFY(!window.document()->profile()->partial());
+        QCOMPARE(window.axis()->visibleStart(), Time(from) * kMs);
+        QCOMPARE(window.axis()->visibleEnd(), Time(to) * kMs);
+        QVERIFY(!window.loadController()->isShowingPreview());
+        QVERIFY(window.loadController()->banner()->isHidden());
+        QTRY_COMPARE(rankBanner(window), QStringLiteral("Whole profile (Shift+drag on the timeline for a range)"));
+        QCOMPARE(window.windowTitle(), QStringLiteral("big.json — Runlane"));
+    }
+
+    // Cancel while previews show: back to the profile open before, whole,
+    // in the range the user left it at; or to the empty window.
+    void cancelGoesBack_data()
+    {
+        QTest::addColumn<QString>("before"); // "": the empty window
+        QTest::addColumn<qint64>("intervals");
+        QTest::newRow("a profile was open") << QStringLiteral("profiles/fgh-chrome.json") << qint64(3);
+        QTest::newRow("the empty window") << QString() << qint64(0);
+    }
+    void cancelGoesBack()
+    {
+        QFETCH(QString, before);
+        QFETCH(qint64, intervals);
+        MainWindow window;
+        window.show();
+        auto reader = scripted(window, true); // the second preview waits
+        std::shared_ptr<const Profile> open;
+        Time from = 0, to = 0;
+        if (!before.isEmpty()) {
+            window.openFile(dataPath(before));
+            QVERIFY(waitShown(window));
+            open = window.document()->sharedProfile();
+            from = window.axis()->boundsStart() + 1000;
+            to = window.axis()->boundsEnd() - 1000;
+            window.axis()->setVisibleRange(from, to);
+        }
+        const QString title = window.windowTitle();
+        QSignalSpy previews(window.loadController(), &LoadController::previewShown);
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        window.openFile(QStringLiteral("/nonexistent/big.json"));
+        QTRY_COMPARE(previews.count(), 1);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(100));
+        bannerButton(window, "cancelPreviewLoad")->click();
+        QTRY_COMPARE(failed.count(), 1);
+        QVERIFY(window.loadController()->banner()->isHidden());
+        QCOMPARE(window.document()->sharedProfile(), open);
+        QCOMPARE(window.document()->profile() ? qint64(window.document()->profile()->intervalCount()) : qint64(0), intervals);
+        QCOMPARE(window.axis()->visibleStart(), from);
+        QCOMPARE(window.axis()->visibleEnd(), open ? to : Time(1));
+        QCOMPARE(window.windowTitle(), title);
+    }
+
+    // Stop keeps what was read: a cut profile, said in a notice and in the
+    // title while it is open; a second file opened afterwards shows alone.
+    void stopKeepsACutProfile()
+    {
+        MainWindow window;
+        window.show();
+        auto reader = scripted(window, true); // the second preview waits
+        reader->cut = calls(150, part(PartialLoad::Kind::Cut, 431'000, 1'000'000, 140 * kMs));
+        QSignalSpy previews(window.loadController(), &LoadController::previewShown);
+        QSignalSpy shown(&window, &MainWindow::profileShown);
+        window.openFile(QStringLiteral("/nonexistent/big.json"));
+        QTRY_COMPARE(previews.count(), 1);
+        bannerButton(window, "stopLoad")->click();
+        QTRY_COMPARE(shown.count(), 1);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(150));
+        QCOMPARE(window.notices()->notices(),
+                 QStringList{QStringLiteral("<b>big.json is cut</b>: the load was stopped at byte 431,000 of 1,000,000 (43 %) "
+                                            "and what was read is shown, complete up to 140 ms. Reload (F5) reads "
+                                            "all of it.")});
+        QCOMPARE(window.windowTitle(), QStringLiteral("big.json (cut at 43 %) — Runlane"));
+        QTRY_COMPARE(rankBanner(window), QStringLiteral("<b>Cut</b>: from 43 % of the file · Whole profile (Shift+drag on the "
+                                                    "timeline for a range)"));
+        QVERIFY(window.loadController()->banner()->isHidden());
+        // A second file: no notice of the cut, no stale preview.
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
+        QVERIFY(waitShown(window));
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(3));
+        QCOMPARE(window.notices()->notices(), QStringList());
+        QCOMPARE(window.windowTitle(), QStringLiteral("fgh-chrome.json — Runlane"));
+        QTest::qWait(20);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(3));
+    }
+
+    // Another file opened while previews show: its profile, and nothing of
+    // the first file's load after it.
+    void secondFileDuringPreviews()
+    {
+        MainWindow window;
+        window.show();
+        auto reader = scripted(window, true); // the second preview waits
+        QSignalSpy previews(window.loadController(), &LoadController::previewShown);
+        window.openFile(QStringLiteral("/nonexistent/big.json"));
+        QTRY_COMPARE(previews.count(), 1);
+        window.openFile(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
+        QVERIFY(waitShown(window));
+        QTest::qWait(50);
+        QCOMPARE(previews.count(), 1);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(3));
+        QVERIFY(!window.loadController()->isShowingPreview());
+        QVERIFY(window.loadController()->banner()->isHidden());
+        QCOMPARE(window.windowTitle(), QStringLiteral("fgh-chrome.json — Runlane"));
+    }
+
+private:
+    QTemporaryDir m_settings;
+};
+
+QTEST_MAIN(TestLoadController)
+#include "tst_loadcontroller.moc"
