@@ -66,7 +66,10 @@ struct LoadControl {
     // Read once `cancel` is seen: when set, the load returns what was read
     // before the cut (Profile::partial(): PartialLoad::Cut) instead of
     // LoadError::cancelled, for the formats that can (Chrome, Perfetto);
-    // the others are cancelled as before.
+    // the others are cancelled as before. While it is set, `cancel` no
+    // longer stops the build (ProfileBuilder::build): the flag that cut
+    // the reading would throw away what it kept; a cancel seen only after
+    // the last byte gives the whole profile.
     const std::atomic<bool>* keepPartial = nullptr;
 };
 
