@@ -218,7 +218,10 @@ void LoadController::reset()
 
 QString LoadController::bannerText(const QString& name, qint64 done, qint64 total, const Profile* preview)
 {
-    QString text = total > 0 ? tr("Loading %1 — %2 % (%3 of %4)")
+    // The file read, the profile built from it (seconds, for the biggest):
+    // the preview stays until it is.
+    QString text = total > 0 && done >= total ? tr("Loading %1 — all %2 read, building the profile").arg(name, sizeText(total))
+        : total > 0                           ? tr("Loading %1 — %2 % (%3 of %4)")
                                    .arg(name)
                                    .arg(percentOf(done, total))
                                    .arg(sizeText(done), sizeText(total))

@@ -37,7 +37,7 @@ public:
                         return;
                     const auto& part = preview.profile->partial();
                     m_dataWhat = part && part->totalBytes > 0
-                        ? QStringLiteral("preview, %1 % read").arg(100 * part->bytesRead / part->totalBytes)
+                        ? QStringLiteral("preview, %1 % read").arg(100.0 * double(part->bytesRead) / double(part->totalBytes), 0, 'f', 1)
                         : QStringLiteral("preview");
                     watch(window, Awaiting::Preview);
                 });

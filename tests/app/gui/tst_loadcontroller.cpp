@@ -138,6 +138,9 @@ private Q_SLOTS:
         QTest::newRow("not in time order") << qint64(1'000'000'000) << qint64(2'400'000'000) << 2
                                            << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview: everything "
                                                              "read so far · events not in time order: any part may still change");
+        QTest::newRow("all read") << qint64(2'400'000'000) << qint64(2'400'000'000) << 1
+                                  << QStringLiteral("Loading big.json — all 2.40 GB read, building the profile · preview: boxes "
+                                                    "shorter than 2.00 ms hidden · complete up to 3.20 s");
         QTest::newRow("size unknown") << qint64(1'000'000'000) << qint64(-1) << 0 << QStringLiteral("Loading big.json — 1.00 GB read");
     }
     void bannerText()
