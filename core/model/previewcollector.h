@@ -68,9 +68,12 @@ public:
     std::span<const PreviewItem> items() const { return m_items; }
     PreviewSettings& settings() { return m_settings; }
 
-    // True when a preview is due at `now`; the next is due everyMs after
-    // this one was (or at once, if that is already past).
+    // True when a preview is due at `now`; the next is due everyMs later.
     bool due(std::chrono::steady_clock::time_point now);
+    // The preview due took this long to build: the next is due that much
+    // earlier, and 5 % of everyMs more (the events until the clock is read
+    // again), so that previews arrive at least every everyMs.
+    void built(std::chrono::steady_clock::duration took);
     // The preview of what `source` has read: its tracks (named as the
     // format names them at the end), the kept items as calls, `partial`.
     std::shared_ptr<const Profile> build(const ProfileBuilder& source, const PartialLoad& partial) const;
