@@ -2,10 +2,12 @@
 #include "testsupport.h"
 
 #include <QSemaphore>
+#include <QTemporaryDir>
 #include <QSignalSpy>
 #include <QtTest>
 
 #include <memory>
+#include <utility>
 
 using namespace runlane;
 
@@ -218,6 +220,78 @@ private Q_SLOTS:
                 loader.cancel();
         }
         QTRY_COMPARE(recorder.events, expected);
+    }
+
+    // With the real reader (a Chrome trace of 200,000 calls in order):
+    // previews while it reads, then the whole profile; or, stopped at its
+    // first chunk, the profile read so far, cut. The reader waits at its
+    // first progress until the test has acted.
+    void realReader_data()
+    {
+        QTest::addColumn<bool>("stop");
+        QTest::newRow("previews, then the profile") << false;
+        QTest::newRow("stopped and kept") << true;
+    }
+    void realReader()
+    {
+        QFETCH(bool, stop);
+        constexpr int kCalls = 200'000;
+        QTemporaryDir dir;
+        QByteArray json = "{\"traceEvents\": [\n";
+        for (int i = 0; i < kCalls; ++i)
+            json += QByteArrayLiteral("{\"ph\": \"X\", \"name\": \"work\", \"pid\": 1, \"tid\": 1, \"ts\": ") + QByteArray::number(i * 10)
+                + QByteArrayLiteral(", \"dur\": 5}") + (i + 1 < kCalls ? ",\n" : "\n");
+        json += "]}\n";
+        const QString path = test::writeTemp(dir, json);
+        BackgroundLoader loader;
+        QList<PartialLoad> previews;
+        connect(&loader, &BackgroundLoader::previewed, this, [&previews](const LoadedProfile& p) {
+            previews << *p.profile->partial();
+            QTest::qWait(1); // the GUI showing it
+        });
+        QSignalSpy loaded(&loader, &BackgroundLoader::loaded);
+        QSignalSpy failed(&loader, &BackgroundLoader::failed);
+        QSemaphore firstChunk, go;
+        loader.setLoadFunction([&](const QString& file, const LoadControl& given) {
+            LoadControl control = given;
+            control.previewFirstMs = 0; // a preview as soon as the reader can give one
+            control.previewEveryMs = 0;
+            auto first = std::make_shared<bool>(true);
+            control.progress = [&, first, forward = given.progress](std::int64_t done, std::int64_t total) {
+                if (std::exchange(*first, false)) {
+                    firstChunk.release();
+                    go.acquire();
+                }
+                forward(done, total);
+            };
+            return ProfileLoader::load(file, control);
+        });
+        loader.load(path);
+        firstChunk.acquire();
+        if (stop)
+            loader.stop();
+        go.release();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count() + failed.count(), 1, 20000);
+        QCOMPARE(failed.count(), 0);
+        const auto profile = loaded.first().first().value<LoadedProfile>().profile;
+        if (stop) {
+            QVERIFY(profile->partial());
+            QCOMPARE(int(profile->partial()->kind), int(PartialLoad::Kind::Cut));
+            QVERIFY(profile->partial()->bytesRead < qint64(json.size()));
+            QCOMPARE(profile->partial()->totalBytes, qint64(json.size()));
+            QVERIFY(profile->intervalCount() < std::size_t(kCalls));
+            QCOMPARE(profile->partial()->eventsRead, std::uint64_t(profile->intervalCount()));
+        } else {
+            QVERIFY(!profile->partial());
+            QCOMPARE(profile->intervalCount(), std::size_t(kCalls));
+            QVERIFY(!previews.isEmpty());
+            for (qsizetype i = 0; i < previews.size(); ++i) {
+                QCOMPARE(int(previews[i].kind), int(PartialLoad::Kind::Preview));
+                QCOMPARE(previews[i].totalBytes, qint64(json.size()));
+                if (i > 0)
+                    QVERIFY(previews[i].bytesRead >= previews[i - 1].bytesRead);
+            }
+        }
     }
 };
 
