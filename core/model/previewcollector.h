@@ -23,7 +23,10 @@ struct PreviewSettings {
     std::function<std::pair<std::int64_t, std::int64_t>()> bytes;
     int firstMs = 250;
     int everyMs = 1000;
-    std::size_t budget = 150'000;
+    // 100,000: a preview of generated 1 M and 5 M event traces builds in
+    // 4-14 ms; 150,000 kept 126,521 calls at 1 M, 22-40 ms, and more
+    // while the load runs beside it (docs/performance.md).
+    std::size_t budget = 100'000;
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
     // Set by the format: the time before which its events so far are
     // complete (PartialLoad::completeUpTo), and the names it gives a
@@ -68,12 +71,9 @@ public:
     std::span<const PreviewItem> items() const { return m_items; }
     PreviewSettings& settings() { return m_settings; }
 
-    // True when a preview is due at `now`; the next is due everyMs later.
+    // True when a preview is due at `now`; the next is due 0.95 everyMs
+    // later.
     bool due(std::chrono::steady_clock::time_point now);
-    // The preview due took this long to build: the next is due that much
-    // earlier, and 5 % of everyMs more (the events until the clock is read
-    // again), so that previews arrive at least every everyMs.
-    void built(std::chrono::steady_clock::duration took);
     // The preview of what `source` has read: its tracks (named as the
     // format names them at the end), the kept items as calls, `partial`.
     std::shared_ptr<const Profile> build(const ProfileBuilder& source, const PartialLoad& partial) const;

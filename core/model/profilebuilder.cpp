@@ -157,10 +157,7 @@ void ProfileBuilder::previewIfDue(std::uint64_t eventsRead)
     partial.eventsRead = eventsRead;
     partial.completeUpTo = settings.completeUpTo ? settings.completeUpTo() : kTimeMin;
     partial.shortestKept = m_preview->threshold();
-    const auto start = std::chrono::steady_clock::now();
-    std::shared_ptr<const Profile> preview = m_preview->build(*this, partial);
-    m_preview->built(std::chrono::steady_clock::now() - start);
-    settings.emit(std::move(preview));
+    settings.emit(m_preview->build(*this, partial));
 }
 
 std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* cancel)

@@ -171,11 +171,17 @@ int main(int argc, char** argv)
     std::vector<double> gaps;
     std::vector<double> counts;
     for (int k = 0; k < common.repeat; ++k) {
-        const bool a = bench::inChild([&] {
-            const LoadResult r = ProfileLoader::load(QString::fromStdString(file));
-            return r.ok() ? (long long)r.profile->intervalCount() : -1LL;
-        }, plain);
-        const bool b = bench::inChild([&] { return progressiveLoad(file, options, times); }, progressive);
+        // Which goes first alternates: the second of a pair runs on what
+        // the first left (page cache, freed memory).
+        auto plainLoad = [&] {
+            return bench::inChild([&] {
+                const LoadResult r = ProfileLoader::load(QString::fromStdString(file));
+                return r.ok() ? (long long)r.profile->intervalCount() : -1LL;
+            }, plain);
+        };
+        auto previewLoad = [&] { return bench::inChild([&] { return progressiveLoad(file, options, times); }, progressive); };
+        const bool a = k % 2 == 0 ? plainLoad() : previewLoad();
+        const bool b = k % 2 == 0 ? previewLoad() : plainLoad();
         if (!a || !b) {
             std::fprintf(stderr, "bench_progressive: a load failed\n");
             return 1;
