@@ -36,6 +36,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace runlane {
@@ -420,11 +421,23 @@ void RankPanel::updateBanner()
     // numbers are of a part of the file, said before anything else.
     QString part;
     if (const auto& partial = m_document->profile()->partial()) {
+        // A tenth of a percent below 10 %: the first preview of a big file
+        // comes from less than 1 % of it, which "0 %" would deny.
+        const double percent = partial->totalBytes > 0 ? 100.0 * partial->bytesRead / partial->totalBytes : 0;
         const QString share = partial->totalBytes > 0
-            ? tr("%1 % of the file").arg(int(100 * partial->bytesRead / partial->totalBytes))
+            ? tr("%1 % of the file").arg(percent < 10 ? QString::number(std::floor(percent * 10) / 10, 'f', 1)
+                                                      : QString::number(int(percent)))
             : tr("%1 bytes of the file").arg(partial->bytesRead);
-        part = (partial->kind == PartialLoad::Kind::Preview ? tr("<b>Partial</b>: from %1 · ") : tr("<b>Cut</b>: from %1 · "))
-                   .arg(share);
+        if (partial->kind == PartialLoad::Kind::Cut)
+            part = tr("<b>Cut</b>: from %1 · ").arg(share);
+        else if (partial->shortestKept > 0)
+            // The shorter boxes are not in the preview: not counted, and
+            // their time is in their parents' exec until the load ends.
+            part = tr("<b>Partial</b>: boxes of %1 or more, from %2 · ")
+                       .arg(QString::fromStdString(ValueFormat::text(partial->shortestKept, m_document->profile()->unit())),
+                            share);
+        else
+            part = tr("<b>Partial</b>: from %1 · ").arg(share);
     }
     // A live recording's next version is computed while the table shown
     // stays: the banner keeps saying what that table is, rather than

@@ -157,6 +157,47 @@ private Q_SLOTS:
         QCOMPARE(LoadController::bannerText(QStringLiteral("big.json"), done, total, p.get()), expected);
     }
 
+    // The rank says what part of the file its numbers are of: the share read
+    // (a tenth of a percent below 10 %), and for a preview that left the
+    // shorter boxes out, which boxes it counts.
+    void rankNote_data()
+    {
+        QTest::addColumn<int>("kind"); // PartialLoad::Kind
+        QTest::addColumn<qint64>("done");
+        QTest::addColumn<qint64>("shortest"); // ns
+        QTest::addColumn<QString>("expected");
+        const int preview = int(PartialLoad::Kind::Preview);
+        const int cut = int(PartialLoad::Kind::Cut);
+        QTest::newRow("preview, all kept") << preview << qint64(250'000) << qint64(0) << QStringLiteral("<b>Partial</b>: from 25 % of the file");
+        QTest::newRow("preview, first 0.9 %") << preview << qint64(9'400) << qint64(0) << QStringLiteral("<b>Partial</b>: from 0.9 % of the file");
+        QTest::newRow("preview, short boxes left out")
+            << preview << qint64(160'000) << qint64(524'288) << QStringLiteral("<b>Partial</b>: boxes of 524 µs or more, from 16 % of the file");
+        QTest::newRow("cut") << cut << qint64(431'000) << qint64(0) << QStringLiteral("<b>Cut</b>: from 43 % of the file");
+    }
+    void rankNote()
+    {
+        QFETCH(int, kind);
+        QFETCH(qint64, done);
+        QFETCH(qint64, shortest);
+        QFETCH(QString, expected);
+        MainWindow window;
+        window.show();
+        auto reader = std::make_shared<ScriptedReader>();
+        const auto partial = part(PartialLoad::Kind(kind), done, 1'000'000, 90 * kMs, shortest);
+        if (partial.kind == PartialLoad::Kind::Preview)
+            reader->previews = {calls(100, partial)};
+        else {
+            reader->whole = calls(100, partial);
+            reader->finish.release(); // no preview to wait for: the kept profile at once
+        }
+        reader->attach(window, reader);
+        window.openFile(QStringLiteral("/nonexistent/big.json"));
+        QTRY_COMPARE(window.document()->profile() ? window.document()->profile()->intervalCount() : 0, std::size_t(100));
+        QTRY_COMPARE(rankBanner(window), expected + QStringLiteral(" · Whole profile (Shift+drag on the timeline for a range)"));
+        reader->finish.release();
+        window.loader()->cancel();
+    }
+
     // Previews are shown as they come, the profile after them; a range the
     // user zoomed to stays across previews and into the profile, an untouched
     // view follows the growing span.
