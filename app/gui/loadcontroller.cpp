@@ -230,10 +230,10 @@ QString LoadController::bannerText(const QString& name, qint64 done, qint64 tota
         return text;
     const PartialLoad& part = *preview->partial();
     if (part.shortestKept > 0)
-        text += tr(" · preview: boxes shorter than %1 hidden")
+        text += tr(" · preview of the calls: those shorter than %1 hidden")
                     .arg(QString::fromStdString(ValueFormat::text(part.shortestKept, preview->unit())));
     else
-        text += tr(" · preview: everything read so far");
+        text += tr(" · preview of the calls read so far");
     text += part.completeUpTo == kTimeMin ? tr(" · events not in time order: any part may still change")
                                           : tr(" · complete up to %1").arg(pointText(*preview, part.completeUpTo));
     return text;

@@ -305,6 +305,23 @@ void TaskLaneView::paintMargin(QPainter& p, const QRect& margin) const
     p.fillRect(QRect(margin.left(), 0, margin.width(), kLegendHeight), ColorScheme::gutter());
 }
 
+QString TaskLaneView::placeholderText() const
+{
+    if (!m_document->hasProfile())
+        return {};
+    const std::size_t total = totalTaskCount();
+    const auto& partial = m_document->profile()->partial();
+    // A preview of a loading file holds its calls only (PreviewCollector):
+    // its tasks are not known to be none.
+    if (total == 0 && partial && partial->kind == PartialLoad::Kind::Preview)
+        return tr("Tasks are shown when the load ends: a preview holds the calls only");
+    if (total == 0)
+        return tr("No asynchronous tasks in this profile");
+    if (m_document->isAggregated())
+        return tr("Task lanes need the timeline: turn off View ▸ Aggregated flame graph (Ctrl+G)");
+    return tr("None of the %1 tasks is alive in the visible range").arg(total);
+}
+
 void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
 {
     TimeAxis::paintBackdrop(p, size);
@@ -312,14 +329,9 @@ void TaskLaneView::paintContent(QPainter& p, QSize size, int scroll) const
     const int timeWidth = std::max(1, size.width() - TimeAxis::kGutter);
     p.setClipRect(QRect(0, kLegendHeight, size.width(), size.height() - kLegendHeight));
     const std::vector<Row>& listed = m_lanes.rows();
-    const std::size_t total = totalTaskCount();
     if (listed.empty()) {
         p.setPen(ColorScheme::mutedText());
-        const QString text = !m_document->hasProfile() ? QString()
-            : total == 0                               ? tr("No asynchronous tasks in this profile")
-            : m_document->isAggregated() ? tr("Task lanes need the timeline: turn off View ▸ Aggregated flame graph (Ctrl+G)")
-                                         : tr("None of the %1 tasks is alive in the visible range").arg(total);
-        p.drawText(QRect(TimeAxis::kGutter, kLegendHeight, timeWidth, 50), Qt::AlignCenter, text);
+        p.drawText(QRect(TimeAxis::kGutter, kLegendHeight, timeWidth, 50), Qt::AlignCenter, placeholderText());
     }
     const int view = size.height() - kLegendHeight;
     for (auto it = m_lanes.firstFrom(scroll); it != listed.end() && it->y < scroll + view; ++it) {

@@ -57,6 +57,8 @@ public:
     // sets the default (on for Node's async_hooks, whose promises mostly
     // never run) until the user chooses.
     bool hidesTasksThatNeverRan() const { return m_hideNeverRan; }
+    // What the lanes say when no task is listed ("" with no profile).
+    QString placeholderText() const;
     void setHideTasksThatNeverRan(bool hide);
     std::size_t hiddenTaskCount() const { return m_lanes.hiddenTaskCount(); }
     // Tasks listed (those in view, unless every task is listed).

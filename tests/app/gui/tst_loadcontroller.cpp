@@ -133,14 +133,14 @@ private Q_SLOTS:
         QTest::newRow("no preview yet") << qint64(120'000'000) << qint64(2'400'000'000) << 0
                                         << QStringLiteral("Loading big.json — 5 % (120 MB of 2.40 GB)");
         QTest::newRow("in time order") << qint64(1'000'000'000) << qint64(2'400'000'000) << 1
-                                       << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview: boxes shorter "
-                                                         "than 2.00 ms hidden · complete up to 3.20 s");
+                                       << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview of the calls: "
+                                                         "those shorter than 2.00 ms hidden · complete up to 3.20 s");
         QTest::newRow("not in time order") << qint64(1'000'000'000) << qint64(2'400'000'000) << 2
-                                           << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview: everything "
+                                           << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview of the calls "
                                                              "read so far · events not in time order: any part may still change");
         QTest::newRow("all read") << qint64(2'400'000'000) << qint64(2'400'000'000) << 1
-                                  << QStringLiteral("Loading big.json — all 2.40 GB read, building the profile · preview: boxes "
-                                                    "shorter than 2.00 ms hidden · complete up to 3.20 s");
+                                  << QStringLiteral("Loading big.json — all 2.40 GB read, building the profile · preview of the calls: "
+                                                    "those shorter than 2.00 ms hidden · complete up to 3.20 s");
         QTest::newRow("size unknown") << qint64(1'000'000'000) << qint64(-1) << 0 << QStringLiteral("Loading big.json — 1.00 GB read");
     }
     void bannerText()
@@ -225,7 +225,7 @@ private Q_SLOTS:
         QVERIFY(window.loadController()->isShowingPreview());
         QVERIFY(window.loadController()->banner()->isVisible());
         QCOMPARE(window.loadController()->banner()->notices(),
-                 QStringList{QStringLiteral("Loading big.json — 25 % (250 B of 1.00 kB) · preview: everything read so far · "
+                 QStringList{QStringLiteral("Loading big.json — 25 % (250 B of 1.00 kB) · preview of the calls read so far · "
                                             "complete up to 90.0 ms")});
         QTRY_COMPARE(rankBanner(window), QStringLiteral("<b>Partial</b>: from 25 % of the file · Whole profile (Shift+drag on "
                                                     "the timeline for a range)"));

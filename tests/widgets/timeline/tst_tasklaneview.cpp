@@ -1,5 +1,7 @@
 #include "icicleview.h"
 #include "imageexporter.h"
+#include "loadedprofile.h"
+#include "profilebuilder.h"
 #include "profiledocument.h"
 #include "tasklaneview.h"
 #include "timeaxis.h"
@@ -427,6 +429,34 @@ private Q_SLOTS:
         Fixture f(loadedText(JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "sync", "ts" : 0, "dur" : 10}])));
         QCOMPARE(f.lanes.totalTaskCount(), std::size_t(0));
         QCOMPARE(f.lanes.contentHeight(), 0);
+    }
+
+    // A profile without tasks says so, but a preview of a loading file
+    // holds its calls only: its tasks come with the whole profile.
+    void placeholderSaysWhy_data()
+    {
+        QTest::addColumn<int>("partial"); // -1: the whole file; else a PartialLoad::Kind
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("whole file") << -1 << QStringLiteral("No asynchronous tasks in this profile");
+        QTest::newRow("preview") << int(PartialLoad::Kind::Preview)
+                                 << QStringLiteral("Tasks are shown when the load ends: a preview holds the calls only");
+        QTest::newRow("cut") << int(PartialLoad::Kind::Cut) << QStringLiteral("No asynchronous tasks in this profile");
+    }
+    void placeholderSaysWhy()
+    {
+        QFETCH(int, partial);
+        QFETCH(QString, expected);
+        ProfileBuilder builder("test");
+        const TrackId track = builder.addTrack(TrackInfo{});
+        builder.addCall(track, builder.label("sync"), 0, 10, 0);
+        if (partial >= 0) {
+            PartialLoad part;
+            part.kind = PartialLoad::Kind(partial);
+            builder.setPartial(part);
+        }
+        Fixture f(LoadedProfile::prepare(builder.build(), QStringLiteral("t.json")));
+        QCOMPARE(f.lanes.totalTaskCount(), std::size_t(0));
+        QCOMPARE(f.lanes.placeholderText(), expected);
     }
 
     // Node's async_hooks trace: most promises never run a callback, so the
