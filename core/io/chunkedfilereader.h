@@ -61,7 +61,7 @@ struct LoadControl {
     // file is read. Formats that cannot show a part of their file call it
     // never. Null (the CLI, most tests): no previews, nothing spent on them.
     std::function<void(std::shared_ptr<const Profile>)> preview;
-    int previewFirstMs = 250;
+    int previewFirstMs = 150;
     int previewEveryMs = 1000;
     // Read once `cancel` is seen: when set, the load returns what was read
     // before the cut (Profile::partial(): PartialLoad::Cut) instead of

@@ -38,7 +38,7 @@ namespace {
 
 struct Options {
     std::uint64_t events = 1'000'000;
-    int firstMs = 250;
+    int firstMs = 150;
     int everyMs = 1000;
     std::size_t budget = PreviewSettings().budget; // of the preview built alone
 };
