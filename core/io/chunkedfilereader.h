@@ -71,6 +71,10 @@ struct LoadControl {
     // the reading would throw away what it kept; a cancel seen only after
     // the last byte gives the whole profile.
     const std::atomic<bool>* keepPartial = nullptr;
+    // Stops a kept load's build too: the user went back after stopping, or
+    // opened another file. The build of 78 % of a 2 GB trace takes seconds,
+    // which the next load would otherwise wait for. Null: nothing stops it.
+    const std::atomic<bool>* abandon = nullptr;
 };
 
 // Streams a file in fixed-size chunks so that a loader never holds more than

@@ -537,13 +537,13 @@ bool finishCut(ProfileBuilder& builder, const SeenProgress& seen)
     return true;
 }
 
-// What a build may be cancelled by: nothing once the load is stopped and
-// kept (LoadControl::keepPartial): the flag that stopped the reading must
-// not throw away what it kept. A cancel while the whole file's profile is
-// built (everything read) still cancels it.
+// What a build may be cancelled by: once the load is stopped and kept
+// (LoadControl::keepPartial), only `abandon`: the flag that stopped the
+// reading must not throw away what it kept. A cancel while the whole
+// file's profile is built (everything read) still cancels it.
 const std::atomic<bool>* buildCancel(const LoadControl& control)
 {
-    return control.keepPartial && control.keepPartial->load() ? nullptr : control.cancel;
+    return control.keepPartial && control.keepPartial->load() ? control.abandon : control.cancel;
 }
 
 } // namespace
@@ -623,7 +623,7 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             std::int64_t bytesRead = 0;
             if (format->readFile(source.text(), control, fast, bytesRead)) {
                 if (finishCut(fast, seen)) {
-                    result.profile = fast.build();
+                    result.profile = fast.build(control.abandon);
                     return result;
                 }
                 if (!addFiles(fast, control, progress, memory, error))
@@ -644,7 +644,7 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         if (!readStream(input, offset, error, [&] { format->read(input, builder); }))
             return result;
         if (finishCut(builder, seen)) {
-            result.profile = builder.build();
+            result.profile = builder.build(control.abandon);
             return result;
         }
         if (!addFiles(builder, control, progress, memory, error))

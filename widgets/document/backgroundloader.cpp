@@ -43,6 +43,7 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
         control.variant = variant;
         control.cancel = &flags->cancel;
         control.keepPartial = &flags->keep;
+        control.abandon = &flags->abandon;
         control.progress = [self, request](std::int64_t done, std::int64_t total) {
             // Queued to the loader's thread, where the request is compared:
             // a replaced load's last chunks arrive after its successor began.

@@ -462,6 +462,16 @@ private Q_SLOTS:
         cancel = false;
         const LoadResult cancelled = ProfileLoader::load(path, control);
         QVERIFY(cancelled.error.cancelled);
+        // Kept, then abandoned (the user went back, or opened another file):
+        // the kept part's build stops too, rather than making the next load
+        // wait for it.
+        std::atomic<bool> abandon{true};
+        keep = true;
+        cancel = false;
+        control.abandon = &abandon;
+        const LoadResult abandoned = ProfileLoader::load(path, control);
+        QVERIFY(!abandoned.ok());
+        QVERIFY(abandoned.error.cancelled);
     }
 
     void sourceFileIsNotModified()
