@@ -53,31 +53,39 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
                         Q_EMIT self->progress(done, total);
                 }, Qt::QueuedConnection);
         };
-        control.preview = [self, request, flags, path](std::shared_ptr<const Profile> profile) {
-            // The receiver still shows the last one (or it is on its way):
-            // this one is skipped rather than queued behind it, so that what
-            // the user sees is never more than one preview late.
-            if (!profile || flags->cancel.load() || flags->previewBusy.exchange(true))
-                return;
-            LoadedProfile preview;
-            try {
-                preview = LoadedProfile::prepare(std::move(profile), path, &flags->cancel);
-            } catch (...) {
-                // Cancelled, or out of memory for a look: the load goes on
-                // (nothing may reach the reader, which called us).
-                flags->previewBusy.store(false);
-                return;
-            }
-            if (!self) {
-                flags->previewBusy.store(false);
-                return;
-            }
-            QMetaObject::invokeMethod(self, [self, request, flags, preview] {
-                if (self)
-                    self->deliverPreview(request, preview);
-                flags->previewBusy.store(false); // handled: the next one may come
-            }, Qt::QueuedConnection);
-        };
+        // A file added to the profile on show (File ▸ Add) reads the trace
+        // again: a preview of it would replace the whole profile on show
+        // with a part of it, until the one with the addition comes.
+        if (additions.empty())
+            control.preview = [self, request, flags, path](std::shared_ptr<const Profile> profile) {
+                // The receiver still shows the last one (or it is on its way):
+                // this one is skipped rather than queued behind it, so that what
+                // the user sees is never more than one preview late.
+                if (!profile || flags->cancel.load() || flags->previewBusy.exchange(true))
+                    return;
+                LoadedProfile preview;
+                try {
+                    preview = LoadedProfile::prepare(std::move(profile), path, &flags->cancel);
+                } catch (...) {
+                    // Cancelled, or out of memory for a look: the load goes on
+                    // (nothing may reach the reader, which called us).
+                    flags->previewBusy.store(false);
+                    return;
+                }
+                if (!self) {
+                    flags->previewBusy.store(false);
+                    return;
+                }
+                QMetaObject::invokeMethod(self, [self, request, flags, preview] {
+                    // Free for the next one as this one is handled (within the
+                    // call below): a reader that waits for this one's delivery
+                    // (tst_backgroundloader) may give its next at once, and
+                    // must not find it skipped. At most one waits queued.
+                    flags->previewBusy.store(false);
+                    if (self)
+                        self->deliverPreview(request, preview);
+                }, Qt::QueuedConnection);
+            };
         Outcome outcome;
         LoadResult result = read(path, control);
         if (!result.ok()) {

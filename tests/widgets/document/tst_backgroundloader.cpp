@@ -106,6 +106,32 @@ private Q_SLOTS:
         QVERIFY(!loader.isLoading());
     }
 
+    // A load that adds a file to the profile on show (File ▸ Add) reads the
+    // trace again: no preview of it replaces the whole profile meanwhile.
+    void previewsOnlyWithoutAdditions_data()
+    {
+        QTest::addColumn<bool>("adding");
+        QTest::newRow("a file") << false;
+        QTest::newRow("a file with an addition") << true;
+    }
+    void previewsOnlyWithoutAdditions()
+    {
+        QFETCH(bool, adding);
+        BackgroundLoader loader;
+        Recorder recorder(loader);
+        bool offered = false;
+        loader.setLoadFunction([&](const QString&, const LoadControl& control) {
+            offered = bool(control.preview);
+            return LoadResult{calls(5), {}};
+        });
+        std::vector<ProfileAddition> additions;
+        if (adding)
+            additions.push_back(ProfileAddition{"samples.cpuprofile", std::nullopt});
+        loader.load(QStringLiteral("fake.json"), additions);
+        QTRY_COMPARE(recorder.events, QStringList{QStringLiteral("loaded 5")});
+        QCOMPARE(offered, !adding);
+    }
+
     // While the receiver has not handled a preview, the reader's next one
     // is skipped, not queued: the one after it comes.
     void previewSkippedWhileTheLastIsPending()
