@@ -71,6 +71,8 @@ struct LoadControl {
     // the reading would throw away what it kept; a cancel seen only after
     // the last byte gives the whole profile.
     const std::atomic<bool>* keepPartial = nullptr;
+    // Whether what was read is to be kept, should the load be cancelled.
+    bool keepsWhatWasRead() const { return keepPartial && keepPartial->load(); }
     // Stops a kept load's build too: the user went back after stopping, or
     // opened another file. The build of 78 % of a 2 GB trace takes seconds,
     // which the next load would otherwise wait for. Null: nothing stops it.

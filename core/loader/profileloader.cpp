@@ -543,7 +543,7 @@ bool finishCut(ProfileBuilder& builder, const SeenProgress& seen)
 // file's profile is built (everything read) still cancels it.
 const std::atomic<bool>* buildCancel(const LoadControl& control)
 {
-    return control.keepPartial && control.keepPartial->load() ? control.abandon : control.cancel;
+    return control.keepsWhatWasRead() ? control.abandon : control.cancel;
 }
 
 } // namespace

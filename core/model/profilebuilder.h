@@ -170,7 +170,6 @@ public:
     // False, and nothing collected, if the load wants no previews.
     bool startPreviews();
     void stopPreviews() { m_preview.reset(); }
-    bool previewsOn() const { return m_preview != nullptr; }
     // The format's hooks (PreviewSettings::completeUpTo, nameTrack).
     PreviewSettings* previewSettings() { return m_preview ? &m_preview->settings() : nullptr; }
     static constexpr std::uint64_t kPreviewPollStride = 4096;

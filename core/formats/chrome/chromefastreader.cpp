@@ -241,7 +241,7 @@ private:
         if (m_stopped.load(std::memory_order_relaxed))
             throw LoadCancelled();
         if (m_control.cancel && m_control.cancel->load(std::memory_order_relaxed)) {
-            if (m_control.keepPartial && m_control.keepPartial->load()) {
+            if (m_control.keepsWhatWasRead()) {
                 flush();
                 throw Cut();
             }
@@ -643,7 +643,7 @@ ChromeFastReader::Outcome ChromeFastReader::read()
             producer.release(item.job);
             // To keep what was read, the producer says where the cut is.
             if (m_control.cancel && m_control.cancel->load(std::memory_order_relaxed)
-                && !(m_control.keepPartial && m_control.keepPartial->load()))
+                && !m_control.keepsWhatWasRead())
                 throw LoadCancelled();
             break;
         }

@@ -69,11 +69,6 @@ void finishCut(ChromeTraceBuilder& chrome, ProfileBuilder& builder)
     builder.setPartial(cut);
 }
 
-bool keepsPartial(const LoadControl& control)
-{
-    return control.keepPartial && control.keepPartial->load();
-}
-
 } // namespace
 
 bool ChromeFormat::hasFileReader() const
@@ -100,11 +95,12 @@ bool ChromeFormat::readFile(QIODevice& file, const LoadControl& control, Profile
         const ChromeFastReader::Outcome outcome = reader.read();
         if (outcome == ChromeFastReader::Outcome::Unsupported)
             return false;
-        builder.stopPreviews();
-        if (outcome == ChromeFastReader::Outcome::Cut)
+        if (outcome == ChromeFastReader::Outcome::Cut) {
             finishCut(chrome, builder);
-        else
+        } else {
+            builder.stopPreviews();
             chrome.finish();
+        }
     } catch (const FormatError&) {
         return false; // the reference reader knows the byte offset
     }
@@ -122,7 +118,7 @@ void ChromeFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
     try {
         reader.read();
     } catch (const LoadCancelled&) {
-        if (!keepsPartial(input.control()))
+        if (!input.control().keepsWhatWasRead())
             throw;
         finishCut(chrome, builder);
         return;

@@ -137,8 +137,7 @@ void PerfettoFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) con
     try {
         reader.read(input);
     } catch (const LoadCancelled&) {
-        const LoadControl& control = input.control();
-        if (!(control.keepPartial && control.keepPartial->load()))
+        if (!input.control().keepsWhatWasRead())
             throw;
         builder.stopPreviews();
         reader.finish();
