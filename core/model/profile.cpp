@@ -1,7 +1,12 @@
 #include "profile.h"
 
+#include "freshmemory.h"
+#include "loaderror.h"
+#include "parallel.h"
+
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace runlane {
 
@@ -119,12 +124,57 @@ std::pair<IntervalId, IntervalId> Profile::overlapping(TrackId trackId, int dept
     return {IntervalId(lo - m_intervals.data()), IntervalId(hi - m_intervals.data())};
 }
 
-TrackId Profile::trackOf(IntervalId id) const
+TrackId Profile::trackOfSearched(IntervalId id) const
 {
     // Tracks own consecutive slices of the interval array, in track order.
     auto it = std::upper_bound(m_tracks.begin(), m_tracks.end(), id,
                                [](IntervalId value, const Track& t) { return value < t.end; });
     return TrackId(it - m_tracks.begin());
+}
+
+void Profile::indexTracks()
+{
+    m_trackAtBlock.resize((m_intervals.size() + (std::size_t(1) << kTrackBlockShift) - 1) >> kTrackBlockShift);
+    for (std::size_t b = 0; b < m_trackAtBlock.size(); ++b)
+        m_trackAtBlock[b] = trackOfSearched(IntervalId(b << kTrackBlockShift));
+}
+
+// A plain call, all of which its one interval says, as its label and that
+// interval: 8 bytes; any other measurement whole, 32 (measurement()). Each
+// part runs on every core and gives what one loop would.
+void Profile::keepMeasurements(std::vector<Measurement>&& measurements)
+{
+    const std::size_t count = measurements.size();
+    assignFresh(m_measurements, count);
+    // Plain when the interval rebuilds it exactly; an interval id with the
+    // top bit set (2^31 intervals, 48 GB of them) could not say so.
+    std::vector<std::size_t> wholeBegin = parallelSlices(count, [&](std::size_t from, std::size_t to) {
+        std::size_t whole = 0;
+        for (std::size_t id = from; id < to; ++id) {
+            const Measurement& m = measurements[id];
+            const bool plain = (m.flags & SingleInterval) && !(m.intervalRef & kKeptWhole)
+                && plainCall(m.label, m.intervalRef) == m;
+            m_measurements[id] = {m.label, plain ? m.intervalRef : kKeptWhole};
+            whole += plain ? 0 : 1;
+        }
+        return whole;
+    });
+    std::size_t total = 0;
+    for (std::size_t& begin : wholeBegin)
+        total += std::exchange(begin, total);
+    if (total > kKeptWhole)
+        throw FormatError("too many measurements");
+    m_wholeMeasurements.resize(total);
+    parallelSlices(count, [&](std::size_t from, std::size_t to) {
+        std::size_t next = wholeBegin[from / kParallelSlice];
+        for (std::size_t id = from; id < to; ++id) {
+            if (m_measurements[id].ref != kKeptWhole)
+                continue;
+            m_wholeMeasurements[next] = measurements[id];
+            m_measurements[id].ref = kKeptWhole | std::uint32_t(next++);
+        }
+    });
+    std::vector<Measurement>().swap(measurements);
 }
 
 int Profile::depthOf(IntervalId id) const
@@ -173,7 +223,9 @@ std::vector<Profile::MemoryPart> Profile::memoryBreakdown() const
         counters += sizeof(CounterSeries) + c.times.capacity() * sizeof(Time) + c.values.capacity() * sizeof(double);
     return {
         {"intervals", m_intervals.capacity() * sizeof(Interval)},
-        {"measurements", m_measurements.capacity() * sizeof(Measurement)},
+        {"measurements: label and interval", m_measurements.capacity() * sizeof(StoredMeasurement)},
+        {"measurements kept whole", m_wholeMeasurements.capacity() * sizeof(Measurement)},
+        {"track of each 4,096th interval", m_trackAtBlock.capacity() * sizeof(TrackId)},
         {"interval lists", m_intervalLists.capacity() * sizeof(IntervalId)},
         {"tracks", tracks},
         {"tracks' depth offsets", depthOffsets},

@@ -6,6 +6,9 @@
 #include "snapshotlist.h"
 #include "stringpool.h"
 
+#include <compare>
+#include <cstddef>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -153,17 +156,116 @@ public:
     // An empty interval at `from` counts as overlapping so that zero-length
     // calls stay visible and selectable.
     std::pair<IntervalId, IntervalId> overlapping(TrackId track, int depth, Time from, Time to) const;
-    TrackId trackOf(IntervalId id) const;
+    // O(1) but at a block's track boundary (m_trackAtBlock): measurement()
+    // asks it of every call it rebuilds.
+    TrackId trackOf(IntervalId id) const
+    {
+        const std::size_t block = id >> kTrackBlockShift;
+        if (block < m_trackAtBlock.size()) {
+            // The first track that ends after the block's first id: the
+            // answer unless another track begins within the block.
+            const TrackId t = m_trackAtBlock[block];
+            if (id < m_tracks[t].end)
+                return t;
+        }
+        return trackOfSearched(id);
+    }
     int depthOf(IntervalId id) const;
 
     std::size_t measurementCount() const { return m_measurements.size(); }
-    const Measurement& measurement(MeasurementId id) const { return m_measurements[id]; }
-    const std::vector<Measurement>& measurements() const { return m_measurements; }
+    // By value (issue 45, 32 bytes per interval): a call that is just its
+    // one interval, created as it starts and by what encloses it, finished
+    // and completed as it ends, is kept as its label and that interval
+    // (8 bytes) and rebuilt here from the interval. Every other measurement
+    // is kept whole. Usually every call but those of tasks is such a call.
+    Measurement measurement(MeasurementId id) const
+    {
+        const StoredMeasurement s = m_measurements[id];
+        return (s.ref & kKeptWhole) ? m_wholeMeasurements[s.ref & ~kKeptWhole] : plainCall(s.label, s.ref);
+    }
+    // measurement(id).label without rebuilding the rest.
+    LabelId labelOf(MeasurementId id) const { return m_measurements[id].label; }
+    // Every measurement by id, each rebuilt as measurement() does.
+    class Measurements
+    {
+    public:
+        // Random access, for the binary searches over ids in creation
+        // order; dereferenced it gives a Measurement by value.
+        class iterator
+        {
+        public:
+            using iterator_category = std::random_access_iterator_tag;
+            using value_type = Measurement;
+            using difference_type = std::ptrdiff_t;
+            using reference = Measurement;
+            using pointer = void;
+            iterator() = default;
+            iterator(const Profile* profile, MeasurementId id) : m_profile(profile), m_id(id) {}
+            Measurement operator*() const { return m_profile->measurement(m_id); }
+            Measurement operator[](difference_type n) const { return m_profile->measurement(MeasurementId(m_id + n)); }
+            iterator& operator++()
+            {
+                ++m_id;
+                return *this;
+            }
+            iterator operator++(int)
+            {
+                iterator old = *this;
+                ++m_id;
+                return old;
+            }
+            iterator& operator--()
+            {
+                --m_id;
+                return *this;
+            }
+            iterator operator--(int)
+            {
+                iterator old = *this;
+                --m_id;
+                return old;
+            }
+            iterator& operator+=(difference_type n)
+            {
+                m_id = MeasurementId(m_id + n);
+                return *this;
+            }
+            iterator& operator-=(difference_type n) { return *this += -n; }
+            friend iterator operator+(iterator it, difference_type n) { return it += n; }
+            friend iterator operator+(difference_type n, iterator it) { return it += n; }
+            friend iterator operator-(iterator it, difference_type n) { return it -= n; }
+            friend difference_type operator-(const iterator& a, const iterator& b)
+            {
+                return difference_type(a.m_id) - difference_type(b.m_id);
+            }
+            bool operator==(const iterator& other) const { return m_id == other.m_id; }
+            auto operator<=>(const iterator& other) const { return m_id <=> other.m_id; }
+
+        private:
+            const Profile* m_profile = nullptr;
+            MeasurementId m_id = 0;
+        };
+        explicit Measurements(const Profile& profile) : m_profile(&profile) {}
+        std::size_t size() const { return m_profile->measurementCount(); }
+        bool empty() const { return size() == 0; }
+        Measurement operator[](std::size_t id) const { return m_profile->measurement(MeasurementId(id)); }
+        Measurement front() const { return (*this)[0]; }
+        Measurement back() const { return (*this)[size() - 1]; }
+        iterator begin() const { return {m_profile, 0}; }
+        iterator end() const { return {m_profile, MeasurementId(size())}; }
+
+    private:
+        const Profile* m_profile;
+    };
+    Measurements measurements() const { return Measurements(*this); }
     // The active intervals of a measurement, in time order.
     // Inline: the rank asks it of every measurement, twice.
     std::span<const IntervalId> intervalsOf(MeasurementId id) const
     {
-        const Measurement& m = m_measurements[id];
+        const StoredMeasurement& s = m_measurements[id];
+        if (!(s.ref & kKeptWhole))
+            return std::span<const IntervalId>(&s.ref, 1);
+        const Measurement& m = m_wholeMeasurements[s.ref & ~kKeptWhole];
         if (m.flags & SingleInterval)
             return std::span<const IntervalId>(&m.intervalRef, 1);
         const IntervalId* list = m_intervalLists.data() + m.intervalRef;
@@ -265,6 +367,38 @@ private:
     friend class ProfileBuilder;
     friend class ProfileFinisher;
 
+    // A measurement as kept: its label, and either the interval of a plain
+    // call (measurement()) or, with kKeptWhole, its index in
+    // m_wholeMeasurements.
+    struct StoredMeasurement {
+        LabelId label;
+        std::uint32_t ref;
+    };
+    static constexpr std::uint32_t kKeptWhole = 1u << 31;
+    // trackOf's table: the track of every 4,096th interval.
+    static constexpr int kTrackBlockShift = 12;
+
+    // The plain call of `label` that is the interval `id` (measurement()).
+    Measurement plainCall(LabelId label, IntervalId id) const
+    {
+        const Interval& iv = m_intervals[id];
+        Measurement m;
+        m.created = iv.start;
+        m.finished = iv.end;
+        m.label = label;
+        m.creator = iv.parent == kNone ? kNone : m_intervals[iv.parent].measurement;
+        m.intervalRef = id;
+        m.track = trackOf(id);
+        m.state = std::uint32_t(FinalState::Completed);
+        m.flags = SingleInterval | Call;
+        return m;
+    }
+    TrackId trackOfSearched(IntervalId id) const;
+    // For ProfileFinisher, once the intervals and tracks are final: fills
+    // trackOf's table, then takes the measurements over.
+    void indexTracks();
+    void keepMeasurements(std::vector<Measurement>&& measurements);
+
     std::string m_format;
     std::string m_sourcePath;
     ValueUnit m_unit = ValueUnit::Nanoseconds;
@@ -275,7 +409,9 @@ private:
     std::vector<bool> m_idle; // by label; empty when no label is idle
     std::vector<Track> m_tracks;
     std::vector<Interval> m_intervals;
-    std::vector<Measurement> m_measurements;
+    std::vector<StoredMeasurement> m_measurements; // by id
+    std::vector<Measurement> m_wholeMeasurements; // those not plain calls, by id
+    std::vector<TrackId> m_trackAtBlock; // trackOf(block << kTrackBlockShift)
     // Interval lists of measurements with other than one interval: a count
     // followed by that many ids. Entry 0 is the shared empty list.
     std::vector<IntervalId> m_intervalLists;

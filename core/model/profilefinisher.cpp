@@ -89,6 +89,7 @@ std::shared_ptr<const Profile> ProfileFinisher::run(const std::atomic<bool>* can
     checkCancel(cancel);
     buildIntervalLists();
     finishTracks();
+    storeMeasurements();
     sortEvents();
     return handOver();
 }
@@ -727,9 +728,18 @@ void ProfileFinisher::finishTracks()
         track.name = track.displayName != kEmptyString ? track.displayName
                                                        : m_profile->m_strings.intern(Profile::nameOf(track, m_profile->m_strings));
     }
+    m_profile->indexTracks();
 }
 
-// Step 10. Marks by time, wakes by task then time, triggers and args by
+// Step 10. The profile keeps its measurements as it likes best
+// (Profile::keepMeasurements). Needs the final interval lists
+// (buildIntervalLists) and tracks (finishTracks).
+void ProfileFinisher::storeMeasurements()
+{
+    m_profile->keepMeasurements(std::move(m_measurements));
+}
+
+// Step 11. Marks by time, wakes by task then time, triggers and args by
 // the measurement they belong to, counter points by time: the orders the
 // views and analyses search them in. Wakes, triggers and args need their
 // final ids (orderMeasurements).
@@ -754,16 +764,14 @@ void ProfileFinisher::sortEvents()
         c.sortByTime();
 }
 
-// Step 11. The rest of what was recorded moves into the profile, which is
+// Step 12. The rest of what was recorded moves into the profile, which is
 // complete and from now on read-only. The recording's vectors grew by
 // doubling; the profile keeps exact sizes.
 std::shared_ptr<const Profile> ProfileFinisher::handOver()
 {
     m_labels.shrink_to_fit();
-    m_measurements.shrink_to_fit();
     m_marks.shrink_to_fit();
     m_profile->m_labels = std::move(m_labels);
-    m_profile->m_measurements = std::move(m_measurements);
     m_profile->m_marks = std::move(m_marks);
     m_args.shrink_to_fit();
     m_profile->m_args = std::move(m_args);

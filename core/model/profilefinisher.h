@@ -63,6 +63,7 @@ private:
     void orderMeasurements(const std::atomic<bool>* cancel);
     void buildIntervalLists();
     void finishTracks();
+    void storeMeasurements();
     void sortEvents();
     std::shared_ptr<const Profile> handOver();
 

@@ -117,6 +117,7 @@ struct Measurement {
     FinalState finalState() const { return static_cast<FinalState>(state); }
     bool isAsync() const { return (flags & AsyncMeasurement) != 0; }
     bool isBornFinished() const { return (flags & BornFinished) != 0; }
+    bool operator==(const Measurement&) const = default;
 };
 static_assert(sizeof(Measurement) == 32, "Measurement must stay compact");
 

@@ -724,24 +724,6 @@ private Q_SLOTS:
         QCOMPARE(ProfileFinisher::innermostRunningAt(intervals, std::vector<IntervalId>{5}, t), kNone);
         QCOMPARE(ProfileFinisher::innermostRunningAt(intervals, {}, t), kNone);
     }
-
-    void memoryPerIntervalUnder64Bytes()
-    {
-        ProfileBuilder b("test");
-        const TrackId t = addThread(b);
-        const LabelId labels[] = {b.label("a"), b.label("b"), b.label("c")};
-        // 100,000 calls: groups of a root with two nested children.
-        for (std::uint32_t i = 0; i < 100000; ++i) {
-            const Time base = Time(i / 3) * 100;
-            const Time s = base + (i % 3 == 0 ? 0 : i % 3 == 1 ? 10 : 50);
-            const Time e = i % 3 == 0 ? base + 90 : s + 30;
-            b.addCall(t, labels[i % 3], s, e, i);
-        }
-        const auto p = b.build();
-        QCOMPARE(p->intervalCount(), std::size_t(100000));
-        const double perInterval = double(p->modelMemoryUsage()) / double(p->intervalCount());
-        QVERIFY2(perInterval < 64.0, qPrintable(QString::number(perInterval)));
-    }
 };
 
 QTEST_GUILESS_MAIN(TestProfileBuilder)

@@ -1,0 +1,195 @@
+#include "profilebuilder.h"
+
+#include "testsupport.h"
+
+#include <QtTest>
+
+#include <map>
+#include <string>
+
+// Profile's storage: how it keeps its measurements (a plain call as its
+// label and interval, anything else whole) and finds an interval's track.
+
+using namespace runlane;
+using runlane::test::qstr;
+
+namespace {
+
+TrackId addThread(ProfileBuilder& b, std::int64_t tid = 1)
+{
+    TrackInfo info;
+    info.pid = 1;
+    info.tid = tid;
+    return b.addTrack(info);
+}
+
+} // namespace
+
+class TestProfile : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Issue 45: a plain call is kept as its label and interval (8 bytes)
+    // and rebuilt from the interval; anything its interval cannot say is
+    // kept whole. Each row: the measurements by name as measurement()
+    // gives them (creator by name, "" for none), and how many are whole.
+    void measurementsAreRebuiltExactly_data()
+    {
+        QTest::addColumn<int>("scenario");
+        QTest::addColumn<QStringList>("expected"); // "name created finished creator state flags"
+        QTest::addColumn<int>("keptWhole");
+        const QString call = QString::number(SingleInterval | Call);
+        QTest::newRow("plain calls") << 0
+                                     << QStringList{"f 0 100 - completed " + call, "g 10 50 f completed " + call,
+                                                    "h 60 70 f completed " + call}
+                                     << 0;
+        QTest::newRow("open call") << 1
+                                   << QStringList{"open 10 90 - unfinished " + call, "late 20 90 open completed " + call}
+                                   << 1;
+        QTest::newRow("named creator") << 2
+                                       << QStringList{"f 0 100 - completed " + call, "g 10 50 - completed " + call,
+                                                      "other 200 300 - completed " + call}
+                                       << 1;
+        QTest::newRow("task of one interval")
+            << 3
+            << QStringList{"f 0 100 - completed " + call,
+                           "task 5 40 f completed " + QString::number(SingleInterval | AsyncMeasurement)}
+            << 1;
+        QTest::newRow("open call cut at its caller's end")
+            << 4
+            << QStringList{"f 0 100 - completed " + call, "g 50 100 f ended " + call, "later 200 300 - completed " + call}
+            << 1;
+        QTest::newRow("failed call") << 5 << QStringList{"f 0 100 - failed " + call} << 1;
+    }
+
+    void measurementsAreRebuiltExactly()
+    {
+        QFETCH(int, scenario);
+        QFETCH(QStringList, expected);
+        QFETCH(int, keptWhole);
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        switch (scenario) {
+        case 0:
+            b.addCall(t, b.label("f"), 0, 100, 0);
+            b.addCall(t, b.label("g"), 10, 50, 1);
+            b.addCall(t, b.label("h"), 60, 70, 2);
+            break;
+        case 1:
+            b.addCall(t, b.label("open"), 10, ProfileBuilder::kOpen, 0);
+            b.addCall(t, b.label("late"), 20, 90, 1);
+            break;
+        case 2: {
+            b.addCall(t, b.label("f"), 0, 100, 0);
+            const MeasurementId g = b.addCall(t, b.label("g"), 10, 50, 1);
+            b.addCall(t, b.label("other"), 200, 300, 2);
+            b.setCreator(g, kNone); // not its caller, f
+            break;
+        }
+        case 3: {
+            b.addCall(t, b.label("f"), 0, 100, 0);
+            const MeasurementId task = b.addMeasurement(t, b.label("task"), 5, ProfileBuilder::kAutoCreator, AsyncMeasurement);
+            b.addInterval(task, 5, 40, 1);
+            b.finish(task, 40, FinalState::Completed);
+            break;
+        }
+        case 4:
+            b.addCall(t, b.label("f"), 0, 100, 0);
+            b.addCall(t, b.label("g"), 50, ProfileBuilder::kOpen, 1);
+            b.addCall(t, b.label("later"), 200, 300, 2);
+            break;
+        case 5: {
+            const MeasurementId f = b.addCall(t, b.label("f"), 0, 100, 0);
+            b.finish(f, 100, FinalState::Failed);
+            break;
+        }
+        }
+        const auto p = b.build();
+        QStringList actual;
+        for (MeasurementId id = 0; id < p->measurementCount(); ++id) {
+            const Measurement m = p->measurement(id);
+            QCOMPARE(m, p->measurements()[id]);
+            QCOMPARE(m.label, p->labelOf(id));
+            QCOMPARE(m.track, t);
+            const QString creator = m.creator == kNone ? QStringLiteral("-") : qstr(p->labelName(p->measurement(m.creator).label));
+            actual << QStringLiteral("%1 %2 %3 %4 %5 %6")
+                          .arg(qstr(p->labelName(m.label)))
+                          .arg(m.created)
+                          .arg(m.finished)
+                          .arg(creator, qstr(finalStateName(m.finalState())))
+                          .arg(m.flags);
+        }
+        QCOMPARE(actual, expected);
+        std::size_t whole = 0;
+        for (const Profile::MemoryPart& part : p->memoryBreakdown())
+            if (std::string_view(part.name) == "measurements kept whole")
+                whole = part.bytes;
+        QCOMPARE(whole, std::size_t(keptWhole) * sizeof(Measurement));
+    }
+
+    // trackOf, and the track a plain call is rebuilt with, against a search
+    // over the tracks: tracks of every size around trackOf's 4,096-interval
+    // blocks, empty ones among them.
+    void trackOfAcrossBlocks()
+    {
+        const std::vector<int> sizes{1, 5000, 3, 0, 9000, 1, 1, 4095, 4097, 0, 2};
+        ProfileBuilder b("test");
+        std::vector<TrackId> tracks;
+        for (std::size_t t = 0; t < sizes.size(); ++t)
+            tracks.push_back(addThread(b, std::int64_t(t + 1)));
+        std::uint32_t order = 0;
+        for (std::size_t t = 0; t < sizes.size(); ++t) {
+            const LabelId label = b.label("on " + std::to_string(t));
+            for (int i = 0; i < sizes[t]; ++i)
+                b.addCall(tracks[t], label, Time(i) * 10, Time(i) * 10 + 5, order++);
+        }
+        const auto p = b.build();
+        QCOMPARE(p->intervalCount(), std::size_t(order));
+        QCOMPARE(p->trackCount(), sizes.size());
+        std::size_t mismatches = 0;
+        for (IntervalId id = 0; id < p->intervalCount(); ++id) {
+            TrackId searched = 0;
+            while (p->track(searched).end <= id)
+                ++searched;
+            mismatches += p->trackOf(id) != searched;
+        }
+        QCOMPARE(mismatches, std::size_t(0));
+        for (MeasurementId id = 0; id < p->measurementCount(); ++id) {
+            const Measurement m = p->measurement(id);
+            const std::string name = "on " + std::to_string(m.track);
+            mismatches += p->labelName(m.label) != name || m.track != p->trackOf(p->intervalsOf(id)[0]);
+        }
+        QCOMPARE(mismatches, std::size_t(0));
+    }
+
+    // Issue 45's 32 bytes per interval, for calls: 24 for the interval,
+    // 8 for its measurement, the rest a few hundred bytes in all.
+    void memoryPerInterval()
+    {
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        const LabelId labels[] = {b.label("a"), b.label("b"), b.label("c")};
+        // 100,000 calls: groups of a root with two nested children.
+        for (std::uint32_t i = 0; i < 100000; ++i) {
+            const Time base = Time(i / 3) * 100;
+            const Time s = base + (i % 3 == 0 ? 0 : i % 3 == 1 ? 10 : 50);
+            const Time e = i % 3 == 0 ? base + 90 : s + 30;
+            b.addCall(t, labels[i % 3], s, e, i);
+        }
+        const auto p = b.build();
+        QCOMPARE(p->intervalCount(), std::size_t(100000));
+        std::map<std::string, std::size_t> parts;
+        for (const Profile::MemoryPart& part : p->memoryBreakdown())
+            parts[part.name] = part.bytes;
+        QCOMPARE(parts["intervals"], std::size_t(2400000));
+        QCOMPARE(parts["measurements: label and interval"], std::size_t(800000));
+        QCOMPARE(parts["measurements kept whole"], std::size_t(0));
+        QCOMPARE(parts["track of each 4,096th interval"], std::size_t(25 * 4));
+        const double perInterval = double(p->modelMemoryUsage()) / double(p->intervalCount());
+        QVERIFY2(perInterval < 32.02, qPrintable(QString::number(perInterval)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfile)
+#include "tst_profile.moc"
