@@ -5,6 +5,7 @@
 #include "parallel.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <utility>
 
@@ -140,12 +141,18 @@ void Profile::indexTracks()
 }
 
 // A plain call, all of which its one interval says, as its label and that
-// interval: 8 bytes; any other measurement whole, 32 (measurement()). Each
-// part runs on every core and gives what one loop would.
-void Profile::keepMeasurements(std::vector<Measurement>&& measurements)
+// interval: 6 bytes (8 with over 65,536 labels); any other measurement
+// whole besides, 32 more (measurement()). Each part runs on every core and
+// gives what one loop would.
+void Profile::keepMeasurements(std::vector<Measurement>&& measurements, std::size_t labelCount)
 {
     const std::size_t count = measurements.size();
-    assignFresh(m_measurements, count);
+    const bool wide = labelCount > std::size_t(std::numeric_limits<std::uint16_t>::max()) + 1;
+    assignFresh(m_measurementRefs, count);
+    if (wide)
+        assignFresh(m_measurementLabelsWide, count);
+    else
+        assignFresh(m_measurementLabels, count);
     // Plain when the interval rebuilds it exactly; an interval id with the
     // top bit set (2^31 intervals, 48 GB of them) could not say so.
     std::vector<std::size_t> wholeBegin = parallelSlices(count, [&](std::size_t from, std::size_t to) {
@@ -154,7 +161,11 @@ void Profile::keepMeasurements(std::vector<Measurement>&& measurements)
             const Measurement& m = measurements[id];
             const bool plain = (m.flags & SingleInterval) && !(m.intervalRef & kKeptWhole)
                 && plainCall(m.label, m.intervalRef) == m;
-            m_measurements[id] = {m.label, plain ? m.intervalRef : kKeptWhole};
+            m_measurementRefs[id] = plain ? m.intervalRef : kKeptWhole;
+            if (wide)
+                m_measurementLabelsWide[id] = m.label;
+            else
+                m_measurementLabels[id] = std::uint16_t(m.label);
             whole += plain ? 0 : 1;
         }
         return whole;
@@ -168,10 +179,10 @@ void Profile::keepMeasurements(std::vector<Measurement>&& measurements)
     parallelSlices(count, [&](std::size_t from, std::size_t to) {
         std::size_t next = wholeBegin[from / kParallelSlice];
         for (std::size_t id = from; id < to; ++id) {
-            if (m_measurements[id].ref != kKeptWhole)
+            if (m_measurementRefs[id] != kKeptWhole)
                 continue;
             m_wholeMeasurements[next] = measurements[id];
-            m_measurements[id].ref = kKeptWhole | std::uint32_t(next++);
+            m_measurementRefs[id] = kKeptWhole | std::uint32_t(next++);
         }
     });
     std::vector<Measurement>().swap(measurements);
@@ -223,7 +234,9 @@ std::vector<Profile::MemoryPart> Profile::memoryBreakdown() const
         counters += sizeof(CounterSeries) + c.times.capacity() * sizeof(Time) + c.values.capacity() * sizeof(double);
     return {
         {"intervals", m_intervals.capacity() * sizeof(Interval)},
-        {"measurements: label and interval", m_measurements.capacity() * sizeof(StoredMeasurement)},
+        {"measurements: label", m_measurementLabels.capacity() * sizeof(std::uint16_t)
+                                    + m_measurementLabelsWide.capacity() * sizeof(LabelId)},
+        {"measurements: interval", m_measurementRefs.capacity() * sizeof(std::uint32_t)},
         {"measurements kept whole", m_wholeMeasurements.capacity() * sizeof(Measurement)},
         {"track of each 4,096th interval", m_trackAtBlock.capacity() * sizeof(TrackId)},
         {"interval lists", m_intervalLists.capacity() * sizeof(IntervalId)},

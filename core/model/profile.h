@@ -172,19 +172,22 @@ public:
     }
     int depthOf(IntervalId id) const;
 
-    std::size_t measurementCount() const { return m_measurements.size(); }
+    std::size_t measurementCount() const { return m_measurementRefs.size(); }
     // By value (issue 45, 32 bytes per interval): a call that is just its
     // one interval, created as it starts and by what encloses it, finished
     // and completed as it ends, is kept as its label and that interval
-    // (8 bytes) and rebuilt here from the interval. Every other measurement
+    // (6 bytes) and rebuilt here from the interval. Every other measurement
     // is kept whole. Usually every call but those of tasks is such a call.
     Measurement measurement(MeasurementId id) const
     {
-        const StoredMeasurement s = m_measurements[id];
-        return (s.ref & kKeptWhole) ? m_wholeMeasurements[s.ref & ~kKeptWhole] : plainCall(s.label, s.ref);
+        const std::uint32_t ref = m_measurementRefs[id];
+        return (ref & kKeptWhole) ? m_wholeMeasurements[ref & ~kKeptWhole] : plainCall(labelOf(id), ref);
     }
     // measurement(id).label without rebuilding the rest.
-    LabelId labelOf(MeasurementId id) const { return m_measurements[id].label; }
+    LabelId labelOf(MeasurementId id) const
+    {
+        return m_measurementLabelsWide.empty() ? LabelId(m_measurementLabels[id]) : m_measurementLabelsWide[id];
+    }
     // Every measurement by id, each rebuilt as measurement() does.
     class Measurements
     {
@@ -262,10 +265,10 @@ public:
     // Inline: the rank asks it of every measurement, twice.
     std::span<const IntervalId> intervalsOf(MeasurementId id) const
     {
-        const StoredMeasurement& s = m_measurements[id];
-        if (!(s.ref & kKeptWhole))
-            return std::span<const IntervalId>(&s.ref, 1);
-        const Measurement& m = m_wholeMeasurements[s.ref & ~kKeptWhole];
+        const std::uint32_t& ref = m_measurementRefs[id];
+        if (!(ref & kKeptWhole))
+            return std::span<const IntervalId>(&ref, 1);
+        const Measurement& m = m_wholeMeasurements[ref & ~kKeptWhole];
         if (m.flags & SingleInterval)
             return std::span<const IntervalId>(&m.intervalRef, 1);
         const IntervalId* list = m_intervalLists.data() + m.intervalRef;
@@ -367,13 +370,9 @@ private:
     friend class ProfileBuilder;
     friend class ProfileFinisher;
 
-    // A measurement as kept: its label, and either the interval of a plain
-    // call (measurement()) or, with kKeptWhole, its index in
+    // A measurement's reference (m_measurementRefs): the interval of a
+    // plain call (measurement()) or, with kKeptWhole, its index in
     // m_wholeMeasurements.
-    struct StoredMeasurement {
-        LabelId label;
-        std::uint32_t ref;
-    };
     static constexpr std::uint32_t kKeptWhole = 1u << 31;
     // trackOf's table: the track of every 4,096th interval.
     static constexpr int kTrackBlockShift = 12;
@@ -393,11 +392,13 @@ private:
         m.flags = SingleInterval | Call;
         return m;
     }
-    TrackId trackOfSearched(IntervalId id) const;
+    // Pure: a caller that reads only some fields of a rebuilt measurement
+    // (its label, its times) pays nothing for the track it did not read.
+    [[gnu::pure]] TrackId trackOfSearched(IntervalId id) const;
     // For ProfileFinisher, once the intervals and tracks are final: fills
     // trackOf's table, then takes the measurements over.
     void indexTracks();
-    void keepMeasurements(std::vector<Measurement>&& measurements);
+    void keepMeasurements(std::vector<Measurement>&& measurements, std::size_t labelCount);
 
     std::string m_format;
     std::string m_sourcePath;
@@ -409,7 +410,11 @@ private:
     std::vector<bool> m_idle; // by label; empty when no label is idle
     std::vector<Track> m_tracks;
     std::vector<Interval> m_intervals;
-    std::vector<StoredMeasurement> m_measurements; // by id
+    // A measurement is kept as its label and reference, 6 bytes while the
+    // labels fit in 16 bits (all but the rarest profiles), else 8.
+    std::vector<std::uint32_t> m_measurementRefs; // by id
+    std::vector<std::uint16_t> m_measurementLabels; // by id, unless wide
+    std::vector<LabelId> m_measurementLabelsWide; // by id, when over 65,536 labels
     std::vector<Measurement> m_wholeMeasurements; // those not plain calls, by id
     std::vector<TrackId> m_trackAtBlock; // trackOf(block << kTrackBlockShift)
     // Interval lists of measurements with other than one interval: a count

@@ -438,6 +438,9 @@ void ProfileFinisher::clampMeasurements()
             });
         }
     }
+    // Nothing after needs the last ends: gone before orderMeasurements,
+    // the peak of a load's memory, which would otherwise renumber them.
+    std::vector<Time>().swap(m_lastEnd);
 }
 
 // Step 6. Creators the format left to derive (kAutoCreator, setCreatedOn):
@@ -588,17 +591,12 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     }
     {
         std::vector<IntervalId> first;
-        std::vector<Time> lastEnd;
         assignFresh(first, count);
-        assignFresh(lastEnd, count);
         slicesOf(count, [&](std::size_t from, std::size_t to) {
-            for (std::size_t i = from; i < to; ++i) {
+            for (std::size_t i = from; i < to; ++i)
                 first[i] = m_firstInterval[order[i]];
-                lastEnd[i] = m_lastEnd[order[i]];
-            }
         });
         m_firstInterval = std::move(first);
-        m_lastEnd = std::move(lastEnd);
     }
     std::vector<MeasurementId>().swap(order);
     for (Profile::Trigger& t : m_triggers)
@@ -736,7 +734,7 @@ void ProfileFinisher::finishTracks()
 // (buildIntervalLists) and tracks (finishTracks).
 void ProfileFinisher::storeMeasurements()
 {
-    m_profile->keepMeasurements(std::move(m_measurements));
+    m_profile->keepMeasurements(std::move(m_measurements), m_labels.size());
 }
 
 // Step 11. Marks by time, wakes by task then time, triggers and args by

@@ -100,7 +100,8 @@ private:
     Time m_spanTo;
 
     // Filled by layout: per track, depth offsets relative to the whole array;
-    // per measurement, its earliest interval and the end of its last one.
+    // per measurement, its earliest interval and the end of its last one
+    // (the last ends only until clampMeasurements).
     std::vector<std::vector<IntervalId>> m_depthOffsets;
     std::vector<IntervalId> m_firstInterval;
     std::vector<Time> m_lastEnd;

@@ -30,7 +30,7 @@ class TestProfile : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    // Issue 45: a plain call is kept as its label and interval (8 bytes)
+    // Issue 45: a plain call is kept as its label and interval (6 bytes)
     // and rebuilt from the interval; anything its interval cannot say is
     // kept whole. Each row: the measurements by name as measurement()
     // gives them (creator by name, "" for none), and how many are whole.
@@ -164,7 +164,7 @@ private Q_SLOTS:
     }
 
     // Issue 45's 32 bytes per interval, for calls: 24 for the interval,
-    // 8 for its measurement, the rest a few hundred bytes in all.
+    // 6 for its measurement, the rest a few hundred bytes in all.
     void memoryPerInterval()
     {
         ProfileBuilder b("test");
@@ -183,11 +183,45 @@ private Q_SLOTS:
         for (const Profile::MemoryPart& part : p->memoryBreakdown())
             parts[part.name] = part.bytes;
         QCOMPARE(parts["intervals"], std::size_t(2400000));
-        QCOMPARE(parts["measurements: label and interval"], std::size_t(800000));
+        QCOMPARE(parts["measurements: label"], std::size_t(200000));
+        QCOMPARE(parts["measurements: interval"], std::size_t(400000));
         QCOMPARE(parts["measurements kept whole"], std::size_t(0));
         QCOMPARE(parts["track of each 4,096th interval"], std::size_t(25 * 4));
         const double perInterval = double(p->modelMemoryUsage()) / double(p->intervalCount());
-        QVERIFY2(perInterval < 32.02, qPrintable(QString::number(perInterval)));
+        QVERIFY2(perInterval < 30.02, qPrintable(QString::number(perInterval)));
+    }
+
+    // Over 65,536 labels a measurement's label takes 4 bytes, and every one
+    // still reads back as given.
+    void labelsBeyondSixteenBits_data()
+    {
+        QTest::addColumn<int>("labels");
+        QTest::addColumn<int>("bytesPerLabel");
+        QTest::newRow("65,536") << 65536 << 2;
+        QTest::newRow("65,537") << 65537 << 4;
+        QTest::newRow("70,000") << 70000 << 4;
+    }
+
+    void labelsBeyondSixteenBits()
+    {
+        QFETCH(int, labels);
+        QFETCH(int, bytesPerLabel);
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        for (int i = 0; i < labels; ++i)
+            b.addCall(t, b.label("f" + std::to_string(i)), Time(i) * 10, Time(i) * 10 + 5, std::uint32_t(i));
+        const auto p = b.build();
+        QCOMPARE(p->measurementCount(), std::size_t(labels));
+        std::size_t wrong = 0;
+        for (MeasurementId id = 0; id < p->measurementCount(); ++id) {
+            const Measurement m = p->measurement(id);
+            wrong += p->labelName(m.label) != "f" + std::to_string(m.created / 10) || p->labelOf(id) != m.label;
+        }
+        QCOMPARE(wrong, std::size_t(0));
+        std::map<std::string, std::size_t> parts;
+        for (const Profile::MemoryPart& part : p->memoryBreakdown())
+            parts[part.name] = part.bytes;
+        QCOMPARE(parts["measurements: label"], std::size_t(labels * bytesPerLabel));
     }
 };
 
