@@ -571,24 +571,31 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
         releaseScratch();
     }
 
+    // The measurements in their new order first, and only then the old ids'
+    // new ones (to rename the creators): the two copies of the measurements
+    // are the peak, and newId need not be there too.
+    {
+        std::vector<Measurement> sorted;
+        assignFresh(sorted, count);
+        slicesOf(count, [&](std::size_t from, std::size_t to) {
+            for (std::size_t i = from; i < to; ++i)
+                sorted[i] = m_measurements[order[i]];
+        });
+        m_measurements = std::move(sorted);
+    }
     std::vector<MeasurementId> newId;
     assignFresh(newId, count);
     slicesOf(count, [&](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i)
             newId[order[i]] = MeasurementId(i);
     });
-    {
-        std::vector<Measurement> sorted;
-        assignFresh(sorted, count);
-        slicesOf(count, [&](std::size_t from, std::size_t to) {
-            for (std::size_t i = from; i < to; ++i) {
-                sorted[i] = m_measurements[order[i]];
-                if (sorted[i].creator != kNone)
-                    sorted[i].creator = newId[sorted[i].creator];
-            }
-        });
-        m_measurements = std::move(sorted);
-    }
+    slicesOf(count, [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            MeasurementId& creator = m_measurements[i].creator;
+            if (creator != kNone)
+                creator = newId[creator];
+        }
+    });
     {
         std::vector<IntervalId> first;
         assignFresh(first, count);
