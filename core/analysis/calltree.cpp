@@ -23,7 +23,7 @@ CallTree::CallTree(const Profile& profile) : m_depthOffsets(profile.trackCount()
             for (IntervalId id = first; id < last; ++id) {
                 const Interval& iv = profile.interval(id);
                 const std::uint32_t parentNode = iv.parent == kNone ? kNone : nodeOf[iv.parent - track.begin];
-                const LabelId label = profile.measurement(iv.measurement).label;
+                const LabelId label = profile.labelOf(iv.measurement);
                 const std::uint64_t key = (std::uint64_t(parentNode + 1) << 32) | label;
                 auto [it, inserted] = childOf.emplace(key, std::uint32_t(m_nodes.size()));
                 if (inserted) {

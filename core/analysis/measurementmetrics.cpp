@@ -20,7 +20,7 @@ Time execOfTrack(const Profile& profile, TrackId t, std::vector<Time>* exec)
     const auto intervals = profile.intervals();
     const Track& track = profile.track(t);
     const bool idleLabels = profile.hasIdleLabels();
-    auto busyPart = [&](const Interval& iv) { return !idleLabels || !profile.isIdle(profile.measurement(iv.measurement).label); };
+    auto busyPart = [&](const Interval& iv) { return !idleLabels || !profile.isIdle(profile.labelOf(iv.measurement)); };
     Time busy = 0;
     for (IntervalId id = track.begin; id < track.end; ++id) {
         const Interval& iv = intervals[id];

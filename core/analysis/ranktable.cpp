@@ -210,7 +210,7 @@ private:
             const std::size_t slot = takeDead ? dead[--d] : --alive;
             if (total[slot] == 0)
                 continue;
-            addToLabel(ids[slot], profile.measurement(ids[slot]).label, total[slot]);
+            addToLabel(ids[slot], profile.labelOf(ids[slot]), total[slot]);
             if (up[slot] != kNotAlive)
                 total[up[slot]] = addClamped(total[up[slot]], total[slot]);
         }

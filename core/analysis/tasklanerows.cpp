@@ -95,7 +95,7 @@ std::size_t TaskLaneRows::perTaskRows(const Profile& p, const MeasurementMetrics
                              [metrics](MeasurementId a, MeasurementId b) { return metrics->exec(a) > metrics->exec(b); });
         } else if (o.order == Order::Name) {
             std::stable_sort(tasks.begin(), tasks.end(), [&p](MeasurementId a, MeasurementId b) {
-                return p.labelName(p.measurement(a).label) < p.labelName(p.measurement(b).label);
+                return p.labelName(p.labelOf(a)) < p.labelName(p.labelOf(b));
             });
         }
         rows.push_back(Row{t, kNone, y, Kind::Header, 0, std::uint32_t(tasks.size())});

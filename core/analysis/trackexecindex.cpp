@@ -13,7 +13,7 @@ TrackExecIndex::TrackExecIndex(const Profile& profile, TrackId track) : m_track(
     // A sampled thread's "(idle)" is left out: the index serves the usage,
     // where it is not busy time (as in UsageSeries::spansOf).
     ExecSegments::forEach(profile, track, kTimeMin, kTimeMax, [&](MeasurementId m, IntervalId, Time s, Time e) {
-        const LabelId label = profile.measurement(m).label;
+        const LabelId label = profile.labelOf(m);
         if (profile.isIdle(label))
             return;
         if (!m_segments.empty() && s < m_segments.back().start)

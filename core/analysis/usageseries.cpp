@@ -333,7 +333,7 @@ std::vector<UsageSeries::Span> UsageSeries::spansOf(const Profile& profile, Trac
     if (r.to > r.from) {
         // A sampled thread's "(idle)" is time it had nothing to do.
         ExecSegments::forEach(profile, track, r.from, r.to, [&](MeasurementId m, IntervalId, Time s, Time e) {
-            const LabelId label = profile.measurement(m).label;
+            const LabelId label = profile.labelOf(m);
             if (!profile.isIdle(label))
                 spans.push_back(Span{label, s, e, double(e - s)});
         });
@@ -387,7 +387,7 @@ TrackId UsageSeries::busiestTrack(const Profile& profile, const std::vector<Labe
     for (TrackId t = 0; t < profile.trackCount(); ++t) {
         Time exec = 0;
         ExecSegments::forEach(profile, t, profile.startTime(), kTimeMax, [&](MeasurementId m, IntervalId, Time s, Time e) {
-            if (counted[profile.measurement(m).label])
+            if (counted[profile.labelOf(m)])
                 exec = addClamped(exec, e - s);
         });
         if (exec > bestExec) {

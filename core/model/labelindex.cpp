@@ -9,13 +9,13 @@ LabelIndex::LabelIndex(const Profile& profile) : m_offsets(profile.labelCount() 
     // Counting sort by label: ids come out in id order within each label.
     const std::size_t count = profile.intervalCount();
     for (IntervalId id = 0; id < count; ++id)
-        ++m_offsets[profile.measurement(profile.interval(id).measurement).label + 1];
+        ++m_offsets[profile.labelOf(profile.interval(id).measurement) + 1];
     for (std::size_t l = 1; l < m_offsets.size(); ++l)
         m_offsets[l] += m_offsets[l - 1];
     m_ids.resize(count);
     std::vector<std::uint32_t> next(m_offsets.begin(), m_offsets.end() - 1);
     for (IntervalId id = 0; id < count; ++id)
-        m_ids[next[profile.measurement(profile.interval(id).measurement).label]++] = id;
+        m_ids[next[profile.labelOf(profile.interval(id).measurement)]++] = id;
 }
 
 std::span<const IntervalId> LabelIndex::inRow(LabelId label, IntervalId rowFirst, IntervalId rowLast) const

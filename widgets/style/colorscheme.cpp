@@ -67,7 +67,7 @@ std::vector<double> execPerLabel(const Profile& profile)
 {
     std::vector<double> exec(profile.labelCount(), 0.0);
     auto labelOf = [&](const Interval& iv) {
-        return iv.measurement < profile.measurementCount() ? profile.measurement(iv.measurement).label : kNone;
+        return iv.measurement < profile.measurementCount() ? profile.labelOf(iv.measurement) : kNone;
     };
     for (const Interval& iv : profile.intervals()) {
         const double length = double(iv.end) - double(iv.start);

@@ -23,7 +23,7 @@ public:
     {
         return std::uint32_t(&span - m_profile.intervals().data());
     }
-    LabelId labelOf(const Interval& span) const override { return m_profile.measurement(span.measurement).label; }
+    LabelId labelOf(const Interval& span) const override { return m_profile.labelOf(span.measurement); }
     MeasurementId measurementOf(const Interval& span) const override { return span.measurement; }
     int depthOf(std::uint32_t id) const override { return m_profile.depthOf(id); }
     TrackId trackOf(std::uint32_t id) const override { return m_profile.trackOf(id); }
