@@ -186,6 +186,89 @@ inline bool readAll(const std::string& path, std::vector<char>& text)
 
 } // namespace rawpass
 
+namespace rawpass {
+
+// One document in [data, data + size), readable up to data + capacity: a
+// Chrome trace, bare array or object form.
+inline bool walk(simdjson::ondemand::parser& parser, char* data, std::size_t size, std::size_t capacity, RawPass& pass)
+{
+    simdjson::ondemand::document doc;
+    if (parser.iterate(data, size, capacity).get(doc))
+        return false;
+    simdjson::ondemand::json_type type;
+    if (doc.type().get(type))
+        return false;
+    if (type == simdjson::ondemand::json_type::array) {
+        simdjson::ondemand::array array;
+        return !doc.get_array().get(array) && events(array, pass);
+    }
+    simdjson::ondemand::object object;
+    if (doc.get_object().get(object))
+        return false;
+    for (auto field : object) {
+        std::string_view key;
+        simdjson::ondemand::value value;
+        if (field.unescaped_key().get(key) || field.value().get(value))
+            return false;
+        ++pass.keys;
+        simdjson::ondemand::array array;
+        if (key == "traceEvents" ? value.get_array().get(array) || !events(array, pass)
+                                 : !touch(std::move(value), pass, 1))
+            return false;
+    }
+    return true;
+}
+
+// simdjson takes documents below 4 GiB. A larger trace (issue 45's 50 M
+// events, 5.3 GB) is walked in pieces of at most kPiece bytes (2 GiB: the
+// parser indexes 4 bytes per byte of a document), cut between
+// two events written one per line (",\n{", as the generator and DevTools
+// write them), in place: a piece's "," and newline become the array's and
+// object's close ("]}", or "] " for a bare array), and the next piece gets
+// the file's opening ('{"traceEvents":[' or '[') written over the end of
+// the piece before it, once that is walked. Each piece re-reads only that
+// opening, which must be short (64 bytes) so that the pass does no more
+// work than over one document; anything else fails as before.
+inline constexpr std::size_t kPiece = std::size_t(2) << 30;
+
+inline bool walkInPieces(std::vector<char>& text, RawPass& pass, std::size_t piece = kPiece)
+{
+    const std::string_view all(text.data(), text.size());
+    const std::size_t open = all.find('[');
+    if (open == std::string_view::npos || open >= 64)
+        return false;
+    const std::string opening(all.substr(0, open + 1));
+    const bool bare = all.find_first_not_of(" \t\r\n") == open;
+    simdjson::ondemand::parser parser;
+    std::size_t begin = 0; // of the piece, its opening included
+    for (bool first = true;; first = false) {
+        if (!first)
+            std::memcpy(text.data() + begin, opening.data(), opening.size());
+        const std::size_t rest = text.size() - begin;
+        if (rest <= piece) {
+            if (!walk(parser, text.data() + begin, rest, text.capacity() - begin, pass))
+                return false;
+            break;
+        }
+        // The last ",\n{" before the piece's limit.
+        const std::size_t cut = all.rfind(",\n{", begin + piece - 2);
+        if (cut == std::string_view::npos || cut <= begin + opening.size())
+            return false;
+        text[cut] = ']';
+        text[cut + 1] = bare ? ' ' : '}';
+        if (!walk(parser, text.data() + begin, cut + 2 - begin, text.capacity() - begin, pass))
+            return false;
+        if (!bare && !first)
+            --pass.keys; // "traceEvents" once, as in one document
+        begin = cut + 2 - opening.size();
+    }
+    if (!bare && begin > 0)
+        --pass.keys;
+    return true;
+}
+
+} // namespace rawpass
+
 // One raw pass over `path` (a Chrome trace, bare array or object form).
 inline RawPass rawPass(const std::string& path)
 {
@@ -197,36 +280,11 @@ inline RawPass rawPass(const std::string& path)
         return pass;
     const auto read = Clock::now();
     pass.textBytes = text.size();
-    simdjson::ondemand::parser parser;
-    simdjson::ondemand::document doc;
-    if (parser.iterate(text.data(), text.size(), text.capacity()).get(doc))
-        return pass;
-    simdjson::ondemand::json_type type;
-    if (doc.type().get(type))
-        return pass;
-    if (type == simdjson::ondemand::json_type::array) {
-        simdjson::ondemand::array array;
-        pass.ok = !doc.get_array().get(array) && rawpass::events(array, pass);
+    if (text.size() <= rawpass::kPiece) {
+        simdjson::ondemand::parser parser;
+        pass.ok = rawpass::walk(parser, text.data(), text.size(), text.capacity(), pass);
     } else {
-        simdjson::ondemand::object object;
-        if (doc.get_object().get(object))
-            return pass;
-        pass.ok = true;
-        for (auto field : object) {
-            std::string_view key;
-            simdjson::ondemand::value value;
-            if (field.unescaped_key().get(key) || field.value().get(value)) {
-                pass.ok = false;
-                break;
-            }
-            ++pass.keys;
-            simdjson::ondemand::array array;
-            if (key == "traceEvents" ? value.get_array().get(array) || !rawpass::events(array, pass)
-                                     : !rawpass::touch(std::move(value), pass, 1)) {
-                pass.ok = false;
-                break;
-            }
-        }
+        pass.ok = rawpass::walkInPieces(text, pass);
     }
     pass.readSeconds = std::chrono::duration<double>(read - start).count();
     pass.parseSeconds = std::chrono::duration<double>(Clock::now() - read).count();
