@@ -28,6 +28,15 @@ inline QString qstr(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
+// A thread track of process `pid` for a builder's calls.
+inline TrackId addThread(ProfileBuilder& b, std::int64_t pid = 1, std::int64_t tid = 1)
+{
+    TrackInfo info;
+    info.pid = pid;
+    info.tid = tid;
+    return b.addTrack(info);
+}
+
 // The first measurement with this label name, kNone if there is none.
 inline MeasurementId byName(const Profile& p, std::string_view name)
 {

@@ -11,19 +11,8 @@
 // label and interval, anything else whole) and finds an interval's track.
 
 using namespace runlane;
+using runlane::test::addThread;
 using runlane::test::qstr;
-
-namespace {
-
-TrackId addThread(ProfileBuilder& b, std::int64_t tid = 1)
-{
-    TrackInfo info;
-    info.pid = 1;
-    info.tid = tid;
-    return b.addTrack(info);
-}
-
-} // namespace
 
 class TestProfile : public QObject
 {
@@ -137,7 +126,7 @@ private Q_SLOTS:
         ProfileBuilder b("test");
         std::vector<TrackId> tracks;
         for (std::size_t t = 0; t < sizes.size(); ++t)
-            tracks.push_back(addThread(b, std::int64_t(t + 1)));
+            tracks.push_back(addThread(b, 1, std::int64_t(t + 1)));
         std::uint32_t order = 0;
         for (std::size_t t = 0; t < sizes.size(); ++t) {
             const LabelId label = b.label("on " + std::to_string(t));

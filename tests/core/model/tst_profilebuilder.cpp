@@ -12,18 +12,11 @@
 #include <set>
 
 using namespace runlane;
+using runlane::test::addThread;
 using runlane::test::byName;
 using runlane::test::qstr;
 
 namespace {
-
-TrackId addThread(ProfileBuilder& b, std::int64_t pid = 1, std::int64_t tid = 1)
-{
-    TrackInfo info;
-    info.pid = pid;
-    info.tid = tid;
-    return b.addTrack(info);
-}
 
 // Labels of the intervals at one depth, in order.
 QStringList namesAt(const Profile& p, TrackId t, int depth)
