@@ -219,11 +219,11 @@ inline bool walk(simdjson::ondemand::parser& parser, char* data, std::size_t siz
     return true;
 }
 
-// simdjson takes documents below 4 GiB. A larger trace (issue 45's 50 M
-// events, 5.3 GB) is walked in pieces of at most kPiece bytes (2 GiB: the
-// parser indexes 4 bytes per byte of a document), cut between
-// two events written one per line (",\n{", as the generator and DevTools
-// write them), in place: a piece's "," and newline become the array's and
+// The file as one document or, as simdjson takes none of 4 GiB or more,
+// in pieces (issue 45's 50 M events, 5.3 GB): of at most kPiece bytes (2
+// GiB: the parser indexes 4 bytes per byte of a document), cut between two
+// events written one per line (",\n{", as the generator and DevTools write
+// them), in place: a piece's "," and newline become the array's and
 // object's close ("]}", or "] " for a bare array), and the next piece gets
 // the file's opening ('{"traceEvents":[' or '[') written over the end of
 // the piece before it, once that is walked. Each piece re-reads only that
@@ -235,9 +235,7 @@ inline bool walkInPieces(std::vector<char>& text, RawPass& pass, std::size_t pie
 {
     const std::string_view all(text.data(), text.size());
     const std::size_t open = all.find('[');
-    if (open == std::string_view::npos || open >= 64)
-        return false;
-    const std::string opening(all.substr(0, open + 1));
+    const std::string opening(all.substr(0, open == std::string_view::npos ? 0 : open + 1));
     const bool bare = all.find_first_not_of(" \t\r\n") == open;
     simdjson::ondemand::parser parser;
     std::size_t begin = 0; // of the piece, its opening included
@@ -250,7 +248,9 @@ inline bool walkInPieces(std::vector<char>& text, RawPass& pass, std::size_t pie
                 return false;
             break;
         }
-        // The last ",\n{" before the piece's limit.
+        // The last ",\n{" before the piece's limit, after a short opening.
+        if (opening.empty() || opening.size() > 64)
+            return false;
         const std::size_t cut = all.rfind(",\n{", begin + piece - 2);
         if (cut == std::string_view::npos || cut <= begin + opening.size())
             return false;
@@ -280,12 +280,7 @@ inline RawPass rawPass(const std::string& path)
         return pass;
     const auto read = Clock::now();
     pass.textBytes = text.size();
-    if (text.size() <= rawpass::kPiece) {
-        simdjson::ondemand::parser parser;
-        pass.ok = rawpass::walk(parser, text.data(), text.size(), text.capacity(), pass);
-    } else {
-        pass.ok = rawpass::walkInPieces(text, pass);
-    }
+    pass.ok = rawpass::walkInPieces(text, pass);
     pass.readSeconds = std::chrono::duration<double>(read - start).count();
     pass.parseSeconds = std::chrono::duration<double>(Clock::now() - read).count();
     return pass;
