@@ -17,6 +17,20 @@ Time UsageSeries::defaultBinWidth(Time span)
 
 namespace {
 
+// The labels with exec, the k largest, largest first (ties in order of id).
+std::vector<LabelId> topLabels(const std::vector<double>& perLabel, std::size_t topK)
+{
+    std::vector<LabelId> order;
+    for (LabelId l = 0; l < perLabel.size(); ++l) {
+        if (perLabel[l] > 0)
+            order.push_back(l);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](LabelId a, LabelId b) { return perLabel[a] > perLabel[b]; });
+    if (order.size() > topK)
+        order.resize(topK);
+    return order;
+}
+
 // The grid line at or before `from` of a grid of `width` from `origin`;
 // `from` itself where that would pass the time scale's ends.
 Time gridStart(Time from, Time origin, Time width)
@@ -45,10 +59,7 @@ TimeRange UsageSeries::binPart(std::size_t bin) const
     return TimeRange{from, std::clamp(addClamped(binStart, m_binWidth), from, m_counted.to)};
 }
 
-template<typename ForEachSpan>
-UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange r,
-                                   Time origin, const std::vector<LabelId>* chosen, const std::vector<LabelId>& likely,
-                                   ForEachSpan&& forEachSpan)
+UsageSeries UsageSeries::binned(const Profile& profile, TrackId track, Time binWidth, TimeRange r, Time origin)
 {
     if (binWidth <= 0)
         throw std::invalid_argument("the bin width must be positive");
@@ -74,6 +85,103 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
     series.m_counted = {std::max(r.from, profile.startTime()), std::min(r.to, profile.endTime())};
     if (series.m_counted.to < series.m_counted.from)
         series.m_counted.to = series.m_counted.from;
+    return series;
+}
+
+void UsageSeries::share(const std::vector<double>& exec)
+{
+    // Each bin's shares are of its part counted; a bin wholly outside it
+    // (past the profile's end) has none, and no exec to share.
+    const std::size_t bins = m_binCount;
+    const std::size_t columns = seriesCount();
+    m_shares.resize(bins * columns);
+    m_busy.assign(bins, 0.0);
+    std::vector<double> total(columns, 0.0);
+    for (std::size_t b = 0; b < bins; ++b) {
+        const TimeRange inside = binPart(b);
+        const double length = double(inside.to - inside.from);
+        for (std::size_t c = 0; c < columns; ++c) {
+            const double e = exec[b * columns + c];
+            const double share = length > 0 ? e / length : 0.0;
+            m_shares[b * columns + c] = share;
+            m_busy[b] += share;
+            total[c] += e;
+        }
+    }
+    const double counted = double(m_counted.to - m_counted.from);
+    m_mean.resize(columns);
+    for (std::size_t c = 0; c < columns; ++c)
+        m_mean[c] = counted > 0 ? total[c] / counted : 0.0;
+}
+
+UsageSeries UsageSeries::fromSums(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
+                                  TimeRange r, Time origin)
+{
+    UsageSeries series = binned(profile, index.track(), binWidth, r, origin);
+    if (series.m_binCount == 0)
+        return series;
+    // The top k by exec inside the range, as from the spans: the same
+    // whole nanoseconds, summed exactly, so the same order.
+    std::vector<double> perLabel(profile.labelCount(), 0.0);
+    for (const LabelId l : index.labels()) {
+        if (l < perLabel.size())
+            perLabel[l] = double(index.exec(l, r.from, r.to));
+    }
+    series.m_labels = topLabels(perLabel, topK);
+    // Bin b counts [edge b, edge b + 1): the bins' bounds held inside the
+    // range. Each series' exec before each edge is one search, and "other"
+    // is the track's busy time less the labels', all in whole nanoseconds.
+    const std::size_t bins = series.m_binCount;
+    std::vector<Time> edges(bins + 1);
+    edges[0] = r.from;
+    for (std::size_t b = 1; b <= bins; ++b) {
+        // Past 2^63 (a range over most of the time scale) is past the range.
+        Time offset = 0;
+        Time edge = 0;
+        const bool past = __builtin_mul_overflow(Time(b), binWidth, &offset)
+            || __builtin_add_overflow(series.m_start, offset, &edge);
+        edges[b] = past ? r.to : std::clamp(edge, r.from, r.to);
+    }
+    const std::size_t columns = series.seriesCount();
+    const std::size_t other = columns - 1;
+    std::vector<double> exec(bins * columns, 0.0);
+    // The edges rise: each search goes on from the last one's answer.
+    std::vector<Time> busy(bins);
+    std::size_t cursor = 0;
+    Time before = index.busyBefore(edges[0], &cursor);
+    for (std::size_t b = 0; b < bins; ++b) {
+        const Time next = index.busyBefore(edges[b + 1], &cursor);
+        busy[b] = next - before;
+        before = next;
+    }
+    for (std::size_t k = 0; k < other; ++k) {
+        const LabelId label = series.m_labels[k];
+        cursor = 0;
+        before = index.execBefore(label, edges[0], &cursor);
+        for (std::size_t b = 0; b < bins; ++b) {
+            const Time next = index.execBefore(label, edges[b + 1], &cursor);
+            busy[b] -= next - before;
+            exec[b * columns + k] = double(next - before);
+            before = next;
+        }
+    }
+    for (std::size_t b = 0; b < bins; ++b)
+        exec[b * columns + other] = double(busy[b]);
+    series.share(exec);
+    return series;
+}
+
+template<typename ForEachSpan>
+UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time binWidth, std::size_t topK, TimeRange r,
+                                   Time origin, const std::vector<LabelId>* chosen, const std::vector<LabelId>& likely,
+                                   ForEachSpan&& forEachSpan)
+{
+    UsageSeries series = binned(profile, track, binWidth, r, origin);
+    if (series.m_binCount == 0)
+        return series;
+    const Time first = series.m_start;
+    const std::size_t bins = series.m_binCount;
+    const std::uint64_t width = std::uint64_t(binWidth);
 
     // Exec a span puts inside [a, b), spread evenly over the span. An
     // exec segment's (exec = its length) is the time itself, exactly:
@@ -91,15 +199,6 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
 
     // Pass 1: exec per label inside the range picks the top k.
     std::vector<LabelId> order;
-    auto pickTopK = [&](const std::vector<double>& perLabel) {
-        for (LabelId l = 0; l < perLabel.size(); ++l) {
-            if (perLabel[l] > 0)
-                order.push_back(l);
-        }
-        std::stable_sort(order.begin(), order.end(), [&](LabelId a, LabelId b) { return perLabel[a] > perLabel[b]; });
-        if (order.size() > topK)
-            order.resize(topK);
-    };
     // Spreads a span over the bins it touches: add(bin, exec in it), only
     // what lies inside the range.
     auto spread = [&](const Span& span, auto&& add) {
@@ -152,7 +251,7 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
             else
                 spread(span, [&](std::size_t bin, double e) { rest[bin] += e; });
         });
-        pickTopK(perLabel);
+        order = topLabels(perLabel, topK);
     }
     series.m_labels = order;
     std::vector<std::uint32_t> seriesOf(labels, std::uint32_t(order.size()));
@@ -196,26 +295,7 @@ UsageSeries UsageSeries::fromSpans(const Profile& profile, TrackId track, Time b
         }
         exec[b * columns + other] = sum;
     }
-    // Each bin's shares are of its part counted; a bin wholly outside it
-    // (past the profile's end) has none, and no exec to share.
-    series.m_shares.resize(bins * columns);
-    series.m_busy.assign(bins, 0.0);
-    std::vector<double> total(columns, 0.0);
-    for (std::size_t b = 0; b < bins; ++b) {
-        const TimeRange inside = series.binPart(b);
-        const double length = double(inside.to - inside.from);
-        for (std::size_t c = 0; c < columns; ++c) {
-            const double e = exec[b * columns + c];
-            const double share = length > 0 ? e / length : 0.0;
-            series.m_shares[b * columns + c] = share;
-            series.m_busy[b] += share;
-            total[c] += e;
-        }
-    }
-    const double counted = double(series.m_counted.to - series.m_counted.from);
-    series.m_mean.resize(columns);
-    for (std::size_t c = 0; c < columns; ++c)
-        series.m_mean[c] = counted > 0 ? total[c] / counted : 0.0;
+    series.share(exec);
     return series;
 }
 
@@ -405,6 +485,8 @@ UsageSeries UsageSeries::compute(const Profile& profile, const TrackExecIndex& i
     if (fromSnapshots(profile))
         return compute(profile, index.track(), binWidth, topK, range, likely, origin); // snapshots have no segments
     const TimeRange r = range.value_or(TimeRange{profile.startTime(), profile.endTime()});
+    if (index.summed())
+        return fromSums(profile, index, binWidth, topK, r, origin.value_or(r.from));
     return fromSpans(profile, index.track(), binWidth, topK, r, origin.value_or(r.from), nullptr, likely, [&index, r](auto&& fn) {
         index.forEach(r.from, r.to, [&fn](LabelId label, Time s, Time e) { fn(Span{label, s, e, double(e - s)}); });
     });

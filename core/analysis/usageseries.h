@@ -46,7 +46,9 @@ public:
                                std::optional<TimeRange> range = std::nullopt, const std::vector<LabelId>& likely = {},
                                std::optional<Time> origin = std::nullopt);
     // The same from a track's exec index (built once, for many ranges):
-    // equal to the above for the index's track.
+    // equal to the above for the index's track. From a summed index
+    // (TrackExecIndex::summed) a bin costs a search per series, whatever
+    // it holds, and `likely` is not needed.
     static UsageSeries compute(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
                                std::optional<TimeRange> range = std::nullopt, const std::vector<LabelId>& likely = {},
                                std::optional<Time> origin = std::nullopt);
@@ -90,6 +92,16 @@ private:
         Time to;
         double exec;
     };
+    // The bins of range `r` on the grid from `origin`, with nothing in
+    // them yet; none (binCount 0) for an empty range.
+    static UsageSeries binned(const Profile& profile, TrackId track, Time binWidth, TimeRange r, Time origin);
+    // The shares, busy fractions and means from `exec`: per bin, each
+    // series' exec (the labels', then other).
+    void share(const std::vector<double>& exec);
+    // From the sums of an index whose segments are disjoint: per bin and
+    // label, two binary searches instead of a run over the segments.
+    static UsageSeries fromSums(const Profile& profile, const TrackExecIndex& index, Time binWidth, std::size_t topK,
+                                TimeRange r, Time origin);
     // Passes 1 (top k, unless `chosen` gives the series; the bins of the
     // `likely` labels) and 2 (bins, when not all are in pass 1's) over the
     // spans forEachSpan(fn) gives.
