@@ -31,10 +31,10 @@ void TaskLaneRows::setTasks(TaskPacking packing, std::size_t trackCount)
     m_tasks.assign(trackCount, {});
     for (const TaskPacking::Row& row : m_packing.rows()) {
         for (std::uint32_t i = row.begin; i < row.end; ++i)
-            m_tasks[row.track].push_back(m_packing.tasks()[i]);
+            m_tasks[row.track].push_back(Task{m_packing.tasks()[i], m_packing.createdAt(i), m_packing.endAt(i)});
     }
-    for (auto& tasks : m_tasks)
-        std::sort(tasks.begin(), tasks.end()); // ids are in order of creation
+    for (auto& tasks : m_tasks) // ids are in order of creation
+        std::sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.id < b.id; });
     clearRows();
 }
 
@@ -78,10 +78,9 @@ std::size_t TaskLaneRows::perTaskRows(const Profile& p, const MeasurementMetrics
 {
     std::vector<std::vector<MeasurementId>> perTrack(m_tasks.size());
     for (std::size_t t = 0; t < m_tasks.size(); ++t) {
-        for (const MeasurementId id : m_tasks[t]) {
-            const Measurement& m = p.measurement(id);
-            if (!o.onlyInRange || (TaskPacking::endOf(p, m) >= o.from && m.created <= o.to))
-                perTrack[t].push_back(id);
+        for (const Task& task : m_tasks[t]) {
+            if (!o.onlyInRange || (task.end >= o.from && task.created <= o.to))
+                perTrack[t].push_back(task.id);
         }
     }
     int y = 0;

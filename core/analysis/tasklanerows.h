@@ -80,8 +80,17 @@ private:
     std::size_t packedRows(const Options& o, std::vector<Row>& rows) const;
     static std::size_t tasksWithin(const std::vector<Row>& rows, int height);
 
+    // A task to list, with what the range test reads: a zoom tests every
+    // task (39,058 in a 50 M-event trace), and reading each measurement
+    // from the profile, at random, made that 10 % of a notch's time.
+    struct Task {
+        MeasurementId id;
+        Time created;
+        Time end;
+    };
+
     TaskPacking m_packing;
-    std::vector<std::vector<MeasurementId>> m_tasks; // per track, by creation
+    std::vector<std::vector<Task>> m_tasks; // per track, by creation
     std::vector<Row> m_rows;
     std::vector<std::int32_t> m_rowOfPacked; // per TaskPacking row: its index in m_rows, -1 if not listed
     bool m_packedShown = false;

@@ -41,6 +41,9 @@ public:
     const std::vector<Row>& rows() const { return m_rows; }
     const std::vector<MeasurementId>& tasks() const { return m_tasks; }
     std::size_t taskCount() const { return m_tasks.size(); }
+    // When tasks()[i] was created, and when it ends (endOf).
+    Time createdAt(std::uint32_t i) const { return m_created[i]; }
+    Time endAt(std::uint32_t i) const { return m_ends[i]; }
     // The row of a task, or rows().size() if it is not an async task.
     std::size_t rowOf(MeasurementId task) const;
     // When a task stops occupying its row.

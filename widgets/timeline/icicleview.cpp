@@ -502,7 +502,11 @@ void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) con
             // starts in a later pixel column and draw the run as one block.
             const double column = std::floor(std::max(x0, 0.0));
             const Time boundary = m_axis->timeAt(column + 1, w);
-            const auto next = std::partition_point(slice.begin() + (i - base), slice.begin() + (last - base),
+            // Searched over the row's whole visible run, not from i: the
+            // columns' searches then share their first steps, which stay
+            // in the cache, where searches from i each probe other lines
+            // (a row of millions of intervals: a cache miss a step).
+            const auto next = std::partition_point(slice.begin() + (first - base), slice.begin() + (last - base),
                                                    [boundary](const Interval& c) { return c.start < boundary; });
             std::uint32_t j = std::max(i + 1, base + std::uint32_t(next - slice.begin()));
             // Only the run's last span can reach past this column; if it is
