@@ -571,17 +571,35 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
         releaseScratch();
     }
 
-    // The measurements in their new order first, and only then the old ids'
-    // new ones (to rename the creators): the two copies of the measurements
-    // are the peak, and newId need not be there too.
+    // The measurements (and their first intervals) moved into their new
+    // order in place, cycle by cycle
+    // of the permutation: a copy in the new order beside them was the
+    // load's peak (issue 45). A trace
+    // written in time order is nearly in order already, so most cycles are
+    // of one and the walk is close to a sequential pass.
     {
-        std::vector<Measurement> sorted;
-        assignFresh(sorted, count);
-        slicesOf(count, [&](std::size_t from, std::size_t to) {
-            for (std::size_t i = from; i < to; ++i)
-                sorted[i] = m_measurements[order[i]];
-        });
-        m_measurements = std::move(sorted);
+        std::vector<bool> placed(count, false);
+        for (std::size_t start = 0; start < count; ++start) {
+            if ((start & 0xFFFFF) == 0)
+                checkCancel(cancel);
+            if (placed[start] || order[start] == start)
+                continue;
+            const Measurement held = m_measurements[start];
+            const IntervalId heldFirst = m_firstInterval[start];
+            std::size_t i = start;
+            for (;;) {
+                placed[i] = true;
+                const std::size_t from = order[i];
+                if (from == start) {
+                    m_measurements[i] = held;
+                    m_firstInterval[i] = heldFirst;
+                    break;
+                }
+                m_measurements[i] = m_measurements[from];
+                m_firstInterval[i] = m_firstInterval[from];
+                i = from;
+            }
+        }
     }
     std::vector<MeasurementId> newId;
     assignFresh(newId, count);
@@ -589,6 +607,7 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
         for (std::size_t i = from; i < to; ++i)
             newId[order[i]] = MeasurementId(i);
     });
+    std::vector<MeasurementId>().swap(order);
     slicesOf(count, [&](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i) {
             MeasurementId& creator = m_measurements[i].creator;
@@ -596,16 +615,6 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
                 creator = newId[creator];
         }
     });
-    {
-        std::vector<IntervalId> first;
-        assignFresh(first, count);
-        slicesOf(count, [&](std::size_t from, std::size_t to) {
-            for (std::size_t i = from; i < to; ++i)
-                first[i] = m_firstInterval[order[i]];
-        });
-        m_firstInterval = std::move(first);
-    }
-    std::vector<MeasurementId>().swap(order);
     for (Profile::Trigger& t : m_triggers)
         t = {newId[t.measurement], newId[t.triggeredBy]};
     for (Wake& wake : m_wakes)
