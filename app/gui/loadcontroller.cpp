@@ -1,6 +1,7 @@
 #include "loadcontroller.h"
 
 #include "backgroundloader.h"
+#include "intervalmatch.h"
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "profiledocument.h"
@@ -74,7 +75,21 @@ LoadController::ViewState LoadController::capture() const
     state.aggregated = document->isAggregated() && !(document->profile() && document->profile()->prefersAggregatedView());
     state.interval = axis->selectedInterval();
     state.measurement = axis->selectedMeasurement();
+    state.history = axis->history();
     return state;
+}
+
+void LoadController::carryOver(const ViewState& state)
+{
+    TimeAxis* axis = m_window->axis();
+    axis->restoreHistory(state.history);
+    const Profile* before = state.loaded.profile.get();
+    const Profile* now = m_window->document()->profile();
+    if (!before || !now || state.interval == kNone || m_window->document()->isAggregated())
+        return;
+    const IntervalId same = IntervalMatch::find(*before, state.interval, *now);
+    if (same != kNone)
+        axis->selectItem(same, now->interval(same).measurement);
 }
 
 void LoadController::started(const QString& path)
@@ -115,6 +130,7 @@ void LoadController::showPreview(const LoadedProfile& preview)
             axis->setVisibleRange(now.range.first, now.range.second, TimeAxis::History::Skip);
         if (now.selection)
             axis->setSelection(now.selection->first, now.selection->second);
+        carryOver(now);
     }
     m_adjusting = false;
     m_preview = preview;
@@ -174,6 +190,7 @@ void LoadController::finished()
             axis->setVisibleRange(m_keep->range.first, m_keep->range.second, TimeAxis::History::Skip);
         if (m_keep->selection)
             axis->setSelection(m_keep->selection->first, m_keep->selection->second);
+        carryOver(*m_keep);
         m_adjusting = false;
     }
     reset();
@@ -198,6 +215,7 @@ void LoadController::abandoned()
                 axis->setSelection(m_before.selection->first, m_before.selection->second);
             if (m_before.interval != kNone || m_before.measurement != kNone)
                 axis->selectItem(m_before.interval, m_before.measurement);
+            axis->restoreHistory(m_before.history); // the same profile: its steps hold
         }
         m_adjusting = false;
         m_window->notices()->setVisible(!m_window->notices()->notices().isEmpty());

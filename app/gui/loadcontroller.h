@@ -1,6 +1,7 @@
 #pragma once
 
 #include "loadedprofile.h"
+#include "timeaxis.h"
 
 #include <QObject>
 #include <QString>
@@ -65,7 +66,12 @@ private:
         bool aggregated = false;
         IntervalId interval = kNone;
         MeasurementId measurement = kNone;
+        TimeAxis::Steps history;
     };
+    // After a preview or the whole profile replaced `state.loaded`: the
+    // zoom history and the selected box (found again by what it is: ids
+    // change with each build) as the user left them.
+    void carryOver(const ViewState& state);
     ViewState capture() const;
     void showPreview(const LoadedProfile& preview);
     void progress(qint64 done, qint64 total);

@@ -164,15 +164,29 @@ void TimeAxis::goForward()
     step(m_forward, m_back);
 }
 
+void TimeAxis::restoreHistory(Steps steps)
+{
+    m_back = std::move(steps.back);
+    m_forward = std::move(steps.forward);
+    Q_EMIT historyChanged();
+}
+
 void TimeAxis::step(std::vector<std::pair<Time, Time>>& from, std::vector<std::pair<Time, Time>>& to)
 {
     // Moves one range from one history stack to the other, the current
-    // range going the other way.
+    // range going the other way; held inside the bounds, as a step
+    // restored from other ones (restoreHistory) may lie past them.
     if (from.empty())
         return;
     to.emplace_back(m_from, m_to);
-    std::tie(m_from, m_to) = from.back();
+    const auto [a, b] = from.back();
     from.pop_back();
+    m_from = std::clamp(a, m_boundsStart, m_boundsEnd);
+    m_to = std::clamp(b, m_from, m_boundsEnd);
+    if (m_to <= m_from)
+        m_to = std::min(m_boundsEnd, addClamped(m_from, kMinimumSpan));
+    if (m_to <= m_from) // a bound at the time scale's end: the span goes before it
+        m_from = m_to - 1;
     Q_EMIT visibleRangeChanged();
     Q_EMIT historyChanged();
 }

@@ -59,6 +59,16 @@ public:
     void panTo(Time from, long double shift, History history);
     void zoomToAll();
 
+    // The back and forward steps, to carry over to the same data shown
+    // anew: a loading file's next preview, its whole profile, or the
+    // profile open before it, back on Cancel (setBounds clears them).
+    struct Steps {
+        std::vector<std::pair<Time, Time>> back;
+        std::vector<std::pair<Time, Time>> forward;
+    };
+    Steps history() const { return {m_back, m_forward}; }
+    void restoreHistory(Steps steps);
+
     bool canGoBack() const { return !m_back.empty(); }
     bool canGoForward() const { return !m_forward.empty(); }
     void goBack();

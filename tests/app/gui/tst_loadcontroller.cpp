@@ -230,13 +230,28 @@ private Q_SLOTS:
         QTRY_COMPARE(rankBanner(window), QStringLiteral("<b>Partial</b>: from 25 % of the file · Whole profile (Shift+drag on "
                                                     "the timeline for a range)"));
         QCOMPARE(shown.count(), 0);
-        if (zoom)
+        // The user zooms (a step in the history) and selects the call at
+        // 30 ms: both outlive each rebuild (the call found again by what it
+        // is, IntervalMatch).
+        const IntervalId selected = 30;
+        if (zoom) {
             window.axis()->setVisibleRange(20 * kMs, 60 * kMs); // as the navigator does
+            window.axis()->selectItem(selected, window.document()->profile()->interval(selected).measurement);
+        }
+        auto checkKept = [&] {
+            QCOMPARE(window.axis()->canGoBack(), zoom);
+            QCOMPARE(window.axis()->selectedInterval(), zoom ? selected : kNone);
+            if (zoom) {
+                QCOMPARE(window.document()->profile()->interval(selected).start, 30 * kMs);
+                QCOMPARE(window.axis()->selectedMeasurement(), window.document()->profile()->interval(selected).measurement);
+            }
+        };
         reader->shown.release(); // the next preview
         QTRY_COMPARE(previews.count(), 2);
         QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(200));
         QCOMPARE(window.axis()->visibleStart(), zoom ? 20 * kMs : 0);
         QCOMPARE(window.axis()->visibleEnd(), zoom ? 60 * kMs : 200 * kMs);
+        checkKept();
         reader->shown.release();
         reader->finish.release();
         QTRY_COMPARE(shown.count(), 1);
@@ -245,6 +260,12 @@ private Q_SLOTS:
         QVERIFY(!window.document()->profile()->partial());
         QCOMPARE(window.axis()->visibleStart(), Time(from) * kMs);
         QCOMPARE(window.axis()->visibleEnd(), Time(to) * kMs);
+        checkKept();
+        if (zoom) { // the step back is to the whole first preview, as it was
+            window.axis()->goBack();
+            QCOMPARE(window.axis()->visibleStart(), Time(0));
+            QCOMPARE(window.axis()->visibleEnd(), 100 * kMs);
+        }
         QVERIFY(!window.loadController()->isShowingPreview());
         QVERIFY(window.loadController()->banner()->isHidden());
         QTRY_COMPARE(rankBanner(window), QStringLiteral("Whole profile (Shift+drag on the timeline for a range)"));
@@ -290,6 +311,7 @@ private Q_SLOTS:
         QCOMPARE(window.document()->profile() ? qint64(window.document()->profile()->intervalCount()) : qint64(0), intervals);
         QCOMPARE(window.axis()->visibleStart(), from);
         QCOMPARE(window.axis()->visibleEnd(), open ? to : Time(1));
+        QCOMPARE(window.axis()->canGoBack(), bool(open)); // its zoom history too
         QCOMPARE(window.windowTitle(), title);
     }
 
