@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -396,6 +397,61 @@ private Q_SLOTS:
                     + qstr(p->labelName(p->measurement(trigger.triggeredBy).label));
         QCOMPARE(triggers, (QStringList{"b by a", "c by a"}));
         QCOMPARE(p->triggers()[0].measurement, byName(*p, "b"));
+    }
+
+    // The finisher renumbers measurements by creation, moving them in
+    // place along the permutation's cycles: whatever order they were added
+    // in (none, one long cycle, many of two, a shuffle), each ends at its
+    // creation rank with its own times, label, creator and interval.
+    void anyAddOrderIsRenumbered_data()
+    {
+        QTest::addColumn<QString>("order");
+        QTest::addColumn<int>("count");
+        for (const int count : {1, 2, 3, 1000}) {
+            for (const char* order : {"creation", "reversed", "rotated", "shuffled"})
+                QTest::addRow("%s %d", order, count) << QString(order) << count;
+        }
+    }
+
+    void anyAddOrderIsRenumbered()
+    {
+        QFETCH(QString, order);
+        QFETCH(int, count);
+        std::vector<int> ranks(std::size_t(count), 0); // the creation rank of the k-th added
+        std::iota(ranks.begin(), ranks.end(), 0);
+        if (order == "reversed")
+            std::reverse(ranks.begin(), ranks.end());
+        else if (order == "rotated")
+            std::rotate(ranks.begin(), ranks.begin() + 1, ranks.end());
+        else if (order == "shuffled")
+            std::shuffle(ranks.begin(), ranks.end(), std::mt19937(45));
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        // Measurement of rank r: created at 10 r, finished 5 later, named
+        // "m<r>", created by rank r - 1 (rank 0 by none).
+        std::vector<MeasurementId> idOfRank(std::size_t(count), kNone);
+        for (const int r : ranks) {
+            const MeasurementId id = b.addMeasurement(t, b.label("m" + std::to_string(r)), Time(r) * 10, kNone);
+            b.finish(id, Time(r) * 10 + 5, FinalState::Completed);
+            b.addInterval(id, Time(r) * 10, Time(r) * 10 + 5, std::uint32_t(r));
+            idOfRank[std::size_t(r)] = id;
+        }
+        for (int r = 1; r < count; ++r)
+            b.setCreator(idOfRank[std::size_t(r)], idOfRank[std::size_t(r - 1)]);
+        const auto p = b.build();
+        QCOMPARE(p->measurementCount(), std::size_t(count));
+        for (int r = 0; r < count; ++r) {
+            const MeasurementId id = MeasurementId(r);
+            const Measurement m = p->measurement(id);
+            QCOMPARE(qstr(p->labelName(m.label)), QStringLiteral("m%1").arg(r));
+            QCOMPARE(m.created, Time(r) * 10);
+            QCOMPARE(m.finished, Time(r) * 10 + 5);
+            QCOMPARE(m.creator, r == 0 ? kNone : MeasurementId(r - 1));
+            const auto intervals = p->intervalsOf(id);
+            QCOMPARE(intervals.size(), std::size_t(1));
+            QCOMPARE(p->interval(intervals.front()).measurement, id);
+            QCOMPARE(p->interval(intervals.front()).start, Time(r) * 10);
+        }
     }
 
     // Args (Profile::argsOf) follow their measurement through the ordering,
