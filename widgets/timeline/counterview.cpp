@@ -370,9 +370,11 @@ void CounterView::paintColumns(QPainter& p, const Track& track, std::size_t firs
     }
     for (int column = 0; column < timeWidth && column < end; ++column) {
         const Time columnEnd = column + 1 >= timeWidth ? to : m_axis->timeAt(column + 1, w);
-        const std::size_t j = std::size_t(std::lower_bound(c.times.begin() + std::ptrdiff_t(next),
-                                                           c.times.begin() + std::ptrdiff_t(last), columnEnd)
-                                          - c.times.begin());
+        // Over the visible samples, not from `next`: the columns' searches
+        // then share their first steps in the cache (as IcicleView::paintRow).
+        const std::size_t j = std::max(next, std::size_t(std::lower_bound(c.times.begin() + std::ptrdiff_t(first),
+                                                                          c.times.begin() + std::ptrdiff_t(last), columnEnd)
+                                                         - c.times.begin()));
         auto [lo, hi] = j > next ? track.extrema.extrema(next, j) : track.extrema.extrema(0, 0);
         if (carried) {
             lo = std::min(lo, carry);

@@ -520,8 +520,14 @@ void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) con
             QColor color = QColor::fromRgb(fillOf(span));
             if (j - i > 1) {
                 const Time centre = m_axis->timeAt(column + 0.5, w);
-                const auto under = std::partition_point(slice.begin() + (i - base), slice.begin() + (j - base),
-                                                        [centre](const Interval& c) { return c.end <= centre; });
+                // Where ends rise (a row nested by time), over the visible
+                // run as above: the search for `next` has just read its path.
+                const auto under = nests
+                    ? std::clamp(std::partition_point(slice.begin() + (first - base), slice.begin() + (last - base),
+                                                      [centre](const Interval& c) { return c.end <= centre; }),
+                                 slice.begin() + (i - base), slice.begin() + (j - base))
+                    : std::partition_point(slice.begin() + (i - base), slice.begin() + (j - base),
+                                           [centre](const Interval& c) { return c.end <= centre; });
                 const Interval& pick = under == slice.begin() + (j - base) ? span : *under;
                 const QColor tint = QColor::fromRgb(fillOf(pick));
                 const QColor grey = ColorScheme::merged();

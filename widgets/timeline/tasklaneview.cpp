@@ -472,10 +472,10 @@ void TaskLaneView::paintPackedRow(QPainter& p, const Row& row, int y, int timeWi
     const MeasurementId selected = m_axis->selectedMeasurement();
     const QColor fill = QColor::fromRgb(m_document->colorOf(packed.label, 0));
     while (i < last) {
+        // The packing's copies of the times: no measurement read per task.
         const MeasurementId id = packing.tasks()[i];
-        const Measurement& m = profile.measurement(id);
-        const double x0 = m_axis->xFor(m.created, w);
-        const double x1 = m_axis->xFor(TaskPacking::endOf(profile, m), w);
+        const double x0 = m_axis->xFor(packing.createdAt(i), w);
+        const double x1 = m_axis->xFor(packing.endAt(i), w);
         if (id == selected || isRelated(id)) {
             clipToRow(p, QRectF(left, y, w, m_rowHeight));
             p.fillRect(QRectF(left + std::max(-1.0, x0) - 2, y, std::min(w + 1, x1) - std::max(-1.0, x0) + 4, m_rowHeight),
