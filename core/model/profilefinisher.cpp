@@ -2,8 +2,10 @@
 
 #include "cancellableless.h"
 #include "freshmemory.h"
+#include "hugepages.h"
 #include "loaderror.h"
 #include "parallel.h"
+#include "permuteinplace.h"
 #include "profilebuilder.h"
 
 #include <algorithm>
@@ -572,35 +574,9 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     }
 
     // The measurements (and their first intervals) moved into their new
-    // order in place, cycle by cycle
-    // of the permutation: a copy in the new order beside them was the
-    // load's peak (issue 45). A trace
-    // written in time order is nearly in order already, so most cycles are
-    // of one and the walk is close to a sequential pass.
-    {
-        std::vector<bool> placed(count, false);
-        for (std::size_t start = 0; start < count; ++start) {
-            if ((start & 0xFFFFF) == 0)
-                checkCancel(cancel);
-            if (placed[start] || order[start] == start)
-                continue;
-            const Measurement held = m_measurements[start];
-            const IntervalId heldFirst = m_firstInterval[start];
-            std::size_t i = start;
-            for (;;) {
-                placed[i] = true;
-                const std::size_t from = order[i];
-                if (from == start) {
-                    m_measurements[i] = held;
-                    m_firstInterval[i] = heldFirst;
-                    break;
-                }
-                m_measurements[i] = m_measurements[from];
-                m_firstInterval[i] = m_firstInterval[from];
-                i = from;
-            }
-        }
-    }
+    // order in place: a copy in the new order beside them was the load's
+    // peak.
+    permuteInPlace(std::span<const MeasurementId>(order), [cancel] { checkCancel(cancel); }, m_measurements, m_firstInterval);
     std::vector<MeasurementId> newId;
     assignFresh(newId, count);
     slicesOf(count, [&](std::size_t from, std::size_t to) {
@@ -793,6 +769,12 @@ std::shared_ptr<const Profile> ProfileFinisher::handOver()
     m_profile->m_wakes = std::move(m_wakes);
     m_profile->m_counters = std::move(m_counters);
     m_profile->m_triggers = std::move(m_triggers);
+    // What a paint and the analyses read at random, in huge pages.
+    const Profile& p = *m_profile;
+    collapseToHugePages(p.m_intervals.data(), p.m_intervals.size() * sizeof(Interval));
+    collapseToHugePages(p.m_measurementLabels.data(), p.m_measurementLabels.size() * sizeof(p.m_measurementLabels[0]));
+    collapseToHugePages(p.m_measurementLabelsWide.data(), p.m_measurementLabelsWide.size() * sizeof(LabelId));
+    collapseToHugePages(p.m_measurementRefs.data(), p.m_measurementRefs.size() * sizeof(std::uint32_t));
     return std::shared_ptr<const Profile>(m_profile.release());
 }
 

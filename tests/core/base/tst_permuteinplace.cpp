@@ -1,0 +1,68 @@
+#include "permuteinplace.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace runlane;
+
+// permuteInPlace leaves every array as a copy in the new order would:
+// position i holds what was at order[i].
+class TestPermuteInPlace : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void asACopyWould_data()
+    {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("count");
+        for (const int count : {0, 1, 2, 5, 1000, 100'000}) {
+            for (const char* shape : {"identity", "reversed", "rotated", "pairs swapped", "shuffled"})
+                QTest::addRow("%s %d", shape, count) << QString(shape) << count;
+        }
+    }
+
+    void asACopyWould()
+    {
+        QFETCH(QString, shape);
+        QFETCH(int, count);
+        std::vector<std::uint32_t> order(std::size_t(count), 0);
+        std::iota(order.begin(), order.end(), 0u);
+        if (shape == "reversed")
+            std::reverse(order.begin(), order.end());
+        else if (shape == "rotated" && count > 0) // one cycle through every position
+            std::rotate(order.begin(), order.begin() + 1, order.end());
+        else if (shape == "pairs swapped")
+            for (std::size_t i = 0; i + 1 < order.size(); i += 2)
+                std::swap(order[i], order[i + 1]);
+        else if (shape == "shuffled")
+            std::shuffle(order.begin(), order.end(), std::mt19937(45));
+        // Two arrays of different types, moved together.
+        std::vector<std::string> names(static_cast<std::size_t>(count));
+        std::vector<std::int64_t> values(static_cast<std::size_t>(count));
+        for (int i = 0; i < count; ++i) {
+            names[std::size_t(i)] = "n" + std::to_string(i);
+            values[std::size_t(i)] = std::int64_t(i) * 7 - 3;
+        }
+        std::vector<std::string> namesCopy(names.size());
+        std::vector<std::int64_t> valuesCopy(values.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            namesCopy[i] = names[order[i]];
+            valuesCopy[i] = values[order[i]];
+        }
+        int checks = 0;
+        permuteInPlace(std::span<const std::uint32_t>(order), [&] { ++checks; }, names, values);
+        QVERIFY(names == namesCopy);
+        QVERIFY(values == valuesCopy);
+        QCOMPARE(checks, (count + 0xFFFFF) / 0x100000); // once per 2^20 positions, from the first
+    }
+};
+
+QTEST_MAIN(TestPermuteInPlace)
+#include "tst_permuteinplace.moc"
