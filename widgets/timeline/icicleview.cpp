@@ -517,8 +517,10 @@ void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) con
             const double blockEnd = std::min(w, std::max(column + 1, m_axis->xFor(slice[j - 1 - base].end, w)));
             // One span is its own colour; a run takes that of the span under
             // the column's centre, greyed, to show it is merged.
-            QColor color = QColor::fromRgb(fillOf(span));
-            if (j - i > 1) {
+            QColor color;
+            if (j - i == 1) {
+                color = QColor::fromRgb(fillOf(span));
+            } else {
                 const Time centre = m_axis->timeAt(column + 0.5, w);
                 // Where ends rise (a row nested by time), over the visible
                 // run as above: the search for `next` has just read its path.

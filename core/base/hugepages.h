@@ -1,0 +1,41 @@
+#pragma once
+
+// Huge pages for the big arrays the views read at random. A paint of the
+// whole of a 50 M-event profile binary-searches each pixel column of each
+// row in a gigabyte of intervals: with 4 KiB pages nearly every step is a
+// TLB miss as well as a cache miss, and the first repaint after a pause
+// took 50-80 ms (issue 45). MADV_COLLAPSE (Linux 6.1) backs an array's
+// whole 2 MiB pages with huge pages at once, whatever the system's
+// transparent-huge-page setting; elsewhere, on an older kernel, or without
+// free huge pages, the call fails and the pages stay as they were.
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace runlane {
+
+// Collapses the whole 2 MiB pages of [data, data + bytes) into huge pages;
+// only arrays large enough for their pages to overflow the TLB's reach.
+inline void collapseToHugePages(const void* data, std::size_t bytes)
+{
+#if defined(__linux__)
+    constexpr std::size_t kWorthIt = std::size_t(32) << 20;
+    if (bytes < kWorthIt)
+        return;
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    const auto from = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+    const auto to = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
+    constexpr int kCollapse = 25; // MADV_COLLAPSE, which older headers lack
+    if (to > from)
+        madvise(reinterpret_cast<void*>(from), to - from, kCollapse); // a failure leaves the pages as they are
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+} // namespace runlane
