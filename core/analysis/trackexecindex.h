@@ -15,9 +15,10 @@ namespace runlane {
 // random, which at 5 M events cost 100 ms a zoom; here a range is a binary
 // search and a sequential run over what it overlaps.
 //
-// When the segments are disjoint (a well-nested track: every track the
-// readers build), it also sums them: the exec of the whole track, and of
-// each label, before any time, in O(log n). A bin's usage is then two such
+// When the segments are disjoint (a well-nested track: every Thread track
+// the readers build; an async track's tasks may overlap), it also sums
+// them: the exec of the whole track, and of each label, before any time,
+// in O(log n). A bin's usage is then two such
 // sums rather than a run over its segments, so that the usage of a whole
 // 50 M-event profile does not cost a pass over its tens of millions of
 // segments on every zoom (issue 45: 100 ms a notch on the other core, which
