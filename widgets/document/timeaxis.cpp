@@ -56,14 +56,25 @@ void TimeAxis::extendBounds(Time start, Time end)
         end = addClamped(start, kTimeMax);
     m_boundsStart = start;
     m_boundsEnd = std::max(end, addClamped(start, 1));
-    const Time from = std::clamp(m_from, m_boundsStart, m_boundsEnd);
-    const Time to = std::clamp(m_to, from, m_boundsEnd);
+    const auto [from, to] = heldInBounds(m_from, m_to);
     const bool moved = from != m_from || to != m_to;
     m_from = from;
-    m_to = to > from ? to : std::min(m_boundsEnd, addClamped(from, kMinimumSpan));
+    m_to = to;
     Q_EMIT boundsChanged();
     if (moved)
         Q_EMIT visibleRangeChanged();
+}
+
+std::pair<Time, Time> TimeAxis::heldInBounds(Time from, Time to) const
+{
+    from = std::clamp(from, m_boundsStart, m_boundsEnd);
+    to = std::clamp(to, from, m_boundsEnd);
+    if (to <= from) {
+        // The shortest span from `from`, or, at the bounds' end, up to it.
+        to = std::min(m_boundsEnd, addClamped(from, kMinimumSpan));
+        from = std::max(m_boundsStart, std::min(from, addClamped(to, -kMinimumSpan)));
+    }
+    return {from, to};
 }
 
 void TimeAxis::record()
@@ -179,14 +190,8 @@ void TimeAxis::step(std::vector<std::pair<Time, Time>>& from, std::vector<std::p
     if (from.empty())
         return;
     to.emplace_back(m_from, m_to);
-    const auto [a, b] = from.back();
+    std::tie(m_from, m_to) = heldInBounds(from.back().first, from.back().second);
     from.pop_back();
-    m_from = std::clamp(a, m_boundsStart, m_boundsEnd);
-    m_to = std::clamp(b, m_from, m_boundsEnd);
-    if (m_to <= m_from)
-        m_to = std::min(m_boundsEnd, addClamped(m_from, kMinimumSpan));
-    if (m_to <= m_from) // a bound at the time scale's end: the span goes before it
-        m_from = m_to - 1;
     Q_EMIT visibleRangeChanged();
     Q_EMIT historyChanged();
 }

@@ -102,6 +102,9 @@ Q_SIGNALS:
     void historyChanged();
 
 private:
+    // A range held inside the bounds, never empty: the part of it inside
+    // them, else the shortest span at the nearer bound.
+    std::pair<Time, Time> heldInBounds(Time from, Time to) const;
     void record();
     void step(std::vector<std::pair<Time, Time>>& from, std::vector<std::pair<Time, Time>>& to);
 

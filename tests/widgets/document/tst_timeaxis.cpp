@@ -121,6 +121,44 @@ private Q_SLOTS:
         QVERIFY(!axis.canGoForward());
     }
 
+    // Steps restored from other bounds (a loading file's previews), and a
+    // view the bounds shrink past, are held inside the bounds, never empty.
+    void rangesAreHeldInTheBounds_data()
+    {
+        QTest::addColumn<qint64>("from"); // the step back, or the view before the new bounds
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<qint64>("expectedFrom"); // with bounds [0, 1000]
+        QTest::addColumn<qint64>("expectedTo");
+        QTest::newRow("inside") << qint64(100) << qint64(200) << qint64(100) << qint64(200);
+        QTest::newRow("past the end: clipped") << qint64(900) << qint64(5000) << qint64(900) << qint64(1000);
+        QTest::newRow("wholly past the end: the last span") << qint64(3000) << qint64(5000)
+                                                             << qint64(1000 - TimeAxis::kMinimumSpan) << qint64(1000);
+        QTest::newRow("before the start: the first span") << qint64(-500) << qint64(-100) << qint64(0)
+                                                           << qint64(TimeAxis::kMinimumSpan);
+    }
+
+    void rangesAreHeldInTheBounds()
+    {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(qint64, expectedFrom);
+        QFETCH(qint64, expectedTo);
+        TimeAxis axis;
+        axis.setBounds(0, 1000);
+        axis.restoreHistory({{{from, to}}, {}});
+        QVERIFY(axis.canGoBack());
+        axis.goBack();
+        QCOMPARE(axis.visibleStart(), Time(expectedFrom));
+        QCOMPARE(axis.visibleEnd(), Time(expectedTo));
+        // The same view, then bounds that end or start where it lies.
+        TimeAxis grown;
+        grown.setBounds(std::min<Time>(from, 0), std::max<Time>(to, 1000));
+        grown.setVisibleRange(from, to);
+        grown.extendBounds(0, 1000);
+        QCOMPARE(grown.visibleStart(), Time(expectedFrom));
+        QCOMPARE(grown.visibleEnd(), Time(expectedTo));
+    }
+
     void wheelZoomsCoalesceIntoOneHistoryStep()
     {
         TimeAxis axis;
