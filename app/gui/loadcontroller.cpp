@@ -81,11 +81,18 @@ LoadController::ViewState LoadController::capture() const
 
 void LoadController::carryOver(const ViewState& state)
 {
+    ProfileDocument* document = m_window->document();
     TimeAxis* axis = m_window->axis();
+    if (state.aggregated)
+        document->setAggregated(true);
+    if (m_userMoved)
+        axis->setVisibleRange(state.range.first, state.range.second, TimeAxis::History::Skip);
+    if (state.selection)
+        axis->setSelection(state.selection->first, state.selection->second);
     axis->restoreHistory(state.history);
     const Profile* before = state.loaded.profile.get();
-    const Profile* now = m_window->document()->profile();
-    if (!before || !now || state.interval == kNone || m_window->document()->isAggregated())
+    const Profile* now = document->profile();
+    if (!before || !now || state.interval == kNone || document->isAggregated())
         return;
     const IntervalId same = IntervalMatch::find(*before, state.interval, *now);
     if (same != kNone)
@@ -109,7 +116,6 @@ void LoadController::started(const QString& path)
 void LoadController::showPreview(const LoadedProfile& preview)
 {
     ProfileDocument* document = m_window->document();
-    TimeAxis* axis = m_window->axis();
     const bool first = m_preview.isNull();
     // Something else was opened over our last preview (history, live, a
     // script): the previews no longer own the views.
@@ -123,15 +129,8 @@ void LoadController::showPreview(const LoadedProfile& preview)
     }
     m_adjusting = true;
     document->setProfile(preview);
-    if (!first) {
-        if (now.aggregated)
-            document->setAggregated(true);
-        if (m_userMoved)
-            axis->setVisibleRange(now.range.first, now.range.second, TimeAxis::History::Skip);
-        if (now.selection)
-            axis->setSelection(now.selection->first, now.selection->second);
+    if (!first)
         carryOver(now);
-    }
     m_adjusting = false;
     m_preview = preview;
     if (first)
@@ -181,15 +180,7 @@ void LoadController::finishing()
 void LoadController::finished()
 {
     if (m_keep) {
-        ProfileDocument* document = m_window->document();
-        TimeAxis* axis = m_window->axis();
         m_adjusting = true;
-        if (m_keep->aggregated && !document->isAggregated())
-            document->setAggregated(true);
-        if (m_userMoved)
-            axis->setVisibleRange(m_keep->range.first, m_keep->range.second, TimeAxis::History::Skip);
-        if (m_keep->selection)
-            axis->setSelection(m_keep->selection->first, m_keep->selection->second);
         carryOver(*m_keep);
         m_adjusting = false;
     }

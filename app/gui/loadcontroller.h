@@ -69,8 +69,9 @@ private:
         TimeAxis::Steps history;
     };
     // After a preview or the whole profile replaced `state.loaded`: the
-    // zoom history and the selected box (found again by what it is: ids
-    // change with each build) as the user left them.
+    // view as the user left it: aggregated or not, the range (if moved),
+    // the time selection, the zoom history and the selected box (found
+    // again by what it is: ids change with each build).
     void carryOver(const ViewState& state);
     ViewState capture() const;
     void showPreview(const LoadedProfile& preview);
