@@ -21,23 +21,31 @@
 
 namespace runlane {
 
-// Makes the whole pages of [data, data + bytes) resident and writable now.
-inline void populateForWrite(void* data, std::size_t bytes)
+// madvise(advice) on the whole `page`-sized pages of [data, data + bytes);
+// a failure (an older kernel, another system) changes nothing, and the
+// memory stays as it was.
+inline void adviseWholePages(const void* data, std::size_t bytes, std::uintptr_t page, int advice)
 {
 #if defined(__linux__)
-    constexpr std::size_t kWorthIt = std::size_t(1) << 20; // below this, the faults are few
-    if (bytes < kWorthIt)
-        return;
-    constexpr std::uintptr_t kPage = 4096;
-    const auto from = (reinterpret_cast<std::uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
-    const auto to = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kPage - 1);
-    constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, which older headers lack
+    const auto from = (reinterpret_cast<std::uintptr_t>(data) + page - 1) & ~(page - 1);
+    const auto to = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(page - 1);
     if (to > from)
-        madvise(reinterpret_cast<void*>(from), to - from, kPopulateWrite); // a failure leaves the pages to fault
+        madvise(reinterpret_cast<void*>(from), to - from, advice);
 #else
     (void)data;
     (void)bytes;
+    (void)page;
+    (void)advice;
 #endif
+}
+
+// Makes the whole pages of [data, data + bytes) resident and writable now.
+inline void populateForWrite(void* data, std::size_t bytes)
+{
+    constexpr std::size_t kWorthIt = std::size_t(1) << 20; // below this, the faults are few
+    constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, which older headers lack
+    if (bytes >= kWorthIt)
+        adviseWholePages(data, bytes, 4096, kPopulateWrite); // a failure leaves the pages to fault
 }
 
 // v.assign(n, value) into memory made resident in one call (above).

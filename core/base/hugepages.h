@@ -9,12 +9,9 @@
 // transparent-huge-page setting; elsewhere, on an older kernel, or without
 // free huge pages, the call fails and the pages stay as they were.
 
-#include <cstddef>
-#include <cstdint>
+#include "freshmemory.h"
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include <cstddef>
 
 namespace runlane {
 
@@ -22,20 +19,10 @@ namespace runlane {
 // only arrays large enough for their pages to overflow the TLB's reach.
 inline void collapseToHugePages(const void* data, std::size_t bytes)
 {
-#if defined(__linux__)
     constexpr std::size_t kWorthIt = std::size_t(32) << 20;
-    if (bytes < kWorthIt)
-        return;
-    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
-    const auto from = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-    const auto to = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
     constexpr int kCollapse = 25; // MADV_COLLAPSE, which older headers lack
-    if (to > from)
-        madvise(reinterpret_cast<void*>(from), to - from, kCollapse); // a failure leaves the pages as they are
-#else
-    (void)data;
-    (void)bytes;
-#endif
+    if (bytes >= kWorthIt)
+        adviseWholePages(data, bytes, std::uintptr_t(2) << 20, kCollapse);
 }
 
 } // namespace runlane
