@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <map>
 #include <string>
 
 using namespace runlane;
@@ -12,19 +13,32 @@ using runlane::test::addThread;
 
 namespace {
 
+// A call on the thread `tid` (of process 1 but for tid 7, process 0).
+struct Call {
+    std::int64_t tid;
+    const char* name;
+    Time start;
+    Time end;
+};
+
+std::shared_ptr<const Profile> build(std::initializer_list<Call> calls)
+{
+    ProfileBuilder b("test");
+    std::map<std::int64_t, TrackId> tracks;
+    std::uint32_t order = 0;
+    for (const Call& c : calls) {
+        if (!tracks.count(c.tid))
+            tracks[c.tid] = addThread(b, c.tid == 7 ? 0 : 1, c.tid);
+        b.addCall(tracks[c.tid], b.label(c.name), c.start, c.end, order++);
+    }
+    return b.build();
+}
+
 // A loading file's preview: two threads of calls read so far.
 std::shared_ptr<const Profile> preview()
 {
-    ProfileBuilder b("test");
-    const TrackId main = addThread(b, 1, 1);
-    const TrackId worker = addThread(b, 1, 2);
-    b.addCall(main, b.label("f"), 100, 200, 0);
-    b.addCall(main, b.label("g"), 110, 150, 1);
-    b.addCall(main, b.label("zero"), 160, 160, 2);
-    b.addCall(main, b.label("other zero"), 160, 160, 3);
-    b.addCall(worker, b.label("f"), 100, 200, 4);
-    b.addCall(main, b.label("cut later"), 300, 310, 5);
-    return b.build();
+    return build({{1, "f", 100, 200}, {1, "g", 110, 150}, {1, "zero", 160, 160}, {1, "other zero", 160, 160},
+                  {2, "f", 100, 200}, {1, "cut later", 300, 310}});
 }
 
 // The next preview: more read, before and among those calls (another
@@ -32,21 +46,9 @@ std::shared_ptr<const Profile> preview()
 // has another end (a file can say so), so it is another call.
 std::shared_ptr<const Profile> next()
 {
-    ProfileBuilder b("test");
-    const TrackId first = addThread(b, 0, 7);
-    const TrackId main = addThread(b, 1, 1);
-    const TrackId worker = addThread(b, 1, 2);
-    b.addCall(first, b.label("f"), 100, 200, 0);
-    b.addCall(main, b.label("early"), 10, 20, 1);
-    b.addCall(main, b.label("f"), 100, 200, 2);
-    b.addCall(main, b.label("g"), 110, 150, 3);
-    b.addCall(main, b.label("zero"), 160, 160, 4);
-    b.addCall(main, b.label("other zero"), 160, 160, 5);
-    b.addCall(main, b.label("g"), 170, 180, 6);
-    b.addCall(worker, b.label("early"), 10, 20, 7);
-    b.addCall(worker, b.label("f"), 100, 200, 8);
-    b.addCall(main, b.label("cut later"), 300, 320, 9);
-    return b.build();
+    return build({{7, "f", 100, 200}, {1, "early", 10, 20}, {1, "f", 100, 200}, {1, "g", 110, 150},
+                  {1, "zero", 160, 160}, {1, "other zero", 160, 160}, {1, "g", 170, 180}, {2, "early", 10, 20},
+                  {2, "f", 100, 200}, {1, "cut later", 300, 320}});
 }
 
 // The interval of `p` on the thread `tid` named `name` starting at `start`.
