@@ -573,10 +573,8 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
         releaseScratch();
     }
 
-    // The measurements (and their first intervals) moved into their new
-    // order in place: a copy in the new order beside them was the load's
-    // peak.
-    permuteInPlace(std::span<const MeasurementId>(order), [cancel] { checkCancel(cancel); }, m_measurements, m_firstInterval);
+    // Every old id's new one, and only then the order is freed: buffers
+    // are freed as soon as done with.
     std::vector<MeasurementId> newId;
     assignFresh(newId, count);
     slicesOf(count, [&](std::size_t from, std::size_t to) {
@@ -584,6 +582,8 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
             newId[order[i]] = MeasurementId(i);
     });
     std::vector<MeasurementId>().swap(order);
+    // Everything that names a measurement is renamed before the
+    // measurements move, which consumes newId.
     slicesOf(count, [&](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i) {
             MeasurementId& creator = m_measurements[i].creator;
@@ -602,6 +602,10 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
         for (std::size_t i = from; i < to; ++i)
             intervals[i].measurement = newId[intervals[i].measurement];
     });
+    // The measurements (and their first intervals) moved into their new
+    // order in place: a copy in the new order beside them was the load's
+    // peak.
+    permuteInPlace(std::span<MeasurementId>(newId), [cancel] { checkCancel(cancel); }, m_measurements, m_firstInterval);
 }
 
 // Cycles cannot come from well-formed input but a hostile file can state

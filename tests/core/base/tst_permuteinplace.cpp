@@ -12,7 +12,7 @@
 using namespace runlane;
 
 // permuteInPlace leaves every array as a copy in the new order would:
-// position i holds what was at order[i].
+// what was at position i is at destination[i].
 class TestPermuteInPlace : public QObject
 {
     Q_OBJECT
@@ -22,7 +22,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("shape");
         QTest::addColumn<int>("count");
-        for (const int count : {0, 1, 2, 5, 1000, 100'000}) {
+        // 300,007: 38 buckets of 8,192 (permuteBucketSize of these arrays) and
+        // a part of one; 2^20 + 3: a second check in each pass.
+        for (const int count : {0, 1, 2, 5, 1000, 8192, 8193, 300'007, (1 << 20) + 3}) {
             for (const char* shape : {"identity", "reversed", "rotated", "pairs swapped", "shuffled"})
                 QTest::addRow("%s %d", shape, count) << QString(shape) << count;
         }
@@ -52,15 +54,25 @@ private Q_SLOTS:
         }
         std::vector<std::string> namesCopy(names.size());
         std::vector<std::int64_t> valuesCopy(values.size());
+        std::vector<std::uint32_t> destination(order.size());
         for (std::size_t i = 0; i < order.size(); ++i) {
             namesCopy[i] = names[order[i]];
             valuesCopy[i] = values[order[i]];
+            destination[order[i]] = std::uint32_t(i);
         }
         int checks = 0;
-        permuteInPlace(std::span<const std::uint32_t>(order), [&] { ++checks; }, names, values);
+        permuteInPlace(std::span<std::uint32_t>(destination), [&] { ++checks; }, names, values);
         QVERIFY(names == namesCopy);
         QVERIFY(values == valuesCopy);
-        QCOMPARE(checks, (count + 0xFFFFF) / 0x100000); // once per 2^20 positions, from the first
+        std::vector<std::uint32_t> identity(destination.size());
+        std::iota(identity.begin(), identity.end(), 0u);
+        QVERIFY(destination == identity);
+        // Once per 2^20 positions of each pass, from the first; the first
+        // pass only past one bucket.
+        constexpr std::size_t bucket = permuteBucketSize(sizeof(std::uint32_t) + sizeof(std::string) + sizeof(std::int64_t));
+        static_assert(bucket == 8192);
+        const int perPass = (count + 0xFFFFF) / 0x100000;
+        QCOMPARE(checks, std::size_t(count) > bucket ? 2 * perPass : perPass);
     }
 };
 
