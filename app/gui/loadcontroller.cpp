@@ -53,6 +53,14 @@ LoadController::LoadController(MainWindow* window, BackgroundLoader* loader)
         column->insertWidget(0, m_banner);
     connect(loader, &BackgroundLoader::previewed, this, &LoadController::showPreview);
     connect(loader, &BackgroundLoader::progress, this, &LoadController::progress);
+    connect(loader, &BackgroundLoader::building, this, &LoadController::building);
+    m_buildTicks = new QTimer(this);
+    m_buildTicks->setInterval(1000);
+    connect(m_buildTicks, &QTimer::timeout, this, [this] {
+        m_building.seconds = m_buildClock.elapsed() / 1000;
+        if (isShowingPreview())
+            updateBanner();
+    });
     connect(window->axis(), &TimeAxis::visibleRangeChanged, this, [this] {
         if (!m_adjusting && isShowingPreview())
             m_userMoved = true;
@@ -105,6 +113,8 @@ void LoadController::started(const QString& path)
     m_done = 0;
     m_total = 0;
     m_percent = -1;
+    m_building = Building();
+    m_buildTicks->stop();
     m_stopping = false;
     // Another file while a preview is shown: it stays until the new file's
     // first preview, which then shows its whole span.
@@ -148,6 +158,20 @@ void LoadController::progress(qint64 done, qint64 total)
         updateBanner();
 }
 
+void LoadController::building(int step, int steps, const QString& what)
+{
+    if (m_building.step == 0) {
+        m_buildClock.start();
+        m_buildTicks->start();
+    }
+    m_building.step = step;
+    m_building.steps = steps;
+    m_building.what = what;
+    m_building.seconds = m_buildClock.elapsed() / 1000;
+    if (isShowingPreview())
+        updateBanner();
+}
+
 void LoadController::updateBanner()
 {
     const QString name = MainWindow::displayName(m_path);
@@ -160,7 +184,7 @@ void LoadController::updateBanner()
         total = preview->partial()->totalBytes;
     }
     m_percent = percentOf(done, total);
-    QString text = bannerText(name, done, total, preview).toHtmlEscaped();
+    QString text = bannerText(name, done, total, preview, m_building).toHtmlEscaped();
     if (m_stopping)
         text += tr(" · <b>stopping</b>: what was read is kept");
     m_banner->clearNotices();
@@ -222,19 +246,27 @@ void LoadController::reset()
     m_keep.reset();
     m_userMoved = false;
     m_stopping = false;
+    m_building = Building();
+    m_buildTicks->stop();
     m_banner->clearNotices(); // hides it
 }
 
-QString LoadController::bannerText(const QString& name, qint64 done, qint64 total, const Profile* preview)
+QString LoadController::bannerText(const QString& name, qint64 done, qint64 total, const Profile* preview,
+                                   const Building& building)
 {
     // The file read, the profile built from it (seconds, for the biggest):
-    // the preview stays until it is.
-    QString text = total > 0 && done >= total ? tr("Loading %1 — all %2 read, building the profile").arg(name, sizeText(total))
-        : total > 0                           ? tr("Loading %1 — %2 % (%3 of %4)")
-                                   .arg(name)
-                                   .arg(percentOf(done, total))
-                                   .arg(sizeText(done), sizeText(total))
-                             : tr("Loading %1 — %2 read").arg(name, sizeText(done));
+    // the preview stays until it is, and the banner says which step of the
+    // build runs, and for how long.
+    const bool allRead = (total > 0 && done >= total) || building.step > 0;
+    QString text = allRead && total > 0 ? tr("Loading %1 — all %2 read, building the profile").arg(name, sizeText(total))
+        : allRead                       ? tr("Loading %1 — all read, building the profile").arg(name)
+        : total > 0                     ? tr("Loading %1 — %2 % (%3 of %4)")
+                              .arg(name)
+                              .arg(percentOf(done, total))
+                              .arg(sizeText(done), sizeText(total))
+                                        : tr("Loading %1 — %2 read").arg(name, sizeText(done));
+    if (building.step > 0)
+        text += tr(" (step %1 of %2: %3, %4 s)").arg(building.step).arg(building.steps).arg(building.what).arg(building.seconds);
     if (!preview || !preview->partial())
         return text;
     const PartialLoad& part = *preview->partial();

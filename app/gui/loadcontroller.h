@@ -3,8 +3,10 @@
 #include "loadedprofile.h"
 #include "timeaxis.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include <optional>
 #include <utility>
@@ -44,9 +46,23 @@ public:
     void finished();
     void abandoned();
 
+    // Once the file is read: the build's step (BackgroundLoader::building)
+    // and the seconds since the build began.
+    struct Building {
+        int step = 0; // none yet
+        int steps = 0;
+        QString what;
+        qint64 seconds = 0;
+    };
     // The banner's text: `done` of `total` bytes read (total <= 0: unknown),
-    // and what the preview shown holds (none yet: null).
-    static QString bannerText(const QString& name, qint64 done, qint64 total, const Profile* preview);
+    // the build's step once begun, and what the preview shown holds (none
+    // yet: null).
+    static QString bannerText(const QString& name, qint64 done, qint64 total, const Profile* preview,
+                              const Building& building);
+    static QString bannerText(const QString& name, qint64 done, qint64 total, const Profile* preview)
+    {
+        return bannerText(name, done, total, preview, Building());
+    }
     // For a profile whose load was stopped and kept (PartialLoad::Cut): a
     // notice saying where it was cut, and the window title's suffix; empty
     // for any other profile.
@@ -76,6 +92,7 @@ private:
     ViewState capture() const;
     void showPreview(const LoadedProfile& preview);
     void progress(qint64 done, qint64 total);
+    void building(int step, int steps, const QString& what);
     void updateBanner();
     void reset();
 
@@ -86,6 +103,11 @@ private:
     qint64 m_done = 0;
     qint64 m_total = 0;
     int m_percent = -1; // the banner's, redone when it changes
+    Building m_building;
+    // While the profile is built: the banner's seconds tick, so that it
+    // shows the load is alive through a step of many seconds.
+    QElapsedTimer m_buildClock;
+    QTimer* m_buildTicks;
     LoadedProfile m_preview; // the preview in the views
     ViewState m_before;      // the profile open before the first preview
     std::optional<ViewState> m_keep; // finishing(): the user's view of the preview, for the profile

@@ -63,6 +63,10 @@ struct LoadControl {
     std::function<void(std::shared_ptr<const Profile>)> preview;
     int previewFirstMs = 150;
     int previewEveryMs = 1000;
+    // Called on the loading thread as the profile is built once the file
+    // is read (seconds, for the biggest): step `step` (from 1) of `steps`
+    // (ProfileBuilder::kBuildSteps) begins, doing `what`. Null: not asked.
+    std::function<void(int step, int steps, const char* what)> building;
     // Read once `cancel` is seen: when set, the load returns what was read
     // before the cut (Profile::partial(): PartialLoad::Cut) instead of
     // LoadError::cancelled, for the formats that can (Chrome, Perfetto);

@@ -504,9 +504,11 @@ void watchProgress(LoadControl& control, const LoadControl& caller, SeenProgress
     };
 }
 
-void startPreviews(ProfileBuilder& builder, const LoadControl& caller, const SeenProgress& seen,
+// What the caller follows of the builder: its previews, the build's steps.
+void followBuilder(ProfileBuilder& builder, const LoadControl& caller, const SeenProgress& seen,
                    std::chrono::steady_clock::time_point start)
 {
+    builder.setBuildReport(caller.building);
     if (!caller.preview)
         return;
     PreviewSettings settings;
@@ -619,7 +621,7 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
         bool fromStart = false;
         if (format->hasFileReader() && source.rewind()) {
             ProfileBuilder fast(kind, error.file);
-            startPreviews(fast, callerControl, seen, started);
+            followBuilder(fast, callerControl, seen, started);
             std::int64_t bytesRead = 0;
             if (format->readFile(source.text(), control, fast, bytesRead)) {
                 if (finishCut(fast, seen)) {
@@ -637,7 +639,7 @@ LoadResult ProfileLoader::load(const QString& path, const LoadControl& callerCon
             fromStart = true;
         }
         ProfileBuilder builder(kind, error.file);
-        startPreviews(builder, callerControl, seen, started);
+        followBuilder(builder, callerControl, seen, started);
         ChunkedFileReader input(source.text(), control, fromStart ? QByteArray() : prefix);
         if (format->limitsJsonStrings())
             input.limitJsonStrings();

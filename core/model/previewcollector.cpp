@@ -44,6 +44,7 @@ bool PreviewCollector::due(std::chrono::steady_clock::time_point now)
     // (the events until the clock is read again), so that previews arrive
     // at least every everyMs.
     m_next = now + std::chrono::milliseconds(m_settings.everyMs - m_settings.everyMs / 20);
+    m_anyDue = true;
     return true;
 }
 

@@ -74,6 +74,8 @@ public:
     // True when a preview is due at `now`; the next is due 0.95 everyMs
     // later.
     bool due(std::chrono::steady_clock::time_point now);
+    // True once due() said so: previews are being shown.
+    bool anyDue() const { return m_anyDue; }
     // The preview of what `source` has read: its tracks (named as the
     // format names them at the end), the kept items as calls, `partial`.
     std::shared_ptr<const Profile> build(const ProfileBuilder& source, const PartialLoad& partial) const;
@@ -89,6 +91,7 @@ private:
     std::vector<PreviewItem> m_items;
     Time m_threshold = 0;
     std::chrono::steady_clock::time_point m_next;
+    bool m_anyDue = false;
 };
 
 } // namespace runlane

@@ -145,10 +145,25 @@ bool ProfileBuilder::startPreviews()
     return true;
 }
 
+static_assert(ProfileBuilder::kBuildSteps == 1 + ProfileFinisher::kSteps);
+
 void ProfileBuilder::previewIfDue(std::uint64_t eventsRead)
 {
-    if (!m_preview->due(std::chrono::steady_clock::now()))
-        return;
+    if (m_preview->due(std::chrono::steady_clock::now()))
+        emitPreview(eventsRead);
+}
+
+void ProfileBuilder::endOfFile(std::uint64_t eventsRead)
+{
+    if (m_preview && m_preview->anyDue())
+        emitPreview(eventsRead);
+    stopPreviews();
+    if (m_buildReport)
+        m_buildReport(1, kBuildSteps, "finishing the events read");
+}
+
+void ProfileBuilder::emitPreview(std::uint64_t eventsRead)
+{
     const PreviewSettings& settings = m_preview->settings();
     PartialLoad partial;
     partial.kind = PartialLoad::Kind::Preview;

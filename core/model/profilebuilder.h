@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -170,6 +171,12 @@ public:
     // False, and nothing collected, if the load wants no previews.
     bool startPreviews();
     void stopPreviews() { m_preview.reset(); }
+    // The format read its whole file (`eventsRead` events) and begins its
+    // own finishing pass, the build's first step. If previews were shown,
+    // a last one shows everything read (the whole time axis) while the
+    // rest of the build runs, seconds for the biggest files; then they
+    // stop.
+    void endOfFile(std::uint64_t eventsRead);
     // The format's hooks (PreviewSettings::completeUpTo, nameTrack).
     PreviewSettings* previewSettings() { return m_preview ? &m_preview->settings() : nullptr; }
     static constexpr std::uint64_t kPreviewPollStride = 4096;
@@ -211,12 +218,20 @@ public:
     // when it is set.
     std::shared_ptr<const Profile> build(const std::atomic<bool>* cancel = nullptr);
 
+    // The steps of a build after the read (LoadControl::building): the
+    // format's finishing pass (endOfFile), then ProfileFinisher's.
+    using BuildReport = std::function<void(int step, int steps, const char* what)>;
+    static constexpr int kBuildSteps = 13;
+    void setBuildReport(BuildReport report) { m_buildReport = std::move(report); }
+
 private:
     void previewIfDue(std::uint64_t eventsRead);
+    void emitPreview(std::uint64_t eventsRead);
 
     std::unique_ptr<Profile> m_profile;
     std::unique_ptr<PreviewSettings> m_previewSettings; // until startPreviews
     std::unique_ptr<PreviewCollector> m_preview;
+    BuildReport m_buildReport;
     std::vector<TrackInfo> m_tracks;
     std::vector<Measurement> m_measurements;
     std::vector<Interval> m_intervals; // `parent` holds the order until layout

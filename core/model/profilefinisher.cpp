@@ -5,6 +5,7 @@
 #include "hugepages.h"
 #include "loaderror.h"
 #include "parallel.h"
+#include "creationtree.h"
 #include "permuteinplace.h"
 #include "profilebuilder.h"
 
@@ -41,6 +42,7 @@ ProfileFinisher::ProfileFinisher(ProfileBuilder&& builder)
     , m_labels(std::move(builder.m_labels))
     , m_spanFrom(builder.m_spanFrom)
     , m_spanTo(builder.m_spanTo)
+    , m_report(std::move(builder.m_buildReport))
 {
 }
 
@@ -74,25 +76,41 @@ std::string ProfileFinisher::quotedName(MeasurementId id) const
     return Diagnostics::quoted(m_profile->m_strings.view(m_labels[m_measurements[id].label].name));
 }
 
-std::shared_ptr<const Profile> ProfileFinisher::run(const std::atomic<bool>* cancel)
+void ProfileFinisher::beginStep(const std::atomic<bool>* cancel, const char* what)
 {
     checkCancel(cancel);
+    ++m_step;
+    if (m_report)
+        m_report(m_step, 1 + kSteps, what);
+}
+
+std::shared_ptr<const Profile> ProfileFinisher::run(const std::atomic<bool>* cancel)
+{
+    // The names a user reads in the window's banner while a big file's
+    // profile is built (LoadControl::building).
+    beginStep(cancel, "ordering the tracks");
     sortTracks();
+    beginStep(cancel, "ending what is still open");
     resolveSpan();
+    beginStep(cancel, "nesting the calls");
     layoutIntervals(cancel);
-    checkCancel(cancel);
+    beginStep(cancel, "binding the flows");
     bindFlows();
-    checkCancel(cancel);
+    beginStep(cancel, "clamping to lifetimes");
     clampMeasurements();
-    checkCancel(cancel);
+    beginStep(cancel, "finding the creators");
     resolveCreators();
-    checkCancel(cancel);
+    beginStep(cancel, "numbering in creation order");
     orderMeasurements(cancel);
-    checkCancel(cancel);
+    beginStep(cancel, "listing the intervals");
     buildIntervalLists();
+    beginStep(cancel, "naming the tracks");
     finishTracks();
+    beginStep(cancel, "storing the measurements");
     storeMeasurements();
+    beginStep(cancel, "sorting marks and wakes");
     sortEvents();
+    beginStep(cancel, "laying out memory for the views");
     return handOver();
 }
 
@@ -538,7 +556,7 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     static_assert(std::is_trivially_destructible_v<Key> && std::is_trivially_destructible_v<Interval>);
     Key* const keys = reinterpret_cast<Key*>(scratch(count * sizeof(Key)));
     {
-        const std::vector<std::uint32_t> depth = creationDepths(m_measurements, diagnostics());
+        const std::vector<std::uint32_t> depth = CreationTree::depths(m_measurements, diagnostics());
         slicesOf(count, [&](std::size_t from, std::size_t to) {
             for (std::size_t id = from; id < to; ++id)
                 ::new (keys + id) Key{m_measurements[id].created, depth[id], m_firstInterval[id], MeasurementId(id)};
@@ -606,47 +624,6 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     // order in place: a copy in the new order beside them was the load's
     // peak.
     permuteInPlace(std::span<MeasurementId>(newId), [cancel] { checkCancel(cancel); }, m_measurements, m_firstInterval);
-}
-
-// Cycles cannot come from well-formed input but a hostile file can state
-// them.
-std::vector<std::uint32_t> ProfileFinisher::creationDepths(std::span<Measurement> measurements, Diagnostics& diagnostics)
-{
-    constexpr std::uint32_t kUnknown = kNone;
-    constexpr std::uint32_t kOnPath = kNone - 1;
-    std::vector<std::uint32_t> depth(measurements.size(), kUnknown);
-    std::vector<MeasurementId> path;
-    for (MeasurementId id = 0; id < measurements.size(); ++id) {
-        if (depth[id] != kUnknown)
-            continue;
-        path.clear();
-        MeasurementId cur = id;
-        std::uint32_t base = 0;
-        for (;;) {
-            depth[cur] = kOnPath;
-            path.push_back(cur);
-            const MeasurementId creator = measurements[cur].creator;
-            if (creator == kNone) {
-                base = 0;
-                break;
-            }
-            if (depth[creator] == kOnPath) {
-                diagnostics.warn("creation cycle", "measurements create each other in a cycle; cycle cut");
-                measurements[cur].creator = kNone;
-                base = 0;
-                break;
-            }
-            if (depth[creator] != kUnknown) {
-                base = depth[creator] + 1;
-                break;
-            }
-            cur = creator;
-        }
-        // path.back() sits at `base`; each earlier entry one deeper.
-        for (std::size_t k = path.size(); k-- > 0;)
-            depth[path[k]] = base + std::uint32_t(path.size() - 1 - k);
-    }
-    return depth;
 }
 
 // Step 8. A measurement of one interval refers to it; one of several to its

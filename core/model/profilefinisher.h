@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <utility>
@@ -32,8 +33,10 @@ public:
     ~ProfileFinisher();
 
     // Checks `cancel` between steps (and inside the long ones) and throws
-    // LoadCancelled when it is set.
+    // LoadCancelled when it is set. Reports each step as it begins to the
+    // builder's BuildReport, as steps 2 to kSteps + 1 of the build.
     std::shared_ptr<const Profile> run(const std::atomic<bool>* cancel);
+    static constexpr int kSteps = 12;
 
     // Pure parts of the steps, testable alone.
     //
@@ -42,10 +45,6 @@ public:
     // slices; a process's async tasks after all its threads. Tracks in
     // `merged` (OutermostTasks::mergeTrack) are left out.
     static std::vector<TrackId> trackOrder(std::span<const TrackInfo> tracks, std::span<const TrackId> merged);
-    // Depth of each measurement in the creation tree (a root is 0). A cycle,
-    // which only a hostile file can state, is cut where it closes: that
-    // creator becomes kNone, with a "creation cycle" warning.
-    static std::vector<std::uint32_t> creationDepths(std::span<Measurement> measurements, Diagnostics& diagnostics);
     // The measurement of the deepest interval that runs at `t` (start <= t
     // < end) among one track's laid-out intervals, whose depths begin at
     // `depthOffsets` (Track::depthOffsets); kNone if none runs.
@@ -76,6 +75,8 @@ private:
     std::string quotedName(MeasurementId id) const;
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
     static void checkCancel(const std::atomic<bool>* cancel);
+    // Between steps: a cancel, then the next step's report.
+    void beginStep(const std::atomic<bool>* cancel, const char* what);
     // A buffer of at least `bytes`, resident: layoutIntervals groups the
     // intervals by track in it, then orderMeasurements sorts its keys there,
     // so that the second finds its pages already faulted in.
@@ -98,6 +99,8 @@ private:
     std::vector<Label> m_labels;
     Time m_spanFrom;
     Time m_spanTo;
+    std::function<void(int, int, const char*)> m_report;
+    int m_step = 1; // the format's finishing pass was the first
 
     // Filled by layout: per track, depth offsets relative to the whole array;
     // per measurement, its earliest interval and the end of its last one

@@ -10,7 +10,9 @@
 // Each load runs in a child process of its own (childrun.h), plain and
 // with previews alternating: wall and CPU (user + system, every thread) of
 // each, the time to the first preview from the load's start, the gaps
-// between previews and their number. Then the cost of one preview alone:
+// between previews and their number; from the last preview (everything
+// read) to the end, the longest build step and the longest wait for news
+// (a preview or a build step) from the first preview to the end. Then the cost of one preview alone:
 // a ProfileBuilder holding the loaded profile's calls emits a preview of
 // them (PreviewCollector at its budget) several times.
 
@@ -43,32 +45,46 @@ struct Options {
     std::size_t budget = PreviewSettings().budget; // of the preview built alone
 };
 
-// Loads `file` with previews; writes the milliseconds from the start of
-// the load at which each preview arrived, one a line, to `times`.
+// What a progressive load told its caller, in milliseconds from its start:
+// each preview's arrival, each build step's start (LoadControl::building),
+// and the load's end.
+struct News {
+    std::vector<double> previews;
+    std::vector<double> steps;
+    double end = 0;
+};
+
+// Loads `file` with previews; writes its News to `times`, a line each:
+// "p MS", "s MS", "e MS".
 long long progressiveLoad(const std::string& file, const Options& options, const std::string& times)
 {
-    std::vector<double> arrivals;
+    std::ofstream out(times);
     const auto start = Clock::now();
+    auto now = [start] { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); };
     LoadControl control;
     control.previewFirstMs = options.firstMs;
     control.previewEveryMs = options.everyMs;
-    control.preview = [&](std::shared_ptr<const Profile>) {
-        arrivals.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    };
+    control.preview = [&](std::shared_ptr<const Profile>) { out << "p " << now() << '\n'; };
+    control.building = [&](int, int, const char*) { out << "s " << now() << '\n'; };
     const LoadResult r = ProfileLoader::load(QString::fromStdString(file), control);
-    std::ofstream out(times);
-    for (const double ms : arrivals)
-        out << ms << '\n';
+    out << "e " << now() << '\n';
     return r.ok() ? (long long)r.profile->intervalCount() : -1;
 }
 
-std::vector<double> readTimes(const std::string& path)
+News readNews(const std::string& path)
 {
-    std::vector<double> values;
+    News news;
     std::ifstream in(path);
-    for (double v; in >> v;)
-        values.push_back(v);
-    return values;
+    char kind = 0;
+    for (double ms; in >> kind >> ms;) {
+        if (kind == 'p')
+            news.previews.push_back(ms);
+        else if (kind == 's')
+            news.steps.push_back(ms);
+        else
+            news.end = ms;
+    }
+    return news;
 }
 
 // The cost of one preview: a builder holding every call of `profile`
@@ -170,6 +186,9 @@ int main(int argc, char** argv)
     std::vector<double> firsts;
     std::vector<double> gaps;
     std::vector<double> counts;
+    std::vector<double> lastToEnd; // from the last preview (all read) to the end
+    std::vector<double> silences;  // the longest wait for news after the first preview
+    std::vector<double> longestSteps;
     for (int k = 0; k < common.repeat; ++k) {
         // Which goes first alternates: the second of a pair runs on what
         // the first left (page cache, freed memory).
@@ -186,12 +205,27 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "bench_progressive: a load failed\n");
             return 1;
         }
-        const std::vector<double> arrivals = readTimes(times);
+        const News news = readNews(times);
+        const std::vector<double>& arrivals = news.previews;
         counts.push_back(double(arrivals.size()));
-        if (!arrivals.empty())
-            firsts.push_back(arrivals.front());
+        if (arrivals.empty())
+            continue;
+        firsts.push_back(arrivals.front());
         for (std::size_t i = 1; i < arrivals.size(); ++i)
             gaps.push_back(arrivals[i] - arrivals[i - 1]);
+        lastToEnd.push_back(news.end - arrivals.back());
+        std::vector<double> all = arrivals;
+        all.insert(all.end(), news.steps.begin(), news.steps.end());
+        all.push_back(news.end);
+        std::sort(all.begin(), all.end());
+        double silence = 0;
+        for (std::size_t i = 1; i < all.size(); ++i)
+            silence = std::max(silence, all[i] - all[i - 1]);
+        silences.push_back(silence);
+        double longest = 0;
+        for (std::size_t i = 0; i < news.steps.size(); ++i)
+            longest = std::max(longest, (i + 1 < news.steps.size() ? news.steps[i + 1] : news.end) - news.steps[i]);
+        longestSteps.push_back(longest);
     }
     if (plain.intervals != progressive.intervals) {
         std::fprintf(stderr, "bench_progressive: %zu intervals plain, %zu with previews\n", plain.intervals,
@@ -210,6 +244,9 @@ int main(int argc, char** argv)
     std::printf("previews per load:    %.0f (median)\n", bench::median(counts));
     std::printf("first preview:        %s after the load began\n", spread(firsts, "ms").c_str());
     std::printf("gaps between them:    %s\n", spread(gaps, "ms").c_str());
+    std::printf("last preview to end:  %s (the build, once all was read)\n", spread(lastToEnd, "ms").c_str());
+    std::printf("longest build step:   %s\n", spread(longestSteps, "ms").c_str());
+    std::printf("longest without news: %s (previews, build steps, the end)\n", spread(silences, "ms").c_str());
 
     // One preview's cost, at the collector's budget.
     const LoadResult whole = ProfileLoader::load(QString::fromStdString(file));

@@ -1,6 +1,7 @@
 #include "backgroundloader.h"
 
 #include "loaderror.h"
+#include "profilebuilder.h"
 #include "profileloader.h"
 
 #include <QPointer>
@@ -53,6 +54,16 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
                         Q_EMIT self->progress(done, total);
                 }, Qt::QueuedConnection);
         };
+        // The core's steps, then ours: the views' preparation.
+        const int steps = ProfileBuilder::kBuildSteps + 1;
+        auto report = [self, request, steps](int step, const char* what) {
+            if (self)
+                QMetaObject::invokeMethod(self, [self, request, step, steps, what = QString::fromUtf8(what)] {
+                    if (self && self->m_request == request)
+                        Q_EMIT self->building(step, steps, what);
+                }, Qt::QueuedConnection);
+        };
+        control.building = [report](int step, int, const char* what) { report(step, what); };
         // A file added to the profile on show (File ▸ Add) reads the trace
         // again: a preview of it would replace the whole profile on show
         // with a part of it, until the one with the addition comes.
@@ -93,6 +104,7 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
             return outcome;
         }
         try {
+            report(steps, "preparing the views");
             // Prepared unless the load is abandoned: after stop() the cut
             // profile (or the whole one, read before the stop) is wanted.
             outcome.profile = LoadedProfile::prepare(std::move(result.profile), path, &flags->abandon);

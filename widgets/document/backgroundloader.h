@@ -49,6 +49,9 @@ public:
 
 Q_SIGNALS:
     void progress(qint64 done, qint64 total);
+    // Once the file is read, the build's step `step` (from 1) of `steps`
+    // began (LoadControl::building), the last preparing the views.
+    void building(int step, int steps, const QString& what);
     // A look at the file while it loads (Profile::partial(): Preview),
     // prepared like a profile. Only for the current load and never after
     // its loaded() or failed(); while a receiver still handles one, the

@@ -98,7 +98,7 @@ bool ChromeFormat::readFile(QIODevice& file, const LoadControl& control, Profile
         if (outcome == ChromeFastReader::Outcome::Cut) {
             finishCut(chrome, builder);
         } else {
-            builder.stopPreviews();
+            builder.endOfFile(reader.eventCount());
             chrome.finish();
         }
     } catch (const FormatError&) {
@@ -123,7 +123,7 @@ void ChromeFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
         finishCut(chrome, builder);
         return;
     }
-    builder.stopPreviews();
+    builder.endOfFile(reader.eventCount());
     chrome.finish();
 }
 

@@ -146,7 +146,7 @@ void PerfettoFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) con
         builder.setPartial(cut);
         return;
     }
-    builder.stopPreviews();
+    builder.endOfFile(reader.packetCount());
     reader.finish();
 }
 

@@ -129,32 +129,47 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("done");
         QTest::addColumn<qint64>("total");
         QTest::addColumn<int>("preview"); // 0: none; 1: in time order, 2 ms left out; 2: not in time order, none left out
+        QTest::addColumn<int>("step"); // of the build, 0: none yet; "numbering in creation order", 3 s in
         QTest::addColumn<QString>("expected");
-        QTest::newRow("no preview yet") << qint64(120'000'000) << qint64(2'400'000'000) << 0
+        QTest::newRow("no preview yet") << qint64(120'000'000) << qint64(2'400'000'000) << 0 << 0
                                         << QStringLiteral("Loading big.json — 5 % (120 MB of 2.40 GB)");
-        QTest::newRow("in time order") << qint64(1'000'000'000) << qint64(2'400'000'000) << 1
+        QTest::newRow("in time order") << qint64(1'000'000'000) << qint64(2'400'000'000) << 1 << 0
                                        << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview of the calls: "
                                                          "those shorter than 2.00 ms hidden · complete up to 3.20 s");
-        QTest::newRow("not in time order") << qint64(1'000'000'000) << qint64(2'400'000'000) << 2
+        QTest::newRow("not in time order") << qint64(1'000'000'000) << qint64(2'400'000'000) << 2 << 0
                                            << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview of the calls "
                                                              "read so far · events not in time order: any part may still change");
-        QTest::newRow("all read") << qint64(2'400'000'000) << qint64(2'400'000'000) << 1
+        QTest::newRow("all read") << qint64(2'400'000'000) << qint64(2'400'000'000) << 1 << 0
                                   << QStringLiteral("Loading big.json — all 2.40 GB read, building the profile · preview of the calls: "
                                                     "those shorter than 2.00 ms hidden · complete up to 3.20 s");
-        QTest::newRow("size unknown") << qint64(1'000'000'000) << qint64(-1) << 0 << QStringLiteral("Loading big.json — 1.00 GB read");
+        QTest::newRow("size unknown") << qint64(1'000'000'000) << qint64(-1) << 0 << 0 << QStringLiteral("Loading big.json — 1.00 GB read");
+        QTest::newRow("building") << qint64(2'400'000'000) << qint64(2'400'000'000) << 1 << 8
+                                  << QStringLiteral("Loading big.json — all 2.40 GB read, building the profile (step 8 of 14: numbering in "
+                                                    "creation order, 3 s) · preview of the calls: those shorter than 2.00 ms hidden · "
+                                                    "complete up to 3.20 s");
+        // The build's report may come before the last bytes' progress.
+        QTest::newRow("building, progress behind") << qint64(2'300'000'000) << qint64(2'400'000'000) << 1 << 2
+                                                   << QStringLiteral("Loading big.json — all 2.40 GB read, building the profile (step 2 of "
+                                                                     "14: numbering in creation order, 3 s) · preview of the calls: those "
+                                                                     "shorter than 2.00 ms hidden · complete up to 3.20 s");
     }
+
     void bannerText()
     {
         QFETCH(qint64, done);
         QFETCH(qint64, total);
         QFETCH(int, preview);
+        QFETCH(int, step);
         QFETCH(QString, expected);
         std::shared_ptr<const Profile> p;
         if (preview == 1)
             p = calls(5000, part(PartialLoad::Kind::Preview, done, total, 3200 * kMs, 2 * kMs));
         else if (preview == 2)
             p = calls(5000, part(PartialLoad::Kind::Preview, done, total, kTimeMin));
-        QCOMPARE(LoadController::bannerText(QStringLiteral("big.json"), done, total, p.get()), expected);
+        LoadController::Building building;
+        if (step > 0)
+            building = {step, 14, QStringLiteral("numbering in creation order"), 3};
+        QCOMPARE(LoadController::bannerText(QStringLiteral("big.json"), done, total, p.get(), building), expected);
     }
 
     // The rank says what part of the file its numbers are of: the share read

@@ -1,4 +1,5 @@
 #include "gzipsupport.h"
+#include "profilebuilder.h"
 #include "testsupport.h"
 
 #include <QTemporaryDir>
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -361,7 +363,8 @@ private Q_SLOTS:
     // Progressive loading (LoadControl::preview) on either JSON path: at a
     // cadence of 0 ms, a preview every 4096 events read, each holding the
     // X events and the B/E pairs completed so far (none dropped under the
-    // budget), every one of them in the final profile.
+    // budget), every one of them in the final profile; and a last one once
+    // every event was read, before the profile is built.
     void previewsWhileLoading_data()
     {
         QTest::addColumn<bool>("reversed");
@@ -387,10 +390,10 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QVERIFY(!r.profile->partial());
         QCOMPARE(r.profile->intervalCount(), std::size_t(40000));
-        QCOMPARE(previews.size(), std::size_t(60000 / 4096));
+        QCOMPARE(previews.size(), std::size_t(60000 / 4096 + 1));
         const auto whole = intervalSet(*r.profile);
         std::int64_t bytes = 0;
-        for (std::size_t i = 0; i < previews.size(); ++i) {
+        for (std::size_t i = 0; i + 1 < previews.size(); ++i) {
             const Profile& p = *previews[i];
             QVERIFY(p.partial());
             QCOMPARE(p.partial()->kind, PartialLoad::Kind::Preview);
@@ -407,7 +410,69 @@ private Q_SLOTS:
         }
         // (A gzip file this small is read whole, compressed, at once.)
         if (!gzip)
-            QVERIFY(previews.back()->partial()->bytesRead > previews.front()->partial()->bytesRead);
+            QVERIFY(previews[previews.size() - 2]->partial()->bytesRead > previews.front()->partial()->bytesRead);
+        const Profile& last = *previews.back();
+        QCOMPARE(last.partial()->kind, PartialLoad::Kind::Preview);
+        QCOMPARE(last.partial()->eventsRead, std::uint64_t(60000));
+        QCOMPARE(last.partial()->bytesRead, QFileInfo(path).size());
+        QCOMPARE(last.partial()->totalBytes, QFileInfo(path).size());
+        QCOMPARE(last.partial()->completeUpTo, trace.completeUpTo(60000));
+        QVERIFY(intervalSet(last) == whole);
+    }
+
+    // A load that showed no preview (read before the first was due) makes
+    // no last one either: a small file's profile comes at once.
+    void noLastPreviewWithoutEarlierOnes()
+    {
+        const UnitTrace trace(2000, false);
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, trace.json);
+        int previews = 0;
+        LoadControl control;
+        control.preview = [&previews](std::shared_ptr<const Profile>) { ++previews; };
+        control.previewFirstMs = 3'600'000;
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(r.profile->intervalCount(), std::size_t(4000));
+        QCOMPARE(previews, 0);
+    }
+
+    // Once the file is read, each step of the build is reported as it
+    // begins (LoadControl::building), in order, each once: the format's
+    // finishing pass first for the formats that have one.
+    void buildStepsAreReported_data()
+    {
+        QTest::addColumn<QString>("file"); // "" the generated trace
+        QTest::addColumn<bool>("gzip");
+        QTest::addColumn<int>("first");
+        QTest::newRow("chrome") << QString() << false << 1;
+        QTest::newRow("chrome, gzip") << QString() << true << 1;
+        QTest::newRow("folded") << QStringLiteral("samples/folded/alternating.txt") << false << 2;
+    }
+    void buildStepsAreReported()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, gzip);
+        QFETCH(int, first);
+        QTemporaryDir dir;
+        const QByteArray json = UnitTrace(200, false).json;
+        const QString path = file.isEmpty() ? writeTemp(dir, gzip ? runlane::test::gzip(json) : json) : dataPath(file);
+        std::vector<int> steps;
+        std::vector<std::string> names;
+        LoadControl control;
+        control.building = [&](int step, int count, const char* what) {
+            QCOMPARE(count, ProfileBuilder::kBuildSteps);
+            steps.push_back(step);
+            names.emplace_back(what);
+        };
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        std::vector<int> expected(std::size_t(ProfileBuilder::kBuildSteps - first + 1));
+        std::iota(expected.begin(), expected.end(), first);
+        QCOMPARE(steps, expected);
+        QCOMPARE(names.back(), std::string("laying out memory for the views"));
+        if (first == 1)
+            QCOMPARE(names.front(), std::string("finishing the events read"));
     }
 
     // Cancel with keepPartial: the profile of every event wholly in the

@@ -1,4 +1,5 @@
 #include "backgroundloader.h"
+#include "profilebuilder.h"
 #include "testsupport.h"
 
 #include <QSemaphore>
@@ -251,7 +252,9 @@ private Q_SLOTS:
     // With the real reader (a Chrome trace of 200,000 calls in order):
     // previews while it reads, then the whole profile; or, stopped at its
     // first chunk, the profile read so far, cut. The reader waits at its
-    // first progress until the test has acted.
+    // first progress until the test has acted. Either way, once the file is
+    // read, the build's steps in order, the views' preparation last (a cut
+    // has no finishing pass of the format's: the cut ends what is open).
     void realReader_data()
     {
         QTest::addColumn<bool>("stop");
@@ -277,6 +280,7 @@ private Q_SLOTS:
         });
         QSignalSpy loaded(&loader, &BackgroundLoader::loaded);
         QSignalSpy failed(&loader, &BackgroundLoader::failed);
+        QSignalSpy building(&loader, &BackgroundLoader::building);
         QSemaphore firstChunk, go;
         loader.setLoadFunction([&](const QString& file, const LoadControl& given) {
             LoadControl control = given;
@@ -300,6 +304,16 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count() + failed.count(), 1, 20000);
         QCOMPARE(failed.count(), 0);
         const auto profile = loaded.first().first().value<LoadedProfile>().profile;
+        QList<int> steps;
+        for (const QList<QVariant>& step : building) {
+            steps << step.at(0).toInt();
+            QCOMPARE(step.at(1).toInt(), ProfileBuilder::kBuildSteps + 1);
+        }
+        QList<int> expected;
+        for (int step = stop ? 2 : 1; step <= ProfileBuilder::kBuildSteps + 1; ++step)
+            expected << step;
+        QCOMPARE(steps, expected);
+        QCOMPARE(building.last().at(2).toString(), QStringLiteral("preparing the views"));
         if (stop) {
             QVERIFY(profile->partial());
             QCOMPARE(int(profile->partial()->kind), int(PartialLoad::Kind::Cut));

@@ -433,8 +433,9 @@ private Q_SLOTS:
 
     // Progressive loading: slices reach the previews as they end, a preview
     // every 4096 packets at a cadence of 0 ms (nothing said complete: the
-    // sequences interleave); a cancel with keepPartial keeps the packets
-    // wholly read before it, as a file of those packets alone loads.
+    // sequences interleave), and a last one of every slice once all were
+    // read; a cancel with keepPartial keeps the packets wholly read before
+    // it, as a file of those packets alone loads.
     void progressive()
     {
         QByteArray bytes = trace({app(), mainThread()});
@@ -459,7 +460,13 @@ private Q_SLOTS:
         const LoadResult r = ProfileLoader::load(path, control, FormatRegistry::find("perfetto"));
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(r.profile->intervalCount(), std::size_t(100000));
-        QCOMPARE(previews.size(), std::size_t(200002 / 4096));
+        QCOMPARE(previews.size(), std::size_t(200002 / 4096 + 1));
+        const PartialLoad& last = *previews.back()->partial();
+        QCOMPARE(last.eventsRead, std::uint64_t(200002));
+        QCOMPARE(last.bytesRead, std::int64_t(bytes.size()));
+        QCOMPARE(last.completeUpTo, kTimeMin);
+        QCOMPARE(previews.back()->intervalCount(), std::size_t(100000));
+        previews.pop_back();
         for (std::size_t k = 0; k < previews.size(); ++k) {
             const PartialLoad& partial = *previews[k]->partial();
             QCOMPARE(partial.kind, PartialLoad::Kind::Preview);
