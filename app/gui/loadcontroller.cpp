@@ -275,8 +275,10 @@ QString LoadController::bannerText(const QString& name, qint64 done, qint64 tota
                     .arg(QString::fromStdString(ValueFormat::text(part.shortestKept, preview->unit())));
     else
         text += tr(" · preview of the calls read so far");
-    text += part.completeUpTo == kTimeMin ? tr(" · events not in time order: any part may still change")
-                                          : tr(" · complete up to %1").arg(pointText(*preview, part.completeUpTo));
+    // Once all is read, no event can still land anywhere.
+    if (!allRead)
+        text += part.completeUpTo == kTimeMin ? tr(" · events not in time order: any part may still change")
+                                              : tr(" · complete up to %1").arg(pointText(*preview, part.completeUpTo));
     return text;
 }
 
