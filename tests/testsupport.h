@@ -7,6 +7,7 @@
 #include "profileloader.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QTemporaryDir>
 #include <QFile>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <vector>
 
 // JSON test input written as plain tokens: JSON([{"ph": "X"}]). The
 // preprocessor turns it into the text, escaping quotes for us; moc cannot
@@ -45,6 +47,15 @@ inline MeasurementId byName(const Profile& p, std::string_view name)
             return id;
     }
     return kNone;
+}
+
+// Ids as a test's rows write them: -1 for kNone.
+inline QList<int> ids(const std::vector<std::uint32_t>& values)
+{
+    QList<int> out;
+    for (const std::uint32_t v : values)
+        out << (v == kNone ? -1 : int(v));
+    return out;
 }
 
 // The first label with this name, kNone if there is none.

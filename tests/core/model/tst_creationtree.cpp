@@ -1,22 +1,12 @@
 #include "creationtree.h"
+#include "testsupport.h"
 
 #include <QtTest>
 
 #include <vector>
 
 using namespace runlane;
-
-namespace {
-
-QList<int> ids(const std::vector<std::uint32_t>& values)
-{
-    QList<int> out;
-    for (const std::uint32_t v : values)
-        out << (v == kNone ? -1 : int(v));
-    return out;
-}
-
-} // namespace
+using runlane::test::ids;
 
 class TestCreationTree : public QObject
 {

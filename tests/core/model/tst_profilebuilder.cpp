@@ -15,6 +15,7 @@
 using namespace runlane;
 using runlane::test::addThread;
 using runlane::test::byName;
+using runlane::test::ids;
 using runlane::test::qstr;
 
 namespace {
@@ -45,15 +46,6 @@ std::map<QString, MeasurementId> addNamed(ProfileBuilder& b, TrackId t, const QS
         }
     }
     return ids;
-}
-
-// Ids as the rows write them: -1 for kNone.
-QList<int> ids(const std::vector<std::uint32_t>& values)
-{
-    QList<int> out;
-    for (std::uint32_t v : values)
-        out << (v == kNone ? -1 : int(v));
-    return out;
 }
 
 } // namespace
