@@ -55,10 +55,10 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
                 }, Qt::QueuedConnection);
         };
         // The core's steps, then ours: the views' preparation.
-        const int steps = ProfileBuilder::kBuildSteps + 1;
-        auto report = [self, request, steps](int step, const char* what) {
+        constexpr int steps = ProfileBuilder::kBuildSteps + 1;
+        auto report = [self, request](int step, const char* what) {
             if (self)
-                QMetaObject::invokeMethod(self, [self, request, step, steps, what = QString::fromUtf8(what)] {
+                QMetaObject::invokeMethod(self, [self, request, step, what = QString::fromUtf8(what)] {
                     if (self && self->m_request == request)
                         Q_EMIT self->building(step, steps, what);
                 }, Qt::QueuedConnection);
