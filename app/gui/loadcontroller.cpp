@@ -184,6 +184,7 @@ void LoadController::updateBanner()
         total = preview->partial()->totalBytes;
     }
     m_percent = percentOf(done, total);
+    m_building.stopped = m_stopping;
     QString text = bannerText(name, done, total, preview, m_building).toHtmlEscaped();
     if (m_stopping)
         text += tr(" · <b>stopping</b>: what was read is kept");
@@ -257,7 +258,7 @@ QString LoadController::bannerText(const QString& name, qint64 done, qint64 tota
     // The file read, the profile built from it (seconds, for the biggest):
     // the preview stays until it is, and the banner says which step of the
     // build runs, and for how long.
-    const bool allRead = (total > 0 && done >= total) || building.step > 0;
+    const bool allRead = (total > 0 && done >= total) || (building.step > 0 && !building.stopped);
     QString text = allRead && total > 0 ? tr("Loading %1 — all %2 read, building the profile").arg(name, sizeText(total))
         : allRead                       ? tr("Loading %1 — all read, building the profile").arg(name)
         : total > 0                     ? tr("Loading %1 — %2 % (%3 of %4)")

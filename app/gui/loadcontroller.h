@@ -53,6 +53,8 @@ public:
         int steps = 0;
         QString what;
         qint64 seconds = 0;
+        // Stopped and kept: the build is of what was read, not of all.
+        bool stopped = false;
     };
     // The banner's text: `done` of `total` bytes read (total <= 0: unknown),
     // the build's step once begun, and what the preview shown holds (none

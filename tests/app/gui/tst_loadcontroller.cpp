@@ -130,7 +130,7 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("done");
         QTest::addColumn<qint64>("total");
         QTest::addColumn<int>("preview"); // 0: none; 1: in time order, 2 ms left out; 2: not in time order, none left out
-        QTest::addColumn<int>("step"); // of the build, 0: none yet; "numbering in creation order", 3 s in
+        QTest::addColumn<int>("step"); // of the build, 0: none yet, < 0: stopped; "numbering in creation order", 3 s in
         QTest::addColumn<QString>("expected");
         QTest::newRow("no preview yet") << qint64(120'000'000) << qint64(2'400'000'000) << 0 << 0
                                         << QStringLiteral("Loading big.json — 5 % (120 MB of 2.40 GB)");
@@ -146,6 +146,11 @@ private Q_SLOTS:
         QTest::newRow("all read, not in time order") << qint64(2'400'000'000) << qint64(2'400'000'000) << 2 << 0
                                                      << QStringLiteral("Loading big.json — all 2.40 GB read, building the profile · "
                                                                        "preview of the calls read so far");
+        // Stopped at 41 %: the build is of what was read (step -2: stopped).
+        QTest::newRow("stopped, building") << qint64(1'000'000'000) << qint64(2'400'000'000) << 1 << -2
+                                           << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) (step 2 of 14: numbering in "
+                                                             "creation order, 3 s) · preview of the calls: those shorter than 2.00 ms "
+                                                             "hidden · complete up to 3.20 s");
         QTest::newRow("size unknown") << qint64(1'000'000'000) << qint64(-1) << 0 << 0 << QStringLiteral("Loading big.json — 1.00 GB read");
         QTest::newRow("building") << qint64(2'400'000'000) << qint64(2'400'000'000) << 1 << 8
                                   << QStringLiteral("Loading big.json — all 2.40 GB read, building the profile (step 8 of 14: numbering in "
@@ -170,8 +175,8 @@ private Q_SLOTS:
         else if (preview == 2)
             p = calls(5000, part(PartialLoad::Kind::Preview, done, total, kTimeMin));
         LoadController::Building building;
-        if (step > 0)
-            building = {step, 14, QStringLiteral("numbering in creation order"), 3};
+        if (step != 0)
+            building = {std::abs(step), 14, QStringLiteral("numbering in creation order"), 3, step < 0};
         QCOMPARE(LoadController::bannerText(QStringLiteral("big.json"), done, total, p.get(), building), expected);
     }
 
