@@ -22,7 +22,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("shape");
         QTest::addColumn<int>("count");
-        // 300,007: 38 buckets of 8,192 (permuteBucketSize of these arrays) and
+        // 300,007: 36 buckets of 8,192 (permuteBucketSize of these arrays) and
         // a part of one; 2^20 + 3: a second check in each pass.
         for (const int count : {0, 1, 2, 5, 1000, 8192, 8193, 300'007, (1 << 20) + 3}) {
             for (const char* shape : {"identity", "reversed", "rotated", "pairs swapped", "shuffled"})
