@@ -57,7 +57,6 @@ LoadController::LoadController(MainWindow* window, BackgroundLoader* loader)
     m_buildTicks = new QTimer(this);
     m_buildTicks->setInterval(1000);
     connect(m_buildTicks, &QTimer::timeout, this, [this] {
-        m_building.seconds = m_buildClock.elapsed() / 1000;
         if (isShowingPreview())
             updateBanner();
     });
@@ -167,7 +166,6 @@ void LoadController::building(int step, int steps, const QString& what)
     m_building.step = step;
     m_building.steps = steps;
     m_building.what = what;
-    m_building.seconds = m_buildClock.elapsed() / 1000;
     if (isShowingPreview())
         updateBanner();
 }
@@ -184,6 +182,7 @@ void LoadController::updateBanner()
         total = preview->partial()->totalBytes;
     }
     m_percent = percentOf(done, total);
+    m_building.seconds = m_building.step > 0 ? m_buildClock.elapsed() / 1000 : 0;
     m_building.stopped = m_stopping;
     QString text = bannerText(name, done, total, preview, m_building).toHtmlEscaped();
     if (m_stopping)

@@ -1,11 +1,11 @@
 #include "profilefinisher.h"
 
 #include "cancellableless.h"
+#include "creationtree.h"
 #include "freshmemory.h"
 #include "hugepages.h"
 #include "loaderror.h"
 #include "parallel.h"
-#include "creationtree.h"
 #include "permuteinplace.h"
 #include "profilebuilder.h"
 

@@ -20,6 +20,16 @@ BackgroundLoader::~BackgroundLoader()
     m_watcher.waitForFinished();
 }
 
+template<typename Deliver>
+void BackgroundLoader::post(const QPointer<BackgroundLoader>& self, quint64 request, Deliver deliver)
+{
+    if (self)
+        QMetaObject::invokeMethod(self, [self, request, deliver = std::move(deliver)] {
+            if (self && self->m_request == request)
+                deliver(self.data());
+        }, Qt::QueuedConnection);
+}
+
 void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> additions, const QString& variant)
 {
     if (m_watcher.isRunning()) {
@@ -46,22 +56,14 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
         control.keepPartial = &flags->keep;
         control.abandon = &flags->abandon;
         control.progress = [self, request](std::int64_t done, std::int64_t total) {
-            // Queued to the loader's thread, where the request is compared:
-            // a replaced load's last chunks arrive after its successor began.
-            if (self)
-                QMetaObject::invokeMethod(self, [self, request, done, total] {
-                    if (self && self->m_request == request)
-                        Q_EMIT self->progress(done, total);
-                }, Qt::QueuedConnection);
+            post(self, request, [done, total](BackgroundLoader* loader) { Q_EMIT loader->progress(done, total); });
         };
         // The core's steps, then ours: the views' preparation.
         constexpr int steps = ProfileBuilder::kBuildSteps + 1;
         auto report = [self, request](int step, const char* what) {
-            if (self)
-                QMetaObject::invokeMethod(self, [self, request, step, what = QString::fromUtf8(what)] {
-                    if (self && self->m_request == request)
-                        Q_EMIT self->building(step, steps, what);
-                }, Qt::QueuedConnection);
+            post(self, request, [step, what = QString::fromUtf8(what)](BackgroundLoader* loader) {
+                Q_EMIT loader->building(step, steps, what);
+            });
         };
         control.building = [report](int step, int, const char* what) { report(step, what); };
         // A file added to the profile on show (File ▸ Add) reads the trace

@@ -6,6 +6,7 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <atomic>
@@ -74,6 +75,10 @@ private:
     };
     void finished();
     void deliverPreview(quint64 request, const LoadedProfile& preview);
+    // Calls deliver(loader) on the loader's thread, if `request` is its load
+    // still: a replaced load's last reports arrive after its successor began.
+    template<typename Deliver>
+    static void post(const QPointer<BackgroundLoader>& self, quint64 request, Deliver deliver);
 
     QFutureWatcher<Outcome> m_watcher;
     std::shared_ptr<Flags> m_flags;
