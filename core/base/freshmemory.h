@@ -10,6 +10,9 @@
 // older kernel, the call does nothing and the pages come one by one as
 // before.
 
+#include "parallel.h"
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -40,12 +43,26 @@ inline void adviseWholePages(const void* data, std::size_t bytes, std::uintptr_t
 }
 
 // Makes the whole pages of [data, data + bytes) resident and writable now.
+// A big array's pieces on every core: memory the process never had costs
+// most (the host backs it then), and two cores filled 400 MB of it in
+// 150-360 ms, one in 480-670 ms.
 inline void populateForWrite(void* data, std::size_t bytes)
 {
     constexpr std::size_t kWorthIt = std::size_t(1) << 20; // below this, the faults are few
+    constexpr std::size_t kPiece = std::size_t(32) << 20;  // a multiple of the huge page
     constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, which older headers lack
-    if (bytes >= kWorthIt)
-        adviseWholePages(data, bytes, 4096, kPopulateWrite); // a failure leaves the pages to fault
+    if (bytes < kWorthIt)
+        return;
+    auto* const bytesAt = static_cast<std::byte*>(data);
+    // Pieces start on kPiece boundaries, so that none splits a huge page.
+    const auto address = reinterpret_cast<std::uintptr_t>(data);
+    const std::size_t head = std::min(bytes, ((address + kPiece - 1) & ~(kPiece - 1)) - address);
+    const std::size_t pieces = 1 + (bytes - head + kPiece - 1) / kPiece;
+    parallelFor(pieces, [&](std::size_t k) {
+        const std::size_t from = k == 0 ? 0 : head + (k - 1) * kPiece;
+        const std::size_t to = k == 0 ? head : std::min(bytes, from + kPiece);
+        adviseWholePages(bytesAt + from, to - from, 4096, kPopulateWrite); // a failure leaves the pages to fault
+    });
 }
 
 // v.assign(n, value) into memory made resident in one call (above).
