@@ -12,7 +12,9 @@
 // each, the time to the first preview from the load's start, the gaps
 // between previews and their number; from the last preview (everything
 // read) to the end, the longest build step and the longest wait for news
-// (a preview or a build step) from the first preview to the end. Then the cost of one preview alone:
+// (a preview or a build step) from the first preview to the end, and each
+// build step's time (median), so that the longest are found without a
+// timer in the code. Then the cost of one preview alone:
 // a ProfileBuilder holding the loaded profile's calls emits a preview of
 // them (PreviewCollector at its budget) several times.
 
@@ -30,6 +32,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,11 +54,13 @@ struct Options {
 struct News {
     std::vector<double> previews;
     std::vector<double> steps;
+    std::vector<int> stepNumbers; // beside steps: the build's step number
+    std::vector<std::string> stepNames;
     double end = 0;
 };
 
 // Loads `file` with previews; writes its News to `times`, a line each:
-// "p MS", "s MS", "e MS".
+// "p MS", "s MS STEP NAME", "e MS".
 long long progressiveLoad(const std::string& file, const Options& options, const std::string& times)
 {
     std::ofstream out(times);
@@ -65,7 +70,7 @@ long long progressiveLoad(const std::string& file, const Options& options, const
     control.previewFirstMs = options.firstMs;
     control.previewEveryMs = options.everyMs;
     control.preview = [&](std::shared_ptr<const Profile>) { out << "p " << now() << '\n'; };
-    control.building = [&](int, int, const char*) { out << "s " << now() << '\n'; };
+    control.building = [&](int step, int, const char* what) { out << "s " << now() << ' ' << step << ' ' << what << '\n'; };
     const LoadResult r = ProfileLoader::load(QString::fromStdString(file), control);
     out << "e " << now() << '\n';
     return r.ok() ? (long long)r.profile->intervalCount() : -1;
@@ -77,12 +82,19 @@ News readNews(const std::string& path)
     std::ifstream in(path);
     char kind = 0;
     for (double ms; in >> kind >> ms;) {
-        if (kind == 'p')
+        if (kind == 'p') {
             news.previews.push_back(ms);
-        else if (kind == 's')
+        } else if (kind == 's') {
+            int step = 0;
+            std::string name;
+            in >> step;
+            std::getline(in >> std::ws, name);
             news.steps.push_back(ms);
-        else
+            news.stepNumbers.push_back(step);
+            news.stepNames.push_back(name);
+        } else {
             news.end = ms;
+        }
     }
     return news;
 }
@@ -189,6 +201,7 @@ int main(int argc, char** argv)
     std::vector<double> lastToEnd; // from the last preview (all read) to the end
     std::vector<double> silences;  // the longest wait for news after the first preview
     std::vector<double> longestSteps;
+    std::map<int, std::pair<std::string, std::vector<double>>> stepTimes; // by step number
     for (int k = 0; k < common.repeat; ++k) {
         // Which goes first alternates: the second of a pair runs on what
         // the first left (page cache, freed memory).
@@ -223,8 +236,13 @@ int main(int argc, char** argv)
             silence = std::max(silence, all[i] - all[i - 1]);
         silences.push_back(silence);
         double longest = 0;
-        for (std::size_t i = 0; i < news.steps.size(); ++i)
-            longest = std::max(longest, (i + 1 < news.steps.size() ? news.steps[i + 1] : news.end) - news.steps[i]);
+        for (std::size_t i = 0; i < news.steps.size(); ++i) {
+            const double took = (i + 1 < news.steps.size() ? news.steps[i + 1] : news.end) - news.steps[i];
+            longest = std::max(longest, took);
+            auto& [name, times] = stepTimes[news.stepNumbers[i]];
+            name = news.stepNames[i];
+            times.push_back(took);
+        }
         longestSteps.push_back(longest);
     }
     if (plain.intervals != progressive.intervals) {
@@ -247,6 +265,8 @@ int main(int argc, char** argv)
     std::printf("last preview to end:  %s (the build, once all was read)\n", spread(lastToEnd, "ms").c_str());
     std::printf("longest build step:   %s\n", spread(longestSteps, "ms").c_str());
     std::printf("longest without news: %s (previews, build steps, the end)\n", spread(silences, "ms").c_str());
+    for (const auto& [step, named] : stepTimes)
+        std::printf("  build step %2d:       %8.0f ms median  %s\n", step, bench::median(named.second), named.first.c_str());
 
     // One preview's cost, at the collector's budget.
     const LoadResult whole = ProfileLoader::load(QString::fromStdString(file));
