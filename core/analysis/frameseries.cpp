@@ -92,12 +92,19 @@ FrameSeries FrameSeries::of(const Profile& profile)
             starts[kind].emplace_back(mark.pid, mark.time);
     }
     std::vector<std::uint8_t> labelKind(profile.labelCount());
-    for (LabelId l = 0; l < profile.labelCount(); ++l)
+    bool anyFrameLabel = false;
+    for (LabelId l = 0; l < profile.labelCount(); ++l) {
         labelKind[l] = std::uint8_t(kindOf(profile.string(profile.label(l).name)));
-    for (MeasurementId m = 0; m < profile.measurementCount(); ++m) {
-        const Measurement& measurement = profile.measurement(m);
-        if (const std::size_t kind = labelKind[measurement.label]; kind < kFrameEvents.size())
+        anyFrameLabel = anyFrameLabel || labelKind[l] < kFrameEvents.size();
+    }
+    // A measurement's label alone is two bytes; the whole of it is rebuilt
+    // (Profile::measurement): only for those named as frames. A profile
+    // with no such name is not walked at all (0.29 s at 16 M measurements).
+    for (MeasurementId m = 0; anyFrameLabel && m < profile.measurementCount(); ++m) {
+        if (const std::size_t kind = labelKind[profile.labelOf(m)]; kind < kFrameEvents.size()) {
+            const Measurement& measurement = profile.measurement(m);
             starts[kind].emplace_back(profile.track(measurement.track).pid, measurement.created);
+        }
     }
     for (std::size_t kind = 0; kind < starts.size(); ++kind) {
         if (!starts[kind].empty()) {

@@ -4,6 +4,8 @@
 // a load's measurements in creation order, and a copy in the new order was
 // the load's peak memory (issue 45).
 
+#include "parallel.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <span>
@@ -40,8 +42,9 @@ constexpr std::size_t permuteBucketSize(std::size_t bytesPerPosition)
 //    in L2;
 // 2. within each bucket, now in the cache, each position is swapped to
 //    its destination until every one holds its own.
-// `check` is called before each 2^20 positions of each pass (a cancel);
-// the first pass is skipped when the arrays fit in one bucket.
+// `check` is called before each 2^20 positions of each pass (a cancel),
+// in the second pass from every core at once; the first pass is skipped
+// when the arrays fit in one bucket.
 template<typename Index, typename Check, typename... Arrays>
 void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arrays)
 {
@@ -75,12 +78,22 @@ void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arra
             }
         }
     }
-    for (std::size_t p = 0; p < count; ++p) {
-        if (p % kCheckEvery == 0)
-            check();
-        while (std::size_t(destination[p]) != p)
-            swapAt(p, std::size_t(destination[p]));
-    }
+    // After the first pass every bucket holds its own positions, so the
+    // buckets are independent: pieces of kCheckEvery positions (whole
+    // buckets) on every core.
+    const auto placeWithin = [&](std::size_t piece) {
+        check();
+        const std::size_t end = std::min(count, (piece + 1) * kCheckEvery);
+        for (std::size_t p = piece * kCheckEvery; p < end; ++p) {
+            while (std::size_t(destination[p]) != p)
+                swapAt(p, std::size_t(destination[p]));
+        }
+    };
+    const std::size_t pieces = (count + kCheckEvery - 1) / kCheckEvery;
+    if (count > kBucket)
+        parallelFor(pieces, placeWithin);
+    else if (count > 0)
+        placeWithin(0);
 }
 
 } // namespace runlane

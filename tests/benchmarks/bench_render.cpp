@@ -6,10 +6,12 @@
 // docs/performance.md.
 //
 //   bench_render [--intervals 5000000] [--tasks 200000] [--frames 5] [--size 1920x1080]
+//   bench_render --file trace.json [--frames 5] [--size 1920x1080]   (a profile loaded from a file instead)
 
 #include "icicleview.h"
 #include "loadedprofile.h"
 #include "profilebuilder.h"
+#include "profileloader.h"
 #include "profiledocument.h"
 #include "ranktable.h"
 #include "tasklaneview.h"
@@ -173,11 +175,14 @@ int main(int argc, char** argv)
     int frames = 5;
     int width = 1920;
     int height = 1080;
+    QString file;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--intervals"))
             intervals = std::strtoull(argv[i + 1], nullptr, 10);
         else if (!std::strcmp(argv[i], "--tasks"))
             tasks = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--file"))
+            file = QString::fromLocal8Bit(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--frames"))
             frames = std::max(1, std::atoi(argv[i + 1]));
         else if (!std::strcmp(argv[i], "--size") && std::sscanf(argv[i + 1], "%dx%d", &width, &height) != 2)
@@ -185,8 +190,17 @@ int main(int argc, char** argv)
     }
 
     auto start = Clock::now();
-    Generator generator(intervals, tasks);
-    std::shared_ptr<const Profile> profile = generator.build();
+    std::shared_ptr<const Profile> profile;
+    if (file.isEmpty()) {
+        profile = Generator(intervals, tasks).build();
+    } else {
+        LoadResult loaded = ProfileLoader::load(file);
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "bench_render: %s\n", loaded.error.toString().c_str());
+            return 1;
+        }
+        profile = std::move(loaded.profile);
+    }
     std::printf("profile: %zu intervals, %zu measurements, %zu tracks, built in %.0f ms\n", profile->intervalCount(),
                 profile->measurementCount(), profile->trackCount(), msSince(start));
     start = Clock::now();

@@ -1,6 +1,7 @@
 #include "loadedprofile.h"
 
 #include "loaderror.h"
+#include "parallel.h"
 
 #include <algorithm>
 
@@ -16,23 +17,30 @@ LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, con
     LoadedProfile loaded;
     loaded.path = path;
     checkCancel();
-    loaded.metrics = std::make_shared<MeasurementMetrics>(*profile);
-    checkCancel();
-    loaded.labels = std::make_shared<LabelIndex>(*profile);
-    checkCancel();
-    loaded.tasks = std::make_shared<TaskPacking>(*profile);
-    checkCancel();
-    if (TaskPacking::neverRanCount(*profile) > 0)
-        loaded.tasksThatRan = std::make_shared<TaskPacking>(*profile, false);
-    checkCancel();
-    loaded.flowSpans = std::make_shared<FlowSpans>(*profile);
-    checkCancel();
-    if (!profile->wakes().empty())
-        loaded.delays = std::make_shared<SchedulingDelays>(*profile);
-    checkCancel();
-    loaded.messages = std::make_shared<const ProcessMessages>(ProcessMessages::of(*profile));
-    checkCancel();
-    loaded.frames = std::make_shared<const FrameSeries>(FrameSeries::of(*profile));
+    // Each part reads only the immutable profile: the metrics (the
+    // longest, 0.58 s at 16 M measurements) on one core, the rest on the
+    // other.
+    parallelFor(2, [&](std::size_t part) {
+        if (part == 0) {
+            loaded.metrics = std::make_shared<MeasurementMetrics>(*profile);
+            return;
+        }
+        loaded.labels = std::make_shared<LabelIndex>(*profile);
+        checkCancel();
+        loaded.tasks = std::make_shared<TaskPacking>(*profile);
+        checkCancel();
+        if (TaskPacking::neverRanCount(*profile) > 0)
+            loaded.tasksThatRan = std::make_shared<TaskPacking>(*profile, false);
+        checkCancel();
+        loaded.flowSpans = std::make_shared<FlowSpans>(*profile);
+        checkCancel();
+        if (!profile->wakes().empty())
+            loaded.delays = std::make_shared<SchedulingDelays>(*profile);
+        checkCancel();
+        loaded.messages = std::make_shared<const ProcessMessages>(ProcessMessages::of(*profile));
+        checkCancel();
+        loaded.frames = std::make_shared<const FrameSeries>(FrameSeries::of(*profile));
+    });
     checkCancel();
     const Time start = profile->startTime();
     const Time span = std::max<Time>(1, profile->duration());
