@@ -1,5 +1,6 @@
 #include "loadedprofile.h"
 
+#include "colorscheme.h"
 #include "loaderror.h"
 #include "parallel.h"
 
@@ -40,6 +41,8 @@ LoadedProfile LoadedProfile::prepare(std::shared_ptr<const Profile> profile, con
         loaded.messages = std::make_shared<const ProcessMessages>(ProcessMessages::of(*profile));
         checkCancel();
         loaded.frames = std::make_shared<const FrameSeries>(FrameSeries::of(*profile));
+        checkCancel();
+        loaded.labelExec = ColorScheme::execPerLabel(*profile);
     });
     checkCancel();
     const Time start = profile->startTime();

@@ -40,6 +40,9 @@ struct LoadedProfile {
     // overview[track][bin]: busy fraction of that bin of the whole span.
     std::vector<std::vector<float>> overview;
     Time longestInterval = 1; // for colouring by duration
+    // ColorScheme::execPerLabel: found here, not on the GUI thread as the
+    // colours are given (empty for a profile of few labels).
+    std::vector<double> labelExec;
     QString path; // as opened (":/..." for the bundled demo)
 
     bool isNull() const { return profile == nullptr; }

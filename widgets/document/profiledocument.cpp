@@ -69,12 +69,13 @@ void ProfileDocument::switchTo(const LoadedProfile& loaded, bool continuing)
     m_messages->setMessages(m_loaded.messages);
     m_callTree.reset();
     if (!continuing || !hasProfile()) {
-        m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode) : std::vector<QRgb>();
+        m_colors = hasProfile() ? ColorScheme::labelColors(*m_loaded.profile, m_colorMode, {}, m_loaded.labelExec)
+                                : std::vector<QRgb>();
     } else if (m_colors.size() != m_loaded.profile->labelCount()) {
         // A live recording's next version keeps its labels' colours (a
         // proc does not change colour as others get busier); new labels
         // take theirs apart from them (ColorScheme gives the rule).
-        m_colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode, m_colors);
+        m_colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode, m_colors, m_loaded.labelExec);
     }
     m_longest = m_loaded.longestInterval;
     // A new profile has new label ids: nothing carries over but the
@@ -110,7 +111,7 @@ void ProfileDocument::setColorMode(ColorMode mode)
         return;
     m_colorMode = mode;
     if (hasProfile() && mode != ColorMode::ByDuration)
-        m_colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode);
+        m_colors = ColorScheme::labelColors(*m_loaded.profile, m_colorMode, {}, m_loaded.labelExec);
     Q_EMIT colorsChanged();
 }
 

@@ -63,7 +63,7 @@ const std::array<std::array<double, kSlots>, kSlots>& slotDistances()
 // Per label, the time it ran as the innermost interval (exec), or what the
 // last snapshot says for pre-aggregated metrics. In doubles: sums over a
 // profile near 2^63 ns must not overflow.
-std::vector<double> execPerLabel(const Profile& profile)
+std::vector<double> walkExecPerLabel(const Profile& profile)
 {
     std::vector<double> exec(profile.labelCount(), 0.0);
     auto labelOf = [&](const Interval& iv) {
@@ -326,7 +326,13 @@ QColor ColorScheme::forText(std::string_view text)
 // and only new keys are placed, apart from them, unless that would leave
 // some closer than kDistinct where a fresh start does not: then every key
 // is placed afresh.
-std::vector<QRgb> ColorScheme::labelColors(const Profile& profile, ColorMode mode, std::span<const QRgb> kept)
+std::vector<double> ColorScheme::execPerLabel(const Profile& profile)
+{
+    return profile.labelCount() > kProbedKeys ? walkExecPerLabel(profile) : std::vector<double>();
+}
+
+std::vector<QRgb> ColorScheme::labelColors(const Profile& profile, ColorMode mode, std::span<const QRgb> kept,
+                                           std::span<const double> exec)
 {
     std::vector<std::size_t> keyOf(profile.labelCount());
     std::vector<std::string_view> keys;
@@ -344,7 +350,11 @@ std::vector<QRgb> ColorScheme::labelColors(const Profile& profile, ColorMode mod
     std::vector<std::size_t> spread(keys.size());
     std::iota(spread.begin(), spread.end(), std::size_t(0));
     if (keys.size() > kProbedKeys) {
-        const std::vector<double> exec = execPerLabel(profile);
+        std::vector<double> walked;
+        if (exec.size() != profile.labelCount()) {
+            walked = walkExecPerLabel(profile);
+            exec = walked;
+        }
         std::vector<double> busy(keys.size(), 0.0);
         for (LabelId l = 0; l < profile.labelCount(); ++l)
             busy[keyOf[l]] += exec[l];

@@ -31,7 +31,16 @@ public:
     // Colours for every label of a profile, by name or by file. `kept`: the
     // colours of the labels of a previous version of this profile (a live
     // recording's, ids kept), which they keep while the rule allows.
-    static std::vector<QRgb> labelColors(const Profile& profile, ColorMode mode, std::span<const QRgb> kept = {});
+    // `exec`: execPerLabel(profile) if already known (one per label),
+    // otherwise found here when needed.
+    static std::vector<QRgb> labelColors(const Profile& profile, ColorMode mode, std::span<const QRgb> kept = {},
+                                         std::span<const double> exec = {});
+    // Each label's own time (its intervals less their children), by which
+    // labelColors() ranks labels past kProbedKeys; empty when a profile has
+    // no more labels than that. A walk of every interval (0.4 s at 16 M on
+    // the reference machine): LoadedProfile::prepare finds it off the GUI
+    // thread.
+    static std::vector<double> execPerLabel(const Profile& profile);
     // The colour a key (label name or file) hashes to, with no other label
     // around: its slot of the palette.
     static QColor forText(std::string_view text);

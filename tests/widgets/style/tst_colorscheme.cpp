@@ -403,6 +403,52 @@ private Q_SLOTS:
             QCOMPARE(colors.at(names[i]), ColorScheme::forText(names[i].toStdString()).rgb());
     }
 
+    // The exec the colours rank labels by is found with the profile, off
+    // the GUI thread (LoadedProfile::labelExec), and labelColors() ranks by
+    // what it is given: reversed, the other labels are the busiest.
+    void labelExecFoundWithTheProfile_data()
+    {
+        QTest::addColumn<int>("labels");
+        QTest::addRow("40 labels") << 40;
+        QTest::addRow("24 labels: none ranked, none found") << int(ColorScheme::kProbedKeys);
+    }
+    void labelExecFoundWithTheProfile()
+    {
+        QFETCH(int, labels);
+        QStringList names;
+        QList<int> durations;
+        for (int i = 0; i < labels; ++i) {
+            names << QStringLiteral("label%1").arg(i);
+            durations << 1000 - 10 * i; // µs; label0 busiest
+        }
+        const LoadedProfile loaded = loadedText(profileOf(names, durations));
+        QVERIFY(!loaded.isNull());
+        const Profile& profile = *loaded.profile;
+        if (labels <= int(ColorScheme::kProbedKeys)) {
+            QCOMPARE(loaded.labelExec.size(), std::size_t(0));
+            return;
+        }
+        QCOMPARE(loaded.labelExec.size(), std::size_t(labels));
+        std::vector<double> reversed(loaded.labelExec.size());
+        for (LabelId l = 0; l < profile.labelCount(); ++l) {
+            const int i = names.indexOf(qstr(profile.labelName(l)));
+            QCOMPARE(loaded.labelExec[l], 1000.0 * durations[i]);
+            reversed[l] = 1000.0 * (1000 - 10 * (labels - 1 - i));
+        }
+        QVERIFY(ColorScheme::labelColors(profile, ColorMode::ByLabel, {}, loaded.labelExec)
+                == ColorScheme::labelColors(profile, ColorMode::ByLabel));
+        const std::vector<QRgb> colors = ColorScheme::labelColors(profile, ColorMode::ByLabel, {}, reversed);
+        std::set<QRgb> busiest;
+        for (LabelId l = 0; l < profile.labelCount(); ++l) {
+            const int i = names.indexOf(qstr(profile.labelName(l)));
+            if (i >= labels - int(ColorScheme::kProbedKeys))
+                busiest.insert(colors[l]);
+            else
+                QCOMPARE(colors[l], ColorScheme::forText(names[i].toStdString()).rgb());
+        }
+        QCOMPARE(busiest.size(), ColorScheme::kProbedKeys);
+    }
+
     void byFileLabelsOfAFileShareItsColour()
     {
         const LoadedProfile loaded = loadedFile(dataPath(QStringLiteral("profiles/chronos-states.json")));
