@@ -340,16 +340,21 @@ void ProfileFinisher::layoutTrack(std::size_t t, std::span<Interval> slice, Inte
         out[newIndex[i]] = iv;
     }
     // A measurement's intervals are all on its track, so its first, last
-    // and count are found here, on this track's thread, in id order as one
-    // loop over all intervals would. The count is kept in intervalRef (0
-    // from addMeasurement) until buildIntervalLists makes that the
-    // reference: it moves with the measurement when they are ordered, at no
-    // cost in memory.
-    for (IntervalId i = begin; i < begin + slice.size(); ++i) {
-        const Interval& iv = out[i];
+    // and count are found here, on this track's thread: the earliest
+    // start, on a tie the first in the final order, as one loop over all
+    // intervals in id order would. The loop runs in start order, where
+    // neighbours in time have ids near in the file, so that it sweeps the
+    // per-measurement arrays once, not once per depth (in the final order
+    // it was a fifth of the layout's time at 16 M intervals). The count is
+    // kept in intervalRef (0 from addMeasurement) until buildIntervalLists
+    // makes that the reference: it moves with the measurement when they
+    // are ordered, at no cost in memory.
+    for (std::uint32_t i = 0; i < slice.size(); ++i) {
+        const Interval& iv = slice[i];
         IntervalId& first = m_firstInterval[iv.measurement];
-        if (first == kNone || iv.start < out[first].start)
-            first = i;
+        const IntervalId at = newIndex[i];
+        if (first == kNone || iv.start < out[first].start || (iv.start == out[first].start && at < first))
+            first = at;
         m_lastEnd[iv.measurement] = std::max(m_lastEnd[iv.measurement], iv.end);
         ++m_measurements[iv.measurement].intervalRef;
     }
