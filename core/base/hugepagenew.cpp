@@ -17,6 +17,10 @@
 // The memory used does not change: only whole pages inside a block are
 // advised, and a page is backed when touched, as before. Where
 // transparent huge pages are off, or on another system, nothing changes.
+// Where memory is fragmented, the kernel may compact it before it gives
+// a huge page (the default "defrag" setting, madvise, does for advised
+// memory) or falls back to 4 KiB pages: a first touch can wait, never
+// fail.
 // Not under AddressSanitizer, which brings its own operator new.
 
 #include "hugepagenew.h"
