@@ -40,15 +40,17 @@ std::string describeByte(std::string_view text, std::size_t pos)
     return buffer;
 }
 
-bool looksBinary(std::string_view text)
+// Where the first control character no text holds is, in the first 4 KiB
+// (npos if none): the file is binary.
+std::size_t firstBinaryByte(std::string_view text)
 {
     const std::size_t n = std::min<std::size_t>(text.size(), 4096);
     for (std::size_t i = 0; i < n; ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
         if (c == 0 || (c < 0x20 && !JsonPrefix::isBlank(char(c)) && c != '\f' && c != '\b'))
-            return true;
+            return i;
     }
-    return false;
+    return std::string_view::npos;
 }
 
 // "folded stacks", or "a or b": the names of the formats that pass `test`.
@@ -171,8 +173,12 @@ FormatRegistry::Detection FormatRegistry::detect(std::string_view bytes, bool co
         }
         return result;
     }
-    if (looksBinary(bytes.substr(start))) {
-        result.problem = "the file holds binary data (" + describeByte(bytes, start) + "), not a JSON profile";
+    if (const std::size_t binary = firstBinaryByte(bytes.substr(start)); binary != std::string_view::npos) {
+        // A file that starts as text is named by its first binary byte ("not
+        // a profile\0..."), one that starts binary (a PNG, an ELF) by its first.
+        const auto first = static_cast<unsigned char>(bytes[start]);
+        const std::size_t named = first >= 0x20 && first < 0x7f ? start + binary : start;
+        result.problem = "the file holds binary data (" + describeByte(bytes, named) + "), not a JSON profile";
         return result;
     }
     result.problem = "not a profile: expected JSON ('[' or '{') or "

@@ -100,6 +100,8 @@ private Q_SLOTS:
                                                                << QString("folded") << QString("folded stacks") << QString();
         QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0", 10) << QString("") << QString("")
                                 << QString("the file holds binary data (byte 0x89 at offset 0), not a JSON profile");
+        QTest::newRow("text, then binary") << QByteArray("not a profile\0\x01", 15) << QString("") << QString("")
+                                           << QString("the file holds binary data (byte 0x00 at offset 13), not a JSON profile");
         QTest::newRow("chronos future version") << QByteArray("{\"chronosFutureEvents\": 2, \"events\": [")
                                                 << QString("chronos") << QString("Chronos future event log")
                                                 << QString("unsupported Chronos future event log version 2 (this Runlane reads version 1)");
