@@ -27,6 +27,9 @@ namespace runlane {
 // madvise(advice) on the whole `page`-sized pages of [data, data + bytes);
 // a failure (an older kernel, another system) changes nothing, and the
 // memory stays as it was.
+// The huge page of x86-64 and arm64 (4 KiB base pages).
+inline constexpr std::uintptr_t kHugePageBytes = std::uintptr_t(2) << 20;
+
 inline void adviseWholePages(const void* data, std::size_t bytes, std::uintptr_t page, int advice)
 {
 #if defined(__linux__)
@@ -49,14 +52,18 @@ inline void adviseWholePages(const void* data, std::size_t bytes, std::uintptr_t
 inline void populateForWrite(void* data, std::size_t bytes)
 {
     constexpr std::size_t kWorthIt = std::size_t(1) << 20; // below this, the faults are few
-    constexpr std::size_t kPiece = std::size_t(32) << 20;  // a multiple of the huge page
+    constexpr std::size_t kPiece = 16 * kHugePageBytes;
     constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, which older headers lack
     if (bytes < kWorthIt)
         return;
+    if (bytes < 2 * kPiece) { // one call: a thread is not worth starting
+        adviseWholePages(data, bytes, 4096, kPopulateWrite); // a failure leaves the pages to fault
+        return;
+    }
     auto* const bytesAt = static_cast<std::byte*>(data);
     // Pieces start on kPiece boundaries, so that none splits a huge page.
     const auto address = reinterpret_cast<std::uintptr_t>(data);
-    const std::size_t head = std::min(bytes, ((address + kPiece - 1) & ~(kPiece - 1)) - address);
+    const std::size_t head = ((address + kPiece - 1) & ~(kPiece - 1)) - address; // < kPiece < bytes
     const std::size_t pieces = 1 + (bytes - head + kPiece - 1) / kPiece;
     parallelFor(pieces, [&](std::size_t k) {
         const std::size_t from = k == 0 ? 0 : head + (k - 1) * kPiece;

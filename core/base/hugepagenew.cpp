@@ -64,7 +64,7 @@ void* operator new(std::size_t size)
 #if defined(__linux__)
             constexpr int kHugePage = 14; // MADV_HUGEPAGE
             if (size >= runlane::kHugeAllocation)
-                runlane::adviseWholePages(block, size, std::uintptr_t(2) << 20, kHugePage);
+                runlane::adviseWholePages(block, size, runlane::kHugePageBytes, kHugePage);
 #endif
             return block;
         }

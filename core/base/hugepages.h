@@ -22,7 +22,7 @@ inline void collapseToHugePages(const void* data, std::size_t bytes)
     constexpr std::size_t kWorthIt = std::size_t(32) << 20;
     constexpr int kCollapse = 25; // MADV_COLLAPSE, which older headers lack
     if (bytes >= kWorthIt)
-        adviseWholePages(data, bytes, std::uintptr_t(2) << 20, kCollapse);
+        adviseWholePages(data, bytes, kHugePageBytes, kCollapse);
 }
 
 } // namespace runlane

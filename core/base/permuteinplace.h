@@ -89,11 +89,8 @@ void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arra
                 swapAt(p, std::size_t(destination[p]));
         }
     };
-    const std::size_t pieces = (count + kCheckEvery - 1) / kCheckEvery;
-    if (count > kBucket)
-        parallelFor(pieces, placeWithin);
-    else if (count > 0)
-        placeWithin(0);
+    // Arrays of one bucket (no first pass) are one piece, placed here.
+    parallelFor((count + kCheckEvery - 1) / kCheckEvery, placeWithin);
 }
 
 } // namespace runlane
