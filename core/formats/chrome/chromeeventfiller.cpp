@@ -92,7 +92,7 @@ void ChromeEventFiller::notAnObject(std::string_view what)
 {
     m_event.clear();
     m_event.isObject = false;
-    m_event.notObjectText = what;
+    cold().notObjectText = what;
 }
 
 void ChromeEventFiller::key(std::string_view key)
@@ -133,8 +133,8 @@ void ChromeEventFiller::subKey(std::string_view key)
 
 void ChromeEventFiller::subRaw(std::string_view json)
 {
-    m_event.hasArgData = true;
-    m_event.argData = json;
+    cold().hasArgData = true;
+    cold().argData = json;
     m_wantsRaw = false;
 }
 
@@ -162,7 +162,7 @@ void ChromeEventFiller::containerField(const char* what)
         invalidTime(m_event.dur);
         break;
     case Field::Tdur:
-        invalidTime(m_event.tdur);
+        invalidTime(cold().tdur);
         break;
     case Field::Pid:
         invalidValue(m_event.pid);
@@ -171,10 +171,10 @@ void ChromeEventFiller::containerField(const char* what)
         invalidValue(m_event.tid);
         break;
     case Field::Id:
-        invalidValue(m_event.id);
+        invalidValue(cold().id);
         break;
     case Field::BindId:
-        invalidValue(m_event.bindId);
+        invalidValue(cold().bindId);
         break;
     default:
         break;
@@ -199,11 +199,16 @@ void ChromeEventFiller::timeField(ChromeEvent::TimeValue& value, const JsonScala
     default:
         break;
     }
-    value.text = describe(v);
     value.ns = ns;
     value.kind = status == ParseStatus::Ok ? ChromeEvent::TimeValue::Ok
         : status == ParseStatus::Range     ? ChromeEvent::TimeValue::OutOfRange
                                            : ChromeEvent::TimeValue::Invalid;
+    // The text is for the error message alone: a time read well (nearly
+    // every one) is not copied.
+    if (value.kind == ChromeEvent::TimeValue::Ok)
+        value.text.clear();
+    else
+        value.text = describe(v);
 }
 
 void ChromeEventFiller::valueField(ChromeEvent::Value& value, const JsonScalar& v)
@@ -275,11 +280,11 @@ void ChromeEventFiller::scalar(const JsonScalar& v)
         break;
     case Field::Scope:
         if (v.kind == JsonScalar::String)
-            m_event.scope = v.text;
+            cold().scope = v.text;
         break;
     case Field::S:
         if (v.kind == JsonScalar::String)
-            m_event.instantScope = v.text;
+            cold().instantScope = v.text;
         break;
     case Field::Ts:
         timeField(m_event.ts, v);
@@ -288,7 +293,7 @@ void ChromeEventFiller::scalar(const JsonScalar& v)
         timeField(m_event.dur, v);
         break;
     case Field::Tdur:
-        timeField(m_event.tdur, v);
+        timeField(cold().tdur, v);
         break;
     case Field::Pid:
         valueField(m_event.pid, v);
@@ -297,20 +302,20 @@ void ChromeEventFiller::scalar(const JsonScalar& v)
         valueField(m_event.tid, v);
         break;
     case Field::Id:
-        valueField(m_event.id, v);
+        valueField(cold().id, v);
         break;
     case Field::Bp:
         if (v.kind == JsonScalar::String)
-            m_event.bp = v.text;
+            cold().bp = v.text;
         break;
     case Field::BindId:
-        valueField(m_event.bindId, v);
+        valueField(cold().bindId, v);
         break;
     case Field::FlowIn:
-        m_event.flowIn = v.kind == JsonScalar::True;
+        cold().flowIn = v.kind == JsonScalar::True;
         break;
     case Field::FlowOut:
-        m_event.flowOut = v.kind == JsonScalar::True;
+        cold().flowOut = v.kind == JsonScalar::True;
         break;
     case Field::Id2:
     case Field::Args:
@@ -324,20 +329,20 @@ void ChromeEventFiller::subScalar(const JsonScalar& v)
     m_wantsRaw = false;
     if (m_sub == Sub::Id2) {
         if (m_subKey == "local")
-            valueField(m_event.id2Local, v);
+            valueField(cold().id2Local, v);
         else if (m_subKey == "global")
-            valueField(m_event.id2Global, v);
+            valueField(cold().id2Global, v);
         return;
     }
     if (m_sub != Sub::Args)
         return;
     if (v.kind == JsonScalar::String) {
         if (m_subKey == "name")
-            m_event.argName = v.text;
+            cold().argName = v.text;
         else if (m_subKey == "state")
-            m_event.argState = v.text;
+            cold().argState = v.text;
         else if (m_subKey == "file" || (m_subKey == "url" && m_event.argFile.empty()))
-            m_event.argFile = v.text;
+            cold().argFile = v.text;
         return;
     }
     if (v.kind == JsonScalar::Integer || v.kind == JsonScalar::Unsigned || v.kind == JsonScalar::Float) {
@@ -345,19 +350,19 @@ void ChromeEventFiller::subScalar(const JsonScalar& v)
         const bool integral = v.kind == JsonScalar::Integer || (v.kind == JsonScalar::Unsigned && v.u <= std::uint64_t(INT64_MAX));
         const std::int64_t whole = v.kind == JsonScalar::Integer ? v.i : std::int64_t(v.u);
         if (m_subKey == "sort_index" && integral) {
-            m_event.hasArgSortIndex = true;
-            m_event.argSortIndex = whole;
+            cold().hasArgSortIndex = true;
+            cold().argSortIndex = whole;
         } else if (m_subKey == "line" && integral && whole > 0 && whole <= INT32_MAX) {
-            m_event.argLine = whole;
+            cold().argLine = whole;
         } else if (m_subKey == "creator" && integral && whole >= 0) {
-            m_event.argCreator = whole;
+            cold().argCreator = whole;
         } else if (m_subKey == "trigger" && integral && whole >= 0) {
-            m_event.argTrigger = whole;
+            cold().argTrigger = whole;
         } else if (m_subKey == "wake" && integral && whole >= 0 && whole <= 0xff) {
-            m_event.argWake = std::int16_t(whole);
+            cold().argWake = std::int16_t(whole);
         } else if (m_subKey == "creator_tid" && integral) {
-            m_event.hasArgCreatorTid = true;
-            m_event.argCreatorTid = whole;
+            cold().hasArgCreatorTid = true;
+            cold().argCreatorTid = whole;
         }
         m_event.addNumericArg(m_subKey, value);
     }

@@ -69,6 +69,13 @@ private:
     void containerField(const char* what);
     static void timeField(ChromeEvent::TimeValue& value, const JsonScalar& v);
     static void valueField(ChromeEvent::Value& value, const JsonScalar& v);
+    // The event, for writing one of its rarely set fields: it marks them
+    // set, so that the next beginEvent() clears them (ChromeEvent::clear).
+    ChromeEvent& cold()
+    {
+        m_event.hasCold = true;
+        return m_event;
+    }
 
     ChromeEvent& m_event;
     Field m_field = Field::Other;

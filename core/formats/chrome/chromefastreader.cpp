@@ -34,7 +34,7 @@ constexpr std::size_t kBlockSize = ChunkedFileReader::kChunkSize;
 // One element larger than this goes to the reference path, which refuses a
 // string this long; so both paths give the same result for it.
 constexpr std::size_t kMaxBuffer = ChunkedFileReader::kMaxJsonString;
-constexpr std::size_t kJobEvents = 1024; // events parsed at a time
+constexpr std::size_t kJobEvents = 256; // events parsed at a time
 constexpr std::size_t kJobs = 8; // in flight between the threads
 
 // Whether `text`, a value the file ends inside, is the start of valid JSON:
