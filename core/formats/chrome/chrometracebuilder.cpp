@@ -542,7 +542,8 @@ void ChromeTraceBuilder::addTopLevelKey(std::string_view key)
 // with an E named "Asub".
 void ChromeTraceBuilder::matchBeginEnd(Thread& t)
 {
-    std::vector<BeginEnd>& events = t.events;
+    std::vector<BeginEnd> events(t.events.begin(), t.events.end());
+    std::deque<BeginEnd>().swap(t.events);
     // Events arrive in file order.
     Time latest = kTimeMin;
     for (BeginEnd& ev : events) {
@@ -634,7 +635,6 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
     }
     while (!stack.empty())
         pop();
-    std::vector<BeginEnd>().swap(events);
 }
 
 // One async id = one task. Its top-level slices are its active intervals;

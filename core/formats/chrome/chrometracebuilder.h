@@ -7,6 +7,7 @@
 #include "nodeasynchooks.h"
 #include "profilebuilder.h"
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -56,7 +57,10 @@ private:
     };
     struct Thread {
         TrackId track = kNone;
-        std::vector<BeginEnd> events;
+        // In blocks: a vector's doubling copied every B and E of a thread
+        // again and again into fresh memory, on the thread that reads
+        // every event. matchBeginEnd takes them into one array.
+        std::deque<BeginEnd> events;
     };
     struct AsyncEvent {
         Time ts;
