@@ -26,6 +26,14 @@ constexpr std::size_t permuteBucketSize(std::size_t bytesPerPosition)
     return size;
 }
 
+// How many positions one core places at a time in permuteInPlace's second
+// pass: whole buckets, at least 65,536 positions, so that an array of a
+// million is shared between cores.
+constexpr std::size_t permutePieceSize(std::size_t bytesPerPosition)
+{
+    return std::max(permuteBucketSize(bytesPerPosition), std::size_t(1) << 16);
+}
+
 // Moves what is at position i of every array to position destination[i]
 // (`destination` a permutation of 0..n-1, each array at least n long), as
 // a copy into new arrays would place it, and leaves `destination` as the
@@ -42,9 +50,9 @@ constexpr std::size_t permuteBucketSize(std::size_t bytesPerPosition)
 //    in L2;
 // 2. within each bucket, now in the cache, each position is swapped to
 //    its destination until every one holds its own.
-// `check` is called before each 2^20 positions of each pass (a cancel),
-// in the second pass from every core at once; the first pass is skipped
-// when the arrays fit in one bucket.
+// `check` is called before each 2^20 positions of the first pass and each
+// piece (permutePieceSize) of the second (a cancel), there from every core
+// at once; the first pass is skipped when the arrays fit in one bucket.
 template<typename Index, typename Check, typename... Arrays>
 void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arrays)
 {
@@ -79,18 +87,19 @@ void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arra
         }
     }
     // After the first pass every bucket holds its own positions, so the
-    // buckets are independent: pieces of kCheckEvery positions (whole
-    // buckets) on every core.
+    // buckets are independent: pieces of whole buckets on every core.
+    constexpr std::size_t kPiece = permutePieceSize(kBytes);
+    static_assert(kPiece % kBucket == 0, "pieces are whole buckets");
     const auto placeWithin = [&](std::size_t piece) {
         check();
-        const std::size_t end = std::min(count, (piece + 1) * kCheckEvery);
-        for (std::size_t p = piece * kCheckEvery; p < end; ++p) {
+        const std::size_t end = std::min(count, (piece + 1) * kPiece);
+        for (std::size_t p = piece * kPiece; p < end; ++p) {
             while (std::size_t(destination[p]) != p)
                 swapAt(p, std::size_t(destination[p]));
         }
     };
-    // Arrays of one bucket (no first pass) are one piece, placed here.
-    parallelFor((count + kCheckEvery - 1) / kCheckEvery, placeWithin);
+    // Arrays of one piece are placed here.
+    parallelFor((count + kPiece - 1) / kPiece, placeWithin);
 }
 
 } // namespace runlane

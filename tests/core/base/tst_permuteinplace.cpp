@@ -24,7 +24,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("shape");
         QTest::addColumn<int>("count");
         // 300,007: 36 buckets of 8,192 (permuteBucketSize of these arrays) and
-        // a part of one; 2^20 + 3: a second check in each pass.
+        // a part of one, in 5 pieces of the second pass; 2^20 + 3: a second
+        // check in the first pass.
         for (const int count : {0, 1, 2, 5, 1000, 8192, 8193, 300'007, (1 << 20) + 3}) {
             for (const char* shape : {"identity", "reversed", "rotated", "pairs swapped", "shuffled"})
                 QTest::addRow("%s %d", shape, count) << QString(shape) << count;
@@ -68,12 +69,13 @@ private Q_SLOTS:
         std::vector<std::uint32_t> identity(destination.size());
         std::iota(identity.begin(), identity.end(), 0u);
         QVERIFY(destination == identity);
-        // Once per 2^20 positions of each pass, from the first; the first
-        // pass only past one bucket.
-        constexpr std::size_t bucket = permuteBucketSize(sizeof(std::uint32_t) + sizeof(std::string) + sizeof(std::int64_t));
-        static_assert(bucket == 8192);
-        const int perPass = (count + 0xFFFFF) / 0x100000;
-        QCOMPARE(checks.load(), std::size_t(count) > bucket ? 2 * perPass : perPass);
+        // The first pass (only past one bucket) once per 2^20 positions, the
+        // second once per piece of 65,536, each from its first.
+        constexpr std::size_t bytes = sizeof(std::uint32_t) + sizeof(std::string) + sizeof(std::int64_t);
+        static_assert(permuteBucketSize(bytes) == 8192 && permutePieceSize(bytes) == 65536);
+        const int firstPass = std::size_t(count) > 8192 ? (count + 0xFFFFF) / 0x100000 : 0;
+        const int secondPass = (count + 0xFFFF) / 0x10000;
+        QCOMPARE(checks.load(), firstPass + secondPass);
     }
 };
 
