@@ -546,11 +546,15 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
     std::deque<BeginEnd>().swap(t.events);
     // Events arrive in file order.
     Time latest = kTimeMin;
+    bool anyLate = false;
     for (BeginEnd& ev : events) {
         ev.late = ev.ts < latest;
+        anyLate = anyLate || ev.late;
         latest = std::max(latest, ev.ts);
     }
-    std::stable_sort(events.begin(), events.end(), [](const BeginEnd& a, const BeginEnd& b) { return a.ts < b.ts; });
+    // Written in time order (most tracers do), they are sorted already.
+    if (anyLate)
+        std::stable_sort(events.begin(), events.end(), [](const BeginEnd& a, const BeginEnd& b) { return a.ts < b.ts; });
     std::vector<BeginEnd> stack;
     // Open Bs per name (indexed by StringId, back to zero between threads).
     std::vector<std::uint32_t>& openCount = m_openBegins;
