@@ -20,7 +20,7 @@
 //
 // Only the main heap keeps more memory resident than before: a huge page
 // is backed whole, where its 4 KiB pages were backed one by one (about
-// 8 MB more at 1 M events, 110 MB at 20 M, 7 %). Where transparent huge
+// 6 MB more at 1 M events, 110 MB at 20 M, 7 %). Where transparent huge
 // pages are off, or on another system, nothing changes. Where memory is
 // fragmented, the kernel may compact it before it gives a huge page (the
 // default "defrag" setting, madvise, does for advised memory) or falls
