@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace runlane;
@@ -116,6 +117,28 @@ private Q_SLOTS:
         const std::string flags = flagsAt(blocks.back() + kBlock / 2);
         for (char* block : blocks)
             ::operator delete(block);
+        QVERIFY2(!flags.empty(), "no mapping holds the block");
+        QVERIFY2(flags.find(" hg ") != std::string::npos, flags.c_str());
+    }
+
+    // Another thread's small blocks come from an arena of its own, which is
+    // advised as the thread first allocates from it.
+    void threadArenaFollowed()
+    {
+#if !defined(__GLIBC__)
+        QSKIP("arenas are followed with glibc only");
+#endif
+        std::string flags;
+        std::thread thread([&flags] {
+            constexpr std::size_t kBlock = 64 << 10;
+            std::vector<char*> blocks;
+            for (int i = 0; i < 64; ++i)
+                blocks.push_back(static_cast<char*>(::operator new(kBlock)));
+            flags = flagsAt(blocks.back() + kBlock / 2);
+            for (char* block : blocks)
+                ::operator delete(block);
+        });
+        thread.join();
         QVERIFY2(!flags.empty(), "no mapping holds the block");
         QVERIFY2(flags.find(" hg ") != std::string::npos, flags.c_str());
     }
