@@ -13,12 +13,12 @@
 // below does it:
 // - a block of kHugeAllocation or more starts on a 2 MiB boundary and its
 //   whole huge pages are advised, before anything touches it;
-// - glibc's main heap, where smaller blocks of the main thread come from,
-//   is advised as it grows (HeapAdvice).
+// - glibc's heaps, where smaller blocks come from (the main heap, and the
+//   arenas of other threads), are advised as they grow (HeapAdvice).
 // libstdc++'s other forms of new (arrays, nothrow) call this one; delete
 // is the default (free).
 //
-// Only the main heap keeps more memory resident than before: a huge page
+// Only the heaps keep more memory resident than before: a huge page
 // is backed whole, where its 4 KiB pages were backed one by one (about
 // 6 MB more at 1 M events, 110 MB at 20 M, 7 %). Where transparent huge
 // pages are off, or on another system, nothing changes. Where memory is
@@ -31,7 +31,6 @@
 
 #include "freshmemory.h"
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
