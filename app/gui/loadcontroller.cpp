@@ -270,11 +270,16 @@ QString LoadController::bannerText(const QString& name, qint64 done, qint64 tota
     if (!preview || !preview->partial())
         return text;
     const PartialLoad& part = *preview->partial();
+    // A format that builds its tasks at the end adds them to its previews
+    // as their events so far make them (PreviewSettings::addTasks).
+    const QString shortest = QString::fromStdString(ValueFormat::text(part.shortestKept, preview->unit()));
     if (part.shortestKept > 0)
-        text += tr(" · preview of the calls: those shorter than %1 hidden")
-                    .arg(QString::fromStdString(ValueFormat::text(part.shortestKept, preview->unit())));
+        text += part.holdsTasks ? tr(" · preview of the calls and tasks: calls shorter than %1 hidden").arg(shortest)
+                                : tr(" · preview of the calls: those shorter than %1 hidden").arg(shortest);
     else
-        text += tr(" · preview of the calls read so far");
+        text += part.holdsTasks ? tr(" · preview of the calls and tasks read so far") : tr(" · preview of the calls read so far");
+    if (part.tasksLeftOut > 0)
+        text += tr(" · the %1 shortest-lived tasks left out").arg(QLocale(QLocale::English).toString(qulonglong(part.tasksLeftOut)));
     // Once all is read, no event can still land anywhere.
     if (!allRead)
         text += part.completeUpTo == kTimeMin ? tr(" · events not in time order: any part may still change")

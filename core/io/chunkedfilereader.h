@@ -63,6 +63,9 @@ struct LoadControl {
     std::function<void(std::shared_ptr<const Profile>)> preview;
     int previewFirstMs = 150;
     int previewEveryMs = 1000;
+    // At most this many tasks in a preview, for the formats that add their
+    // tasks (PreviewSettings::taskBudget): the longest-lived so far.
+    std::size_t previewTaskBudget = 10'000;
     // Called on the loading thread as the profile is built once the file
     // is read (seconds, for the biggest): step `step` (from 1) of `steps`
     // (ProfileBuilder::kBuildSteps) begins, doing `what`. Null: not asked.

@@ -516,6 +516,7 @@ void followBuilder(ProfileBuilder& builder, const LoadControl& caller, const See
     settings.bytes = [&seen] { return std::pair<std::int64_t, std::int64_t>(seen.done, seen.total); };
     settings.firstMs = caller.previewFirstMs;
     settings.everyMs = caller.previewEveryMs;
+    settings.taskBudget = caller.previewTaskBudget;
     settings.start = start;
     builder.setPreviewSettings(std::move(settings));
 }

@@ -51,36 +51,70 @@ bool PreviewCollector::due(std::chrono::steady_clock::time_point now)
 std::shared_ptr<const Profile> PreviewCollector::build(const ProfileBuilder& source, const PartialLoad& partial) const
 {
     ProfileBuilder preview(std::string(source.formatName()), source.sourcePath());
-    // Strings and labels are the source's, interned again in the preview's
-    // own pool: only those of the tracks and of the labels kept.
-    auto copy = [&](StringId id) { return id == kEmptyString ? kEmptyString : preview.intern(source.string(id)); };
-    for (TrackId t = 0; t < source.trackCount(); ++t) {
-        TrackInfo info = source.trackInfo(t);
-        if (m_settings.nameTrack)
-            m_settings.nameTrack(info);
-        info.displayName = copy(info.displayName);
-        info.processName = copy(info.processName);
-        info.threadName = copy(info.threadName);
-        info.laneGroup = copy(info.laneGroup);
-        preview.addTrack(info);
-    }
-    std::vector<LabelId> labels(source.labelCount(), kNone);
+    PreviewTarget target(preview, source, m_settings);
+    for (TrackId t = 0; t < source.trackCount(); ++t)
+        target.addTrack(source.trackInfo(t));
     preview.reserve(m_items.size());
-    for (const PreviewItem& item : m_items) {
-        LabelId& label = labels[item.label];
-        if (label == kNone) {
-            const Label& l = source.labelOf(item.label);
-            label = preview.label(copy(l.name), copy(l.file), l.line);
-        }
-        preview.addCall(item.track, label, item.start, item.end, item.order);
+    for (const PreviewItem& item : m_items)
+        preview.addCall(item.track, target.label(item.label), item.start, item.end, item.order);
+    PartialLoad shown = partial;
+    if (m_settings.addTasks) {
+        const std::optional<std::uint64_t> leftOut = m_settings.addTasks(target);
+        shown.holdsTasks = leftOut.has_value();
+        shown.tasksLeftOut = leftOut.value_or(0);
     }
     const auto [from, to] = source.spanSoFar();
     if (from <= to) {
         preview.extendSpan(from);
         preview.extendSpan(to);
     }
-    preview.setPartial(partial);
+    preview.setPartial(shown);
     return preview.build();
+}
+
+PreviewTarget::PreviewTarget(ProfileBuilder& preview, const ProfileBuilder& source, const PreviewSettings& settings)
+    : m_preview(preview), m_source(source), m_settings(settings), m_labels(source.labelCount(), kNone)
+{
+}
+
+// Only the strings of the tracks and of the labels kept are interned again.
+StringId PreviewTarget::string(StringId source)
+{
+    return source == kEmptyString ? kEmptyString : m_preview.intern(m_source.string(source));
+}
+
+LabelId PreviewTarget::label(LabelId source)
+{
+    LabelId& label = m_labels[source];
+    if (label == kNone) {
+        const Label& l = m_source.labelOf(source);
+        label = m_preview.label(string(l.name), string(l.file), l.line);
+    }
+    return label;
+}
+
+TrackId PreviewTarget::addTrack(TrackInfo info)
+{
+    // The source's own tracks come first, in order, so they keep their ids;
+    // a format's few late ones are looked up by kind and thread.
+    const bool late = m_preview.trackCount() >= m_source.trackCount();
+    if (late) {
+        for (const auto& [added, id] : m_added) {
+            if (added.kind == info.kind && added.pid == info.pid && added.tid == info.tid)
+                return id;
+        }
+    }
+    const TrackInfo asRead = info;
+    if (m_settings.nameTrack)
+        m_settings.nameTrack(info);
+    info.displayName = string(info.displayName);
+    info.processName = string(info.processName);
+    info.threadName = string(info.threadName);
+    info.laneGroup = string(info.laneGroup);
+    const TrackId id = m_preview.addTrack(info);
+    if (late)
+        m_added.emplace_back(asRead, id);
+    return id;
 }
 
 } // namespace runlane

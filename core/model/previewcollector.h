@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 namespace runlane {
 
 class ProfileBuilder;
+class PreviewTarget;
 
 // How a load makes its previews (LoadControl::preview), handed by the
 // loader to ProfileBuilder::setPreviewSettings; a format that can show a
@@ -33,6 +35,40 @@ struct PreviewSettings {
     // track at the end of the file (metadata may come late). Either null.
     std::function<Time()> completeUpTo;
     std::function<void(TrackInfo&)> nameTrack;
+    // Set by a format that builds its tasks only at the end of the file
+    // (Chrome's async slices, matched after a sort by time): adds the tasks
+    // its events so far make to a preview, at most `taskBudget` of them,
+    // and returns how many it left out; none if it cannot (that preview
+    // holds calls only). Null: the previews hold calls only.
+    std::function<std::optional<std::uint64_t>(PreviewTarget&)> addTasks;
+    // The longest-lived are kept (LoadControl::previewTaskBudget).
+    std::size_t taskBudget = 10'000;
+};
+
+// A preview being built (PreviewCollector::build), as a format's
+// PreviewSettings::addTasks sees it: the source's labels and strings are
+// interned again in the preview, and its tracks keep their ids there.
+class PreviewTarget
+{
+public:
+    PreviewTarget(ProfileBuilder& preview, const ProfileBuilder& source, const PreviewSettings& settings);
+
+    ProfileBuilder& profile() { return m_preview; }
+    std::size_t taskBudget() const { return m_settings.taskBudget; }
+    StringId string(StringId source);
+    LabelId label(LabelId source);
+    // A track the source does not have yet (the format adds it at the end
+    // of the file), in the source's strings: added once to the preview,
+    // named as the format names its tracks; the same (kind, pid, tid) again
+    // is the same track.
+    TrackId addTrack(TrackInfo info);
+
+private:
+    ProfileBuilder& m_preview;
+    const ProfileBuilder& m_source;
+    const PreviewSettings& m_settings;
+    std::vector<LabelId> m_labels; // by the source's label; kNone: not yet
+    std::vector<std::pair<TrackInfo, TrackId>> m_added;
 };
 
 // One completed interval offered to a preview.
@@ -77,7 +113,8 @@ public:
     // True once due() said so: previews are being shown.
     bool anyDue() const { return m_anyDue; }
     // The preview of what `source` has read: its tracks (named as the
-    // format names them at the end), the kept items as calls, `partial`.
+    // format names them at the end), the kept items as calls, the tasks the
+    // format adds (PreviewSettings::addTasks), `partial`.
     std::shared_ptr<const Profile> build(const ProfileBuilder& source, const PartialLoad& partial) const;
 
 private:

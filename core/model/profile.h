@@ -96,6 +96,11 @@ struct PartialLoad {
     Time completeUpTo = kTimeMin;
     // Preview only: intervals shorter than this were left out (0: none were).
     Time shortestKept = 0;
+    // Preview only: whether it holds the tasks read so far (the format adds
+    // them: PreviewSettings::addTasks; if not, only calls), and how many
+    // tasks it left out, the shortest-lived (over PreviewSettings::taskBudget).
+    bool holdsTasks = false;
+    std::uint64_t tasksLeftOut = 0;
 };
 
 // An immutable, loaded profile (semantics.md §1). Built once by

@@ -28,6 +28,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
@@ -438,6 +439,10 @@ void RankPanel::updateBanner()
                             share);
         else
             part = tr("<b>Partial</b>: from %1 · ").arg(share);
+        // Nor are the tasks a preview leaves out (PreviewSettings::taskBudget).
+        if (partial->kind == PartialLoad::Kind::Preview && partial->tasksLeftOut > 0)
+            part.insert(part.size() - 3, tr(", without the %1 shortest-lived tasks")
+                                             .arg(QLocale(QLocale::English).toString(qulonglong(partial->tasksLeftOut))));
     }
     // A live recording's next version is computed while the table shown
     // stays: the banner keeps saying what that table is, rather than

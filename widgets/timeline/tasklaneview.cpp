@@ -311,10 +311,12 @@ QString TaskLaneView::placeholderText() const
         return {};
     const std::size_t total = totalTaskCount();
     const auto& partial = m_document->profile()->partial();
-    // A preview of a loading file holds its calls only (PreviewCollector):
-    // its tasks are not known to be none.
+    // A preview of a loading file holds its calls, and its tasks only if
+    // the format adds them (PreviewSettings::addTasks): without them, its
+    // tasks are not known to be none.
     if (total == 0 && partial && partial->kind == PartialLoad::Kind::Preview)
-        return tr("Tasks are shown when the load ends: a preview holds the calls only");
+        return partial->holdsTasks ? tr("No asynchronous tasks read so far")
+                                   : tr("Tasks are shown when the load ends: this format's preview holds the calls only");
     if (total == 0)
         return tr("No asynchronous tasks in this profile");
     if (m_document->isAggregated())

@@ -383,12 +383,13 @@ void ChromeTraceBuilder::addMetadata(const ChromeEvent& e, std::uint64_t index)
 void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, char kind, bool legacy)
 {
     const Time ts = requireTs(e, index);
+    const bool asyncHooks = !legacy && ChromeEvent::isAsyncHooksCategory(e.cat);
     if (m_partial)
-        m_partial->async(kind, ts);
+        m_partial->async(kind, ts, asyncHooks);
     std::int64_t pid = 0;
     std::int64_t tid = 0;
     resolvePidTid(e, index, pid, tid);
-    if (!legacy && ChromeEvent::isAsyncHooksCategory(e.cat)) {
+    if (asyncHooks) {
         const bool resourceBegin = kind == 'b' && !NodeAsyncHooks::isCallback(e.name);
         m_asyncHooks.add(e, kind, ts, orderOf(index), thread(pid, tid).track, resourceBegin ? labelFor(e) : kNone,
                          nameFor(e));
@@ -438,8 +439,8 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
     const std::int8_t stateCode = e.argState.empty()                   ? kNoState
         : parseFinalState(e.argState, state) ? std::int8_t(state)
                                                : kOtherState;
-    task.events.push_back(AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, stateCode,
-                                     kind == 'n' ? e.argWake : std::int16_t(-1)});
+    task.add(AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, stateCode,
+                        kind == 'n' ? e.argWake : std::int16_t(-1)});
     if ((kind == 'b' || kind == 'n') && ChromeFlowCollector::hasBinding(e))
         m_flows.deferSlice(e, orderOf(index), ts); // an 'n' stays unbound: no slice
 }
@@ -512,7 +513,20 @@ void ChromeTraceBuilder::nameTrack(TrackInfo& info) const
 
 void ChromeTraceBuilder::followPartial()
 {
-    m_partial = std::make_unique<ChromePreviewPairs>(m_builder, [this](TrackInfo& info) { nameTrack(info); });
+    ChromePreviewPairs::Tasks tasks;
+    tasks.list = [this] { return std::span<const AsyncTask>(m_asyncTasks); };
+    // buildAsyncTask's track if the source has it yet: it is made only at
+    // the end, so that the final profile's tracks do not depend on previews.
+    tasks.track = [this](const AsyncTask& task) {
+        if (task.onThread) {
+            const auto it = m_threadIndex.find({task.pid, task.tid});
+            return it == m_threadIndex.end() ? kNone : m_threads[it->second].track;
+        }
+        const auto it = m_processes.find(task.pid);
+        return it == m_processes.end() ? kNone : it->second.asyncTrack;
+    };
+    m_partial = std::make_unique<ChromePreviewPairs>(
+        m_builder, [this](TrackInfo& info) { nameTrack(info); }, std::move(tasks));
 }
 
 void ChromeTraceBuilder::addTopLevelKey(std::string_view key)

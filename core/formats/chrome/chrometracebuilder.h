@@ -1,5 +1,6 @@
 #pragma once
 
+#include "chromeasynctask.h"
 #include "chromeevent.h"
 #include "chromeflowcollector.h"
 #include "chromepreviewpairs.h"
@@ -62,32 +63,10 @@ private:
         // every event. matchBeginEnd takes them into one array.
         std::deque<BeginEnd> events;
     };
-    struct AsyncEvent {
-        Time ts;
-        std::uint32_t order;
-        LabelId label;
-        StringId name;
-        char kind; // 'b', 'e' or 'n'
-        // FinalState from args.state; kNoState if none, kOtherState for a
-        // state that is not final (Runlane writes "pending" at creation).
-        std::int8_t state;
-        std::int16_t wake; // an 'n': a wake's flags (args.wake), else -1
-    };
-    static constexpr std::int8_t kNoState = -2;
-    static constexpr std::int8_t kOtherState = -1;
-    struct AsyncTask {
-        std::int64_t pid = 0;
-        std::int64_t tid = 0;
-        bool onThread = false;
-        std::vector<AsyncEvent> events;
-        MeasurementId measurement = kNone; // once built
-        // Ids of the creator and trigger tasks, as args name them (-1: none).
-        std::int64_t creatorId = -1;
-        std::int64_t triggerId = -1;
-        // The thread it was created on, when not its own (args.creator_tid).
-        bool hasCreatorTid = false;
-        std::int64_t creatorTid = 0;
-    };
+    using AsyncEvent = ChromeAsyncEvent;
+    using AsyncTask = ChromeAsyncTask;
+    static constexpr std::int8_t kNoState = ChromeAsyncEvent::kNoState;
+    static constexpr std::int8_t kOtherState = ChromeAsyncEvent::kOtherState;
     struct Process {
         StringId name = kEmptyString;
         std::int64_t sortIndex = 0;

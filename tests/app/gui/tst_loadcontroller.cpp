@@ -30,7 +30,8 @@ std::shared_ptr<const Profile> calls(int intervals, std::optional<PartialLoad> p
     return sequentialCalls(intervals, kMs, partial);
 }
 
-PartialLoad part(PartialLoad::Kind kind, std::int64_t bytes, std::int64_t total, Time completeUpTo, Time shortest = 0)
+PartialLoad part(PartialLoad::Kind kind, std::int64_t bytes, std::int64_t total, Time completeUpTo, Time shortest = 0,
+                 bool holdsTasks = false, std::uint64_t tasksLeftOut = 0)
 {
     PartialLoad p;
     p.kind = kind;
@@ -38,6 +39,8 @@ PartialLoad part(PartialLoad::Kind kind, std::int64_t bytes, std::int64_t total,
     p.totalBytes = total;
     p.completeUpTo = completeUpTo;
     p.shortestKept = shortest;
+    p.holdsTasks = holdsTasks;
+    p.tasksLeftOut = tasksLeftOut;
     return p;
 }
 
@@ -129,7 +132,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<qint64>("done");
         QTest::addColumn<qint64>("total");
-        QTest::addColumn<int>("preview"); // 0: none; 1: in time order, 2 ms left out; 2: not in time order, none left out
+        // 0: none; 1: in time order, 2 ms left out; 2: not in time order, none left out; 3, 4: as 1 and 2 with
+        // tasks, 12,345 of them left out in 3
+        QTest::addColumn<int>("preview");
         QTest::addColumn<int>("step"); // of the build, 0: none yet, < 0: stopped; "numbering in creation order", 3 s in
         QTest::addColumn<QString>("expected");
         QTest::newRow("no preview yet") << qint64(120'000'000) << qint64(2'400'000'000) << 0 << 0
@@ -151,6 +156,14 @@ private Q_SLOTS:
                                            << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) (step 2 of 14: numbering in "
                                                              "creation order, 3 s) · preview of the calls: those shorter than 2.00 ms "
                                                              "hidden · complete up to 3.20 s");
+        QTest::newRow("calls and tasks") << qint64(1'000'000'000) << qint64(2'400'000'000) << 3 << 0
+                                         << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview of the calls and "
+                                                           "tasks: calls shorter than 2.00 ms hidden · the 12,345 shortest-lived tasks "
+                                                           "left out · complete up to 3.20 s");
+        QTest::newRow("calls and tasks, none left out")
+            << qint64(1'000'000'000) << qint64(2'400'000'000) << 4 << 0
+            << QStringLiteral("Loading big.json — 41 % (1.00 GB of 2.40 GB) · preview of the calls and tasks read so far · events "
+                              "not in time order: any part may still change");
         QTest::newRow("size unknown") << qint64(1'000'000'000) << qint64(-1) << 0 << 0 << QStringLiteral("Loading big.json — 1.00 GB read");
         QTest::newRow("building") << qint64(2'400'000'000) << qint64(2'400'000'000) << 1 << 8
                                   << QStringLiteral("Loading big.json — all 2.40 GB read, building the profile (step 8 of 14: numbering in "
@@ -174,6 +187,10 @@ private Q_SLOTS:
             p = calls(5000, part(PartialLoad::Kind::Preview, done, total, 3200 * kMs, 2 * kMs));
         else if (preview == 2)
             p = calls(5000, part(PartialLoad::Kind::Preview, done, total, kTimeMin));
+        else if (preview == 3)
+            p = calls(5000, part(PartialLoad::Kind::Preview, done, total, 3200 * kMs, 2 * kMs, true, 12'345));
+        else if (preview == 4)
+            p = calls(5000, part(PartialLoad::Kind::Preview, done, total, kTimeMin, 0, true));
         LoadController::Building building;
         if (step != 0)
             building = {std::abs(step), 14, QStringLiteral("numbering in creation order"), 3, step < 0};
@@ -182,31 +199,43 @@ private Q_SLOTS:
 
     // The rank says what part of the file its numbers are of: the share read
     // (a tenth of a percent below 10 %), and for a preview that left the
-    // shorter boxes out, which boxes it counts.
+    // shorter boxes or tasks out, which ones it counts.
     void rankNote_data()
     {
         QTest::addColumn<int>("kind"); // PartialLoad::Kind
         QTest::addColumn<qint64>("done");
         QTest::addColumn<qint64>("shortest"); // ns
+        QTest::addColumn<qint64>("tasksLeftOut");
         QTest::addColumn<QString>("expected");
         const int preview = int(PartialLoad::Kind::Preview);
         const int cut = int(PartialLoad::Kind::Cut);
-        QTest::newRow("preview, all kept") << preview << qint64(250'000) << qint64(0) << QStringLiteral("<b>Partial</b>: from 25 % of the file");
-        QTest::newRow("preview, first 0.9 %") << preview << qint64(9'400) << qint64(0) << QStringLiteral("<b>Partial</b>: from 0.9 % of the file");
+        QTest::newRow("preview, all kept") << preview << qint64(250'000) << qint64(0) << qint64(0)
+                                           << QStringLiteral("<b>Partial</b>: from 25 % of the file");
+        QTest::newRow("preview, first 0.9 %") << preview << qint64(9'400) << qint64(0) << qint64(0)
+                                              << QStringLiteral("<b>Partial</b>: from 0.9 % of the file");
         QTest::newRow("preview, short boxes left out")
-            << preview << qint64(160'000) << qint64(524'288) << QStringLiteral("<b>Partial</b>: boxes of 524 µs or more, from 16 % of the file");
-        QTest::newRow("cut") << cut << qint64(431'000) << qint64(0) << QStringLiteral("<b>Cut</b>: from 43 % of the file");
+            << preview << qint64(160'000) << qint64(524'288) << qint64(0)
+            << QStringLiteral("<b>Partial</b>: boxes of 524 µs or more, from 16 % of the file");
+        QTest::newRow("preview, tasks left out") << preview << qint64(250'000) << qint64(0) << qint64(77'382)
+                                                 << QStringLiteral("<b>Partial</b>: from 25 % of the file, without the 77,382 "
+                                                                   "shortest-lived tasks");
+        QTest::newRow("preview, short boxes and tasks left out")
+            << preview << qint64(160'000) << qint64(524'288) << qint64(12)
+            << QStringLiteral("<b>Partial</b>: boxes of 524 µs or more, from 16 % of the file, without the 12 shortest-lived tasks");
+        QTest::newRow("cut") << cut << qint64(431'000) << qint64(0) << qint64(0) << QStringLiteral("<b>Cut</b>: from 43 % of the file");
     }
     void rankNote()
     {
         QFETCH(int, kind);
         QFETCH(qint64, done);
         QFETCH(qint64, shortest);
+        QFETCH(qint64, tasksLeftOut);
         QFETCH(QString, expected);
         MainWindow window;
         window.show();
         auto reader = std::make_shared<ScriptedReader>();
-        const auto partial = part(PartialLoad::Kind(kind), done, 1'000'000, 90 * kMs, shortest);
+        const auto partial = part(PartialLoad::Kind(kind), done, 1'000'000, 90 * kMs, shortest, tasksLeftOut > 0,
+                                  std::uint64_t(tasksLeftOut));
         if (partial.kind == PartialLoad::Kind::Preview)
             reader->previews = {calls(100, partial)};
         else {

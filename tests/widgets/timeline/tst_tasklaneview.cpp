@@ -431,20 +431,25 @@ private Q_SLOTS:
         QCOMPARE(f.lanes.contentHeight(), 0);
     }
 
-    // A profile without tasks says so, but a preview of a loading file
-    // holds its calls only: its tasks come with the whole profile.
+    // A profile without tasks says so, but the preview of a loading file
+    // whose format does not add its tasks to previews holds its calls only:
+    // its tasks come with the whole profile.
     void placeholderSaysWhy_data()
     {
         QTest::addColumn<int>("partial"); // -1: the whole file; else a PartialLoad::Kind
+        QTest::addColumn<bool>("holdsTasks");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("whole file") << -1 << QStringLiteral("No asynchronous tasks in this profile");
-        QTest::newRow("preview") << int(PartialLoad::Kind::Preview)
-                                 << QStringLiteral("Tasks are shown when the load ends: a preview holds the calls only");
-        QTest::newRow("cut") << int(PartialLoad::Kind::Cut) << QStringLiteral("No asynchronous tasks in this profile");
+        QTest::newRow("whole file") << -1 << false << QStringLiteral("No asynchronous tasks in this profile");
+        QTest::newRow("preview of calls") << int(PartialLoad::Kind::Preview) << false
+                                          << QStringLiteral("Tasks are shown when the load ends: this format's preview holds the calls only");
+        QTest::newRow("preview of calls and tasks")
+            << int(PartialLoad::Kind::Preview) << true << QStringLiteral("No asynchronous tasks read so far");
+        QTest::newRow("cut") << int(PartialLoad::Kind::Cut) << false << QStringLiteral("No asynchronous tasks in this profile");
     }
     void placeholderSaysWhy()
     {
         QFETCH(int, partial);
+        QFETCH(bool, holdsTasks);
         QFETCH(QString, expected);
         ProfileBuilder builder("test");
         const TrackId track = builder.addTrack(TrackInfo{});
@@ -452,6 +457,7 @@ private Q_SLOTS:
         if (partial >= 0) {
             PartialLoad part;
             part.kind = PartialLoad::Kind(partial);
+            part.holdsTasks = holdsTasks;
             builder.setPartial(part);
         }
         Fixture f(LoadedProfile::prepare(builder.build(), QStringLiteral("t.json")));
