@@ -165,6 +165,16 @@ std::set<int> keptTasks(const std::vector<Event>& events, std::size_t read, std:
     return kept;
 }
 
+// A load that gives `previews` one every 4096 events read, and a last one.
+LoadControl previewing(std::vector<std::shared_ptr<const Profile>>& previews)
+{
+    LoadControl control;
+    control.preview = [&previews](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
+    control.previewFirstMs = 0;
+    control.previewEveryMs = 0;
+    return control;
+}
+
 } // namespace
 
 class TestChromePreviewPairs : public QObject
@@ -194,10 +204,7 @@ private Q_SLOTS:
         const int count = 3000;
         const std::vector<Event> events = generate(count, reversed);
         std::vector<std::shared_ptr<const Profile>> previews;
-        LoadControl control;
-        control.preview = [&previews](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
-        control.previewFirstMs = 0;
-        control.previewEveryMs = 0;
+        LoadControl control = previewing(previews);
         control.previewTaskBudget = std::size_t(budget);
         const LoadResult whole = loadText(traceOf(events, events.size()), control);
         QVERIFY2(whole.ok(), whole.error.toString().c_str());
@@ -238,10 +245,7 @@ private Q_SLOTS:
     void asyncHooksTasksComeAtTheEnd()
     {
         std::vector<std::shared_ptr<const Profile>> previews;
-        LoadControl control;
-        control.preview = [&previews](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
-        control.previewFirstMs = 0;
-        control.previewEveryMs = 0;
+        const LoadControl control = previewing(previews);
         const LoadResult r = ProfileLoader::load(runlane::test::dataPath(QStringLiteral("samples/node/http-async-hooks.trace.json")), control);
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QCOMPARE(tasksOf(*r.profile).size(), std::size_t(5604));
@@ -257,10 +261,7 @@ private Q_SLOTS:
     void holdsTasksWithoutAny()
     {
         std::vector<std::shared_ptr<const Profile>> previews;
-        LoadControl control;
-        control.preview = [&previews](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
-        control.previewFirstMs = 0;
-        control.previewEveryMs = 0;
+        const LoadControl control = previewing(previews);
         QByteArray json = "[";
         for (int i = 0; i < 5000; ++i)
             json += (i ? ",\n" : "") + QByteArray("{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"work\",\"ts\":") + QByteArray::number(i)
