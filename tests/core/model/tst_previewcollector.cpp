@@ -149,6 +149,77 @@ private Q_SLOTS:
         QCOMPARE(whole->intervalCount(), std::size_t(1801));
         QVERIFY(!whole->partial().has_value());
     }
+
+    // A format's tasks (PreviewSettings::addTasks): what the hook says goes
+    // to the preview's PartialLoad (none: it holds calls only); the hook
+    // sees the source's labels and tracks mapped, and a late track it adds
+    // twice is one track, named by the format.
+    void formatAddsTasks_data()
+    {
+        QTest::addColumn<int>("leftOut"); // -1: the hook cannot
+        QTest::addColumn<bool>("holdsTasks");
+        QTest::newRow("none left out") << 0 << true;
+        QTest::newRow("7 left out") << 7 << true;
+        QTest::newRow("cannot") << -1 << false;
+    }
+    void formatAddsTasks()
+    {
+        QFETCH(int, leftOut);
+        QFETCH(bool, holdsTasks);
+        ProfileBuilder b("test");
+        std::vector<std::shared_ptr<const Profile>> previews;
+        PreviewSettings s = settings(1000);
+        s.emit = [&](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
+        s.firstMs = 0;
+        s.everyMs = 0;
+        s.nameTrack = [&b](TrackInfo& info) { info.processName = b.intern("service-" + std::to_string(info.pid)); };
+        s.addTasks = [&](PreviewTarget& target) -> std::optional<std::uint64_t> {
+            if (leftOut < 0)
+                return std::nullopt;
+            TrackInfo async;
+            async.kind = TrackKind::Async;
+            async.pid = 3;
+            for (Time at : {100, 300}) {
+                const TrackId track = target.addTrack(async);
+                const MeasurementId m = target.profile().addMeasurement(track, target.label(1), at, kNone, AsyncMeasurement);
+                target.profile().addInterval(m, at + 10, at + 50, 0);
+                target.profile().finish(m, at + 60, FinalState::Failed);
+            }
+            return std::uint64_t(leftOut);
+        };
+        b.setPreviewSettings(std::move(s));
+        TrackInfo thread;
+        thread.pid = 3;
+        thread.tid = 4;
+        const TrackId t = b.addTrack(thread);
+        b.label("call");
+        b.label("task", "t.py", 9);
+        QVERIFY(b.startPreviews());
+        b.addCall(t, 0, 0, 1000, 0);
+        for (std::uint64_t i = 0; i < ProfileBuilder::kPreviewPollStride; ++i)
+            b.pollPreview(i + 1);
+        QCOMPARE(previews.size(), std::size_t(1));
+        const Profile& p = *previews[0];
+        QCOMPARE(p.partial()->holdsTasks, holdsTasks);
+        QCOMPARE(p.partial()->tasksLeftOut, std::uint64_t(std::max(leftOut, 0)));
+        QCOMPARE(p.trackCount(), std::size_t(holdsTasks ? 2 : 1));
+        QCOMPARE(p.measurementCount(), std::size_t(holdsTasks ? 3 : 1));
+        if (!holdsTasks)
+            return;
+        std::vector<std::string> names;
+        for (const Track& track : p.tracks())
+            names.emplace_back(p.string(track.name));
+        QCOMPARE(names, (std::vector<std::string>{"service-3 / tid 4", "service-3 / async"}));
+        for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+            const Measurement m = p.measurement(id);
+            if (!m.isAsync())
+                continue;
+            QCOMPARE(p.labelText(m.label), std::string("task (t.py:9)"));
+            QCOMPARE(m.finished - m.created, Time(60));
+            QCOMPARE(m.finalState(), FinalState::Failed);
+            QCOMPARE(p.intervalsOf(id).size(), std::size_t(1));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPreviewCollector)
