@@ -1,5 +1,7 @@
 #include "chromepreviewpairs.h"
 
+#include "previewtarget.h"
+
 #include <algorithm>
 
 namespace runlane {

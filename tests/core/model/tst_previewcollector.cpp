@@ -1,4 +1,5 @@
 #include "previewcollector.h"
+#include "previewtarget.h"
 #include "profilebuilder.h"
 
 #include <QtTest>
