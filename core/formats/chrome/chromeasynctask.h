@@ -2,6 +2,7 @@
 
 #include "profiletypes.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -51,8 +52,8 @@ struct ChromeAsyncTask {
     void add(const ChromeAsyncEvent& event)
     {
         events.push_back(event);
-        first = first < event.ts ? first : event.ts;
-        last = last > event.ts ? last : event.ts;
+        first = std::min(first, event.ts);
+        last = std::max(last, event.ts);
         anyBegin = anyBegin || event.kind == 'b';
         anyFinalState = anyFinalState || event.state >= 0;
     }

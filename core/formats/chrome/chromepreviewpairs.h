@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <span>
 #include <vector>
 
 namespace runlane {
@@ -25,11 +24,10 @@ namespace runlane {
 class ChromePreviewPairs
 {
 public:
-    // What the trace builder holds of its async tasks while it loads.
+    // The trace builder's async tasks while it loads, and the track a task
+    // goes on if the source has it yet (kNone: the preview adds it).
     struct Tasks {
-        std::function<std::span<const ChromeAsyncTask>()> list;
-        // The track a task goes on, if the source has it yet (kNone: the
-        // preview adds it).
+        const std::vector<ChromeAsyncTask>& list;
         std::function<TrackId(const ChromeAsyncTask&)> track;
     };
 

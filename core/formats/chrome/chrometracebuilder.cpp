@@ -513,11 +513,9 @@ void ChromeTraceBuilder::nameTrack(TrackInfo& info) const
 
 void ChromeTraceBuilder::followPartial()
 {
-    ChromePreviewPairs::Tasks tasks;
-    tasks.list = [this] { return std::span<const AsyncTask>(m_asyncTasks); };
     // buildAsyncTask's track if the source has it yet: it is made only at
     // the end, so that the final profile's tracks do not depend on previews.
-    tasks.track = [this](const AsyncTask& task) {
+    auto track = [this](const AsyncTask& task) {
         if (task.onThread) {
             const auto it = m_threadIndex.find({task.pid, task.tid});
             return it == m_threadIndex.end() ? kNone : m_threads[it->second].track;
@@ -526,7 +524,7 @@ void ChromeTraceBuilder::followPartial()
         return it == m_processes.end() ? kNone : it->second.asyncTrack;
     };
     m_partial = std::make_unique<ChromePreviewPairs>(
-        m_builder, [this](TrackInfo& info) { nameTrack(info); }, std::move(tasks));
+        m_builder, [this](TrackInfo& info) { nameTrack(info); }, ChromePreviewPairs::Tasks{m_asyncTasks, track});
 }
 
 void ChromeTraceBuilder::addTopLevelKey(std::string_view key)
