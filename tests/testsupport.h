@@ -132,6 +132,17 @@ inline LoadResult loadText(const QByteArray& text, const LoadControl& control = 
     return ProfileLoader::load(path, control);
 }
 
+// A load that gives `previews` one every 4096 events read (a cadence of
+// 0 ms: ProfileBuilder::kPreviewPollStride), and a last one once all is read.
+inline LoadControl previewing(std::vector<std::shared_ptr<const Profile>>& previews)
+{
+    LoadControl control;
+    control.preview = [&previews](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
+    control.previewFirstMs = 0;
+    control.previewEveryMs = 0;
+    return control;
+}
+
 // `count` calls of "work", `each` long, one after the other from 0 on one
 // thread; `partial` says what part of its file the profile is (a preview,
 // a load stopped and kept: the progressive loading's tests).

@@ -382,11 +382,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = writeTemp(dir, gzip ? runlane::test::gzip(trace.json) : trace.json);
         std::vector<std::shared_ptr<const Profile>> previews;
-        LoadControl control;
-        control.preview = [&previews](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
-        control.previewFirstMs = 0;
-        control.previewEveryMs = 0;
-        const LoadResult r = ProfileLoader::load(path, control);
+        const LoadResult r = ProfileLoader::load(path, runlane::test::previewing(previews));
         QVERIFY2(r.ok(), r.error.toString().c_str());
         QVERIFY(!r.profile->partial());
         QCOMPARE(r.profile->intervalCount(), std::size_t(40000));

@@ -9,6 +9,7 @@
 
 using namespace runlane;
 using runlane::test::loadText;
+using runlane::test::previewing;
 using runlane::test::qstr;
 
 namespace {
@@ -163,16 +164,6 @@ std::set<int> keptTasks(const std::vector<Event>& events, std::size_t read, std:
     for (std::size_t i = 0; i < std::min(budget, tasks.size()); ++i)
         kept.insert(tasks[i].first);
     return kept;
-}
-
-// A load that gives `previews` one every 4096 events read, and a last one.
-LoadControl previewing(std::vector<std::shared_ptr<const Profile>>& previews)
-{
-    LoadControl control;
-    control.preview = [&previews](std::shared_ptr<const Profile> p) { previews.push_back(std::move(p)); };
-    control.previewFirstMs = 0;
-    control.previewEveryMs = 0;
-    return control;
 }
 
 } // namespace
