@@ -316,7 +316,7 @@ QString TaskLaneView::placeholderText() const
     // tasks are not known to be none.
     if (total == 0 && partial && partial->kind == PartialLoad::Kind::Preview)
         return partial->holdsTasks ? tr("No asynchronous tasks read so far")
-                                   : tr("Tasks are shown when the load ends: this format's preview holds the calls only");
+                                   : tr("Tasks are shown when the load ends: this file's previews hold the calls only");
     if (total == 0)
         return tr("No asynchronous tasks in this profile");
     if (m_document->isAggregated())

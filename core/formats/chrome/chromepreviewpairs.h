@@ -2,6 +2,7 @@
 
 #include "chromeasynctask.h"
 #include "chromeevent.h"
+#include "longestlivedtasks.h"
 #include "profilebuilder.h"
 
 #include <cstdint>
@@ -53,6 +54,12 @@ public:
     // of Node's async_hooks, whose tasks NodeAsyncHooks builds only at the
     // end (the previews then hold none).
     void async(char kind, Time ts, bool asyncHooks);
+    // Task `index` of Tasks::list took an event.
+    void touched(std::uint32_t index)
+    {
+        if (m_selecting && !m_asyncHooks)
+            m_selection.touch(index);
+    }
 
     std::uint64_t eventsRead() const { return m_events; }
     // PartialLoad::completeUpTo: the latest timestamp read if every event
@@ -65,7 +72,7 @@ public:
     // budget; their top-level slices only (nested ones are calls the task
     // made). Returns how many it left out; none if async_hooks events were
     // read (all the tasks come with the whole profile then).
-    std::optional<std::uint64_t> addTasks(PreviewTarget& target) const;
+    std::optional<std::uint64_t> addTasks(PreviewTarget& target);
 
 private:
     void addTask(PreviewTarget& target, const ChromeAsyncTask& task, std::vector<ChromeAsyncEvent>& scratch) const;
@@ -85,6 +92,9 @@ private:
     std::int64_t m_asyncOpen = 0;
     Time m_asyncOpenSince = kTimeMax;
     bool m_asyncHooks = false;
+    bool m_selecting = false; // previews are shown (not only a cut kept)
+    LongestLivedTasks m_selection;
+    std::vector<LongestLivedTasks::Kept> m_kept;
 };
 
 } // namespace runlane

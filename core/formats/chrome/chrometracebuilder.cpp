@@ -441,6 +441,8 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
                                                : kOtherState;
     task.add(AsyncEvent{ts, orderOf(index), labelFor(e), nameFor(e), kind, stateCode,
                         kind == 'n' ? e.argWake : std::int16_t(-1)});
+    if (m_partial)
+        m_partial->touched(it->second);
     if ((kind == 'b' || kind == 'n') && ChromeFlowCollector::hasBinding(e))
         m_flows.deferSlice(e, orderOf(index), ts); // an 'n' stays unbound: no slice
 }

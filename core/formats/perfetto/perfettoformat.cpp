@@ -132,8 +132,8 @@ bool PerfettoFormat::isBinary() const
 // tracks ended as at the end of a file.
 void PerfettoFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
 {
+    builder.startPreviews(); // before the reader, whose tracks then follow the previews
     PerfettoReader reader(builder);
-    builder.startPreviews();
     try {
         reader.read(input);
     } catch (const LoadCancelled&) {

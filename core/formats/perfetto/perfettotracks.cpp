@@ -1,6 +1,7 @@
 #include "perfettotracks.h"
 
 #include "perfettofield.h"
+#include "previewtarget.h"
 #include "profilebuilder.h"
 #include "protowirereader.h"
 
@@ -18,6 +19,11 @@ constexpr std::uint64_t kBySiblingMergeKey = 3; // TrackDescriptor.SiblingMergeB
 
 PerfettoTracks::PerfettoTracks(ProfileBuilder& builder) : m_builder(builder)
 {
+    if (PreviewSettings* settings = builder.previewSettings()) {
+        m_previewing = true;
+        settings->nameTrack = [this](TrackInfo& info) { nameTrack(info); };
+        settings->addTasks = [this](PreviewTarget& target) { return addTasks(target); };
+    }
 }
 
 void PerfettoTracks::describe(const ProtoWireReader& field)
@@ -102,6 +108,7 @@ void PerfettoTracks::describe(const ProtoWireReader& field)
     // A thread track's own name is the thread's, if it gives one.
     if (d.isThread && d.name != kEmptyString && d.threadName == kEmptyString)
         d.threadName = d.name;
+    ++m_namesVersion;
     // Descriptors are written again after every reset of a sequence: what
     // a track became at its first event stays.
     Descriptor& existing = m_tracks[uuid];
@@ -154,15 +161,19 @@ std::uint64_t PerfettoTracks::legacyThread(std::int64_t pid, std::int64_t tid, S
         d.pid = pid;
         d.tid = tid;
     }
-    if (name != kEmptyString)
+    if (name != kEmptyString) {
         d.threadName = name;
+        ++m_namesVersion;
+    }
     return uuid;
 }
 
 void PerfettoTracks::legacyProcess(std::int64_t pid, StringId name)
 {
-    if (name != kEmptyString)
+    if (name != kEmptyString) {
         m_processNames[pid] = name;
+        ++m_namesVersion;
+    }
 }
 
 TrackId PerfettoTracks::threadTrack(std::int64_t pid, std::int64_t tid)
@@ -197,6 +208,7 @@ PerfettoTracks::Descriptor& PerfettoTracks::bind(std::uint64_t uuid)
 void PerfettoTracks::bindTrack(std::uint64_t uuid, Descriptor& d)
 {
     d.bound = true;
+    ++m_namesVersion;
     if (!d.described)
         m_builder.diagnostics().warnWith("track without descriptor", [&] {
             return "events on track " + std::to_string(uuid) + ", which no TrackDescriptor describes: an async track";
@@ -352,6 +364,9 @@ void PerfettoTracks::begin(Descriptor& d, const PerfettoTrackEvent& e)
         });
         return;
     }
+    // The span so far covers what was read (an open slice's end is the
+    // span's, in a preview too); the final span is the intervals' anyway.
+    m_builder.extendSpan(e.time);
     Open open;
     open.label = m_builder.label(e.name, e.file, e.line);
     open.start = e.time;
@@ -373,6 +388,11 @@ void PerfettoTracks::begin(Descriptor& d, const PerfettoTrackEvent& e)
         open.measurement = m_builder.addMeasurement(d.track, open.label, e.time,
                                                     task ? kNone : d.stack.back().measurement,
                                                     task ? AsyncMeasurement : 0);
+        if (task && m_previewing && !m_noteTasks) {
+            open.previewTask = std::uint32_t(m_previewTasks.size());
+            m_previewTasks.push_back(PreviewTask{open.measurement, open.order, ProfileBuilder::kOpen});
+            m_selection.touch(open.previewTask);
+        }
     }
     d.stack.push_back(std::move(open));
 }
@@ -400,6 +420,7 @@ void PerfettoTracks::end(Descriptor& d, const PerfettoTrackEvent& e)
         });
         at = open.start;
     }
+    m_builder.extendSpan(at);
     close(d, open, at);
 }
 
@@ -417,6 +438,10 @@ void PerfettoTracks::close(Descriptor& d, const Open& open, Time at)
         m_builder.addInterval(measurement, open.start, at, open.order);
         if (at != ProfileBuilder::kOpen)
             m_builder.finish(measurement, at, FinalState::Completed);
+        if (open.previewTask != kNone && !m_noteTasks) {
+            m_previewTasks[open.previewTask].end = at;
+            m_selection.touch(open.previewTask);
+        }
     } else {
         measurement = m_builder.addCall(d.track, open.label, open.start, at, open.order);
     }
@@ -435,6 +460,7 @@ void PerfettoTracks::instant(Descriptor& d, const PerfettoTrackEvent& e)
         return;
     }
     if (e.notes.wake != 0) {
+        m_noteTasks = true;
         m_wakes.push_back(PendingWake{e.time, e.notes.wake, e.notes.wakeFlags});
         return;
     }
@@ -462,6 +488,7 @@ void PerfettoTracks::instant(Descriptor& d, const PerfettoTrackEvent& e)
 
 PerfettoTracks::Task& PerfettoTracks::noteTask(const PerfettoTaskNotes& notes)
 {
+    m_noteTasks = true;
     Task& task = m_tasks[notes.task];
     if (notes.described && !task.notes.described)
         task.notes = notes;
@@ -504,17 +531,14 @@ void PerfettoTracks::finish()
             close(d, open, ProfileBuilder::kOpen);
         unended += d.stack.size();
         d.stack.clear();
-        if (d.async && d.bound) {
-            TrackInfo& info = m_builder.trackInfo(d.track);
-            info.displayName = d.name != kEmptyString ? d.name
-                : d.isProcess && d.processName != kEmptyString ? d.processName
-                                                               : m_builder.intern(trackText(uuid));
-        }
-        if (d.isThread && d.threadName != kEmptyString) {
-            const auto thread = m_threads.find({d.pid, d.tid});
-            if (thread != m_threads.end())
-                m_builder.trackInfo(thread->second).threadName = d.threadName;
-        }
+    }
+    const TrackNames names = trackNames();
+    for (const auto& [track, name] : names.async)
+        m_builder.trackInfo(track).displayName = name;
+    for (const auto& [thread, name] : names.threads) {
+        const auto found = m_threads.find(thread);
+        if (found != m_threads.end())
+            m_builder.trackInfo(found->second).threadName = name;
     }
     finishTasks();
     for (const FlowBinder::Point& point : m_flowPoints) {
@@ -530,6 +554,80 @@ void PerfettoTracks::finish()
         if (name != m_processNames.end())
             m_builder.trackInfo(track).processName = name->second;
     }
+}
+
+// One pass over the descriptors, in the map's order: where several name
+// one track (merged siblings, a thread described again), the last one
+// read in that order names it, in the previews as at the end.
+PerfettoTracks::TrackNames PerfettoTracks::trackNames() const
+{
+    TrackNames names;
+    for (const auto& [uuid, d] : m_tracks) {
+        if (d.async && d.bound)
+            names.async[d.track] = d.name != kEmptyString ? d.name
+                : d.isProcess && d.processName != kEmptyString ? d.processName
+                                                               : m_builder.intern(trackText(uuid));
+        if (d.isThread && d.threadName != kEmptyString)
+            names.threads[{d.pid, d.tid}] = d.threadName;
+    }
+    return names;
+}
+
+// A preview's track, named as finish() will name it from the descriptors
+// read so far. They are looked at again only after one changed: a preview
+// names every track.
+void PerfettoTracks::nameTrack(TrackInfo& info) const
+{
+    if (m_previewNamesVersion != m_namesVersion) {
+        m_previewNames = trackNames();
+        m_previewNamesVersion = m_namesVersion;
+    }
+    if (info.kind == TrackKind::Async) {
+        // An async track's tid is its id (bindTrack).
+        const auto name = m_previewNames.async.find(TrackId(info.tid));
+        if (name != m_previewNames.async.end())
+            info.displayName = name->second;
+        return;
+    }
+    const auto thread = m_previewNames.threads.find({info.pid, info.tid});
+    if (thread != m_previewNames.threads.end())
+        info.threadName = thread->second;
+    const auto process = m_processNames.find(info.pid);
+    if (process != m_processNames.end())
+        info.processName = process->second;
+}
+
+// The outermost slices of the async tracks so far, as finish() would make
+// them of the events read: a slice still open is a task not yet finished.
+// Their nested slices are left to the final profile, as Chrome's are.
+std::optional<std::uint64_t> PerfettoTracks::addTasks(PreviewTarget& target)
+{
+    if (m_noteTasks)
+        return std::nullopt;
+    // A task still open lives until the latest time read, but its end may
+    // come with an earlier time (sequences interleave): not settled.
+    const Time now = m_builder.spanSoFar().second;
+    const std::uint64_t leftOut = m_selection.select(
+        target.taskBudget(),
+        [this, now](std::uint32_t i) -> std::optional<LongestLivedTasks::Life> {
+            const PreviewTask& task = m_previewTasks[i];
+            const Time start = m_builder.measurement(task.measurement).created;
+            if (task.end != ProfileBuilder::kOpen)
+                return LongestLivedTasks::Life{std::uint64_t(task.end) - std::uint64_t(start)};
+            return LongestLivedTasks::Life{std::uint64_t(std::max(start, now)) - std::uint64_t(start), false};
+        },
+        m_kept);
+    ProfileBuilder& preview = target.profile();
+    for (const LongestLivedTasks::Kept& kept : m_kept) {
+        const PreviewTask& task = m_previewTasks[kept.task];
+        const Measurement& m = m_builder.measurement(task.measurement);
+        const MeasurementId id = preview.addMeasurement(TrackId(m.track), target.label(m.label), m.created, kNone,
+                                                        AsyncMeasurement);
+        preview.addInterval(id, m.created, task.end, task.order);
+        if (task.end != ProfileBuilder::kOpen)
+            preview.finish(id, task.end, FinalState::Completed);
+    }
+    return leftOut;
 }
 
 } // namespace runlane

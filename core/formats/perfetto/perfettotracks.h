@@ -1,11 +1,13 @@
 #pragma once
 
 #include "flowbinder.h"
+#include "longestlivedtasks.h"
 #include "perfettotrackevent.h"
 #include "profiletypes.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -14,8 +16,10 @@
 
 namespace runlane {
 
+class PreviewTarget;
 class ProfileBuilder;
 class ProtoWireReader;
+struct TrackInfo;
 
 // Perfetto's tracks and the track events on them, into a ProfileBuilder.
 // A TrackDescriptor with a ThreadDescriptor is a thread (Runlane Thread
@@ -36,6 +40,9 @@ class ProtoWireReader;
 // Events on a track whose descriptor has not come yet wait for it (writers
 // such as tracing-perfetto describe a thread after its first event); those
 // of a track never described go to an async track at the end.
+// While a load shows previews (ProfileBuilder::startPreviews before this
+// is made), they hold the async tasks read so far and name the tracks as
+// the end of the file will.
 class PerfettoTracks
 {
 public:
@@ -63,6 +70,20 @@ private:
         // Flow keys (flowKey): continued from here, and ended here.
         std::vector<std::uint32_t> flows;
         std::vector<std::uint32_t> terminatingFlows;
+        std::uint32_t previewTask = kNone; // its index in m_previewTasks
+    };
+    // An async task (an outermost slice) as the previews show it: start
+    // and track from its measurement, its end once read.
+    struct PreviewTask {
+        MeasurementId measurement;
+        std::uint32_t order;
+        Time end; // ProfileBuilder::kOpen until its end is read
+    };
+    // What finish() names the tracks: an async track by its descriptor, a
+    // thread by any of its descriptors that names it.
+    struct TrackNames {
+        std::unordered_map<TrackId, StringId> async;
+        std::map<std::pair<std::int64_t, std::int64_t>, StringId> threads;
     };
     struct Descriptor {
         bool described = false;
@@ -115,6 +136,10 @@ private:
     void flowPoints(const Descriptor& d, MeasurementId measurement, Time at, const Open& open, bool slice);
     TrackId threadTrack(std::int64_t pid, std::int64_t tid);
     std::string trackText(std::uint64_t uuid) const;
+    TrackNames trackNames() const;
+    // PreviewSettings::nameTrack and ::addTasks.
+    void nameTrack(TrackInfo& info) const;
+    std::optional<std::uint64_t> addTasks(PreviewTarget& target);
 
     ProfileBuilder& m_builder;
     std::unordered_map<std::uint64_t, Descriptor> m_tracks;
@@ -137,6 +162,17 @@ private:
     std::unordered_map<std::uint64_t, std::vector<PerfettoTrackEvent>> m_waiting;
     std::vector<std::uint64_t> m_waitingOrder;
     bool m_giveUpWaiting = false;
+    // The previews' tasks (only while previews are shown), whether a task
+    // of the notes was read (then they hold none: those tasks are made at
+    // the end), and the track names as of the last change of a descriptor.
+    bool m_previewing = false;
+    std::vector<PreviewTask> m_previewTasks;
+    LongestLivedTasks m_selection;
+    std::vector<LongestLivedTasks::Kept> m_kept;
+    bool m_noteTasks = false;
+    std::uint64_t m_namesVersion = 0;
+    mutable std::uint64_t m_previewNamesVersion = ~std::uint64_t(0);
+    mutable TrackNames m_previewNames;
 };
 
 } // namespace runlane

@@ -441,7 +441,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("whole file") << -1 << false << QStringLiteral("No asynchronous tasks in this profile");
         QTest::newRow("preview of calls") << int(PartialLoad::Kind::Preview) << false
-                                          << QStringLiteral("Tasks are shown when the load ends: this format's preview holds the calls only");
+                                          << QStringLiteral("Tasks are shown when the load ends: this file's previews hold the calls only");
         QTest::newRow("preview of calls and tasks")
             << int(PartialLoad::Kind::Preview) << true << QStringLiteral("No asynchronous tasks read so far");
         QTest::newRow("cut") << int(PartialLoad::Kind::Cut) << false << QStringLiteral("No asynchronous tasks in this profile");
