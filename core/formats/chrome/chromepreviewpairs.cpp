@@ -85,8 +85,9 @@ std::optional<std::uint64_t> ChromePreviewPairs::addTasks(PreviewTarget& target)
     return leftOut;
 }
 
-// ChromeTraceBuilder::buildAsyncTask's rules for the task and its top-level
-// slices; its warnings, wakes, marks and flows are the final build's.
+// The task and its top-level slices by walkAsyncTask, as
+// ChromeTraceBuilder::buildAsyncTask builds them at the end; its nested
+// slices, warnings, wakes, marks and flows are the final build's.
 void ChromePreviewPairs::addTask(PreviewTarget& target, const ChromeAsyncTask& task,
                                  std::vector<ChromeAsyncEvent>& scratch) const
 {
@@ -97,7 +98,6 @@ void ChromePreviewPairs::addTask(PreviewTarget& target, const ChromeAsyncTask& t
         std::stable_sort(scratch.begin(), scratch.end(), byTime);
         events = scratch;
     }
-    ProfileBuilder& preview = target.profile();
     TrackId track = m_tasks.track(task);
     if (track == kNone) {
         TrackInfo info;
@@ -106,53 +106,50 @@ void ChromePreviewPairs::addTask(PreviewTarget& target, const ChromeAsyncTask& t
         info.tid = task.onThread ? task.tid : 0;
         track = target.addTrack(info);
     }
-    const bool bornFinished = events.front().state >= 0 && !task.anyBegin;
-    MeasurementId measurement = kNone;
-    auto ensure = [&](const ChromeAsyncEvent& first) {
-        if (measurement == kNone)
-            measurement = preview.addMeasurement(track, target.label(first.label), events.front().ts,
-                                                 task.onThread ? ProfileBuilder::kAutoCreator : kNone,
+    struct Preview {
+        PreviewTarget& target;
+        const ChromeAsyncTask& of;
+        std::span<const ChromeAsyncEvent> events;
+        TrackId track;
+        MeasurementId id = kNone;
+        Time start = 0; // the open top-level slice's
+        std::uint32_t order = 0;
+
+        void task(const ChromeAsyncEvent& first)
+        {
+            const bool bornFinished = events.front().state >= 0 && !of.anyBegin;
+            id = target.profile().addMeasurement(track, target.label(first.label), events.front().ts,
+                                                 of.onThread ? ProfileBuilder::kAutoCreator : kNone,
                                                  AsyncMeasurement | (bornFinished ? BornFinished : 0));
-    };
-    std::vector<StringId> open; // the names of the slices open, outermost first
-    Time start = 0;
-    std::uint32_t order = 0;
-    for (const ChromeAsyncEvent& ev : events) {
-        if (ev.kind == 'b') {
-            ensure(ev);
-            if (open.empty()) {
+        }
+        void begin(const ChromeAsyncEvent& ev, std::size_t depth)
+        {
+            if (depth == 0) {
                 start = ev.ts;
                 order = ev.order;
             }
-            open.push_back(ev.name);
-        } else if (ev.kind == 'e') {
-            if (open.empty())
-                continue;
-            // An 'e' ends the 'b' of its name, and what was opened inside it.
-            std::size_t ends = open.size() - 1;
-            if (ev.name != kEmptyString && ev.name != open.back()) {
-                const auto match = std::find(open.rbegin(), open.rend(), ev.name);
-                if (match == open.rend())
-                    continue;
-                ends = std::size_t(open.rend() - match) - 1;
-            }
-            open.resize(ends);
-            if (open.empty())
-                preview.addInterval(measurement, start, ev.ts, order);
-        } else if (ev.wake < 0 && ev.state != ChromeAsyncEvent::kNoState && task.anyFinalState) {
-            ensure(ev);
         }
-    }
-    if (measurement == kNone)
+        void end(const ChromeAsyncEvent& ev, std::size_t depth, bool)
+        {
+            if (depth == 0)
+                target.profile().addInterval(id, start, ev.ts, order);
+        }
+        void unmatched(const ChromeAsyncEvent&, bool) {}
+        void wake(const ChromeAsyncEvent&) {}
+        void mark(const ChromeAsyncEvent&) {}
+    };
+    Preview preview{target, task, events, track};
+    const std::size_t open = walkAsyncTask(events, task.anyFinalState, preview);
+    if (preview.id == kNone)
         return;
-    if (!open.empty()) {
-        preview.addInterval(measurement, start, ProfileBuilder::kOpen, order);
+    if (open > 0) {
+        target.profile().addInterval(preview.id, preview.start, ProfileBuilder::kOpen, preview.order);
         return; // unfinished so far
     }
     const ChromeAsyncEvent& last = events.back();
     const FinalState state = last.state >= 0 ? FinalState(last.state) : FinalState::Completed;
     if (state != FinalState::Unfinished)
-        preview.finish(measurement, last.ts, state);
+        target.profile().finish(preview.id, last.ts, state);
 }
 
 } // namespace runlane

@@ -655,112 +655,93 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
         pop();
 }
 
-// One async id = one task. Its top-level slices are its active intervals;
-// nested slices are measurements it created. It exists from its first event
-// to its last, and the last event's args.state, if any, says how it ended.
+// One async id = one task (walkAsyncTask's rules). Its top-level slices are
+// its active intervals; nested slices are measurements it created. It
+// exists from its first event to its last, and the last event's
+// args.state, if any, says how it ended.
 void ChromeTraceBuilder::buildAsyncTask(AsyncTask& task)
 {
     std::vector<AsyncEvent>& events = task.events;
     std::stable_sort(events.begin(), events.end(), [](const AsyncEvent& a, const AsyncEvent& b) { return a.ts < b.ts; });
     if (events.empty())
         return;
-    const TrackId track = task.onThread ? thread(task.pid, task.tid).track : asyncTrack(task.pid);
-    const MeasurementId rootCreator = task.onThread ? ProfileBuilder::kAutoCreator : kNone;
     struct Open {
         MeasurementId measurement;
         Time start;
         std::uint32_t order;
         StringId name;
     };
-    std::vector<Open> stack;
-    std::vector<const AsyncEvent*> wakes;
-    MeasurementId taskId = kNone;
-    // Only a final state makes a task of instants alone.
-    const bool anyState = std::any_of(events.begin(), events.end(), [](const AsyncEvent& e) { return e.state >= 0; });
-    // Stated finished by its first event and never run: born finished.
-    const bool bornFinished = events.front().state >= 0
-        && std::none_of(events.begin(), events.end(), [](const AsyncEvent& e) { return e.kind == 'b'; });
-    auto ensureTask = [&](const AsyncEvent& first) {
-        if (taskId == kNone)
-            taskId = m_builder.addMeasurement(track, first.label, events.front().ts, rootCreator,
-                                              AsyncMeasurement | (bornFinished ? BornFinished : 0));
-    };
-    for (const AsyncEvent& ev : events) {
-        if (ev.kind == 'b') {
-            ensureTask(ev);
-            MeasurementId owner = taskId;
-            if (!stack.empty())
-                owner = m_builder.addMeasurement(track, ev.label, ev.ts, stack.back().measurement);
+    struct Build {
+        ChromeTraceBuilder& chrome;
+        const AsyncTask& of;
+        TrackId track;
+        MeasurementId id = kNone;
+        std::vector<Open> stack{};
+        std::vector<const AsyncEvent*> wakes{};
+
+        void task(const AsyncEvent& first)
+        {
+            // Stated finished by its first event and never run: born finished.
+            const bool bornFinished = of.events.front().state >= 0 && !of.anyBegin;
+            id = chrome.m_builder.addMeasurement(track, first.label, of.events.front().ts,
+                                                 of.onThread ? ProfileBuilder::kAutoCreator : kNone,
+                                                 AsyncMeasurement | (bornFinished ? BornFinished : 0));
+        }
+        void begin(const AsyncEvent& ev, std::size_t depth)
+        {
+            const MeasurementId owner =
+                depth == 0 ? id : chrome.m_builder.addMeasurement(track, ev.label, ev.ts, stack.back().measurement);
             stack.push_back(Open{owner, ev.ts, ev.order, ev.name});
-        } else if (ev.kind == 'e') {
-            if (stack.empty()) {
-                m_diagnostics.warnWith("async end without begin", [&] {
-                    return "an async 'e' " + display(m_builder.string(ev.name)) + " has no open 'b'; ignored";
-                });
-                continue;
-            }
-            // As in catapult, an async 'e' ends the 'b' of its name; slices
-            // opened inside it and never ended end with it.
-            if (ev.name != kEmptyString && ev.name != stack.back().name) {
-                auto match = std::find_if(stack.rbegin(), stack.rend(), [&](const Open& o) { return o.name == ev.name; });
-                if (match == stack.rend()) {
-                    m_diagnostics.warnWith("async end without begin", [&] {
-                        return "an async 'e' " + display(m_builder.string(ev.name)) + " matches no open 'b'; ignored";
-                    });
-                    continue;
-                }
-                const std::size_t keep = std::size_t(stack.rend() - match) - 1;
-                while (stack.size() > keep + 1) {
-                    const Open& inner = stack.back();
-                    m_diagnostics.warnWith("async begin without end", [&] {
-                        return "async 'b' " + display(m_builder.string(inner.name)) + " has no 'e'; it ends with "
-                            + display(m_builder.string(ev.name));
-                    });
-                    m_builder.addInterval(inner.measurement, inner.start, ev.ts, inner.order);
-                    m_flows.sliceBuilt(inner.order, track, inner.measurement);
-                    if (inner.measurement != taskId)
-                        m_builder.finish(inner.measurement, ev.ts, FinalState::Completed);
-                    stack.pop_back();
-                }
-            }
+        }
+        void end(const AsyncEvent& ev, std::size_t, bool forced)
+        {
             const Open open = stack.back();
             stack.pop_back();
-            m_builder.addInterval(open.measurement, open.start, ev.ts, open.order);
-            m_flows.sliceBuilt(open.order, track, open.measurement);
-            if (open.measurement != taskId)
-                m_builder.finish(open.measurement, ev.ts, FinalState::Completed);
-        } else if (ev.wake >= 0) {
-            wakes.push_back(&ev);
-        } else if (ev.state != kNoState) {
-            // An instant that states the task's state is part of its life
-            // (Runlane writes one at creation and one at the end).
-            if (anyState)
-                ensureTask(ev);
-        } else {
+            if (forced)
+                chrome.m_diagnostics.warnWith("async begin without end", [&] {
+                    return "async 'b' " + display(chrome.m_builder.string(open.name)) + " has no 'e'; it ends with "
+                        + display(chrome.m_builder.string(ev.name));
+                });
+            chrome.m_builder.addInterval(open.measurement, open.start, ev.ts, open.order);
+            chrome.m_flows.sliceBuilt(open.order, track, open.measurement);
+            if (open.measurement != id)
+                chrome.m_builder.finish(open.measurement, ev.ts, FinalState::Completed);
+        }
+        void unmatched(const AsyncEvent& ev, bool anyOpen)
+        {
+            chrome.m_diagnostics.warnWith("async end without begin", [&] {
+                return "an async 'e' " + display(chrome.m_builder.string(ev.name))
+                    + (anyOpen ? " matches no open 'b'; ignored" : " has no open 'b'; ignored");
+            });
+        }
+        void wake(const AsyncEvent& ev) { wakes.push_back(&ev); }
+        void mark(const AsyncEvent& ev)
+        {
             Mark mark;
             mark.time = ev.ts;
             mark.track = track;
-            mark.pid = task.pid;
+            mark.pid = of.pid;
             mark.name = ev.name;
-            m_builder.addMark(mark);
+            chrome.m_builder.addMark(mark);
         }
-    }
+    };
+    Build build{*this, task, task.onThread ? thread(task.pid, task.tid).track : asyncTrack(task.pid)};
+    walkAsyncTask(events, task.anyFinalState, build);
+    const MeasurementId taskId = build.id;
     task.measurement = taskId;
-    if (taskId != kNone) {
-        for (const AsyncEvent* w : wakes) {
-            m_builder.addWake(Wake{w->ts, taskId, std::uint8_t(w->wake)});
-            m_recordedWakes = m_recordedWakes || (w->wake & Wake::Inferred) == 0;
-        }
-    }
     if (taskId == kNone)
         return;
-    if (!stack.empty()) {
-        for (const Open& open : stack) {
+    for (const AsyncEvent* w : build.wakes) {
+        m_builder.addWake(Wake{w->ts, taskId, std::uint8_t(w->wake)});
+        m_recordedWakes = m_recordedWakes || (w->wake & Wake::Inferred) == 0;
+    }
+    if (!build.stack.empty()) {
+        for (const Open& open : build.stack) {
             m_builder.addInterval(open.measurement, open.start, ProfileBuilder::kOpen, open.order);
-            m_flows.sliceBuilt(open.order, track, open.measurement);
+            m_flows.sliceBuilt(open.order, build.track, open.measurement);
         }
         m_diagnostics.warnWith("async slice never ended", [&] {
-            return "async slice " + display(m_builder.string(stack.back().name)) + " never ends; it ends with the profile";
+            return "async slice " + display(m_builder.string(build.stack.back().name)) + " never ends; it ends with the profile";
         });
         return; // the task stays unfinished
     }
