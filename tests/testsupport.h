@@ -15,7 +15,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 // JSON test input written as plain tokens: JSON([{"ph": "X"}]). The
@@ -141,6 +144,45 @@ inline LoadControl previewing(std::vector<std::shared_ptr<const Profile>>& previ
     control.previewFirstMs = 0;
     control.previewEveryMs = 0;
     return control;
+}
+
+// An async task as the lanes show it: "track label created-finished state
+// [own intervals]", in ns (the previews' tests compare them with the
+// final load's).
+inline QString taskText(const Profile& p, MeasurementId id)
+{
+    const Measurement m = p.measurement(id);
+    QStringList spans;
+    for (const IntervalId i : p.intervalsOf(id))
+        spans << QStringLiteral("%1-%2").arg(p.interval(i).start).arg(p.interval(i).end);
+    spans.sort();
+    return QStringLiteral("%1 %2 %3-%4 %5%6 [%7]")
+        .arg(qstr(p.string(p.track(m.track).name)), qstr(p.labelName(m.label)))
+        .arg(m.created)
+        .arg(m.finished)
+        .arg(qstr(finalStateName(m.finalState())), m.isBornFinished() ? QStringLiteral(" born finished") : QString(),
+             spans.join(QLatin1Char(' ')));
+}
+
+// Every async task of a profile as taskText, by its track's name and
+// when it was created.
+inline std::map<std::pair<std::string, Time>, QString> asyncTasks(const Profile& p)
+{
+    std::map<std::pair<std::string, Time>, QString> tasks;
+    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+        const Measurement m = p.measurement(id);
+        if (m.isAsync())
+            tasks[{std::string(p.string(p.track(m.track).name)), m.created}] = taskText(p, id);
+    }
+    return tasks;
+}
+
+inline std::vector<QString> taskTexts(const std::map<std::pair<std::string, Time>, QString>& tasks)
+{
+    std::vector<QString> texts;
+    for (const auto& [key, text] : tasks)
+        texts.push_back(text);
+    return texts;
 }
 
 // `count` calls of "work", `each` long, one after the other from 0 on one

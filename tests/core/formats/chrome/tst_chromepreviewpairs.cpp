@@ -10,7 +10,9 @@
 using namespace runlane;
 using runlane::test::loadText;
 using runlane::test::previewing;
+using runlane::test::asyncTasks;
 using runlane::test::qstr;
+using runlane::test::taskTexts;
 
 namespace {
 
@@ -89,43 +91,6 @@ QByteArray traceOf(const std::vector<Event>& events, std::size_t count)
     return json + "]";
 }
 
-// A task as the lanes show it: "track label created-finished state [own
-// intervals]", in ns.
-QString describe(const Profile& p, MeasurementId id)
-{
-    const Measurement m = p.measurement(id);
-    QStringList spans;
-    for (const IntervalId i : p.intervalsOf(id))
-        spans << QStringLiteral("%1-%2").arg(p.interval(i).start).arg(p.interval(i).end);
-    spans.sort();
-    return QStringLiteral("%1 %2 %3-%4 %5%6 [%7]")
-        .arg(qstr(p.string(p.track(m.track).name)), qstr(p.labelName(m.label)))
-        .arg(m.created)
-        .arg(m.finished)
-        .arg(qstr(finalStateName(m.finalState())), m.isBornFinished() ? QStringLiteral(" born finished") : QString(),
-             spans.join(QLatin1Char(' ')));
-}
-
-// Every task, by when it was created on which track.
-std::map<std::pair<std::string, Time>, QString> tasksOf(const Profile& p)
-{
-    std::map<std::pair<std::string, Time>, QString> tasks;
-    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
-        const Measurement m = p.measurement(id);
-        if (m.isAsync())
-            tasks[{std::string(p.string(p.track(m.track).name)), m.created}] = describe(p, id);
-    }
-    return tasks;
-}
-
-std::vector<QString> valuesOf(const std::map<std::pair<std::string, Time>, QString>& tasks)
-{
-    std::vector<QString> values;
-    for (const auto& [key, text] : tasks)
-        values.push_back(text);
-    return values;
-}
-
 // The tasks a preview of the first `read` events keeps under `budget`: the
 // generated ones those events make a task of, longest-lived so far (last
 // event read less first) first, equal ones in the order they came.
@@ -202,7 +167,7 @@ private Q_SLOTS:
         QCOMPARE(events.size(), std::size_t(3000 + 500 * (4 + 5 + 3 + 3 + 1 + 1)));
         QCOMPARE(previews.size(), events.size() / 4096 + 1);
         // 500 of each shape but the last make tasks.
-        QCOMPARE(tasksOf(*whole.profile).size(), std::size_t(2500));
+        QCOMPARE(asyncTasks(*whole.profile).size(), std::size_t(2500));
         for (std::size_t i = 0; i < previews.size(); ++i) {
             const std::size_t read = i + 1 < previews.size() ? 4096 * (i + 1) : events.size();
             const Profile& preview = *previews[i];
@@ -210,13 +175,13 @@ private Q_SLOTS:
             QVERIFY(preview.partial()->holdsTasks);
             const LoadResult cut = loadText(traceOf(events, read));
             QVERIFY2(cut.ok(), cut.error.toString().c_str());
-            const auto expected = tasksOf(*cut.profile);
-            const auto shown = tasksOf(preview);
+            const auto expected = asyncTasks(*cut.profile);
+            const auto shown = asyncTasks(preview);
             const std::set<int> kept = keptTasks(events, read, std::size_t(budget));
             QCOMPARE(shown.size(), kept.size());
             QCOMPARE(preview.partial()->tasksLeftOut, std::uint64_t(expected.size() - kept.size()));
             if (kept.size() == expected.size()) {
-                QCOMPARE(valuesOf(shown), valuesOf(expected));
+                QCOMPARE(taskTexts(shown), taskTexts(expected));
                 // The tracks the source makes only at the end are added to
                 // the preview once each.
                 QCOMPARE(preview.trackCount(), cut.profile->trackCount());
@@ -239,12 +204,12 @@ private Q_SLOTS:
         const LoadControl control = previewing(previews);
         const LoadResult r = ProfileLoader::load(runlane::test::dataPath(QStringLiteral("samples/node/http-async-hooks.trace.json")), control);
         QVERIFY2(r.ok(), r.error.toString().c_str());
-        QCOMPARE(tasksOf(*r.profile).size(), std::size_t(5604));
+        QCOMPARE(asyncTasks(*r.profile).size(), std::size_t(5604));
         QVERIFY(previews.size() > 2);
         for (const auto& preview : previews) {
             QVERIFY(!preview->partial()->holdsTasks);
             QCOMPARE(preview->partial()->tasksLeftOut, std::uint64_t(0));
-            QCOMPARE(tasksOf(*preview).size(), std::size_t(0));
+            QCOMPARE(asyncTasks(*preview).size(), std::size_t(0));
         }
     }
 
@@ -262,7 +227,7 @@ private Q_SLOTS:
         QCOMPARE(previews.size(), std::size_t(2));
         QVERIFY(previews.front()->partial()->holdsTasks);
         QCOMPARE(previews.front()->partial()->tasksLeftOut, std::uint64_t(0));
-        QCOMPARE(tasksOf(*previews.front()).size(), std::size_t(0));
+        QCOMPARE(asyncTasks(*previews.front()).size(), std::size_t(0));
         QCOMPARE(previews.front()->intervalCount(), std::size_t(4096));
     }
 };

@@ -15,9 +15,11 @@
 
 using namespace runlane;
 using namespace runlane::test::perfetto;
+using runlane::test::asyncTasks;
 using runlane::test::previewing;
 using runlane::test::ProtoEncoder;
 using runlane::test::qstr;
+using runlane::test::taskTexts;
 
 namespace {
 
@@ -110,41 +112,6 @@ LoadResult loadBytes(const QByteArray& bytes, const LoadControl& control = {})
     return ProfileLoader::load(path, control, FormatRegistry::find("perfetto"));
 }
 
-// A task as the lanes show it: "track label created-finished state [own
-// intervals]", in ns.
-QString describe(const Profile& p, MeasurementId id)
-{
-    const Measurement m = p.measurement(id);
-    QStringList spans;
-    for (const IntervalId i : p.intervalsOf(id))
-        spans << QStringLiteral("%1-%2").arg(p.interval(i).start).arg(p.interval(i).end);
-    return QStringLiteral("%1 %2 %3-%4 %5 [%6]")
-        .arg(qstr(p.string(p.track(m.track).name)), qstr(p.labelName(m.label)))
-        .arg(m.created)
-        .arg(m.finished)
-        .arg(qstr(finalStateName(m.finalState())), spans.join(QLatin1Char(' ')));
-}
-
-// Every task, by when it was created on which track.
-std::map<std::pair<std::string, Time>, QString> tasksOf(const Profile& p)
-{
-    std::map<std::pair<std::string, Time>, QString> tasks;
-    for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
-        const Measurement m = p.measurement(id);
-        if (m.isAsync())
-            tasks[{std::string(p.string(p.track(m.track).name)), m.created}] = describe(p, id);
-    }
-    return tasks;
-}
-
-std::vector<QString> valuesOf(const std::map<std::pair<std::string, Time>, QString>& tasks)
-{
-    std::vector<QString> values;
-    for (const auto& [key, text] : tasks)
-        values.push_back(text);
-    return values;
-}
-
 QStringList trackNames(const Profile& p)
 {
     QStringList names;
@@ -222,7 +189,7 @@ private Q_SLOTS:
         QVERIFY2(whole.ok(), whole.error.toString().c_str());
         QCOMPARE(packets.size(), std::size_t(6 + 1 + 3000 * 2 + 750 * (2 + 4 + 2 + 2) - 3));
         QCOMPARE(previews.size(), packets.size() / 4096 + 1);
-        QCOMPARE(tasksOf(*whole.profile).size(), std::size_t(count + 1));
+        QCOMPARE(asyncTasks(*whole.profile).size(), std::size_t(count + 1));
         QCOMPARE(trackNames(*whole.profile), QStringList({"app / main", "open", "requests", "jobs", "track 300"}));
         for (std::size_t i = 0; i < previews.size(); ++i) {
             const std::size_t read = i + 1 < previews.size() ? 4096 * (i + 1) : packets.size();
@@ -232,13 +199,13 @@ private Q_SLOTS:
             const LoadResult cut = loadBytes(traceOf(packets, read));
             QVERIFY2(cut.ok(), cut.error.toString().c_str());
             QCOMPARE(trackNames(preview), trackNames(*cut.profile));
-            const auto expected = tasksOf(*cut.profile);
-            const auto shown = tasksOf(preview);
+            const auto expected = asyncTasks(*cut.profile);
+            const auto shown = asyncTasks(preview);
             const std::set<int> kept = keptTasks(packets, read, std::size_t(budget));
             QCOMPARE(shown.size(), kept.size());
             QCOMPARE(preview.partial()->tasksLeftOut, std::uint64_t(expected.size() - kept.size()));
             if (kept.size() == expected.size()) {
-                QCOMPARE(valuesOf(shown), valuesOf(expected));
+                QCOMPARE(taskTexts(shown), taskTexts(expected));
                 continue;
             }
             // Which ones: the generated task k begins at 10 k (+ 5), "forever"
@@ -272,12 +239,12 @@ private Q_SLOTS:
         std::vector<std::shared_ptr<const Profile>> previews;
         const LoadResult r = loadBytes(QByteArray::fromStdString(bytes), previewing(previews));
         QVERIFY2(r.ok(), r.error.toString().c_str());
-        QCOMPARE(tasksOf(*r.profile).size(), std::size_t(5000));
+        QCOMPARE(asyncTasks(*r.profile).size(), std::size_t(5000));
         QVERIFY(previews.size() >= 2);
         for (const auto& preview : previews) {
             QVERIFY(!preview->partial()->holdsTasks);
             QCOMPARE(preview->partial()->tasksLeftOut, std::uint64_t(0));
-            QCOMPARE(tasksOf(*preview).size(), std::size_t(0));
+            QCOMPARE(asyncTasks(*preview).size(), std::size_t(0));
         }
     }
 };
