@@ -8,10 +8,9 @@
 #include <vector>
 
 using namespace runlane;
+using runlane::test::asyncTasks;
 using runlane::test::loadText;
 using runlane::test::previewing;
-using runlane::test::asyncTasks;
-using runlane::test::qstr;
 using runlane::test::taskTexts;
 
 namespace {
