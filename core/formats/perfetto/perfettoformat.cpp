@@ -126,8 +126,9 @@ bool PerfettoFormat::isBinary() const
 }
 
 // Slices reach the builder as they end, so the previews of a load show
-// them (LoadControl::preview); the sequences interleave out of time
-// order, so no time is said complete. A load stopped and kept
+// them (LoadControl::preview), and its async tasks as they begin; a time
+// is said complete only while the track events come in time order
+// (PerfettoTracks::completeUpTo). A load stopped and kept
 // (LoadControl::keepPartial) keeps the packets read before the cut, its
 // tracks ended as at the end of a file.
 void PerfettoFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) const
@@ -140,8 +141,9 @@ void PerfettoFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) con
         if (!input.control().keepsWhatWasRead())
             throw;
         builder.stopPreviews();
-        reader.finish();
         PartialLoad cut;
+        cut.completeUpTo = reader.completeUpTo(); // before finish() ends what is open
+        reader.finish();
         cut.eventsRead = reader.packetCount();
         builder.setPartial(cut);
         return;

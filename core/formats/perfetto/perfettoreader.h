@@ -40,6 +40,8 @@ public:
     void finish();
 
     std::uint64_t packetCount() const { return m_packets; }
+    // PartialLoad::completeUpTo of the packets read (PerfettoTracks).
+    Time completeUpTo() const { return m_tracks.completeUpTo(); }
 
 private:
     struct Packet;

@@ -23,6 +23,7 @@ PerfettoTracks::PerfettoTracks(ProfileBuilder& builder) : m_builder(builder)
         m_previewing = true;
         settings->nameTrack = [this](TrackInfo& info) { nameTrack(info); };
         settings->addTasks = [this](PreviewTarget& target) { return addTasks(target); };
+        settings->completeUpTo = [this] { return completeUpTo(); };
     }
 }
 
@@ -145,8 +146,11 @@ void PerfettoTracks::replay(std::uint64_t uuid)
         return;
     std::vector<PerfettoTrackEvent> events = std::move(found->second);
     m_waiting.erase(found);
+    const bool replaying = m_replaying;
+    m_replaying = true;
     for (PerfettoTrackEvent& e : events)
         event(std::move(e));
+    m_replaying = replaying;
 }
 
 std::uint64_t PerfettoTracks::legacyThread(std::int64_t pid, std::int64_t tid, StringId name)
@@ -254,6 +258,10 @@ void PerfettoTracks::bindTrack(std::uint64_t uuid, Descriptor& d)
 
 void PerfettoTracks::event(PerfettoTrackEvent e)
 {
+    if (!m_replaying) {
+        m_inOrder = m_inOrder && e.time >= m_latest;
+        m_latest = std::max(m_latest, e.time);
+    }
     // Extra counter values on tracks not described yet wait as counter
     // events of their own.
     for (auto extra = e.extraCounters.begin(); extra != e.extraCounters.end();) {
@@ -554,6 +562,23 @@ void PerfettoTracks::finish()
         if (name != m_processNames.end())
             m_builder.trackInfo(track).processName = name->second;
     }
+}
+
+Time PerfettoTracks::completeUpTo() const
+{
+    if (!m_inOrder)
+        return kTimeMin;
+    Time complete = m_latest;
+    for (const auto& [uuid, d] : m_tracks) {
+        if (!d.stack.empty())
+            complete = std::min(complete, d.stack.front().start);
+    }
+    // In time order, a track's first waiting event is its earliest.
+    for (const auto& [uuid, events] : m_waiting) {
+        if (!events.empty())
+            complete = std::min(complete, events.front().time);
+    }
+    return complete;
 }
 
 // One pass over the descriptors, in the map's order: where several name

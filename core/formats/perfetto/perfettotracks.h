@@ -57,6 +57,12 @@ public:
     void event(PerfettoTrackEvent e);
     // Ends what is still open and names the tracks.
     void finish();
+    // PartialLoad::completeUpTo: if every track event so far came in time
+    // order (a single sequence's trace, or sequences that interleave in
+    // time), the latest time read, but no later than a slice still open or
+    // an event still waiting for its track; else kTimeMin. Sequences
+    // written in chunks (the tracing service's) come out of order soon.
+    Time completeUpTo() const;
 
 private:
     struct Open {
@@ -162,6 +168,11 @@ private:
     std::unordered_map<std::uint64_t, std::vector<PerfettoTrackEvent>> m_waiting;
     std::vector<std::uint64_t> m_waitingOrder;
     bool m_giveUpWaiting = false;
+    // Whether the track events came in time order so far, the latest, and
+    // whether waiting ones are being replayed (they came in order before).
+    bool m_inOrder = true;
+    Time m_latest = kTimeMin;
+    bool m_replaying = false;
     // The previews' tasks (only while previews are shown), whether a task
     // of the notes was read (then they hold none: those tasks are made at
     // the end), and the track names as of the last change of a descriptor.

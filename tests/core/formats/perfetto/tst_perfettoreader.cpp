@@ -432,10 +432,11 @@ private Q_SLOTS:
     }
 
     // Progressive loading: slices reach the previews as they end, a preview
-    // every 4096 packets at a cadence of 0 ms (nothing said complete: the
-    // sequences interleave), and a last one of every slice once all were
-    // read; a cancel with keepPartial keeps the packets wholly read before
-    // it, as a file of those packets alone loads.
+    // every 4096 packets at a cadence of 0 ms (the events come in time
+    // order: complete up to the latest time read, or the start of the
+    // slice still open), and a last one of every slice once all were read;
+    // a cancel with keepPartial keeps the packets wholly read before it, as
+    // a file of those packets alone loads, complete up to the same.
     void progressive()
     {
         QByteArray bytes = trace({app(), mainThread()});
@@ -464,14 +465,16 @@ private Q_SLOTS:
         const PartialLoad& last = *previews.back()->partial();
         QCOMPARE(last.eventsRead, std::uint64_t(200002));
         QCOMPARE(last.bytesRead, std::int64_t(bytes.size()));
-        QCOMPARE(last.completeUpTo, kTimeMin);
+        QCOMPARE(last.completeUpTo, Time(99999 * 10 + 5));
         QCOMPARE(previews.back()->intervalCount(), std::size_t(100000));
         previews.pop_back();
         for (std::size_t k = 0; k < previews.size(); ++k) {
             const PartialLoad& partial = *previews[k]->partial();
             QCOMPARE(partial.kind, PartialLoad::Kind::Preview);
             QCOMPARE(partial.eventsRead, std::uint64_t(4096 * (k + 1)));
-            QCOMPARE(partial.completeUpTo, kTimeMin);
+            // Slice i begins at 10 i and ends at 10 i + 5: after an even
+            // number of packets the last one read is an end.
+            QCOMPARE(partial.completeUpTo, Time((4096 * (k + 1) - 2) / 2 - 1) * 10 + 5);
             // The slices ended in the packets before: (4096 (k + 1) - 2) / 2.
             QCOMPARE(previews[k]->intervalCount(), std::size_t((4096 * (k + 1) - 2) / 2));
         }
@@ -489,6 +492,9 @@ private Q_SLOTS:
         QCOMPARE(partial.bytesRead, std::int64_t(256 * 1024 + (1 << 20)));
         const std::size_t packets = std::size_t(std::upper_bound(ends.begin(), ends.end(), partial.bytesRead) - ends.begin());
         QCOMPARE(partial.eventsRead, std::uint64_t(packets));
+        // The last packet kept is slice (packets - 3) / 2's begin or end.
+        const Time lastSlice = Time(packets - 3) / 2;
+        QCOMPARE(partial.completeUpTo, lastSlice * 10 + (begins[packets - 1] ? 0 : 5));
         QCOMPARE(c.profile->intervalCount(), std::size_t(std::count(begins.begin(), begins.begin() + std::ptrdiff_t(packets), true)));
         auto withoutWarnings = [](const Profile& p) {
             QStringList lines = describe(p).split('\n');

@@ -217,6 +217,46 @@ private Q_SLOTS:
         }
     }
 
+    // What a preview says is complete (PartialLoad::completeUpTo), in a
+    // trace of 5,000 slices [10 i, 10 i + 5] on one thread, in time order,
+    // with one more event after the 1,000th: the latest time read while
+    // the events come in time order, but no later than a slice still open
+    // or an event waiting for its track's descriptor (here the descriptor
+    // comes after the 3,000th slice); nothing once one came out of order.
+    // Previews after 4,096 and 8,192 packets, and at the end.
+    void completeUpTo_data()
+    {
+        QTest::addColumn<QString>("extra");
+        QTest::addColumn<QList<qint64>>("expected");
+        QTest::newRow("in order") << "" << QList<qint64>{20465, 40945, 49995};
+        QTest::newRow("an async slice open") << "open" << QList<qint64>{10005, 10005, 10005};
+        QTest::newRow("an event waits for its track") << "waits" << QList<qint64>{10005, 40935, 49995};
+        QTest::newRow("an event out of order") << "late" << QList<qint64>{kTimeMin, kTimeMin, kTimeMin};
+    }
+    void completeUpTo()
+    {
+        QFETCH(QString, extra);
+        QFETCH(QList<qint64>, expected);
+        QByteArray bytes = trace({processTrack(100, 10, "app"), threadTrack(1, 10, 11, "main", 100)});
+        for (int i = 0; i < 5000; ++i) {
+            bytes += trace({slice(std::uint64_t(i) * 10, SliceBegin, 1, "s"), slice(std::uint64_t(i) * 10 + 5, SliceEnd, 1)});
+            if (i == 1000 && extra == "open")
+                bytes += trace({childTrack(200, 100, "async"), slice(10005, SliceBegin, 200, "forever")});
+            if (i == 1000 && extra == "waits")
+                bytes += trace({slice(10005, Instant, 300, "early")});
+            if (i == 3000 && extra == "waits")
+                bytes += trace({childTrack(300, 100, "late")});
+            if (i == 1000 && extra == "late")
+                bytes += trace({slice(5, Instant, 1, "late")});
+        }
+        std::vector<std::shared_ptr<const Profile>> previews;
+        const LoadResult r = loadBytes(bytes, previewing(previews));
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(previews.size(), std::size_t(3));
+        for (std::size_t k = 0; k < previews.size(); ++k)
+            QCOMPARE(qint64(previews[k]->partial()->completeUpTo), expected[qsizetype(k)]);
+    }
+
     // A trace Runlane wrote carries its tasks in notes, made whole only at
     // the end (PerfettoTracks::finishTasks): the previews then hold none and
     // say so (the lanes say they come with the whole profile).
