@@ -1,5 +1,7 @@
 #include "longestlivedtasks.h"
 
+#include <algorithm>
+
 namespace runlane {
 
 // Its buffers are members and keep their memory from one selection to the
@@ -22,7 +24,7 @@ std::uint64_t LongestLivedTasks::select(std::size_t budget,
         if (!life)
             continue;
         if (task >= m_counted.size())
-            m_counted.resize(std::max<std::size_t>(task + 1, 2 * m_counted.size()), false);
+            m_counted.resize(std::size_t(task) + 1, false);
         if (!m_counted[task]) {
             m_counted[task] = true;
             ++m_count;

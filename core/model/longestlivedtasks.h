@@ -1,6 +1,5 @@
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -41,7 +40,7 @@ public:
     void touch(std::uint32_t index)
     {
         if (index >= m_listed.size())
-            m_listed.resize(std::max<std::size_t>(index + 1, 2 * m_listed.size()), 0);
+            m_listed.resize(std::size_t(index) + 1, 0); // the capacity grows geometrically
         if (m_listed[index] != m_round) {
             m_listed[index] = m_round;
             m_touched.push_back(index);
