@@ -2,6 +2,7 @@
 // opens the bundled demo profile; `runlane TRACE PROFILE...` opens TRACE with
 // the V8 CPU profiles of the same run added to it (File ▸ Add to this
 // profile…, onto the trace's main thread).
+#include "hugepagenew.h"
 #include "icicleview.h"
 #include "livecontroller.h"
 #include "loadcontroller.h"
@@ -149,6 +150,9 @@ int main(int argc, char** argv)
 {
     QElapsedTimer clock;
     clock.start();
+    // This thread answers input: it must never wait for the address space's
+    // lock behind a load's page faults (hugepagenew.h).
+    runlane::stopHugePageAdvice();
     answerWithoutDisplay(argc, argv);
     QApplication app(argc, argv);
     // The window belongs to the installed desktop entry (its name and icon

@@ -76,6 +76,11 @@ bool bigAllocationsAdviseHugePages()
 
 namespace {
 
+// stopHugePageAdvice: whether this thread advises, and whether the main
+// heap is followed at all.
+thread_local bool t_advises = true;
+std::atomic<bool> g_followMainHeap{true};
+
 #if defined(__linux__) && defined(__GLIBC__)
 constexpr int kHugePageAdvice = 14; // MADV_HUGEPAGE
 
@@ -117,6 +122,8 @@ private:
     // thread sees it first.
     void followMain()
     {
+        if (!g_followMainHeap.load(std::memory_order_relaxed))
+            return;
         const auto top = reinterpret_cast<std::uintptr_t>(sbrk(0));
         std::uintptr_t advised = m_advised.load(std::memory_order_relaxed);
         if (top == advised || !m_advised.compare_exchange_strong(advised, top))
@@ -182,9 +189,11 @@ void* operator new(std::size_t size)
             block = nullptr;
         if (block) {
 #if defined(__linux__) && defined(__GLIBC__)
-            HeapAdvice::instance().follow(block);
-            if (size >= runlane::kHugeAllocation)
-                runlane::adviseWholePages(block, size, runlane::kHugePageBytes, kHugePageAdvice);
+            if (t_advises) {
+                HeapAdvice::instance().follow(block);
+                if (size >= runlane::kHugeAllocation)
+                    runlane::adviseWholePages(block, size, runlane::kHugePageBytes, kHugePageAdvice);
+            }
 #endif
             return block;
         }
@@ -196,3 +205,15 @@ void* operator new(std::size_t size)
 }
 
 #endif
+
+namespace runlane {
+
+void stopHugePageAdvice()
+{
+#if RUNLANE_OWN_NEW
+    t_advises = false;
+    g_followMainHeap = false;
+#endif
+}
+
+} // namespace runlane

@@ -13,4 +13,13 @@ inline constexpr std::size_t kHugeAllocation = std::size_t(4) << 20;
 // only on Linux).
 bool bigAllocationsAdviseHugePages();
 
+// From now on the calling thread advises nothing, and no thread advises
+// glibc's main heap (the calling thread's blocks come from it). For the
+// window's GUI thread: madvise takes the address space's lock for writing,
+// so it waits for every other thread's page faults. While a load filled
+// its arrays, the GUI thread, growing the heap for a repaint, waited there
+// 60-70 ms at a time, several times in a row, and a wheel notch took
+// 122-365 ms to show. The GUI's own blocks are small and not worth it.
+void stopHugePageAdvice();
+
 } // namespace runlane

@@ -142,6 +142,28 @@ private Q_SLOTS:
         QVERIFY2(!flags.empty(), "no mapping holds the block");
         QVERIFY2(flags.find(" hg ") != std::string::npos, flags.c_str());
     }
+
+    // A thread that stops advising (the window's GUI thread) gets big
+    // blocks that are not advised; another thread's still are. Last: it
+    // cannot be undone.
+    void stoppedOnOneThread()
+    {
+        constexpr std::size_t kBig = std::size_t(64) << 20; // above glibc's highest mmap threshold: a mapping of its own
+        stopHugePageAdvice();
+        char* own = static_cast<char*>(::operator new(kBig));
+        const std::string ownFlags = flagsAt(own + kBig / 2);
+        ::operator delete(own);
+        std::string otherFlags;
+        std::thread thread([&otherFlags] {
+            char* block = static_cast<char*>(::operator new(kBig));
+            otherFlags = flagsAt(block + kBig / 2);
+            ::operator delete(block);
+        });
+        thread.join();
+        QVERIFY2(!ownFlags.empty() && !otherFlags.empty(), "no mapping holds a block");
+        QVERIFY2(ownFlags.find(" hg ") == std::string::npos, ownFlags.c_str());
+        QVERIFY2(otherFlags.find(" hg ") != std::string::npos, otherFlags.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHugePageNew)
