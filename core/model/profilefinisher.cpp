@@ -42,7 +42,7 @@ ProfileFinisher::ProfileFinisher(ProfileBuilder&& builder)
     , m_labels(std::move(builder.m_labels))
     , m_spanFrom(builder.m_spanFrom)
     , m_spanTo(builder.m_spanTo)
-    , m_report(std::move(builder.m_buildReport))
+    , m_progress(std::move(builder.m_buildReport), 1, 1 + kSteps)
 {
 }
 
@@ -79,9 +79,7 @@ std::string ProfileFinisher::quotedName(MeasurementId id) const
 void ProfileFinisher::beginStep(const std::atomic<bool>* cancel, const char* what)
 {
     checkCancel(cancel);
-    ++m_step;
-    if (m_report)
-        m_report(m_step, 1 + kSteps, what);
+    m_progress.begin(what);
 }
 
 std::shared_ptr<const Profile> ProfileFinisher::run(const std::atomic<bool>* cancel)
@@ -245,6 +243,7 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
     // takes over for its keys: its pages are then resident already.
     Interval* byTrack = nullptr;
     if (!grouped) {
+        m_progress.within("grouping the intervals by track");
         byTrack = reinterpret_cast<Interval*>(scratch(n * sizeof(Interval)));
         std::vector<IntervalId> cursor(begin.begin(), begin.end() - 1);
         for (const Interval& iv : m_intervals)
@@ -258,6 +257,9 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
         return size == 0 ? std::span<Interval>() : std::span<Interval>(m_intervals.data() + run[t], size);
     };
 
+    // Fresh memory for the final arrays: seconds on the biggest files, on
+    // a machine whose host backs the pages as they are first written.
+    m_progress.within("allocating memory");
     assignFresh(m_profile->m_intervals, n);
     m_depthOffsets.assign(trackCount, {});
     assignFresh(m_firstInterval, m_measurements.size(), kNone);
@@ -269,10 +271,13 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
     std::stable_sort(order.begin(), order.end(),
                      [&begin](std::size_t a, std::size_t b) { return begin[a + 1] - begin[a] > begin[b + 1] - begin[b]; });
     std::vector<IntervalNesting::Log> overlaps(trackCount);
+    BuildProgress::Counter laidOut(m_progress, trackCount, "tracks laid out");
     parallelFor(trackCount, [&](std::size_t k) {
         const std::size_t t = order[k];
         layoutTrack(t, slice(t), begin[t], overlaps[t], cancel);
+        laidOut.done();
     });
+    laidOut.finish();
     std::vector<Interval>().swap(m_intervals);
     for (const IntervalNesting::Log& log : overlaps) {
         std::uint64_t shown[2] = {0, 0};
@@ -566,6 +571,7 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
         for (std::size_t id = from; id < to; ++id)
             ::new (keys + id) Key{m_measurements[id].created, kNone, m_firstInterval[id], MeasurementId(id)};
     });
+    m_progress.within("the creators' depths");
     CreationTree::depths(m_measurements, diagnostics(), [keys](MeasurementId id) -> std::uint32_t& { return keys[id].depth; });
     if (std::is_sorted(keys, keys + count)) {
         releaseScratch();
@@ -578,6 +584,7 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     // biggest cost of a 5M-sample perf load's build; a third faster now).
     // Its buffer, half of a half, stays below the load's peak memory.
     const std::size_t half = count / 2;
+    m_progress.within("sorting");
     parallelFor(2, [keys, count, half, cancel](std::size_t part) {
         const CancellableLess less(cancel, std::less<Key>());
         if (part == 0)
@@ -586,6 +593,7 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
             std::stable_sort(keys + half, keys + count, less);
     });
     checkCancel(cancel);
+    m_progress.within("merging");
     std::vector<MeasurementId> order; // new position -> old id
     assignFresh(order, count);
     {
@@ -612,6 +620,7 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
 
     // Every old id's new one, and only then the order is freed: buffers
     // are freed as soon as done with.
+    m_progress.within("renumbering");
     std::vector<MeasurementId> newId;
     assignFresh(newId, count);
     slicesOf(count, [&](std::size_t from, std::size_t to) {
@@ -642,6 +651,7 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     // The measurements (and their first intervals) moved into their new
     // order in place: a copy in the new order beside them was the load's
     // peak.
+    m_progress.within("moving the measurements");
     permuteInPlace(std::span<MeasurementId>(newId), [cancel] { checkCancel(cancel); }, m_measurements, m_firstInterval);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "buildprogress.h"
 #include "flowbinder.h"
 #include "intervalnesting.h"
 #include "profile.h"
@@ -99,8 +100,9 @@ private:
     std::vector<Label> m_labels;
     Time m_spanFrom;
     Time m_spanTo;
-    std::function<void(int, int, const char*)> m_report;
-    int m_step = 1; // the format's finishing pass was the first
+    // The steps as they begin, and the long ones as they go; the format's
+    // finishing pass was the first.
+    BuildProgress m_progress;
 
     // Filled by layout: per track, depth offsets relative to the whole array;
     // per measurement, its earliest interval and the end of its last one

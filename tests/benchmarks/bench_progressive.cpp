@@ -12,7 +12,7 @@
 // each, the time to the first preview from the load's start, the gaps
 // between previews and their number; from the last preview (everything
 // read) to the end, the longest build step and the longest wait for news
-// (a preview or a build step) from the first preview to the end, and each
+// (a preview, a build step or a part of one) from the first preview to the end, and each
 // build step's time (median), so that the longest are found without a
 // timer in the code. Then the cost of one preview alone:
 // a ProfileBuilder holding the loaded profile's calls emits a preview of
@@ -28,6 +28,7 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -200,6 +201,7 @@ int main(int argc, char** argv)
     std::vector<double> counts;
     std::vector<double> lastToEnd; // from the last preview (all read) to the end
     std::vector<double> silences;  // the longest wait for news after the first preview
+    std::string longestSilenceAfter; // the news the longest of them followed
     std::vector<double> longestSteps;
     std::map<int, std::pair<std::string, std::vector<double>>> stepTimes; // by step number
     for (int k = 0; k < common.repeat; ++k) {
@@ -227,21 +229,40 @@ int main(int argc, char** argv)
         for (std::size_t i = 1; i < arrivals.size(); ++i)
             gaps.push_back(arrivals[i] - arrivals[i - 1]);
         lastToEnd.push_back(news.end - arrivals.back());
-        std::vector<double> all = arrivals;
-        all.insert(all.end(), news.steps.begin(), news.steps.end());
-        all.push_back(news.end);
-        std::sort(all.begin(), all.end());
+        // Every piece of news with what it was, so that the longest wait
+        // can be named by what it followed.
+        std::vector<std::pair<double, std::string>> all;
+        for (double at : arrivals)
+            all.emplace_back(at, "a preview");
+        for (std::size_t i = 0; i < news.steps.size(); ++i)
+            all.emplace_back(news.steps[i], "step " + std::to_string(news.stepNumbers[i]) + ", " + news.stepNames[i]);
+        all.emplace_back(news.end, "the end");
+        std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         double silence = 0;
-        for (std::size_t i = 1; i < all.size(); ++i)
-            silence = std::max(silence, all[i] - all[i - 1]);
+        std::string after;
+        for (std::size_t i = 1; i < all.size(); ++i) {
+            if (all[i].first - all[i - 1].first > silence) {
+                silence = all[i].first - all[i - 1].first;
+                after = all[i - 1].second;
+            }
+        }
+        if (silences.empty() || silence > *std::max_element(silences.begin(), silences.end()))
+            longestSilenceAfter = after;
         silences.push_back(silence);
-        double longest = 0;
+        // A long step is reported again as it goes (its name, ": ", how
+        // far): its time is the sum of its reports', its name the first.
+        std::map<int, double> stepTook;
         for (std::size_t i = 0; i < news.steps.size(); ++i) {
             const double took = (i + 1 < news.steps.size() ? news.steps[i + 1] : news.end) - news.steps[i];
-            longest = std::max(longest, took);
+            stepTook[news.stepNumbers[i]] += took;
             auto& [name, times] = stepTimes[news.stepNumbers[i]];
-            name = news.stepNames[i];
-            times.push_back(took);
+            if (name.empty())
+                name = news.stepNames[i];
+        }
+        double longest = 0;
+        for (const auto& [step, took] : stepTook) {
+            longest = std::max(longest, took);
+            stepTimes[step].second.push_back(took);
         }
         longestSteps.push_back(longest);
     }
@@ -265,6 +286,8 @@ int main(int argc, char** argv)
     std::printf("last preview to end:  %s (the build, once all was read)\n", spread(lastToEnd, "ms").c_str());
     std::printf("longest build step:   %s\n", spread(longestSteps, "ms").c_str());
     std::printf("longest without news: %s (previews, build steps, the end)\n", spread(silences, "ms").c_str());
+    if (!silences.empty())
+        std::printf("  the longest after:  %s\n", longestSilenceAfter.c_str());
     for (const auto& [step, named] : stepTimes)
         std::printf("  build step %2d:       %8.0f ms median  %s\n", step, bench::median(named.second), named.first.c_str());
 

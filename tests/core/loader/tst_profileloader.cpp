@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <numeric>
+#include <span>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -434,22 +436,31 @@ private Q_SLOTS:
     }
 
     // Once the file is read, each step of the build is reported as it
-    // begins (LoadControl::building), in order, each once: the format's
-    // finishing pass first for the formats that have one.
+    // begins (LoadControl::building), in order: the format's finishing
+    // pass first for the formats that have one. The two longest are
+    // reported again as they go, under the same step number: nesting the
+    // calls as it groups the intervals by track (when the format did not
+    // give them so: a trace's threads interleave, a folded file's one
+    // track does not), allocates, and as the loading thread finishes a
+    // track ("K of N tracks laid out": which tracks it lays out depends on
+    // the cores, so K only grows) and once all are; the numbering at each
+    // of its parts.
     void buildStepsAreReported_data()
     {
         QTest::addColumn<QString>("file"); // "" the generated trace
         QTest::addColumn<bool>("gzip");
         QTest::addColumn<int>("first");
-        QTest::newRow("chrome") << QString() << false << 1;
-        QTest::newRow("chrome, gzip") << QString() << true << 1;
-        QTest::newRow("folded") << QStringLiteral("samples/folded/alternating.txt") << false << 2;
+        QTest::addColumn<int>("tracks");
+        QTest::newRow("chrome") << QString() << false << 1 << 4;
+        QTest::newRow("chrome, gzip") << QString() << true << 1 << 4;
+        QTest::newRow("folded") << QStringLiteral("samples/folded/alternating.txt") << false << 2 << 1;
     }
     void buildStepsAreReported()
     {
         QFETCH(QString, file);
         QFETCH(bool, gzip);
         QFETCH(int, first);
+        QFETCH(int, tracks);
         QTemporaryDir dir;
         const QByteArray json = UnitTrace(200, false).json;
         const QString path = file.isEmpty() ? writeTemp(dir, gzip ? runlane::test::gzip(json) : json) : dataPath(file);
@@ -463,12 +474,46 @@ private Q_SLOTS:
         };
         const LoadResult r = ProfileLoader::load(path, control);
         QVERIFY2(r.ok(), r.error.toString().c_str());
+        QCOMPARE(int(r.profile->tracks().size()), tracks);
+        // Each step's first report, then its parts'.
+        std::vector<int> begun;
+        std::map<int, std::vector<std::string>> parts;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            if (begun.empty() || steps[i] != begun.back()) {
+                begun.push_back(steps[i]);
+                continue;
+            }
+            const std::string& name = names[i];
+            const std::string prefix = names[i - parts[steps[i]].size() - 1] + ": ";
+            QVERIFY2(name.starts_with(prefix), name.c_str());
+            parts[steps[i]].push_back(name.substr(prefix.size()));
+        }
         std::vector<int> expected(std::size_t(ProfileBuilder::kBuildSteps - first + 1));
         std::iota(expected.begin(), expected.end(), first);
-        QCOMPARE(steps, expected);
+        QCOMPARE(begun, expected);
         QCOMPARE(names.back(), std::string("laying out memory for the views"));
         if (first == 1)
             QCOMPARE(names.front(), std::string("finishing the events read"));
+        QCOMPARE(parts.size(), std::size_t(2));
+        const std::vector<std::string> numbering{"the creators' depths", "sorting", "merging", "renumbering",
+                                                 "moving the measurements"};
+        QCOMPARE(parts[8], numbering);
+        std::vector<std::string> preparing{"allocating memory"};
+        if (tracks > 1)
+            preparing.insert(preparing.begin(), "grouping the intervals by track");
+        QVERIFY(parts[4].size() >= preparing.size());
+        QCOMPARE(std::vector<std::string>(parts[4].begin(), parts[4].begin() + std::ptrdiff_t(preparing.size())), preparing);
+        QCOMPARE(parts[4].size() > preparing.size(), tracks > 1);
+        int laidOut = 0;
+        for (const std::string& part : std::span(parts[4]).subspan(preparing.size())) {
+            const std::string tail = " of " + std::to_string(tracks) + " tracks laid out";
+            QVERIFY2(part.ends_with(tail), part.c_str());
+            const int k = std::stoi(part.substr(0, part.size() - tail.size()));
+            QVERIFY2(k > laidOut && k <= tracks, part.c_str());
+            laidOut = k;
+        }
+        if (tracks > 1)
+            QCOMPARE(parts[4].back(), std::to_string(tracks) + " of " + std::to_string(tracks) + " tracks laid out");
     }
 
     // Cancel with keepPartial: the profile of every event wholly in the
