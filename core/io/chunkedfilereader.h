@@ -68,7 +68,9 @@ struct LoadControl {
     std::size_t previewTaskBudget = 10'000;
     // Called on the loading thread as the profile is built once the file
     // is read (seconds, for the biggest): step `step` (from 1) of `steps`
-    // (ProfileBuilder::kBuildSteps) begins, doing `what`. Null: not asked.
+    // (ProfileBuilder::kBuildSteps) begins, doing `what`. A long step is
+    // told again as it goes, under the same number, `what` then its name,
+    // ": " and how far it is (BuildProgress). Null: not asked.
     std::function<void(int step, int steps, const char* what)> building;
     // Read once `cancel` is seen: when set, the load returns what was read
     // before the cut (Profile::partial(): PartialLoad::Cut) instead of
