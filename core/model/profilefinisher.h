@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <span>
 #include <utility>

@@ -12,9 +12,9 @@
 // each, the time to the first preview from the load's start, the gaps
 // between previews and their number; from the last preview (everything
 // read) to the end, the longest build step and the longest wait for news
-// (a preview, a build step or a part of one) from the first preview to the end, and each
-// build step's time (median), so that the longest are found without a
-// timer in the code. Then the cost of one preview alone:
+// (a preview, a build step or a part of one) from the first preview to the
+// end, with what it followed, and each build step's time (median), so that
+// the longest are found without a timer in the code. Then the cost of one preview alone:
 // a ProfileBuilder holding the loaded profile's calls emits a preview of
 // them (PreviewCollector at its budget) several times.
 
@@ -201,6 +201,7 @@ int main(int argc, char** argv)
     std::vector<double> counts;
     std::vector<double> lastToEnd; // from the last preview (all read) to the end
     std::vector<double> silences;  // the longest wait for news after the first preview
+    double longestSilence = -1;
     std::string longestSilenceAfter; // the news the longest of them followed
     std::vector<double> longestSteps;
     std::map<int, std::pair<std::string, std::vector<double>>> stepTimes; // by step number
@@ -246,8 +247,10 @@ int main(int argc, char** argv)
                 after = all[i - 1].second;
             }
         }
-        if (silences.empty() || silence > *std::max_element(silences.begin(), silences.end()))
+        if (silence > longestSilence) {
+            longestSilence = silence;
             longestSilenceAfter = after;
+        }
         silences.push_back(silence);
         // A long step is reported again as it goes (its name, ": ", how
         // far): its time is the sum of its reports', its name the first.

@@ -477,16 +477,16 @@ private Q_SLOTS:
         QCOMPARE(int(r.profile->tracks().size()), tracks);
         // Each step's first report, then its parts'.
         std::vector<int> begun;
+        std::string prefix; // the step begun last's name, then ": "
         std::map<int, std::vector<std::string>> parts;
         for (std::size_t i = 0; i < steps.size(); ++i) {
             if (begun.empty() || steps[i] != begun.back()) {
                 begun.push_back(steps[i]);
+                prefix = names[i] + ": ";
                 continue;
             }
-            const std::string& name = names[i];
-            const std::string prefix = names[i - parts[steps[i]].size() - 1] + ": ";
-            QVERIFY2(name.starts_with(prefix), name.c_str());
-            parts[steps[i]].push_back(name.substr(prefix.size()));
+            QVERIFY2(names[i].starts_with(prefix), names[i].c_str());
+            parts[steps[i]].push_back(names[i].substr(prefix.size()));
         }
         std::vector<int> expected(std::size_t(ProfileBuilder::kBuildSteps - first + 1));
         std::iota(expected.begin(), expected.end(), first);
