@@ -50,16 +50,18 @@ constexpr std::size_t permutePieceSize(std::size_t bytesPerPosition)
 //    in L2;
 // 2. within each bucket, now in the cache, each position is swapped to
 //    its destination until every one holds its own.
-// `check` is called before each 2^20 positions of the first pass and each
-// piece (permutePieceSize) of the second (a cancel), there from every core
-// at once; the first pass is skipped when the arrays fit in one bucket.
+// `check(done)` is called before each 2^20 positions the first pass puts
+// in their buckets and each piece (permutePieceSize) of the second (a
+// cancel, how far it is), there from every core at once; `done` counts
+// both passes' positions behind it, out of 2n: the first pass's, then n
+// plus the second's (the pieces are taken in order). The first pass is
+// skipped when the arrays fit in one bucket.
 template<typename Index, typename Check, typename... Arrays>
 void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arrays)
 {
     constexpr std::size_t kBytes = (sizeof(Index) + ... + sizeof(std::remove_reference_t<decltype(arrays[0])>));
     constexpr std::size_t kBucket = permuteBucketSize(kBytes);
     constexpr std::size_t kCheckEvery = std::size_t(1) << 20;
-    static_assert(kCheckEvery % kBucket == 0, "checks fall on bucket starts");
     const std::size_t count = destination.size();
     auto swapAt = [&](std::size_t a, std::size_t b) {
         using std::swap;
@@ -71,13 +73,18 @@ void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arra
         std::vector<std::size_t> next(buckets); // each bucket's first slot not yet filled
         for (std::size_t b = 0; b < buckets; ++b)
             next[b] = b * kBucket;
+        // Each step of the loop below puts one position in its bucket for
+        // good, n in all; most are put while the first buckets fill (what
+        // is swapped into them belongs anywhere), so how far the pass is
+        // is counted in these steps, not in buckets.
+        std::size_t placed = 0;
         for (std::size_t b = 0; b < buckets; ++b) {
-            if (b * kBucket % kCheckEvery == 0)
-                check();
             const std::size_t end = std::min(count, (b + 1) * kBucket);
             // What is swapped into slot p is looked at again: it may
             // belong to another bucket too.
             for (std::size_t& p = next[b]; p < end;) {
+                if (placed++ % kCheckEvery == 0)
+                    check(placed - 1);
                 const std::size_t home = std::size_t(destination[p]) / kBucket;
                 if (home == b)
                     ++p;
@@ -91,7 +98,7 @@ void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arra
     constexpr std::size_t kPiece = permutePieceSize(kBytes);
     static_assert(kPiece % kBucket == 0, "pieces are whole buckets");
     const auto placeWithin = [&](std::size_t piece) {
-        check();
+        check(count + piece * kPiece);
         const std::size_t end = std::min(count, (piece + 1) * kPiece);
         for (std::size_t p = piece * kPiece; p < end; ++p) {
             while (std::size_t(destination[p]) != p)

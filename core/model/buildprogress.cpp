@@ -1,5 +1,6 @@
 #include "buildprogress.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace runlane {
@@ -12,13 +13,14 @@ void BuildProgress::begin(const char* what)
 {
     ++m_step;
     m_what = what;
+    m_begun = true;
     if (m_report)
         m_report(m_step, m_steps, what);
 }
 
 void BuildProgress::within(const std::string& reached)
 {
-    if (m_report)
+    if (m_report && m_begun)
         m_report(m_step, m_steps, (std::string(m_what) + ": " + reached).c_str());
 }
 
@@ -46,6 +48,32 @@ void BuildProgress::Counter::tell(std::size_t count)
         return;
     m_told = count;
     m_progress.within(std::to_string(count) + " of " + std::to_string(m_total) + " " + m_what);
+}
+
+BuildProgress::Share::Share(BuildProgress& progress, std::string part, std::chrono::milliseconds every)
+    : m_progress(progress)
+    , m_part(std::move(part))
+    , m_every(every)
+    , m_thread(std::this_thread::get_id())
+    , m_last(std::chrono::steady_clock::now())
+{
+    m_progress.within(m_part);
+}
+
+void BuildProgress::Share::at(std::uint64_t done, std::uint64_t total)
+{
+    if (std::this_thread::get_id() != m_thread || total == 0)
+        return;
+    // done * 100 would overflow only past 1.8e17: never a count of work.
+    const std::uint64_t percent = std::min<std::uint64_t>(99, done * 100 / total);
+    if (percent <= m_told)
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - m_last < m_every)
+        return;
+    m_told = percent;
+    m_last = now;
+    m_progress.within(m_part + ": " + std::to_string(percent) + " %");
 }
 
 } // namespace runlane

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <thread>
@@ -26,7 +28,8 @@ public:
 
     // The next step begins.
     void begin(const char* what);
-    // The current step again, with how far it is.
+    // The current step again, with how far it is; nothing before a step
+    // began (a format's finishing pass after a cut, which is no step).
     void within(const std::string& reached);
 
     // Items of the current step done on any core ("K of N tracks laid
@@ -54,11 +57,35 @@ public:
         std::size_t m_told = 0; // only on m_thread
     };
 
+    // How far one long part of the current step is, for work that has no
+    // items to count (a sort, a permutation): the part is told as it
+    // begins, then as a share of it ("sorting: 40 %"). at() may be called
+    // from any thread and as often as the work likes; it is told only on
+    // the thread that made the share, when the whole percent moved and at
+    // least `every` passed since the last report, so that a part of a few
+    // milliseconds tells nothing more. An estimated total may be passed:
+    // the share stays below 100 %.
+    class Share
+    {
+    public:
+        Share(BuildProgress& progress, std::string part, std::chrono::milliseconds every = std::chrono::milliseconds(100));
+        void at(std::uint64_t done, std::uint64_t total);
+
+    private:
+        BuildProgress& m_progress;
+        const std::string m_part;
+        const std::chrono::steady_clock::duration m_every;
+        const std::thread::id m_thread;
+        std::uint64_t m_told = 0; // the percent told last; only on m_thread
+        std::chrono::steady_clock::time_point m_last;
+    };
+
 private:
     Report m_report;
     int m_step;
     int m_steps;
     const char* m_what = "";
+    bool m_begun = false;
 };
 
 } // namespace runlane

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "buildprogress.h"
 #include "flowbinder.h"
 #include "previewcollector.h"
 #include "profile.h"
@@ -222,7 +223,14 @@ public:
     // format's finishing pass (endOfFile), then ProfileFinisher's.
     using BuildReport = std::function<void(int step, int steps, const char* what)>;
     static constexpr int kBuildSteps = 13;
-    void setBuildReport(BuildReport report) { m_buildReport = std::move(report); }
+    void setBuildReport(BuildReport report)
+    {
+        m_finishing = BuildProgress(report, 0, kBuildSteps);
+        m_buildReport = std::move(report);
+    }
+    // The first step (endOfFile begins it), for a format's finishing pass
+    // to tell how far it is.
+    BuildProgress& finishingProgress() { return m_finishing; }
 
 private:
     void previewIfDue(std::uint64_t eventsRead);
@@ -232,6 +240,7 @@ private:
     std::unique_ptr<PreviewSettings> m_previewSettings; // until startPreviews
     std::unique_ptr<PreviewCollector> m_preview;
     BuildReport m_buildReport;
+    BuildProgress m_finishing{nullptr, 0, kBuildSteps};
     std::vector<TrackInfo> m_tracks;
     std::vector<Measurement> m_measurements;
     std::vector<Interval> m_intervals; // `parent` holds the order until layout

@@ -5,12 +5,15 @@
 #include "freshmemory.h"
 #include "hugepages.h"
 #include "loaderror.h"
+#include "mergehalves.h"
 #include "parallel.h"
 #include "permuteinplace.h"
 #include "profilebuilder.h"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cmath>
 #include <functional>
 #include <new>
 #include <numeric>
@@ -243,11 +246,15 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
     // takes over for its keys: its pages are then resident already.
     Interval* byTrack = nullptr;
     if (!grouped) {
-        m_progress.within("grouping the intervals by track");
+        BuildProgress::Share grouping(m_progress, "grouping the intervals by track");
         byTrack = reinterpret_cast<Interval*>(scratch(n * sizeof(Interval)));
         std::vector<IntervalId> cursor(begin.begin(), begin.end() - 1);
-        for (const Interval& iv : m_intervals)
+        for (std::size_t i = 0; i < n; ++i) {
+            if ((i & 0xFFFFF) == 0)
+                grouping.at(i, n);
+            const Interval& iv = m_intervals[i];
             ::new (byTrack + cursor[m_measurements[iv.measurement].track]++) Interval(iv);
+        }
         std::vector<Interval>().swap(m_intervals);
     }
     const auto slice = [&](std::size_t t) {
@@ -584,9 +591,14 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     // biggest cost of a 5M-sample perf load's build; a third faster now).
     // Its buffer, half of a half, stays below the load's peak memory.
     const std::size_t half = count / 2;
-    m_progress.within("sorting");
-    parallelFor(2, [keys, count, half, cancel](std::size_t part) {
-        const CancellableLess less(cancel, std::less<Key>());
+    // Seconds at 50 M: told as the share of the comparisons a merge sort
+    // makes (n log2 n a half, an estimate), counted on both cores.
+    BuildProgress::Share sorting(m_progress, "sorting");
+    std::atomic<std::uint64_t> ticks{0};
+    const std::uint64_t comparisons = std::uint64_t(double(count) * std::log2(std::max<double>(2, double(half))));
+    const std::function<void()> tick = [&] { sorting.at(++ticks * kComparisonsPerCheck, comparisons); };
+    parallelFor(2, [keys, count, half, cancel, &tick](std::size_t part) {
+        const CancellableLess less(cancel, std::less<Key>(), &tick);
         if (part == 0)
             std::stable_sort(keys, keys + half, less);
         else
@@ -596,27 +608,8 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     m_progress.within("merging");
     std::vector<MeasurementId> order; // new position -> old id
     assignFresh(order, count);
-    {
-        // Merged from both ends at once, on two cores: the front takes the
-        // smaller key of the two halves into the first half of the order,
-        // the back the larger one into the second (keys are unique, so the
-        // two meet exactly).
-        const std::size_t middle = count / 2;
-        parallelFor(2, [&](std::size_t part) {
-            if (part == 0) {
-                std::size_t a = 0;
-                std::size_t b = half;
-                for (std::size_t i = 0; i < middle; ++i)
-                    order[i] = (b == count || (a < half && keys[a] < keys[b])) ? keys[a++].id : keys[b++].id;
-            } else {
-                std::size_t a = half; // one past the next of the first half, from the back
-                std::size_t b = count;
-                for (std::size_t i = count; i-- > middle;)
-                    order[i] = (a == 0 || (b > half && keys[a - 1] < keys[b - 1])) ? keys[--b].id : keys[--a].id;
-            }
-        });
-        releaseScratch();
-    }
+    mergeHalvesFromBothEnds(keys, half, count, std::less<Key>(), order.data(), [](const Key& key) { return key.id; });
+    releaseScratch();
 
     // Every old id's new one, and only then the order is freed: buffers
     // are freed as soon as done with.
@@ -651,8 +644,14 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     // The measurements (and their first intervals) moved into their new
     // order in place: a copy in the new order beside them was the load's
     // peak.
-    m_progress.within("moving the measurements");
-    permuteInPlace(std::span<MeasurementId>(newId), [cancel] { checkCancel(cancel); }, m_measurements, m_firstInterval);
+    BuildProgress::Share moving(m_progress, "moving the measurements");
+    permuteInPlace(
+        std::span<MeasurementId>(newId),
+        [cancel, &moving, count](std::size_t done) {
+            checkCancel(cancel);
+            moving.at(done, 2 * count);
+        },
+        m_measurements, m_firstInterval);
 }
 
 // Step 8. A measurement of one interval refers to it; one of several to its

@@ -203,6 +203,7 @@ int main(int argc, char** argv)
     std::vector<double> silences;  // the longest wait for news after the first preview
     double longestSilence = -1;
     std::string longestSilenceAfter; // the news the longest of them followed
+    std::vector<std::pair<double, std::string>> overASecond; // every such wait, in every load, and what it followed
     std::vector<double> longestSteps;
     std::map<int, std::pair<std::string, std::vector<double>>> stepTimes; // by step number
     for (int k = 0; k < common.repeat; ++k) {
@@ -242,6 +243,8 @@ int main(int argc, char** argv)
         double silence = 0;
         std::string after;
         for (std::size_t i = 1; i < all.size(); ++i) {
+            if (all[i].first - all[i - 1].first > 1000)
+                overASecond.emplace_back(all[i].first - all[i - 1].first, all[i - 1].second);
             if (all[i].first - all[i - 1].first > silence) {
                 silence = all[i].first - all[i - 1].first;
                 after = all[i - 1].second;
@@ -291,6 +294,9 @@ int main(int argc, char** argv)
     std::printf("longest without news: %s (previews, build steps, the end)\n", spread(silences, "ms").c_str());
     if (!silences.empty())
         std::printf("  the longest after:  %s\n", longestSilenceAfter.c_str());
+    std::printf("waits over a second:  %zu in %d loads\n", overASecond.size(), common.repeat);
+    for (const auto& [took, after] : overASecond)
+        std::printf("  %6.0f ms after:    %s\n", took, after.c_str());
     for (const auto& [step, named] : stepTimes)
         std::printf("  build step %2d:       %8.0f ms median  %s\n", step, bench::median(named.second), named.first.c_str());
 

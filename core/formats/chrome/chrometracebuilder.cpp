@@ -465,8 +465,18 @@ void ChromeTraceBuilder::finish()
     // A slice is woken by its incoming flows; Node's async_hooks resources
     // by their creators (NodeAsyncHooks); see the end for recorded wakes.
     m_builder.setWakeSource(WakeSource::Flows);
-    for (Thread& t : m_threads)
-        matchBeginEnd(t);
+    // A second at 50 M events: told as the share of the begins and ends
+    // matched, on all threads.
+    std::uint64_t total = 0;
+    for (const Thread& t : m_threads)
+        total += t.events.size();
+    BuildProgress::Share matching(m_builder.finishingProgress(), "matching begins and ends");
+    std::uint64_t done = 0;
+    for (Thread& t : m_threads) {
+        const std::size_t size = t.events.size();
+        matchBeginEnd(t, [&](std::size_t k) { matching.at(done + k, total); });
+        done += size;
+    }
     std::vector<std::uint32_t>().swap(m_openBegins);
     for (AsyncTask& task : m_asyncTasks)
         buildAsyncTask(task);
@@ -554,7 +564,7 @@ void ChromeTraceBuilder::addTopLevelKey(std::string_view key)
 // written in order ends the innermost B whatever its name, as in catapult:
 // catapult's own simple_trace.json ends "Asub with a name that wont fit"
 // with an E named "Asub".
-void ChromeTraceBuilder::matchBeginEnd(Thread& t)
+void ChromeTraceBuilder::matchBeginEnd(Thread& t, const std::function<void(std::size_t)>& matched)
 {
     std::vector<BeginEnd> events(t.events.begin(), t.events.end());
     std::deque<BeginEnd>().swap(t.events);
@@ -587,7 +597,12 @@ void ChromeTraceBuilder::matchBeginEnd(Thread& t)
     };
     auto nameOf = [&](const BeginEnd& ev) { return m_builder.string(ev.name); };
 
+    std::size_t told = 0;
     for (std::size_t runStart = 0; runStart < events.size();) {
+        if (runStart - told >= 65536) {
+            matched(runStart);
+            told = runStart;
+        }
         std::size_t runEnd = runStart;
         while (runEnd < events.size() && events[runEnd].ts == events[runStart].ts)
             ++runEnd;

@@ -9,6 +9,7 @@
 #include "profilebuilder.h"
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -108,7 +109,9 @@ private:
 
     // The process and thread names and sort order metadata gave it.
     void nameTrack(TrackInfo& info) const;
-    void matchBeginEnd(Thread& thread);
+    // `matched(k)` is told every 65,536 events or so, k of the thread's
+    // events matched.
+    void matchBeginEnd(Thread& thread, const std::function<void(std::size_t)>& matched);
     void buildAsyncTask(AsyncTask& task);
     void linkThreadTasks();
     TrackId asyncTrack(std::int64_t pid);

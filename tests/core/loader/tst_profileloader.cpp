@@ -444,7 +444,9 @@ private Q_SLOTS:
     // track does not), allocates, and as the loading thread finishes a
     // track ("K of N tracks laid out": which tracks it lays out depends on
     // the cores, so K only grows) and once all are; the numbering at each
-    // of its parts.
+    // of its parts; a Chrome trace's finishing pass as it matches begins
+    // and ends. (Their shares, "sorting: 40 %", come only after 100 ms: not
+    // in a file this small.)
     void buildStepsAreReported_data()
     {
         QTest::addColumn<QString>("file"); // "" the generated trace
@@ -492,9 +494,11 @@ private Q_SLOTS:
         std::iota(expected.begin(), expected.end(), first);
         QCOMPARE(begun, expected);
         QCOMPARE(names.back(), std::string("laying out memory for the views"));
-        if (first == 1)
+        if (first == 1) {
             QCOMPARE(names.front(), std::string("finishing the events read"));
-        QCOMPARE(parts.size(), std::size_t(2));
+            QCOMPARE(parts[1], std::vector<std::string>{"matching begins and ends"});
+        }
+        QCOMPARE(parts.size(), std::size_t(first == 1 ? 3 : 2));
         const std::vector<std::string> numbering{"the creators' depths", "sorting", "merging", "renumbering",
                                                  "moving the measurements"};
         QCOMPARE(parts[8], numbering);

@@ -2,6 +2,8 @@
 
 #include <QtTest>
 
+#include <chrono>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <utility>
@@ -42,6 +44,23 @@ private Q_SLOTS:
             QCOMPARE(told[i].step, expected[i].step);
             QCOMPARE(told[i].steps, expected[i].steps);
         }
+    }
+
+    // A part before any step began (a cut load's finishing pass) is no
+    // news: it has no step to belong to.
+    void partBeforeAnyStep()
+    {
+        std::vector<Told> told;
+        BuildProgress progress([&](int step, int steps, const char* what) { told.push_back({step, steps, what}); }, 0, 3);
+        progress.within("early");
+        BuildProgress::Share share(progress, "matching", std::chrono::milliseconds(0));
+        share.at(5, 10);
+        QCOMPARE(told.size(), std::size_t(0));
+        progress.begin("finishing");
+        progress.within("late");
+        QCOMPARE(told.size(), std::size_t(2));
+        QCOMPARE(told[1].what, std::string("finishing: late"));
+        QCOMPARE(told[1].step, 1);
     }
 
     void nullReport()
@@ -98,6 +117,63 @@ private Q_SLOTS:
             parts << t.mid(9);
         }
         QCOMPARE(parts, expected);
+    }
+
+    // A share tells its part as it begins, then each whole percent that
+    // moved, on its own thread only, never 100 % (an estimated total may
+    // run over), and nothing for a total of zero.
+    void share_data()
+    {
+        QTest::addColumn<QString>("calls"); // "h3/10": at(3, 10) here, "o…" on another thread
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("grows") << "h1/10 h2/10 h5/10" << QStringList{"sorting", "sorting: 10 %", "sorting: 20 %", "sorting: 50 %"};
+        QTest::newRow("the same percent once") << "h1/1000 h5/1000 h10/1000 h19/1000 h20/1000"
+                                               << QStringList{"sorting", "sorting: 1 %", "sorting: 2 %"};
+        QTest::newRow("an estimate run over") << "h9/10 h10/10 h15/10" << QStringList{"sorting", "sorting: 90 %", "sorting: 99 %"};
+        QTest::newRow("never back") << "h5/10 h3/10" << QStringList{"sorting", "sorting: 50 %"};
+        QTest::newRow("elsewhere not told") << "o5/10 h6/10 o8/10" << QStringList{"sorting", "sorting: 60 %"};
+        QTest::newRow("a total of zero") << "h0/0 h5/0" << QStringList{"sorting"};
+        // Exact: just short of 1 % of 2^40 is 0 %.
+        QTest::newRow("a big total") << "h10995116277/1099511627776 h10995116278/1099511627776"
+                                     << QStringList{"sorting", "sorting: 1 %"};
+    }
+    void share()
+    {
+        QFETCH(QString, calls);
+        QFETCH(QStringList, expected);
+        QStringList told;
+        BuildProgress progress([&](int, int, const char* what) { told << QString::fromUtf8(what); }, 0, 1);
+        progress.begin("ordering");
+        told.clear();
+        BuildProgress::Share share(progress, "sorting", std::chrono::milliseconds(0));
+        for (const QString& call : calls.split(QLatin1Char(' '))) {
+            const QStringList numbers = call.mid(1).split(QLatin1Char('/'));
+            const std::uint64_t done = numbers[0].toULongLong();
+            const std::uint64_t total = numbers[1].toULongLong();
+            if (call.startsWith(QLatin1Char('h')))
+                share.at(done, total);
+            else
+                std::thread([&share, done, total] { share.at(done, total); }).join();
+        }
+        QStringList parts;
+        for (const QString& t : told) {
+            QVERIFY2(t.startsWith(QStringLiteral("ordering: ")), qPrintable(t));
+            parts << t.mid(10);
+        }
+        QCOMPARE(parts, expected);
+    }
+
+    // Reports come no closer together than asked: a part of a few
+    // milliseconds tells nothing but its name.
+    void shareWaits()
+    {
+        QStringList told;
+        BuildProgress progress([&](int, int, const char* what) { told << QString::fromUtf8(what); }, 0, 1);
+        progress.begin("moving");
+        BuildProgress::Share share(progress, "pass", std::chrono::hours(1));
+        for (std::uint64_t done = 0; done <= 10; ++done)
+            share.at(done, 10);
+        QCOMPARE(told, (QStringList{"moving", "moving: pass"}));
     }
 };
 
