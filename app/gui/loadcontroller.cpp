@@ -37,11 +37,15 @@ int percentOf(qint64 done, qint64 total)
 } // namespace
 
 LoadController::LoadController(MainWindow* window, BackgroundLoader* loader)
-    : QObject(window), m_window(window), m_loader(loader), m_banner(new NoticeBar(window->centralWidget()))
+    : QObject(window)
+    , m_window(window)
+    , m_loader(loader)
+    , m_banner(new NoticeBar(window->centralWidget()))
+    , m_stopButton(m_banner->addButton(tr("Stop and keep what was read"), QStringLiteral("stopLoad")))
 {
     m_banner->setObjectName(QStringLiteral("loadingBanner"));
     m_banner->setDismissible(false); // it goes when the load ends
-    connect(m_banner->addButton(tr("Stop and keep what was read"), QStringLiteral("stopLoad")), &QPushButton::clicked, this, [this] {
+    connect(m_stopButton, &QPushButton::clicked, this, [this] {
         m_stopping = true;
         m_loader->stop();
         updateBanner();
@@ -115,6 +119,7 @@ void LoadController::started(const QString& path)
     m_building = Building();
     m_buildTicks->stop();
     m_stopping = false;
+    m_stopButton->show();
     // Another file while a preview is shown: it stays until the new file's
     // first preview, which then shows its whole span.
     m_userMoved = false;
@@ -162,6 +167,7 @@ void LoadController::building(int step, int steps, const QString& what)
     if (m_building.step == 0) {
         m_buildClock.start();
         m_buildTicks->start();
+        m_stopButton->hide();
     }
     m_building.step = step;
     m_building.steps = steps;

@@ -11,6 +11,8 @@
 #include <optional>
 #include <utility>
 
+class QPushButton;
+
 namespace runlane {
 
 class BackgroundLoader;
@@ -101,6 +103,9 @@ private:
     MainWindow* m_window;
     BackgroundLoader* m_loader;
     NoticeBar* m_banner;
+    // Gone while the profile is built: everything was read, there is no
+    // part of it to keep (a stop then would keep it all; Cancel goes back).
+    QPushButton* m_stopButton;
     QString m_path;
     qint64 m_done = 0;
     qint64 m_total = 0;

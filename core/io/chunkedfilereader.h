@@ -75,16 +75,18 @@ struct LoadControl {
     // Read once `cancel` is seen: when set, the load returns what was read
     // before the cut (Profile::partial(): PartialLoad::Cut) instead of
     // LoadError::cancelled, for the formats that can (Chrome, Perfetto);
-    // the others are cancelled as before. While it is set, `cancel` no
-    // longer stops the build (ProfileBuilder::build): the flag that cut
-    // the reading would throw away what it kept; a cancel seen only after
-    // the last byte gives the whole profile.
+    // the others are cancelled as before. A caller that gives it stops the
+    // build (ProfileBuilder::build) only with `abandon`: its `cancel` may
+    // come with a stop, and the flag that cut the reading must not throw
+    // away what it kept; a stop seen only after the last byte (during the
+    // build) gives the whole profile.
     const std::atomic<bool>* keepPartial = nullptr;
     // Whether what was read is to be kept, should the load be cancelled.
     bool keepsWhatWasRead() const { return keepPartial && keepPartial->load(); }
-    // Stops a kept load's build too: the user went back after stopping, or
-    // opened another file. The build of 78 % of a 2 GB trace takes seconds,
-    // which the next load would otherwise wait for. Null: nothing stops it.
+    // Stops the build of a caller that gives keepPartial, a kept load's
+    // too: the user went back, before or after stopping, or opened another
+    // file. The build of 78 % of a 2 GB trace takes seconds, which the next
+    // load would otherwise wait for. Null: nothing stops it.
     const std::atomic<bool>* abandon = nullptr;
 };
 

@@ -504,11 +504,22 @@ void watchProgress(LoadControl& control, const LoadControl& caller, SeenProgress
     };
 }
 
+// What a build may be cancelled by. For a caller that can keep what was
+// read (LoadControl::keepPartial), only `abandon`: its `cancel` also comes
+// with a stop, which must not throw away what it kept, nor, once the whole
+// file is read (the stop then keeps it all), the whole profile being built.
+// Decided by what the caller can do, not by what it did so far: a stop
+// during the build came after the build began.
+const std::atomic<bool>* buildCancel(const LoadControl& control)
+{
+    return control.keepPartial ? control.abandon : control.cancel;
+}
+
 // What the caller follows of the builder: its previews, the build's steps.
 void followBuilder(ProfileBuilder& builder, const LoadControl& caller, const SeenProgress& seen,
                    std::chrono::steady_clock::time_point start)
 {
-    builder.setBuildReport(caller.building);
+    builder.setBuildReport(caller.building, buildCancel(caller));
     if (!caller.preview)
         return;
     PreviewSettings settings;
@@ -538,15 +549,6 @@ bool finishCut(ProfileBuilder& builder, const SeenProgress& seen)
             + " %)";
     builder.diagnostics().warn("load stopped", at + ": the profile holds the events read before");
     return true;
-}
-
-// What a build may be cancelled by: once the load is stopped and kept
-// (LoadControl::keepPartial), only `abandon`: the flag that stopped the
-// reading must not throw away what it kept. A cancel while the whole
-// file's profile is built (everything read) still cancels it.
-const std::atomic<bool>* buildCancel(const LoadControl& control)
-{
-    return control.keepsWhatWasRead() ? control.abandon : control.cancel;
 }
 
 } // namespace

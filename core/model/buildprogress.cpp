@@ -1,5 +1,7 @@
 #include "buildprogress.h"
 
+#include "loaderror.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -9,8 +11,15 @@ BuildProgress::BuildProgress(Report report, int done, int steps) : m_report(std:
 {
 }
 
+void BuildProgress::stopIfCancelled() const
+{
+    if (m_cancel && m_cancel->load(std::memory_order_relaxed))
+        throw LoadCancelled();
+}
+
 void BuildProgress::begin(const char* what)
 {
+    stopIfCancelled();
     ++m_step;
     m_what = what;
     m_begun = true;
@@ -20,6 +29,7 @@ void BuildProgress::begin(const char* what)
 
 void BuildProgress::within(const std::string& reached)
 {
+    stopIfCancelled();
     if (m_report && m_begun)
         m_report(m_step, m_steps, (std::string(m_what) + ": " + reached).c_str());
 }
@@ -31,6 +41,7 @@ BuildProgress::Counter::Counter(BuildProgress& progress, std::size_t total, std:
 
 void BuildProgress::Counter::done()
 {
+    m_progress.stopIfCancelled();
     const std::size_t count = ++m_done;
     if (std::this_thread::get_id() == m_thread)
         tell(count);
@@ -62,6 +73,7 @@ BuildProgress::Share::Share(BuildProgress& progress, std::string part, std::chro
 
 void BuildProgress::Share::at(std::uint64_t done, std::uint64_t total)
 {
+    m_progress.stopIfCancelled();
     if (std::this_thread::get_id() != m_thread || total == 0)
         return;
     // done * 100 would overflow only past 1.8e17: never a count of work.

@@ -26,6 +26,11 @@ public:
     // `steps` counts them all. A null `report` is asked nothing.
     BuildProgress(Report report, int done, int steps);
 
+    // Where a long part tells how far it is, it can also be stopped: from
+    // now on every report, and every Counter::done and Share::at on any
+    // thread, first throws LoadCancelled if `cancel` is set (null: never).
+    void stopOn(const std::atomic<bool>* cancel) { m_cancel = cancel; }
+
     // The next step begins.
     void begin(const char* what);
     // The current step again, with how far it is; nothing before a step
@@ -81,7 +86,10 @@ public:
     };
 
 private:
+    void stopIfCancelled() const;
+
     Report m_report;
+    const std::atomic<bool>* m_cancel = nullptr;
     int m_step;
     int m_steps;
     const char* m_what = "";

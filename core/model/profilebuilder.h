@@ -223,9 +223,12 @@ public:
     // format's finishing pass (endOfFile), then ProfileFinisher's.
     using BuildReport = std::function<void(int step, int steps, const char* what)>;
     static constexpr int kBuildSteps = 13;
-    void setBuildReport(BuildReport report)
+    // `cancel`, if not null, stops the format's finishing pass as it tells
+    // how far it is (BuildProgress::stopOn): the flag the build will watch.
+    void setBuildReport(BuildReport report, const std::atomic<bool>* cancel = nullptr)
     {
         m_finishing = BuildProgress(report, 0, kBuildSteps);
+        m_finishing.stopOn(cancel);
         m_buildReport = std::move(report);
     }
     // The first step (endOfFile begins it), for a format's finishing pass

@@ -87,6 +87,7 @@ void ProfileFinisher::beginStep(const std::atomic<bool>* cancel, const char* wha
 
 std::shared_ptr<const Profile> ProfileFinisher::run(const std::atomic<bool>* cancel)
 {
+    m_progress.stopOn(cancel);
     // The names a user reads in the window's banner while a big file's
     // profile is built (LoadControl::building).
     beginStep(cancel, "ordering the tracks");

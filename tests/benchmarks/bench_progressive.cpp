@@ -6,6 +6,8 @@
 //   bench_progressive --file trace.json [--repeat 3]
 //   options: --first-ms 250 --every-ms 1000 (the viewer's cadence)
 //            --budget 150000 (of the preview built alone: to choose it)
+//            --news yes (every report of the last load's build, with its time:
+//            what the banner said)
 //
 // Each load runs in a child process of its own (childrun.h), plain and
 // with previews alternating: wall and CPU (user + system, every thread) of
@@ -47,6 +49,7 @@ struct Options {
     int firstMs = 150;
     int everyMs = 1000;
     std::size_t budget = PreviewSettings().budget; // of the preview built alone
+    bool news = false; // print the last load's build reports
 };
 
 // What a progressive load told its caller, in milliseconds from its start:
@@ -154,7 +157,7 @@ std::string spread(std::vector<double> values, const char* unit)
 int usage()
 {
     std::fprintf(stderr, "Usage: bench_progressive [--events N | --file FILE] [--keep FILE] [--repeat K] "
-                         "[--first-ms MS] [--every-ms MS] [--budget CALLS]\n");
+                         "[--first-ms MS] [--every-ms MS] [--budget CALLS] [--news yes]\n");
     return 2;
 }
 
@@ -174,6 +177,8 @@ int main(int argc, char** argv)
             options.everyMs = std::atoi(value);
         else if (name == "--budget")
             options.budget = std::strtoull(value, nullptr, 10);
+        else if (name == "--news")
+            options.news = std::string(value) == "yes";
         else
             return false;
         return true;
@@ -206,6 +211,7 @@ int main(int argc, char** argv)
     std::vector<std::pair<double, std::string>> overASecond; // every such wait, in every load, and what it followed
     std::vector<double> longestSteps;
     std::map<int, std::pair<std::string, std::vector<double>>> stepTimes; // by step number
+    News last; // the last load's, for --news
     for (int k = 0; k < common.repeat; ++k) {
         // Which goes first alternates: the second of a pair runs on what
         // the first left (page cache, freed memory).
@@ -223,6 +229,7 @@ int main(int argc, char** argv)
             return 1;
         }
         const News news = readNews(times);
+        last = news;
         const std::vector<double>& arrivals = news.previews;
         counts.push_back(double(arrivals.size()));
         if (arrivals.empty())
@@ -299,6 +306,12 @@ int main(int argc, char** argv)
         std::printf("  %6.0f ms after:    %s\n", took, after.c_str());
     for (const auto& [step, named] : stepTimes)
         std::printf("  build step %2d:       %8.0f ms median  %s\n", step, bench::median(named.second), named.first.c_str());
+    if (options.news) {
+        std::printf("the last load's build reports (ms from its start):\n");
+        for (std::size_t i = 0; i < last.steps.size(); ++i)
+            std::printf("  %8.0f  step %2d: %s\n", last.steps[i], last.stepNumbers[i], last.stepNames[i].c_str());
+        std::printf("  %8.0f  the end\n", last.end);
+    }
 
     // One preview's cost, at the collector's budget.
     const LoadResult whole = ProfileLoader::load(QString::fromStdString(file));

@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "mainwindowdriver.h"
 #include "noticebar.h"
+#include "profilebuilder.h"
 #include "profiledocument.h"
 #include "rankpanel.h"
 #include "testsupport.h"
@@ -51,6 +52,7 @@ struct ScriptedReader {
     std::vector<std::shared_ptr<const Profile>> previews;
     std::shared_ptr<const Profile> whole;
     std::shared_ptr<const Profile> cut;
+    bool builds = false; // tells the build's first step once all previews are shown
     QSemaphore shown;
     QSemaphore finish;
 
@@ -65,6 +67,8 @@ struct ScriptedReader {
                 if (cancelled())
                     return stopped(control);
         }
+        if (builds)
+            control.building(1, ProfileBuilder::kBuildSteps, "finishing the events read");
         while (!finish.tryAcquire(1, 5))
             if (cancelled())
                 return stopped(control);
@@ -398,6 +402,37 @@ private Q_SLOTS:
         QCOMPARE(window.windowTitle(), QStringLiteral("fgh-chrome.json — Runlane"));
         QTest::qWait(20);
         QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(3));
+    }
+
+    // Once all is read and the profile is built, there is nothing partial
+    // to keep: only Cancel is offered; the next load offers both again.
+    void noStopWhileBuilding()
+    {
+        MainWindow window;
+        window.show();
+        auto reader = scripted(window, true); // each next preview waits
+        reader->builds = true;
+        QSignalSpy previews(window.loadController(), &LoadController::previewShown);
+        QSignalSpy shown(&window, &MainWindow::profileShown);
+        auto building = [&] {
+            return window.loadController()->banner()->notices().join(QLatin1Char(' ')).contains(
+                QStringLiteral("building the profile"));
+        };
+        for (int load = 1; load <= 2; ++load) {
+            window.openFile(QStringLiteral("/nonexistent/big.json"));
+            QTRY_COMPARE(previews.count(), 2 * load - 1);
+            QVERIFY(bannerButton(window, "stopLoad")->isVisible());
+            reader->shown.release();
+            QTRY_COMPARE(previews.count(), 2 * load);
+            QVERIFY(bannerButton(window, "stopLoad")->isVisible());
+            reader->shown.release();
+            QTRY_VERIFY(building());
+            QVERIFY(!bannerButton(window, "stopLoad")->isVisible());
+            QVERIFY(bannerButton(window, "cancelPreviewLoad")->isVisible());
+            reader->finish.release();
+            QTRY_COMPARE(shown.count(), load);
+            QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(400));
+        }
     }
 
     // Another file opened while previews show: its profile, and nothing of

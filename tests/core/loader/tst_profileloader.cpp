@@ -178,6 +178,86 @@ private Q_SLOTS:
         QCOMPARE(calls, 1);
     }
 
+    // Cancel reaches every step of the build, and the parts within the
+    // numbering step: set as a step or part is reported, the load ends
+    // cancelled, and nothing after the next check is reported.
+    void cancelDuringTheBuild_data()
+    {
+        QTest::addColumn<QString>("at"); // a report's text
+        for (const char* at : {"finishing the events read", "finishing the events read: matching begins and ends",
+                               "ordering the tracks", "nesting the calls", "nesting the calls: allocating memory",
+                               "numbering in creation order: sorting", "numbering in creation order: merging",
+                               "numbering in creation order: moving the measurements", "storing the measurements"})
+            QTest::newRow(at) << QString::fromUtf8(at);
+    }
+    void cancelDuringTheBuild()
+    {
+        QFETCH(QString, at);
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, UnitTrace(200, false).json);
+        std::atomic<bool> cancel{false};
+        std::vector<std::string> told;
+        LoadControl control;
+        control.cancel = &cancel;
+        control.building = [&](int, int, const char* what) {
+            QVERIFY2(!cancel, what); // reported after the cancel
+            told.emplace_back(what);
+            if (at == QString::fromUtf8(what))
+                cancel = true;
+        };
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY(!r.ok());
+        QVERIFY(r.error.cancelled);
+        QCOMPARE(told.back(), at.toStdString());
+    }
+
+    // A caller that can keep what was read (the viewer): a stop (keep, then
+    // cancel) during the build, once the whole file was read, keeps it all:
+    // the whole profile, not cut; only `abandon` (Cancel) stops the build,
+    // the format's finishing pass included.
+    void stopDuringTheBuild_data()
+    {
+        QTest::addColumn<QString>("at"); // the report the button is pressed at
+        QTest::addColumn<bool>("abandon"); // Cancel (abandon, then cancel) instead of a stop
+        for (const char* at : {"finishing the events read: matching begins and ends", "nesting the calls",
+                               "numbering in creation order: sorting", "storing the measurements"}) {
+            QTest::addRow("stop at %s", at) << QString::fromUtf8(at) << false;
+            QTest::addRow("cancel at %s", at) << QString::fromUtf8(at) << true;
+        }
+    }
+    void stopDuringTheBuild()
+    {
+        QFETCH(QString, at);
+        QFETCH(bool, abandon);
+        QTemporaryDir dir;
+        const QString path = writeTemp(dir, UnitTrace(200, false).json);
+        const LoadResult plain = ProfileLoader::load(path);
+        QVERIFY(plain.ok());
+        std::atomic<bool> cancel{false};
+        std::atomic<bool> keep{false};
+        std::atomic<bool> abandoned{false};
+        LoadControl control;
+        control.cancel = &cancel;
+        control.keepPartial = &keep;
+        control.abandon = &abandoned;
+        control.building = [&](int, int, const char* what) {
+            if (at != QString::fromUtf8(what))
+                return;
+            (abandon ? abandoned : keep) = true;
+            cancel = true;
+        };
+        const LoadResult r = ProfileLoader::load(path, control);
+        QVERIFY(cancel);
+        QCOMPARE(r.ok(), !abandon);
+        if (abandon) {
+            QVERIFY(r.error.cancelled);
+            return;
+        }
+        QVERIFY(!r.profile->partial());
+        QCOMPARE(r.profile->intervalCount(), plain.profile->intervalCount());
+        QCOMPARE(r.profile->measurementCount(), plain.profile->measurementCount());
+    }
+
     void fileSystemErrors_data()
     {
         QTest::addColumn<QString>("what");
