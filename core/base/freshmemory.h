@@ -13,8 +13,10 @@
 #include "parallel.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
 #include <vector>
 
@@ -48,8 +50,11 @@ inline void adviseWholePages(const void* data, std::size_t bytes, std::uintptr_t
 // Makes the whole pages of [data, data + bytes) resident and writable now.
 // A big array's pieces on every core: memory the process never had costs
 // most (the host backs it then), and two cores filled 400 MB of it in
-// 150-360 ms, one in 480-670 ms.
-inline void populateForWrite(void* data, std::size_t bytes)
+// 150-360 ms, one in 480-670 ms; a gigabyte takes a second or more.
+// `populated(done)`, if given, is called after each piece of a big array
+// on the core that filled it, `done` the bytes filled so far on all
+// cores: how far it is, for a progress report.
+inline void populateForWrite(void* data, std::size_t bytes, const std::function<void(std::size_t)>& populated = {})
 {
     constexpr std::size_t kWorthIt = std::size_t(1) << 20; // below this, the faults are few
     constexpr std::size_t kPiece = 16 * kHugePageBytes;
@@ -65,22 +70,28 @@ inline void populateForWrite(void* data, std::size_t bytes)
     const auto address = reinterpret_cast<std::uintptr_t>(data);
     const std::size_t head = ((address + kPiece - 1) & ~(kPiece - 1)) - address; // < kPiece < bytes
     const std::size_t pieces = 1 + (bytes - head + kPiece - 1) / kPiece;
+    std::atomic<std::size_t> done{0};
     parallelFor(pieces, [&](std::size_t k) {
         const std::size_t from = k == 0 ? 0 : head + (k - 1) * kPiece;
         const std::size_t to = k == 0 ? head : std::min(bytes, from + kPiece);
         adviseWholePages(bytesAt + from, to - from, 4096, kPopulateWrite); // a failure leaves the pages to fault
+        const std::size_t filled = done += to - from;
+        if (populated)
+            populated(filled);
     });
 }
 
-// v.assign(n, value) into memory made resident in one call (above).
+// v.assign(n, value) into memory made resident in one call (above);
+// `populated` as there.
 template<typename T>
-void assignFresh(std::vector<T>& v, std::size_t n, const std::type_identity_t<T>& value = T())
+void assignFresh(std::vector<T>& v, std::size_t n, const std::type_identity_t<T>& value = T(),
+                 const std::function<void(std::size_t)>& populated = {})
 {
     if (v.capacity() < n) {
         std::vector<T>().swap(v); // the old buffer goes first: it never adds to the peak
         v.reserve(n);
     }
-    populateForWrite(v.data(), n * sizeof(T));
+    populateForWrite(v.data(), n * sizeof(T), populated);
     v.assign(n, value);
 }
 

@@ -57,12 +57,12 @@ void ProfileFinisher::checkCancel(const std::atomic<bool>* cancel)
         throw LoadCancelled();
 }
 
-std::byte* ProfileFinisher::scratch(std::size_t bytes)
+std::byte* ProfileFinisher::scratch(std::size_t bytes, const std::function<void(std::size_t)>& populated)
 {
     if (m_scratchBytes < bytes) {
         m_scratch.reset();
         m_scratch.reset(new std::byte[bytes]);
-        populateForWrite(m_scratch.get(), bytes);
+        populateForWrite(m_scratch.get(), bytes, populated);
         m_scratchBytes = bytes;
     }
     return m_scratch.get();
@@ -79,40 +79,36 @@ std::string ProfileFinisher::quotedName(MeasurementId id) const
     return Diagnostics::quoted(m_profile->m_strings.view(m_labels[m_measurements[id].label].name));
 }
 
-void ProfileFinisher::beginStep(const std::atomic<bool>* cancel, const char* what)
-{
-    checkCancel(cancel);
-    m_progress.begin(what);
-}
-
 std::shared_ptr<const Profile> ProfileFinisher::run(const std::atomic<bool>* cancel)
 {
+    // Each step begins with a look at the cancel, and so do the long
+    // parts' reports (BuildProgress::stopOn).
     m_progress.stopOn(cancel);
     // The names a user reads in the window's banner while a big file's
     // profile is built (LoadControl::building).
-    beginStep(cancel, "ordering the tracks");
+    m_progress.begin("ordering the tracks");
     sortTracks();
-    beginStep(cancel, "ending what is still open");
+    m_progress.begin("ending what is still open");
     resolveSpan();
-    beginStep(cancel, "nesting the calls");
+    m_progress.begin("nesting the calls");
     layoutIntervals(cancel);
-    beginStep(cancel, "binding the flows");
+    m_progress.begin("binding the flows");
     bindFlows();
-    beginStep(cancel, "clamping to lifetimes");
+    m_progress.begin("clamping to lifetimes");
     clampMeasurements();
-    beginStep(cancel, "finding the creators");
+    m_progress.begin("finding the creators");
     resolveCreators();
-    beginStep(cancel, "numbering in creation order");
+    m_progress.begin("numbering in creation order");
     orderMeasurements(cancel);
-    beginStep(cancel, "listing the intervals");
+    m_progress.begin("listing the intervals");
     buildIntervalLists();
-    beginStep(cancel, "naming the tracks");
+    m_progress.begin("naming the tracks");
     finishTracks();
-    beginStep(cancel, "storing the measurements");
+    m_progress.begin("storing the measurements");
     storeMeasurements();
-    beginStep(cancel, "sorting marks and wakes");
+    m_progress.begin("sorting marks and wakes");
     sortEvents();
-    beginStep(cancel, "laying out memory for the views");
+    m_progress.begin("laying out memory for the views");
     return handOver();
 }
 
@@ -247,12 +243,15 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
     // takes over for its keys: its pages are then resident already.
     Interval* byTrack = nullptr;
     if (!grouped) {
+        // Filling its memory is the first half (seconds at 50 M, as below).
         BuildProgress::Share grouping(m_progress, "grouping the intervals by track");
-        byTrack = reinterpret_cast<Interval*>(scratch(n * sizeof(Interval)));
+        byTrack = reinterpret_cast<Interval*>(scratch(n * sizeof(Interval), [&](std::size_t bytes) {
+            grouping.at(bytes / sizeof(Interval), 2 * n);
+        }));
         std::vector<IntervalId> cursor(begin.begin(), begin.end() - 1);
         for (std::size_t i = 0; i < n; ++i) {
             if ((i & 0xFFFFF) == 0)
-                grouping.at(i, n);
+                grouping.at(n + i, 2 * n);
             const Interval& iv = m_intervals[i];
             ::new (byTrack + cursor[m_measurements[iv.measurement].track]++) Interval(iv);
         }
@@ -267,11 +266,18 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
 
     // Fresh memory for the final arrays: seconds on the biggest files, on
     // a machine whose host backs the pages as they are first written.
-    m_progress.within("allocating memory");
-    assignFresh(m_profile->m_intervals, n);
+    const std::size_t measurements = m_measurements.size();
+    const std::size_t allocating = n * sizeof(Interval) + measurements * (sizeof(IntervalId) + sizeof(Time));
+    BuildProgress::Share allocated(m_progress, "allocating memory");
+    std::size_t before = 0; // the bytes of the arrays filled before this one
+    auto fresh = [&](auto& array, std::size_t size, const auto& value) {
+        assignFresh(array, size, value, [&](std::size_t bytes) { allocated.at(before + bytes, allocating); });
+        before += size * sizeof(array[0]);
+    };
+    fresh(m_profile->m_intervals, n, Interval());
     m_depthOffsets.assign(trackCount, {});
-    assignFresh(m_firstInterval, m_measurements.size(), kNone);
-    assignFresh(m_lastEnd, m_measurements.size(), kTimeMin);
+    fresh(m_firstInterval, measurements, kNone);
+    fresh(m_lastEnd, measurements, kTimeMin);
     // Tracks are independent: lay them out on every core, biggest first,
     // and report what they found in track order, as one thread would.
     std::vector<std::size_t> order(trackCount);

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <utility>
@@ -75,12 +76,10 @@ private:
     std::string quotedName(MeasurementId id) const;
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
     static void checkCancel(const std::atomic<bool>* cancel);
-    // Between steps: a cancel, then the next step's report.
-    void beginStep(const std::atomic<bool>* cancel, const char* what);
     // A buffer of at least `bytes`, resident: layoutIntervals groups the
     // intervals by track in it, then orderMeasurements sorts its keys there,
     // so that the second finds its pages already faulted in.
-    std::byte* scratch(std::size_t bytes);
+    std::byte* scratch(std::size_t bytes, const std::function<void(std::size_t)>& populated = {});
     void releaseScratch();
 
     // Taken over from the builder.
