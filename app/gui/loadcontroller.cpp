@@ -119,7 +119,6 @@ void LoadController::started(const QString& path)
     m_building = Building();
     m_buildTicks->stop();
     m_stopping = false;
-    m_stopButton->show();
     // Another file while a preview is shown: it stays until the new file's
     // first preview, which then shows its whole span.
     m_userMoved = false;
@@ -167,7 +166,6 @@ void LoadController::building(int step, int steps, const QString& what)
     if (m_building.step == 0) {
         m_buildClock.start();
         m_buildTicks->start();
-        m_stopButton->hide();
     }
     m_building.step = step;
     m_building.steps = steps;
@@ -188,6 +186,7 @@ void LoadController::updateBanner()
         total = preview->partial()->totalBytes;
     }
     m_percent = percentOf(done, total);
+    m_stopButton->setVisible(m_building.step == 0 && !(total > 0 && done >= total));
     m_building.seconds = m_building.step > 0 ? m_buildClock.elapsed() / 1000 : 0;
     m_building.stopped = m_stopping;
     QString text = bannerText(name, done, total, preview, m_building).toHtmlEscaped();

@@ -103,8 +103,9 @@ private:
     MainWindow* m_window;
     BackgroundLoader* m_loader;
     NoticeBar* m_banner;
-    // Gone while the profile is built: everything was read, there is no
-    // part of it to keep (a stop then would keep it all; Cancel goes back).
+    // Gone once everything is read and while the profile is built: there
+    // is no part of it to keep (a stop then would keep it all; Cancel goes
+    // back).
     QPushButton* m_stopButton;
     QString m_path;
     qint64 m_done = 0;

@@ -404,27 +404,34 @@ private Q_SLOTS:
         QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(3));
     }
 
-    // Once all is read and the profile is built, there is nothing partial
-    // to keep: only Cancel is offered; the next load offers both again.
+    // Once all is read, and while the profile is built, there is nothing
+    // partial to keep: only Cancel is offered; the next load offers both
+    // again.
     void noStopWhileBuilding()
     {
         MainWindow window;
         window.show();
         auto reader = scripted(window, true); // each next preview waits
         reader->builds = true;
+        reader->previews.push_back(calls(300, part(PartialLoad::Kind::Preview, 1000, 1000, 290 * kMs)));
         QSignalSpy previews(window.loadController(), &LoadController::previewShown);
         QSignalSpy shown(&window, &MainWindow::profileShown);
         auto building = [&] {
             return window.loadController()->banner()->notices().join(QLatin1Char(' ')).contains(
-                QStringLiteral("building the profile"));
+                QStringLiteral("building the profile (step 1 of"));
         };
         for (int load = 1; load <= 2; ++load) {
             window.openFile(QStringLiteral("/nonexistent/big.json"));
-            QTRY_COMPARE(previews.count(), 2 * load - 1);
+            QTRY_COMPARE(previews.count(), 3 * load - 2);
             QVERIFY(bannerButton(window, "stopLoad")->isVisible());
             reader->shown.release();
-            QTRY_COMPARE(previews.count(), 2 * load);
+            QTRY_COMPARE(previews.count(), 3 * load - 1);
             QVERIFY(bannerButton(window, "stopLoad")->isVisible());
+            reader->shown.release();
+            // All read: nothing partial is left to keep, before the build says so.
+            QTRY_COMPARE(previews.count(), 3 * load);
+            QVERIFY(!bannerButton(window, "stopLoad")->isVisible());
+            QVERIFY(!building());
             reader->shown.release();
             QTRY_VERIFY(building());
             QVERIFY(!bannerButton(window, "stopLoad")->isVisible());
