@@ -599,7 +599,8 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     // Its buffer, half of a half, stays below the load's peak memory.
     const std::size_t half = count / 2;
     // Seconds at 50 M: told as the share of the comparisons a merge sort
-    // makes (n log2 n a half, an estimate), counted on both cores.
+    // makes (h log2 h for each half of h, an estimate: fewer when the keys
+    // are partly in order), counted on both cores.
     BuildProgress::Share sorting(m_progress, "sorting");
     std::atomic<std::uint64_t> ticks{0};
     const std::uint64_t comparisons = std::uint64_t(double(count) * std::log2(std::max<double>(2, double(half))));
