@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -33,6 +34,9 @@ public:
 
     // The next step begins.
     void begin(const char* what);
+    // The steps up to `step` are over, begun or not (a format without a
+    // finishing pass never begins the first): the next is step + 1.
+    void reach(int step) { m_step = std::max(m_step, step); }
     // The current step again, with how far it is; nothing before a step
     // began (a format's finishing pass after a cut, which is no step).
     void within(const std::string& reached);

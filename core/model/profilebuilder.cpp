@@ -158,7 +158,7 @@ void ProfileBuilder::endOfFile(std::uint64_t eventsRead)
     if (m_preview && m_preview->anyDue())
         emitPreview(eventsRead);
     stopPreviews();
-    m_finishing.begin("finishing the events read");
+    m_progress.begin("finishing the events read");
 }
 
 void ProfileBuilder::emitPreview(std::uint64_t eventsRead)

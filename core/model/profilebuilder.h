@@ -227,13 +227,13 @@ public:
     // how far it is (BuildProgress::stopOn): the flag the build will watch.
     void setBuildReport(BuildReport report, const std::atomic<bool>* cancel = nullptr)
     {
-        m_finishing = BuildProgress(report, 0, kBuildSteps);
-        m_finishing.stopOn(cancel);
-        m_buildReport = std::move(report);
+        m_progress = BuildProgress(std::move(report), 0, kBuildSteps);
+        m_progress.stopOn(cancel);
     }
-    // The first step (endOfFile begins it), for a format's finishing pass
-    // to tell how far it is.
-    BuildProgress& finishingProgress() { return m_finishing; }
+    // The build's progress, from its first step (endOfFile begins it), for
+    // a format's finishing pass to tell how far it is; ProfileFinisher
+    // takes it over for the steps after.
+    BuildProgress& buildProgress() { return m_progress; }
 
 private:
     void previewIfDue(std::uint64_t eventsRead);
@@ -242,8 +242,7 @@ private:
     std::unique_ptr<Profile> m_profile;
     std::unique_ptr<PreviewSettings> m_previewSettings; // until startPreviews
     std::unique_ptr<PreviewCollector> m_preview;
-    BuildReport m_buildReport;
-    BuildProgress m_finishing{nullptr, 0, kBuildSteps};
+    BuildProgress m_progress{nullptr, 0, kBuildSteps};
     std::vector<TrackInfo> m_tracks;
     std::vector<Measurement> m_measurements;
     std::vector<Interval> m_intervals; // `parent` holds the order until layout

@@ -45,8 +45,10 @@ ProfileFinisher::ProfileFinisher(ProfileBuilder&& builder)
     , m_labels(std::move(builder.m_labels))
     , m_spanFrom(builder.m_spanFrom)
     , m_spanTo(builder.m_spanTo)
-    , m_progress(std::move(builder.m_buildReport), 1, 1 + kSteps)
+    , m_progress(std::move(builder.m_progress))
 {
+    // Step 1, the format's finishing pass, is over (begun or not: reach).
+    m_progress.reach(1);
 }
 
 ProfileFinisher::~ProfileFinisher() = default;

@@ -34,8 +34,8 @@ public:
     ~ProfileFinisher();
 
     // Checks `cancel` between steps (and inside the long ones) and throws
-    // LoadCancelled when it is set. Reports each step as it begins to the
-    // builder's BuildReport, as steps 2 to kSteps + 1 of the build.
+    // LoadCancelled when it is set. Reports each step as it begins through
+    // the builder's BuildProgress, as steps 2 to kSteps + 1 of the build.
     std::shared_ptr<const Profile> run(const std::atomic<bool>* cancel);
     static constexpr int kSteps = 12;
 

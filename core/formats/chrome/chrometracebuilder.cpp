@@ -470,7 +470,7 @@ void ChromeTraceBuilder::finish()
     std::uint64_t total = 0;
     for (const Thread& t : m_threads)
         total += t.events.size();
-    BuildProgress::Share matching(m_builder.finishingProgress(), "matching begins and ends");
+    BuildProgress::Share matching(m_builder.buildProgress(), "matching begins and ends");
     std::uint64_t done = 0;
     for (Thread& t : m_threads) {
         const std::size_t size = t.events.size();

@@ -57,6 +57,23 @@ private Q_SLOTS:
         }
     }
 
+    // A format without a finishing pass never begins step 1: reaching it
+    // keeps the next step's number; reaching a step already passed changes
+    // nothing.
+    void reach()
+    {
+        std::vector<Told> told;
+        BuildProgress progress([&](int step, int steps, const char* what) { told.push_back({step, steps, what}); }, 0, 4);
+        progress.reach(1);
+        progress.begin("ordering");
+        progress.reach(1);
+        progress.begin("storing");
+        QCOMPARE(told.size(), std::size_t(2));
+        QCOMPARE(told[0].step, 2);
+        QCOMPARE(told[1].step, 3);
+        QCOMPARE(told[1].steps, 4);
+    }
+
     // A part before any step began (a cut load's finishing pass) is no
     // news: it has no step to belong to.
     void partBeforeAnyStep()
