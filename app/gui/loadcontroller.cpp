@@ -64,6 +64,12 @@ LoadController::LoadController(MainWindow* window, BackgroundLoader* loader)
         if (isShowingPreview())
             updateBanner();
     });
+    m_bannerLater = new QTimer(this);
+    m_bannerLater->setSingleShot(true);
+    connect(m_bannerLater, &QTimer::timeout, this, [this] {
+        if (isShowingPreview())
+            updateBanner();
+    });
     connect(window->axis(), &TimeAxis::visibleRangeChanged, this, [this] {
         if (!m_adjusting && isShowingPreview())
             m_userMoved = true;
@@ -158,7 +164,7 @@ void LoadController::progress(qint64 done, qint64 total)
     m_total = total;
     // The banner's rich text is laid out anew each time: once a percent.
     if (isShowingPreview() && percentOf(done, total) != m_percent)
-        updateBanner();
+        updateBanner(When::Soon);
 }
 
 void LoadController::building(int step, int steps, const QString& what)
@@ -171,10 +177,10 @@ void LoadController::building(int step, int steps, const QString& what)
     m_building.steps = steps;
     m_building.what = what;
     if (isShowingPreview())
-        updateBanner();
+        updateBanner(When::Soon);
 }
 
-void LoadController::updateBanner()
+void LoadController::updateBanner(When when)
 {
     const QString name = MainWindow::displayName(m_path);
     const Profile* preview = isShowingPreview() ? m_preview.profile.get() : nullptr;
@@ -186,14 +192,23 @@ void LoadController::updateBanner()
         total = preview->partial()->totalBytes;
     }
     m_percent = percentOf(done, total);
+    // At once, whatever the text waits for: Stop is gone as soon as there
+    // is nothing partial left to keep.
     m_stopButton->setVisible(m_building.step == 0 && !(total > 0 && done >= total));
+    constexpr qint64 kBannerEveryMs = 100;
+    if (when == When::Soon && m_bannerClock.isValid() && m_bannerClock.elapsed() < kBannerEveryMs) {
+        if (!m_bannerLater->isActive())
+            m_bannerLater->start(int(kBannerEveryMs - m_bannerClock.elapsed()));
+        return;
+    }
+    m_bannerLater->stop();
+    m_bannerClock.start();
     m_building.seconds = m_building.step > 0 ? m_buildClock.elapsed() / 1000 : 0;
     m_building.stopped = m_stopping;
     QString text = bannerText(name, done, total, preview, m_building).toHtmlEscaped();
     if (m_stopping)
         text += tr(" · <b>stopping</b>: what was read is kept");
-    m_banner->clearNotices();
-    m_banner->addNotice(text);
+    m_banner->setNotice(text);
     m_window->setWindowTitle(m_percent >= 0 ? tr("%1 (loading, %2 %) — Runlane").arg(name).arg(m_percent)
                                             : tr("%1 (loading) — Runlane").arg(name));
 }
@@ -253,6 +268,8 @@ void LoadController::reset()
     m_stopping = false;
     m_building = Building();
     m_buildTicks->stop();
+    m_bannerLater->stop();
+    m_bannerClock.invalidate();
     m_banner->clearNotices(); // hides it
 }
 

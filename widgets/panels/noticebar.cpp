@@ -36,6 +36,13 @@ void NoticeBar::addNotice(const QString& richText, Level level)
     refresh();
 }
 
+void NoticeBar::setNotice(const QString& richText, Level level)
+{
+    m_lines = QStringList{richText};
+    m_level = level;
+    refresh();
+}
+
 QPushButton* NoticeBar::addButton(const QString& text, const QString& objectName)
 {
     auto* button = new QPushButton(text, this);
@@ -63,7 +70,9 @@ void NoticeBar::refresh()
         hide();
         return;
     }
-    m_text->setText(m_lines.join(QStringLiteral("<br>")));
+    const QString text = m_lines.join(QStringLiteral("<br>"));
+    if (text != m_text->text()) // a rich text's layout is the cost of a change
+        m_text->setText(text);
     // Colours from the palette's own roles, tinted, so that a dark theme
     // gets a dark bar with readable text.
     const QColor tint = m_level == Level::Warning ? QColor(230, 160, 30) : QColor(60, 130, 220);
@@ -73,9 +82,11 @@ void NoticeBar::refresh()
     const QColor base = QApplication::palette(this).color(QPalette::Window);
     const QColor mixed = QColor::fromRgbF(base.redF() * 0.82f + tint.redF() * 0.18f, base.greenF() * 0.82f + tint.greenF() * 0.18f,
                                           base.blueF() * 0.82f + tint.blueF() * 0.18f);
-    pal.setColor(QPalette::Window, mixed);
-    setPalette(pal);
-    setAutoFillBackground(true);
+    if (!autoFillBackground() || pal.color(QPalette::Window) != mixed) { // a new palette repolishes the buttons
+        pal.setColor(QPalette::Window, mixed);
+        setPalette(pal);
+        setAutoFillBackground(true);
+    }
     show();
 }
 

@@ -24,6 +24,10 @@ public:
 
     // Adds a line (several notices can stand together); shows the bar.
     void addNotice(const QString& richText, Level level = Level::Info);
+    // The one notice of a bar that says what goes on (the loading banner),
+    // replaced in place: the bar is not hidden and shown again, which laid
+    // out the whole window, and an unchanged text is not laid out again.
+    void setNotice(const QString& richText, Level level = Level::Info);
     void clearNotices();
     QStringList notices() const { return m_lines; }
     // A button at the end of the bar, before its ✕, kept across notices

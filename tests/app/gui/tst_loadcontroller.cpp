@@ -53,6 +53,9 @@ struct ScriptedReader {
     std::shared_ptr<const Profile> whole;
     std::shared_ptr<const Profile> cut;
     bool builds = false; // tells the build's first step once all previews are shown
+    // Told once the previews are shown, all at once (a small file's read
+    // moves a percent every few milliseconds).
+    std::vector<std::int64_t> progressAfterPreviews;
     QSemaphore shown;
     QSemaphore finish;
 
@@ -67,6 +70,8 @@ struct ScriptedReader {
                 if (cancelled())
                     return stopped(control);
         }
+        for (const std::int64_t done : progressAfterPreviews)
+            control.progress(done, 1000);
         if (builds)
             control.building(1, ProfileBuilder::kBuildSteps, "finishing the events read");
         while (!finish.tryAcquire(1, 5))
@@ -402,6 +407,35 @@ private Q_SLOTS:
         QCOMPARE(window.windowTitle(), QStringLiteral("fgh-chrome.json — Runlane"));
         QTest::qWait(20);
         QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(3));
+    }
+
+    // The banner's text (and the title with it) changes at most every
+    // 100 ms however fast the percents come: each change laid out its rich
+    // text on the GUI thread, beside both loading threads. It still ends
+    // on the last percent told.
+    void bannerKeepsPace()
+    {
+        MainWindow window;
+        window.show();
+        auto reader = scripted(window, true); // each next preview waits
+        for (std::int64_t done = 510; done <= 740; done += 10)
+            reader->progressAfterPreviews.push_back(done); // 51 % to 74 %: 24 percents
+        QSignalSpy previews(window.loadController(), &LoadController::previewShown);
+        QSignalSpy titles(&window, &QWidget::windowTitleChanged);
+        window.openFile(QStringLiteral("/nonexistent/big.json"));
+        QTRY_COMPARE(previews.count(), 1);
+        reader->shown.release();
+        QTRY_COMPARE(previews.count(), 2);
+        QCOMPARE(window.windowTitle(), QStringLiteral("big.json (loading, 50 %) — Runlane"));
+        titles.clear();
+        reader->shown.release(); // the burst
+        QTRY_COMPARE(window.windowTitle(), QStringLiteral("big.json (loading, 74 %) — Runlane"));
+        // The first percent of the burst at once if the last text is 100 ms
+        // old by then, then the last one: never one per percent.
+        QVERIFY2(titles.count() <= 2, qPrintable(QString::number(titles.count())));
+        QVERIFY(window.loadController()->banner()->notices().join(QString()).contains(QStringLiteral("74 % (740 B of 1.00 kB)")));
+        reader->finish.release();
+        QTRY_VERIFY(window.loadController()->banner()->isHidden());
     }
 
     // Once all is read, and while the profile is built, there is nothing
