@@ -253,7 +253,13 @@ void PerfettoReader::readPacket(std::string_view bytes, std::int64_t offset, int
             break;
         }
     }
-    PerfettoSequence& seq = m_sequences[p.sequence];
+    // Packets come in runs of one sequence: the last one's state is kept
+    // at hand (nodes of m_sequences never move, and none is erased).
+    if (m_lastSequence == nullptr || m_lastSequenceId != p.sequence) {
+        m_lastSequence = &m_sequences[p.sequence];
+        m_lastSequenceId = p.sequence;
+    }
+    PerfettoSequence& seq = *m_lastSequence;
     if (p.dropped) {
         ++m_lossReports;
         seq.lost = true;
@@ -368,7 +374,7 @@ void PerfettoReader::internedData(PerfettoSequence& seq, const ProtoWireReader& 
                 line = PerfettoField::varint(e, "SourceLocation");
         }
         if (r.field() == 2)
-            seq.eventNames[iid] = m_builder.intern(name);
+            seq.eventNames.set(iid, m_builder.intern(name));
         else if (r.field() == 3)
             seq.annotationNames[iid] = m_builder.intern(name);
         else if (r.field() == 29)
@@ -380,9 +386,8 @@ void PerfettoReader::internedData(PerfettoSequence& seq, const ProtoWireReader& 
 
 StringId PerfettoReader::eventName(const PerfettoSequence& seq, std::uint64_t iid, std::int64_t offset)
 {
-    const auto found = seq.eventNames.find(iid);
-    if (found != seq.eventNames.end())
-        return found->second;
+    if (const std::optional<StringId> found = seq.eventNames.find(iid))
+        return *found;
     m_builder.diagnostics().warnWith("undefined interned name", [&] {
         return "the track event at byte " + std::to_string(offset) + " names event name " + std::to_string(iid)
             + ", which its sequence never interned; it is unnamed";

@@ -64,6 +64,8 @@ private:
     PerfettoTracks m_tracks;
     PerfettoClocks m_clocks;
     std::unordered_map<std::uint32_t, PerfettoSequence> m_sequences;
+    std::uint32_t m_lastSequenceId = 0;
+    PerfettoSequence* m_lastSequence = nullptr; // &m_sequences[m_lastSequenceId], when set
     // Packets not read, by their data field.
     std::map<std::uint32_t, std::uint64_t> m_skipped;
     std::uint64_t m_packets = 0;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "perfettointernednames.h"
 #include "profiletypes.h"
 
 #include <cstdint>
@@ -18,7 +19,7 @@ struct PerfettoSequence {
         std::int32_t line = 0;
     };
 
-    std::unordered_map<std::uint64_t, StringId> eventNames;
+    PerfettoInternedNames eventNames;
     std::unordered_map<std::uint64_t, StringId> annotationNames;
     std::unordered_map<std::uint64_t, StringId> annotationStrings;
     std::unordered_map<std::uint64_t, SourceLocation> sourceLocations;

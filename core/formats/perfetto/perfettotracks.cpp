@@ -112,7 +112,7 @@ void PerfettoTracks::describe(const ProtoWireReader& field)
     ++m_namesVersion;
     // Descriptors are written again after every reset of a sequence: what
     // a track became at its first event stays.
-    Descriptor& existing = m_tracks[uuid];
+    Descriptor& existing = descriptor(uuid);
     if (existing.bound) {
         existing.described = true;
         existing.name = d.name;
@@ -125,18 +125,35 @@ void PerfettoTracks::describe(const ProtoWireReader& field)
     replay(uuid);
 }
 
-bool PerfettoTracks::wait(std::uint64_t uuid, const PerfettoTrackEvent& e)
+PerfettoTracks::Descriptor& PerfettoTracks::descriptor(std::uint64_t uuid)
+{
+    if (m_lastDescriptor == nullptr || m_lastUuid != uuid) {
+        m_lastDescriptor = &m_tracks[uuid];
+        m_lastUuid = uuid;
+    }
+    return *m_lastDescriptor;
+}
+
+bool PerfettoTracks::mustWait(std::uint64_t uuid)
 {
     if (m_giveUpWaiting)
         return false;
-    const auto found = m_tracks.find(uuid);
-    if (found != m_tracks.end() && (found->second.described || found->second.bound))
-        return false;
+    if (m_lastDescriptor == nullptr || m_lastUuid != uuid) {
+        const auto found = m_tracks.find(uuid);
+        if (found == m_tracks.end())
+            return true;
+        m_lastDescriptor = &found->second;
+        m_lastUuid = uuid;
+    }
+    return !(m_lastDescriptor->described || m_lastDescriptor->bound);
+}
+
+void PerfettoTracks::keep(std::uint64_t uuid, PerfettoTrackEvent e)
+{
     auto [it, added] = m_waiting.try_emplace(uuid);
     if (added)
         m_waitingOrder.push_back(uuid);
-    it->second.push_back(e);
-    return true;
+    it->second.push_back(std::move(e));
 }
 
 void PerfettoTracks::replay(std::uint64_t uuid)
@@ -158,7 +175,7 @@ std::uint64_t PerfettoTracks::legacyThread(std::int64_t pid, std::int64_t tid, S
     // Not a uuid any writer gives out: the top bit and the thread.
     const std::uint64_t uuid = (std::uint64_t(1) << 63) ^ (std::uint64_t(std::uint32_t(pid)) << 32)
         ^ std::uint64_t(std::uint32_t(tid));
-    Descriptor& d = m_tracks[uuid];
+    Descriptor& d = descriptor(uuid);
     if (!d.bound) {
         d.described = true;
         d.isThread = true;
@@ -203,7 +220,7 @@ std::string PerfettoTracks::trackText(std::uint64_t uuid) const
 
 PerfettoTracks::Descriptor& PerfettoTracks::bind(std::uint64_t uuid)
 {
-    Descriptor& d = m_tracks[uuid];
+    Descriptor& d = descriptor(uuid);
     if (!d.bound)
         bindTrack(uuid, d);
     return d;
@@ -272,13 +289,19 @@ void PerfettoTracks::event(PerfettoTrackEvent e)
         value.hasCounter = true;
         value.counter = extra->second;
         value.offset = e.offset;
-        extra = wait(extra->first, value) ? e.extraCounters.erase(extra) : extra + 1;
+        if (mustWait(extra->first)) {
+            keep(extra->first, std::move(value));
+            extra = e.extraCounters.erase(extra);
+        } else {
+            ++extra;
+        }
     }
-    if (e.type != PerfettoTrackEvent::Type::Unspecified) {
+    // Copied only to wait: nearly every event's track is known.
+    if (e.type != PerfettoTrackEvent::Type::Unspecified && mustWait(e.track)) {
         PerfettoTrackEvent alone = e;
         alone.extraCounters.clear(); // they go on now
-        if (wait(e.track, alone))
-            e.type = PerfettoTrackEvent::Type::Unspecified;
+        keep(e.track, std::move(alone));
+        e.type = PerfettoTrackEvent::Type::Unspecified;
     }
     switch (e.type) {
     case PerfettoTrackEvent::Type::Counter:
@@ -304,7 +327,7 @@ void PerfettoTracks::event(PerfettoTrackEvent e)
 void PerfettoTracks::counterPoint(std::uint64_t uuid, Time t, double value, std::int64_t offset)
 {
     // Not bound first: a value on a thread must not make its track.
-    Descriptor& d = m_tracks[uuid];
+    Descriptor& d = descriptor(uuid);
     if (!d.isCounter) {
         m_builder.diagnostics().warnWith("counter value on a track that is no counter", [&] {
             return "a counter value at byte " + std::to_string(offset) + " is on " + trackText(uuid)

@@ -128,8 +128,14 @@ private:
     Task& noteTask(const PerfettoTaskNotes& notes);
     // Creators, ends and wakes of the notes' tasks, once all are known.
     void finishTasks();
-    // Keeps `e` for when `uuid` is described; false if it is already.
-    bool wait(std::uint64_t uuid, const PerfettoTrackEvent& e);
+    // The descriptor of `uuid`, made if new. Most events follow one on the
+    // same track: the last one found is kept (the nodes of m_tracks never
+    // move, and none is erased), a lookup per event saved.
+    Descriptor& descriptor(std::uint64_t uuid);
+    // Whether an event on `uuid` must wait for its descriptor; keep() keeps
+    // it until then.
+    bool mustWait(std::uint64_t uuid);
+    void keep(std::uint64_t uuid, PerfettoTrackEvent e);
     void replay(std::uint64_t uuid);
     Descriptor& bind(std::uint64_t uuid);
     void bindTrack(std::uint64_t uuid, Descriptor& d);
@@ -149,6 +155,8 @@ private:
 
     ProfileBuilder& m_builder;
     std::unordered_map<std::uint64_t, Descriptor> m_tracks;
+    std::uint64_t m_lastUuid = 0;
+    Descriptor* m_lastDescriptor = nullptr; // m_tracks[m_lastUuid], when set
     std::map<std::pair<std::int64_t, std::int64_t>, TrackId> m_threads;
     std::map<std::int64_t, StringId> m_processNames;
     std::unordered_map<std::uint64_t, std::uint32_t> m_flowKeys;

@@ -89,6 +89,22 @@ private Q_SLOTS:
         QTest::newRow("large field number")
             << ProtoEncoder().varint(536870911, 7).data() << QStringList{"536870911:varint=7"};
         QTest::newRow("non-minimal varint") << QByteArray("\x08\x81\x80\x80\x00", 5) << QStringList{"1:varint=1"};
+        // A varint of several bytes is read one way with ten bytes or more
+        // left (no end to check), another near the end: the same values.
+        QTest::newRow("a timestamp at the end (9 bytes)")
+            << ProtoEncoder().varint(8, 1700000000123456789ull).data() << QStringList{"8:varint=1700000000123456789"};
+        QTest::newRow("a timestamp, then more")
+            << ProtoEncoder().varint(8, 1700000000123456789ull).varint(10, 3).fixed64(3, 7).data()
+            << QStringList{"8:varint=1700000000123456789", "10:varint=3", "3:i64=0x7"};
+        QTest::newRow("ten bytes, then more")
+            << QByteArray("\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x18\x05", 13)
+            << QStringList{"2:varint=18446744073709551615", "3:varint=5"};
+        QTest::newRow("2^63 in ten bytes, then more")
+            << QByteArray("\x10\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01\x18\x05", 13)
+            << QStringList{"2:varint=9223372036854775808", "3:varint=5"};
+        QTest::newRow("two bytes, then more") << QByteArray("\x08\xac\x02\x10\x01\x10\x01\x10\x01\x10\x01\x10\x01", 13)
+                                              << QStringList{"1:varint=300", "2:varint=1", "2:varint=1", "2:varint=1",
+                                                             "2:varint=1", "2:varint=1"};
     }
 
     void fields()
@@ -137,6 +153,9 @@ private Q_SLOTS:
                                             << "field 1: a varint longer than 10 bytes" << qint64(0) << false << 0;
         QTest::newRow("varint beyond 64 bits") << QByteArray("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 11)
                                                << "field 1: a varint longer than 10 bytes" << qint64(0) << false << 0;
+        QTest::newRow("varint beyond 64 bits, more after it")
+            << QByteArray("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02\x10\x01", 13)
+            << "field 1: a varint longer than 10 bytes" << qint64(0) << false << 0;
         QTest::newRow("8-byte value cut") << QByteArray("\x09\x01\x02", 3)
                                           << "field 1: 8-byte value runs past the end (2 bytes left)" << qint64(0) << true << 0;
         QTest::newRow("4-byte value cut") << QByteArray("\x0d\x01", 2)
