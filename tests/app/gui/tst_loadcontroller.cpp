@@ -12,6 +12,7 @@
 
 #include <QPushButton>
 #include <QSemaphore>
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -428,11 +429,16 @@ private Q_SLOTS:
         QTRY_COMPARE(previews.count(), 2);
         QCOMPARE(window.windowTitle(), QStringLiteral("big.json (loading, 50 %) — Runlane"));
         titles.clear();
+        QElapsedTimer burst;
+        burst.start();
         reader->shown.release(); // the burst
         QTRY_COMPARE(window.windowTitle(), QStringLiteral("big.json (loading, 74 %) — Runlane"));
         // The first percent of the burst at once if the last text is 100 ms
-        // old by then, then the last one: never one per percent.
-        QVERIFY2(titles.count() <= 2, qPrintable(QString::number(titles.count())));
+        // old by then, then one every 100 ms at most, ending on the last:
+        // never one per percent (24 before), however slow the machine.
+        const qint64 allowed = 2 + burst.elapsed() / 100;
+        QVERIFY2(titles.count() <= allowed,
+                 qPrintable(QStringLiteral("%1 titles in %2 ms").arg(titles.count()).arg(burst.elapsed())));
         QVERIFY(window.loadController()->banner()->notices().join(QString()).contains(QStringLiteral("74 % (740 B of 1.00 kB)")));
         reader->finish.release();
         QTRY_VERIFY(window.loadController()->banner()->isHidden());
