@@ -53,6 +53,26 @@ bool isJsonNumber(std::string_view t)
     return i == n;
 }
 
+// A number token of at most 18 digits with no fraction, exponent or
+// leading zero, and not "-0": an int64 that simdjson would also call a
+// signed integer. False for anything else, which simdjson then reads.
+bool smallInteger(std::string_view t, std::int64_t& value)
+{
+    const bool negative = !t.empty() && t[0] == '-';
+    const std::string_view digits = t.substr(negative ? 1 : 0);
+    if (digits.empty() || digits.size() > 18 || digits[0] < '0' || digits[0] > '9'
+        || (digits[0] == '0' && (digits.size() > 1 || negative)))
+        return false;
+    std::int64_t v = 0;
+    for (const char c : digits) {
+        if (c < '0' || c > '9')
+            return false;
+        v = v * 10 + (c - '0');
+    }
+    value = negative ? -v : v;
+    return true;
+}
+
 // A key's text. Nearly every key has no escape: its bytes in the buffer
 // are its text, taken as they are (stage 1 has checked the document's UTF-8
 // and that no string holds a control character). Only a key with an escape
@@ -83,6 +103,13 @@ JsonScalar scalarOf(od::value& value, od::json_type type, bool& ok)
     }
     case od::json_type::number: {
         const std::string_view raw = trimmed(value.raw_json_token());
+        if (smallInteger(raw, s.i)) {
+            // pid and tid, on every event: read once here, where simdjson
+            // would classify the number and then read it again.
+            ok = true;
+            s.kind = JsonScalar::Integer;
+            return s;
+        }
         od::number_type kind;
         if (value.get_number_type().get(kind)) {
             ok = false;

@@ -163,6 +163,20 @@ private Q_SLOTS:
         QTest::newRow("strings for numbers") << QByteArray("[{\"ph\":\"X\",\"pid\":\"7\",\"tid\":\"x\",\"name\":3,\"ts\":\"12.5\",\"dur\":\"1e1\"}]") << true;
         QTest::newRow("huge and odd numbers")
             << QByteArray("[{\"ph\":\"X\",\"pid\":18446744073709551615,\"tid\":-0,\"name\":\"n\",\"ts\":1e2,\"dur\":0.0015}]") << true;
+        // Integers the fast path reads by itself (up to 18 digits), and
+        // those just beyond, which simdjson reads.
+        QTest::newRow("integers at the fast read's edges")
+            << QByteArray("[{\"ph\":\"X\",\"pid\":999999999999999999,\"tid\":-999999999999999999,\"name\":\"a\",\"ts\":1,\"dur\":1},"
+                          "{\"ph\":\"X\",\"pid\":1000000000000000000,\"tid\":-1000000000000000000,\"name\":\"b\",\"ts\":2,\"dur\":1},"
+                          "{\"ph\":\"X\",\"pid\":9223372036854775807,\"tid\":-9223372036854775808,\"name\":\"c\",\"ts\":3,\"dur\":1},"
+                          "{\"ph\":\"X\",\"pid\":0,\"tid\":9223372036854775808,\"name\":\"d\",\"ts\":4,\"dur\":1},"
+                          "{\"ph\":\"X\",\"pid\":1.0,\"tid\":1E2,\"name\":\"e\",\"ts\":5,\"dur\":1},"
+                          "{\"ph\":\"C\",\"pid\":1,\"name\":\"q\",\"ts\":6,\"args\":{\"a\":123456789012345678,\"b\":-7,\"c\":0}}]")
+            << true;
+        QTest::newRow("leading zero in pid") << QByteArray("[{\"ph\":\"X\",\"pid\":01,\"name\":\"a\",\"ts\":1,\"dur\":1}]") << false;
+        QTest::newRow("minus zero-one in tid") << QByteArray("[{\"ph\":\"X\",\"tid\":-01,\"name\":\"a\",\"ts\":1,\"dur\":1}]") << false;
+        QTest::newRow("lone minus in pid") << QByteArray("[{\"ph\":\"X\",\"pid\":-,\"name\":\"a\",\"ts\":1,\"dur\":1}]") << false;
+        QTest::newRow("digits then letters in an arg") << QByteArray("[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":1,\"args\":{\"n\":12ab}}]") << false;
         QTest::newRow("counters and metadata")
             << QByteArray("[{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"P\"}},"
                "{\"ph\":\"C\",\"pid\":1,\"name\":\"mem\",\"ts\":1,\"args\":{\"a\":1.5,\"b\":2}}]") << true;
