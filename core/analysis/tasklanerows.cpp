@@ -57,14 +57,16 @@ void TaskLaneRows::build(const Profile& profile, const MeasurementMetrics* metri
     } else if (options.layout == Layout::PerTask) {
         m_taskCount = perTaskRows(profile, metrics, options, m_rows);
     } else {
-        // Both are built once, and the one chosen is kept.
-        std::vector<Row> packed;
-        const std::size_t packedCount = packedRows(options, packed);
-        m_taskCount = perTaskRows(profile, metrics, options, m_rows);
-        if (tasksWithin(packed, options.screen) > tasksWithin(m_rows, options.screen)) {
+        // Packed rows are few and cheap; a row per task is one per task
+        // alive in the range (200,000 at a zoom out), and Auto compares
+        // only the first screen of each: those rows are built only when
+        // they are the ones shown.
+        m_taskCount = packedRows(options, m_rows);
+        if (tasksWithin(m_rows, options.screen) > perTaskWithin(options)) {
             m_packedShown = true;
-            m_rows = std::move(packed);
-            m_taskCount = packedCount;
+        } else {
+            m_rows.clear();
+            m_taskCount = perTaskRows(profile, metrics, options, m_rows);
         }
     }
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
@@ -76,36 +78,66 @@ void TaskLaneRows::build(const Profile& profile, const MeasurementMetrics* metri
 std::size_t TaskLaneRows::perTaskRows(const Profile& p, const MeasurementMetrics* metrics, const Options& o,
                                       std::vector<Row>& rows) const
 {
-    std::vector<std::vector<MeasurementId>> perTrack(m_tasks.size());
-    for (std::size_t t = 0; t < m_tasks.size(); ++t) {
-        for (const Task& task : m_tasks[t]) {
-            if (!o.onlyInRange || (task.end >= o.from && task.created <= o.to))
-                perTrack[t].push_back(task.id);
-        }
-    }
     int y = 0;
-    std::size_t listed = 0;
-    for (TrackId t = 0; t < perTrack.size(); ++t) {
-        auto& tasks = perTrack[t];
-        if (tasks.empty())
+    std::size_t total = 0;
+    for (TrackId t = 0; t < m_tasks.size(); ++t) {
+        // Each track's rows are written straight after its header, in
+        // creation order; another order sorts them there.
+        const std::size_t header = rows.size();
+        rows.push_back(Row{t, kNone, y, Kind::Header, 0, 0});
+        for (const Task& task : m_tasks[t]) {
+            if (listed(task, o))
+                rows.push_back(Row{t, task.id, 0, Kind::Task, 0, 0});
+        }
+        const auto first = rows.begin() + std::ptrdiff_t(header + 1);
+        const std::size_t count = std::size_t(rows.end() - first);
+        if (count == 0) {
+            rows.pop_back(); // the header of a track with nothing listed
             continue;
+        }
         if (o.order == Order::Exec && metrics) {
-            std::stable_sort(tasks.begin(), tasks.end(),
-                             [metrics](MeasurementId a, MeasurementId b) { return metrics->exec(a) > metrics->exec(b); });
+            std::stable_sort(first, rows.end(),
+                             [metrics](const Row& a, const Row& b) { return metrics->exec(a.task) > metrics->exec(b.task); });
         } else if (o.order == Order::Name) {
-            std::stable_sort(tasks.begin(), tasks.end(), [&p](MeasurementId a, MeasurementId b) {
-                return p.labelName(p.labelOf(a)) < p.labelName(p.labelOf(b));
+            std::stable_sort(first, rows.end(), [&p](const Row& a, const Row& b) {
+                return p.labelName(p.labelOf(a.task)) < p.labelName(p.labelOf(b.task));
             });
         }
-        rows.push_back(Row{t, kNone, y, Kind::Header, 0, std::uint32_t(tasks.size())});
+        rows[header].count = std::uint32_t(count);
         y += o.headerHeight;
-        for (const MeasurementId task : tasks) {
-            rows.push_back(Row{t, task, y, Kind::Task, 0, 0});
+        for (auto it = first; it != rows.end(); ++it) {
+            it->y = y;
             y += o.rowHeight;
         }
-        listed += tasks.size();
+        total += count;
     }
-    return listed;
+    return total;
+}
+
+std::size_t TaskLaneRows::perTaskWithin(const Options& o) const
+{
+    // What tasksWithin would count on perTaskRows's rows: their places
+    // depend only on how many tasks each track lists, not on the order.
+    int y = 0;
+    std::size_t shown = 0;
+    for (const auto& tasks : m_tasks) {
+        bool header = false;
+        for (const Task& task : tasks) {
+            if (!listed(task, o))
+                continue;
+            if (!header) {
+                if (y >= o.screen)
+                    return shown;
+                y += o.headerHeight;
+                header = true;
+            }
+            if (y >= o.screen)
+                return shown;
+            ++shown;
+            y += o.rowHeight;
+        }
+    }
+    return shown;
 }
 
 std::size_t TaskLaneRows::packedRows(const Options& o, std::vector<Row>& rows) const

@@ -79,6 +79,8 @@ private:
                             std::vector<Row>& rows) const;
     std::size_t packedRows(const Options& o, std::vector<Row>& rows) const;
     static std::size_t tasksWithin(const std::vector<Row>& rows, int height);
+    // tasksWithin(rows of perTaskRows, o.screen), without building them.
+    std::size_t perTaskWithin(const Options& o) const;
 
     // A task to list, with what the range test reads: a zoom tests every
     // task (39,058 in a 50 M-event trace), and reading each measurement
@@ -88,6 +90,10 @@ private:
         Time created;
         Time end;
     };
+    static bool listed(const Task& task, const Options& o)
+    {
+        return !o.onlyInRange || (task.end >= o.from && task.created <= o.to);
+    }
 
     TaskPacking m_packing;
     std::vector<std::vector<Task>> m_tasks; // per track, by creation

@@ -215,6 +215,88 @@ private Q_SLOTS:
         QCOMPARE(lanes.contentHeight(), 0);
     }
 
+    // Auto shows what the layout it chooses would show, and chooses the
+    // one that shows more tasks on the first screen (a tie: a row per
+    // task), as if both had been built: only the chosen one is. Tasks on
+    // two tracks, so that the second track's header takes its place too.
+    void autoChoosesAsBothWouldShow()
+    {
+        // Chrome async tasks: 30 in process 1, 12 in process 2, of
+        // lengths and overlaps that vary (a linear congruential sequence).
+        QByteArray text = "[";
+        std::uint32_t seed = 7;
+        auto next = [&seed](std::uint32_t below) {
+            seed = seed * 1103515245u + 12345u;
+            return (seed >> 16) % below;
+        };
+        for (int i = 0; i < 42; ++i) {
+            const int pid = i < 30 ? 1 : 2;
+            const std::uint32_t start = std::uint32_t(i) * 10 + next(10);
+            const std::uint32_t end = start + 1 + next(120);
+            text += QStringLiteral(R"({"ph":"b","cat":"c","name":"t%1","id":"%2","pid":%3,"tid":1,"ts":%4},)"
+                                   R"({"ph":"e","cat":"c","name":"t%1","id":"%2","pid":%3,"tid":1,"ts":%5},)")
+                        .arg(i % 5)
+                        .arg(i)
+                        .arg(pid)
+                        .arg(start)
+                        .arg(end)
+                        .toUtf8();
+        }
+        text.chop(1);
+        text += "]";
+        LoadResult r = loadText(text);
+        QVERIFY2(r.ok(), r.error.toString().c_str());
+        const Profile& p = *r.profile;
+        const TaskPacking packing(p);
+        QCOMPARE(packing.taskCount(), std::size_t(42));
+        const Time us = 1000;
+        // The tasks a layout's rows show within a screen, as Auto counts them.
+        auto within = [](const TaskLaneRows& lanes, int screen) {
+            std::size_t shown = 0;
+            for (const TaskLaneRows::Row& row : lanes.rows()) {
+                if (row.y >= screen)
+                    break;
+                shown += row.kind == TaskLaneRows::Kind::Task ? 1 : row.kind == TaskLaneRows::Kind::Packed ? row.count : 0;
+            }
+            return shown;
+        };
+        int packedChosen = 0;
+        int perTaskChosen = 0;
+        for (const auto& [from, to] : std::vector<std::pair<Time, Time>>{{-1, 0}, {0, 50}, {100, 180}, {300, 310}, {5000, 6000}}) {
+            for (const int screen : {0, 19, 20, 38, 39, 56, 100, 200, 400, 1000, 5000}) {
+                TaskLaneRows::Options o;
+                o.onlyInRange = from >= 0;
+                o.from = p.startTime() + from * us;
+                o.to = p.startTime() + to * us;
+                o.headerHeight = kHeader;
+                o.rowHeight = kRow;
+                o.screen = screen;
+                TaskLaneRows perTask;
+                TaskLaneRows packed;
+                TaskLaneRows automatic;
+                perTask.setTasks(packing, p.trackCount());
+                packed.setTasks(packing, p.trackCount());
+                automatic.setTasks(packing, p.trackCount());
+                o.layout = TaskLaneRows::Layout::PerTask;
+                perTask.build(p, nullptr, o);
+                o.layout = TaskLaneRows::Layout::Packed;
+                packed.build(p, nullptr, o);
+                o.layout = TaskLaneRows::Layout::Auto;
+                automatic.build(p, nullptr, o);
+                const bool packedWins = within(packed, screen) > within(perTask, screen);
+                const QByteArray where = QStringLiteral("range %1-%2, screen %3").arg(from).arg(to).arg(screen).toUtf8();
+                QVERIFY2(automatic.packedShown() == packedWins, where.constData());
+                const TaskLaneRows& chosen = packedWins ? packed : perTask;
+                QVERIFY2(describe(p, automatic) == describe(p, chosen), where.constData());
+                QVERIFY2(automatic.taskCount() == chosen.taskCount(), where.constData());
+                (packedWins ? packedChosen : perTaskChosen)++;
+            }
+        }
+        // Both layouts are chosen somewhere on this grid: the test sees both ways.
+        QCOMPARE(packedChosen, 10);
+        QCOMPARE(perTaskChosen, 45);
+    }
+
     // Which tasks are listed: every one, or those that ran, from packings
     // made ahead (the loading thread's) or packed by TaskLaneRows itself.
     void listsTheTasksThatRan_data()
