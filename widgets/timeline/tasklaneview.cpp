@@ -114,7 +114,7 @@ void TaskLaneView::setOrder(Order order)
     if (order == m_order)
         return;
     m_order = order;
-    rebuild();
+    rebuildRows();
 }
 
 void TaskLaneView::setLayout(Layout layout)
@@ -122,7 +122,7 @@ void TaskLaneView::setLayout(Layout layout)
     if (layout == m_layout)
         return;
     m_layout = layout;
-    rebuild();
+    rebuildRows();
 }
 
 void TaskLaneView::setOnlyTasksInView(bool only)
@@ -130,7 +130,7 @@ void TaskLaneView::setOnlyTasksInView(bool only)
     if (only == m_onlyInView)
         return;
     m_onlyInView = only;
-    rebuild();
+    rebuildRows();
 }
 
 void TaskLaneView::rangeChanged()
@@ -138,7 +138,7 @@ void TaskLaneView::rangeChanged()
     if (m_onlyInView) {
         // Keep the scroll position across the new list of rows.
         const int scroll = m_scroll->value();
-        rebuild();
+        rebuildRows();
         m_scroll->setValue(scroll);
     }
     update();
@@ -176,7 +176,12 @@ void TaskLaneView::collectTasks()
 
 void TaskLaneView::rebuild()
 {
-    m_related.clear();
+    rebuildRows();
+    computeRelated();
+}
+
+void TaskLaneView::rebuildRows()
+{
     m_lanes.clearRows();
     const Profile* p = shownProfile();
     // The lanes live on the time axis; the aggregated view has none.
@@ -187,7 +192,6 @@ void TaskLaneView::rebuild()
                        m_rowHeight, m_builtScreen});
     updateScrollBar();
     m_scroll->setValue(0);
-    computeRelated();
     update();
 }
 
@@ -242,7 +246,7 @@ void TaskLaneView::resizeEvent(QResizeEvent* event)
         return;
     const Layout before = effectiveLayout();
     const int scroll = m_scroll->value();
-    rebuild();
+    rebuildRows();
     if (effectiveLayout() == before) // the same rows: stay where the user was
         m_scroll->setValue(scroll);
 }

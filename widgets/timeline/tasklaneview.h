@@ -89,7 +89,13 @@ private:
     void collectTasks();
     // The profile the rows were built from, while it is the open one.
     const Profile* shownProfile() const;
+    // The rows and the selected task's relations, for a new profile or
+    // view mode.
     void rebuild();
+    // The rows only, for a new range, order, layout or height: the
+    // relations do not change with them, and finding them walks every
+    // measurement after the selected one.
+    void rebuildRows();
     void rangeChanged();
     void selectionChanged();
     void computeRelated();
