@@ -272,6 +272,31 @@ int main(int argc, char** argv)
     }
     std::printf("worst frame (zoom + icicle + lanes): %.2f ms\n", worst);
 
+    // The same zooms with the first async task selected, as a user who
+    // clicked a task and zooms around it: the lanes then show its creator
+    // and what it created, found when it is selected, not at each zoom.
+    MeasurementId firstTask = kNone;
+    for (MeasurementId id = 0; id < profile->measurementCount() && firstTask == kNone; ++id) {
+        if (profile->measurement(id).isAsync())
+            firstTask = id;
+    }
+    if (firstTask != kNone) {
+        axis.selectItem(kNone, firstTask);
+        std::vector<double> zooms;
+        for (double zoom = 1; span / zoom >= 1'000; zoom *= 10) {
+            const Time visible = Time(double(span) / zoom);
+            const Time centre = from + Time(double(span) * 0.37);
+            const auto zoomStart = Clock::now();
+            axis.setVisibleRange(centre - visible / 2, centre + visible / 2, TimeAxis::History::Skip);
+            zooms.push_back(msSince(zoomStart));
+        }
+        std::sort(zooms.begin(), zooms.end());
+        std::printf("zoom, a task selected (%zu measurements after it): %.2f / %.2f / %.2f ms (min / median / max of %zu)\n",
+                    profile->measurementCount() - firstTask - 1, zooms.front(), zooms[zooms.size() / 2], zooms.back(),
+                    zooms.size());
+        axis.selectItem(kNone, kNone);
+    }
+
     // A selection rather than a zoom: the rank panel and the usage chart
     // recompute for it. Whole profile first (the rank shown after loading),
     // then ranges centred in it, the long ones being the expensive ones.
