@@ -176,16 +176,46 @@ void Profile::keepMeasurements(std::vector<Measurement>&& measurements, std::siz
     if (total > kKeptWhole)
         throw FormatError("too many measurements");
     m_wholeMeasurements.resize(total);
+    m_wholeIds.resize(total);
     parallelSlices(count, [&](std::size_t from, std::size_t to) {
         std::size_t next = wholeBegin[from / kParallelSlice];
         for (std::size_t id = from; id < to; ++id) {
             if (m_measurementRefs[id] != kKeptWhole)
                 continue;
             m_wholeMeasurements[next] = measurements[id];
+            m_wholeIds[next] = MeasurementId(id);
             m_measurementRefs[id] = kKeptWhole | std::uint32_t(next++);
         }
     });
     std::vector<Measurement>().swap(measurements);
+}
+
+std::vector<MeasurementId> Profile::createdBy(MeasurementId id) const
+{
+    std::vector<MeasurementId> created;
+    if (id >= measurementCount())
+        return created;
+    for (std::size_t k = 0; k < m_wholeMeasurements.size(); ++k) {
+        if (m_wholeMeasurements[k].creator == id)
+            created.push_back(m_wholeIds[k]);
+    }
+    // A plain call's creator is the measurement of its interval's parent
+    // (plainCall), one depth above it on its track and around it.
+    for (const IntervalId parent : intervalsOf(id)) {
+        const Interval& around = m_intervals[parent];
+        const TrackId track = trackOf(parent);
+        // Up to its end included: a call of no length may end it.
+        const Time to = around.end == kTimeMax ? around.end : around.end + 1;
+        const auto [first, last] = overlapping(track, depthOf(parent) + 1, around.start, to);
+        for (IntervalId child = first; child < last; ++child) {
+            const Interval& iv = m_intervals[child];
+            if (iv.parent == parent && !(m_measurementRefs[iv.measurement] & kKeptWhole))
+                created.push_back(iv.measurement);
+        }
+    }
+    std::sort(created.begin(), created.end());
+    created.erase(std::unique(created.begin(), created.end()), created.end());
+    return created;
 }
 
 int Profile::depthOf(IntervalId id) const
@@ -237,7 +267,8 @@ std::vector<Profile::MemoryPart> Profile::memoryBreakdown() const
         {"measurements: label", m_measurementLabels.capacity() * sizeof(std::uint16_t)
                                     + m_measurementLabelsWide.capacity() * sizeof(LabelId)},
         {"measurements: interval", m_measurementRefs.capacity() * sizeof(std::uint32_t)},
-        {"measurements kept whole", m_wholeMeasurements.capacity() * sizeof(Measurement)},
+        {"measurements kept whole", m_wholeMeasurements.capacity() * sizeof(Measurement)
+                                        + m_wholeIds.capacity() * sizeof(MeasurementId)},
         {"track of each 4,096th interval", m_trackAtBlock.capacity() * sizeof(TrackId)},
         {"interval lists", m_intervalLists.capacity() * sizeof(IntervalId)},
         {"tracks", tracks},

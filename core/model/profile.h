@@ -188,6 +188,11 @@ public:
         const std::uint32_t ref = m_measurementRefs[id];
         return (ref & kKeptWhole) ? m_wholeMeasurements[ref & ~kKeptWhole] : plainCall(labelOf(id), ref);
     }
+    // The measurements whose creator is `id`, by id. Without a walk over
+    // every measurement (0.1 s at 5 M, rebuilding each): the plain calls
+    // among them are the children of its intervals in the nesting, the
+    // others are among those kept whole.
+    std::vector<MeasurementId> createdBy(MeasurementId id) const;
     // measurement(id).label without rebuilding the rest.
     LabelId labelOf(MeasurementId id) const
     {
@@ -421,6 +426,7 @@ private:
     std::vector<std::uint16_t> m_measurementLabels; // by id, unless wide
     std::vector<LabelId> m_measurementLabelsWide; // by id, when over 65,536 labels
     std::vector<Measurement> m_wholeMeasurements; // those not plain calls, by id
+    std::vector<MeasurementId> m_wholeIds; // their ids, in the same order
     std::vector<TrackId> m_trackAtBlock; // trackOf(block << kTrackBlockShift)
     // Interval lists of measurements with other than one interval: a count
     // followed by that many ids. Entry 0 is the shared empty list.

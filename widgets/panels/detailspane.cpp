@@ -188,14 +188,11 @@ void DetailsPane::refresh()
             html += tr("… and %1 more").arg(triggered - 20);
         html += QStringLiteral("</p>");
     }
-    int children = 0;
+    const std::vector<MeasurementId> created = p->createdBy(id);
+    const std::size_t children = created.size();
     QString list;
-    for (MeasurementId c = id + 1; c < p->measurementCount(); ++c) {
-        if (p->measurement(c).creator != id)
-            continue;
-        if (++children <= 20)
-            list += QStringLiteral("<a href='m:%1'>%2</a><br>").arg(c).arg(esc(std::string(p->labelName(p->measurement(c).label))));
-    }
+    for (std::size_t k = 0; k < children && k < 20; ++k)
+        list += QStringLiteral("<a href='m:%1'>%2</a><br>").arg(created[k]).arg(esc(std::string(p->labelName(p->labelOf(created[k])))));
     if (children > 0) {
         html += QStringLiteral("<p><b>%1</b><br>%2").arg(tr("created %1").arg(children), list);
         if (children > 20)

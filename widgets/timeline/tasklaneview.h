@@ -70,7 +70,6 @@ public:
     // The row of a task in widget coordinates (empty if out of view).
     QRect rowRect(MeasurementId task) const;
     void scrollToTask(MeasurementId task);
-    // The selected task's creator, or a task the lanes list that it created.
     bool isRelated(MeasurementId task) const { return m_related.count(task) != 0; }
 
 protected:
@@ -94,8 +93,7 @@ private:
     // view mode.
     void rebuild();
     // The rows only, for a new range, order, layout or height: the
-    // relations do not change with them, and finding them walks every
-    // task listed.
+    // relations do not change with them.
     void rebuildRows();
     void rangeChanged();
     void selectionChanged();

@@ -1,4 +1,5 @@
 #include "profilebuilder.h"
+#include "profileloader.h"
 
 #include "testsupport.h"
 
@@ -114,7 +115,8 @@ private Q_SLOTS:
         for (const Profile::MemoryPart& part : p->memoryBreakdown())
             if (std::string_view(part.name) == "measurements kept whole")
                 whole = part.bytes;
-        QCOMPARE(whole, std::size_t(keptWhole) * sizeof(Measurement));
+        // Each with its id beside it (createdBy).
+        QCOMPARE(whole, std::size_t(keptWhole) * (sizeof(Measurement) + sizeof(MeasurementId)));
     }
 
     // trackOf, and the track a plain call is rebuilt with, against a search
@@ -211,6 +213,51 @@ private Q_SLOTS:
         for (const Profile::MemoryPart& part : p->memoryBreakdown())
             parts[part.name] = part.bytes;
         QCOMPARE(parts["measurements: label"], std::size_t(labels * bytesPerLabel));
+    }
+
+    // createdBy finds what a measurement created without walking every
+    // measurement: for every sample profile of every format, it must give
+    // what that walk gives, for each measurement that created anything
+    // and for others spread over the ids (at most 2,000 of each).
+    void createdByMatchesAWalk_data()
+    {
+        QTest::addColumn<QString>("path");
+        QDirIterator it(test::dataPath(QStringLiteral("samples")), QDir::Files, QDirIterator::Subdirectories);
+        int rows = 0;
+        while (it.hasNext()) {
+            const QString path = it.next();
+            if (path.endsWith(QStringLiteral(".md")) || !ProfileLoader::detect(path).ok())
+                continue;
+            QTest::newRow(qPrintable(QDir(test::dataPath(QStringLiteral("samples"))).relativeFilePath(path))) << path;
+            ++rows;
+        }
+        QVERIFY(rows >= 60);
+    }
+    void createdByMatchesAWalk()
+    {
+        QFETCH(QString, path);
+        const LoadResult loaded = ProfileLoader::load(path);
+        if (!loaded.ok())
+            QSKIP("not a profile that loads");
+        const Profile& p = *loaded.profile;
+        std::map<MeasurementId, std::vector<MeasurementId>> walk;
+        for (MeasurementId id = 0; id < p.measurementCount(); ++id) {
+            const MeasurementId creator = p.measurement(id).creator;
+            if (creator != kNone && creator < p.measurementCount())
+                walk[creator].push_back(id);
+        }
+        std::size_t checked = 0;
+        for (const auto& [creator, created] : walk) {
+            if (checked++ == 2000)
+                break;
+            QCOMPARE(p.createdBy(creator), created);
+        }
+        const std::size_t stride = std::max<std::size_t>(1, p.measurementCount() / 2000);
+        for (MeasurementId id = 0; id < p.measurementCount(); id += MeasurementId(stride)) {
+            const auto found = walk.find(id);
+            QCOMPARE(p.createdBy(id), found == walk.end() ? std::vector<MeasurementId>{} : found->second);
+        }
+        QCOMPARE(p.createdBy(MeasurementId(p.measurementCount())), std::vector<MeasurementId>{});
     }
 };
 
