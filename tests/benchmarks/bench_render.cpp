@@ -233,15 +233,18 @@ int main(int argc, char** argv)
     std::printf("%-12s %8s %10s %24s %24s %10s %10s\n", "visible", "tasks", "zoom (ms)", "icicle", "task lanes",
                 "usage", "range rank");
     double worst = 0;
-    for (double zoom = 1; span / zoom >= 1'000; zoom *= 10) {
+    // The zoom itself, to 1/`zoom` of the profile centred at 37 % of it
+    // (not at an edge, not at a round number): the views react to the new
+    // range (the lanes list the tasks alive in it). Its milliseconds.
+    const auto zoomTo = [&](double zoom) {
         const Time visible = Time(double(span) / zoom);
-        // Centred at 37 % of the profile: not at an edge, not at a round number.
         const Time centre = from + Time(double(span) * 0.37);
-        // The zoom itself: the views react to the new range (the lanes
-        // list the tasks alive in it).
         const auto zoomStart = Clock::now();
         axis.setVisibleRange(centre - visible / 2, centre + visible / 2, TimeAxis::History::Skip);
-        const double zoomMs = msSince(zoomStart);
+        return msSince(zoomStart);
+    };
+    for (double zoom = 1; span / zoom >= 1'000; zoom *= 10) {
+        const double zoomMs = zoomTo(zoom);
         const Figures plot = time(frames, [&] {
             QPainter painter(&icicleImage);
             icicle.paintContent(painter, icicleSize, 0);
@@ -286,13 +289,8 @@ int main(int argc, char** argv)
         axis.selectItem(kNone, firstTask);
         std::printf("select the first task (the lanes mark what it created): %.2f ms\n", msSince(selectStart));
         std::vector<double> zooms;
-        for (double zoom = 1; span / zoom >= 1'000; zoom *= 10) {
-            const Time visible = Time(double(span) / zoom);
-            const Time centre = from + Time(double(span) * 0.37);
-            const auto zoomStart = Clock::now();
-            axis.setVisibleRange(centre - visible / 2, centre + visible / 2, TimeAxis::History::Skip);
-            zooms.push_back(msSince(zoomStart));
-        }
+        for (double zoom = 1; span / zoom >= 1'000; zoom *= 10)
+            zooms.push_back(zoomTo(zoom));
         std::sort(zooms.begin(), zooms.end());
         std::printf("zoom, a task selected (%zu measurements after it): %.2f / %.2f / %.2f ms (min / median / max of %zu)\n",
                     profile->measurementCount() - firstTask - 1, zooms.front(), zooms[zooms.size() / 2], zooms.back(),
