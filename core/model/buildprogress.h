@@ -31,6 +31,10 @@ public:
     // now on every report, and every Counter::done and Share::at on any
     // thread, first throws LoadCancelled if `cancel` is set (null: never).
     void stopOn(const std::atomic<bool>* cancel) { m_cancel = cancel; }
+    const std::atomic<bool>* cancel() const { return m_cancel; }
+    // Throws LoadCancelled if that cancel is set (from any thread): for a
+    // long loop between reports.
+    void stopIfCancelled() const;
 
     // The next step begins.
     void begin(const char* what);
@@ -90,8 +94,6 @@ public:
     };
 
 private:
-    void stopIfCancelled() const;
-
     Report m_report;
     const std::atomic<bool>* m_cancel = nullptr;
     int m_step;

@@ -1,11 +1,10 @@
 #include "profilefinisher.h"
 
 #include "cancellableless.h"
-#include "creationtree.h"
+#include "creationorder.h"
 #include "freshmemory.h"
 #include "hugepages.h"
 #include "loaderror.h"
-#include "mergehalves.h"
 #include "parallel.h"
 #include "permuteinplace.h"
 #include "profilebuilder.h"
@@ -13,7 +12,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cmath>
 #include <functional>
 #include <new>
 #include <numeric>
@@ -551,24 +549,13 @@ MeasurementId ProfileFinisher::innermostRunningAt(std::span<const Interval> inte
     return kNone;
 }
 
-// Step 7. Measurements are numbered in creation order, creators first: a
-// creator is created no later than what it creates, and on equal times it is
-// shallower in the creation tree. Analyses rely on creator < id. Needs the
-// final creators (resolveCreators); renumbers everything that names a
-// measurement (intervals, triggers, wakes, the layout's per-measurement
-// arrays), so that the steps after it see the final ids.
+// Step 7. Measurements are numbered in creation order (CreationOrder),
+// creators first: analyses rely on creator < id. Needs the final creators
+// (resolveCreators); renumbers everything that names a measurement
+// (intervals, triggers, wakes, the layout's per-measurement arrays), so
+// that the steps after it see the final ids.
 void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
 {
-    struct Key {
-        Time created;
-        std::uint32_t depth;
-        IntervalId first;
-        MeasurementId id;
-        bool operator<(const Key& o) const
-        {
-            return std::tie(created, depth, first, id) < std::tie(o.created, o.depth, o.first, o.id);
-        }
-    };
     const std::size_t count = m_measurements.size();
     // Element-wise loops over millions of entries run on every core.
     // Buffers are freed as soon as done with: this is the peak of a load's
@@ -579,58 +566,11 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
             fn(from, to);
         });
     };
-    static_assert(std::is_trivially_destructible_v<Key> && std::is_trivially_destructible_v<Interval>);
-    Key* const keys = reinterpret_cast<Key*>(scratch(count * sizeof(Key)));
-    // The depths are found in the keys: an array of them beside was a
-    // fresh 4 bytes per measurement to fault in.
-    slicesOf(count, [&](std::size_t from, std::size_t to) {
-        for (std::size_t id = from; id < to; ++id)
-            ::new (keys + id) Key{m_measurements[id].created, kNone, m_firstInterval[id], MeasurementId(id)};
-    });
-    m_progress.within("the creators' depths");
-    CreationTree::depths(m_measurements, diagnostics(), [keys](MeasurementId id) -> std::uint32_t& { return keys[id].depth; });
-    if (std::is_sorted(keys, keys + count)) {
-        releaseScratch();
-        return;
-    }
-    // Both halves sorted at once, then merged into the new order (keys are
-    // unique: the same order as one sort, whatever the algorithm). A merge
-    // sort: sample layouts add calls as they return, children before their
-    // caller, and on that order introsort fell back to heapsort (the
-    // biggest cost of a 5M-sample perf load's build; a third faster now).
-    // Its buffer, half of a half, stays below the load's peak memory.
-    const std::size_t half = count / 2;
-    // Seconds at 50 M: told as the share of the comparisons a merge sort
-    // makes (h log2 h for each half of h, an estimate: fewer when the keys
-    // are partly in order), counted on both cores.
-    BuildProgress::Share sorting(m_progress, "sorting");
-    std::atomic<std::uint64_t> ticks{0};
-    const std::uint64_t comparisons = std::uint64_t(double(count) * std::log2(std::max<double>(2, double(half))));
-    const std::function<void()> tick = [&] { sorting.at(++ticks * kComparisonsPerCheck, comparisons); };
-    parallelFor(2, [keys, count, half, cancel, &tick](std::size_t part) {
-        const CancellableLess less(cancel, std::less<Key>(), &tick);
-        if (part == 0)
-            std::stable_sort(keys, keys + half, less);
-        else
-            std::stable_sort(keys + half, keys + count, less);
-    });
-    checkCancel(cancel);
-    m_progress.within("merging");
-    std::vector<MeasurementId> order; // new position -> old id
-    assignFresh(order, count);
-    mergeHalvesFromBothEnds(keys, half, count, std::less<Key>(), order.data(), [](const Key& key) { return key.id; });
+    std::vector<MeasurementId> newId = CreationOrder::newIds(
+        m_measurements, m_firstInterval, scratch(count * CreationOrder::kScratchBytes), diagnostics(), m_progress);
     releaseScratch();
-
-    // Every old id's new one, and only then the order is freed: buffers
-    // are freed as soon as done with.
-    m_progress.within("renumbering");
-    std::vector<MeasurementId> newId;
-    assignFresh(newId, count);
-    slicesOf(count, [&](std::size_t from, std::size_t to) {
-        for (std::size_t i = from; i < to; ++i)
-            newId[order[i]] = MeasurementId(i);
-    });
-    std::vector<MeasurementId>().swap(order);
+    if (newId.empty())
+        return;
     // Everything that names a measurement is renamed before the
     // measurements move, which consumes newId.
     slicesOf(count, [&](std::size_t from, std::size_t to) {

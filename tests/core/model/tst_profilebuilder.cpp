@@ -399,11 +399,17 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("order");
         QTest::addColumn<int>("count");
-        // 70,001: the halves merged from both ends meet mid-run, and the
-        // permutation's second pass is shared in pieces of 65,536.
+        QTest::addColumn<bool>("wide");
+        // 70,001: the permutation's second pass is shared in pieces of
+        // 65,536. Wide: the times spread over 2^62 ns, which with the
+        // creation depths (up to count - 1) does not fit the radix sort's
+        // 64-bit key from 3 measurements on: the comparison sort orders
+        // them, its halves merged from both ends meeting mid-run.
         for (const int count : {1, 2, 3, 1000, 70'001}) {
-            for (const char* order : {"creation", "reversed", "rotated", "shuffled"})
-                QTest::addRow("%s %d", order, count) << QString(order) << count;
+            for (const bool wide : {false, true}) {
+                for (const char* order : {"creation", "reversed", "rotated", "shuffled"})
+                    QTest::addRow("%s %d%s", order, count, wide ? " wide" : "") << QString(order) << count << wide;
+            }
         }
     }
 
@@ -411,6 +417,10 @@ private Q_SLOTS:
     {
         QFETCH(QString, order);
         QFETCH(int, count);
+        QFETCH(bool, wide);
+        const Time origin = wide ? -(Time(1) << 61) : 0;
+        const Time step = wide ? (Time(1) << 62) / std::max(1, count - 1) : 10;
+        const auto createdAt = [&](int r) { return origin + Time(r) * step; };
         std::vector<int> ranks(std::size_t(count), 0); // the creation rank of the k-th added
         std::iota(ranks.begin(), ranks.end(), 0);
         if (order == "reversed")
@@ -421,13 +431,13 @@ private Q_SLOTS:
             std::shuffle(ranks.begin(), ranks.end(), std::mt19937(45));
         ProfileBuilder b("test");
         const TrackId t = addThread(b);
-        // Measurement of rank r: created at 10 r, finished 5 later, named
-        // "m<r>", created by rank r - 1 (rank 0 by none).
+        // Measurement of rank r: created at createdAt(r), finished 5 later,
+        // named "m<r>", created by rank r - 1 (rank 0 by none).
         std::vector<MeasurementId> idOfRank(std::size_t(count), kNone);
         for (const int r : ranks) {
-            const MeasurementId id = b.addMeasurement(t, b.label("m" + std::to_string(r)), Time(r) * 10, kNone);
-            b.finish(id, Time(r) * 10 + 5, FinalState::Completed);
-            b.addInterval(id, Time(r) * 10, Time(r) * 10 + 5, std::uint32_t(r));
+            const MeasurementId id = b.addMeasurement(t, b.label("m" + std::to_string(r)), createdAt(r), kNone);
+            b.finish(id, createdAt(r) + 5, FinalState::Completed);
+            b.addInterval(id, createdAt(r), createdAt(r) + 5, std::uint32_t(r));
             idOfRank[std::size_t(r)] = id;
         }
         for (int r = 1; r < count; ++r)
@@ -438,14 +448,52 @@ private Q_SLOTS:
             const MeasurementId id = MeasurementId(r);
             const Measurement m = p->measurement(id);
             QCOMPARE(qstr(p->labelName(m.label)), QStringLiteral("m%1").arg(r));
-            QCOMPARE(m.created, Time(r) * 10);
-            QCOMPARE(m.finished, Time(r) * 10 + 5);
+            QCOMPARE(m.created, createdAt(r));
+            QCOMPARE(m.finished, createdAt(r) + 5);
             QCOMPARE(m.creator, r == 0 ? kNone : MeasurementId(r - 1));
             const auto intervals = p->intervalsOf(id);
             QCOMPARE(intervals.size(), std::size_t(1));
             QCOMPARE(p->interval(intervals.front()).measurement, id);
-            QCOMPARE(p->interval(intervals.front()).start, Time(r) * 10);
+            QCOMPARE(p->interval(intervals.front()).start, createdAt(r));
         }
+    }
+
+    // Measurements created at one time and depth are ordered by their first
+    // interval, then by the order they were added: what the radix sort's
+    // key leaves equal is ordered after it.
+    void equalCreationsOrderByFirstInterval_data()
+    {
+        QTest::addColumn<QList<int>>("starts"); // of each one's interval, in the order added; -1: none
+        QTest::addColumn<QStringList>("expected"); // names in the final order
+        QTest::newRow("by start") << QList<int>{50, 10, 40, 20, 30} << QStringList{"m1", "m3", "m4", "m2", "m0"};
+        QTest::newRow("in order already") << QList<int>{10, 20, 30} << QStringList{"m0", "m1", "m2"};
+        // No interval: kNone, after every interval; among them, as added.
+        QTest::newRow("some without") << QList<int>{-1, 30, -1, 10} << QStringList{"m3", "m1", "m0", "m2"};
+    }
+
+    void equalCreationsOrderByFirstInterval()
+    {
+        QFETCH(QList<int>, starts);
+        QFETCH(QStringList, expected);
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        // A later one on its own, so that the key's bytes differ.
+        const MeasurementId late = b.addMeasurement(t, b.label("late"), 1000, kNone);
+        b.finish(late, 1005, FinalState::Completed);
+        b.addInterval(late, 1000, 1005, 0);
+        for (int k = 0; k < starts.size(); ++k) {
+            const MeasurementId id = b.addMeasurement(t, b.label("m" + std::to_string(k)), 5, kNone);
+            b.finish(id, 100, FinalState::Completed);
+            if (starts[k] >= 0)
+                b.addInterval(id, starts[k], starts[k] + 5, std::uint32_t(k));
+        }
+        const auto p = b.build();
+        QCOMPARE(p->measurementCount(), std::size_t(starts.size() + 1));
+        QStringList names;
+        for (MeasurementId id = 0; id < MeasurementId(starts.size()); ++id)
+            names << qstr(p->labelName(p->measurement(id).label));
+        QCOMPARE(names, expected);
+        QCOMPARE(qstr(p->labelName(p->measurement(MeasurementId(starts.size())).label)), QStringLiteral("late"));
     }
 
     // Args (Profile::argsOf) follow their measurement through the ordering,
