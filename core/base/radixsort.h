@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace runlane {

@@ -1,8 +1,11 @@
 #pragma once
 
 #include "diagnostics.h"
+#include "parallel.h"
 #include "profiletypes.h"
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -31,15 +34,57 @@ void CreationTree::depths(std::span<Measurement> measurements, Diagnostics& diag
 {
     constexpr std::uint32_t kUnknown = kNone;
     constexpr std::uint32_t kOnPath = kNone - 1;
+    constexpr std::uint32_t kGaveUp = kNone - 2; // unknown: the first pass went too far from it
+    const auto known = [](std::uint32_t depth) { return depth < kGaveUp; };
+    // First, on every core, what a short walk up the creators settles: a
+    // chain that reaches a root, or a depth found already, within kSteps
+    // creators (nearly every measurement: a call's creator is its caller).
+    // The creators do not change in this pass, and a depth is only ever
+    // the one value, whichever core writes it, so the writes race
+    // harmlessly (relaxed atomics). A walk that goes further, as around a
+    // cycle, gives up and marks its path so that others stop there; all
+    // that is left to the second pass, which is the one-thread walk below
+    // in id order, and so finds and cuts each cycle where one thread would
+    // (the first pass settles nothing a cycle leads to). At 20 M the one
+    // thread alone took 0.2 s.
+    constexpr std::size_t kSteps = 64;
+    parallelSlices(measurements.size(), [&](std::size_t from, std::size_t to) {
+        std::vector<MeasurementId> path;
+        path.reserve(kSteps);
+        const auto load = [&](MeasurementId id) { return std::atomic_ref(depthAt(id)).load(std::memory_order_relaxed); };
+        const auto store = [&](MeasurementId id, std::uint32_t depth) {
+            std::atomic_ref(depthAt(id)).store(depth, std::memory_order_relaxed);
+        };
+        for (MeasurementId id = MeasurementId(from); id < to; ++id) {
+            if (load(id) != kUnknown)
+                continue;
+            path.clear();
+            MeasurementId cur = id;
+            std::uint32_t base = kGaveUp;
+            while (path.size() < kSteps) {
+                path.push_back(cur);
+                const MeasurementId creator = measurements[cur].creator;
+                if (creator == kNone) {
+                    base = 0;
+                    break;
+                }
+                const std::uint32_t depth = load(creator);
+                if (known(depth)) {
+                    base = depth + 1;
+                    break;
+                }
+                if (depth == kGaveUp)
+                    break;
+                cur = creator;
+            }
+            for (std::size_t k = path.size(); k-- > 0;)
+                store(path[k], base == kGaveUp ? kGaveUp : base + std::uint32_t(path.size() - 1 - k));
+        }
+    });
     std::vector<MeasurementId> path;
     for (MeasurementId id = 0; id < measurements.size(); ++id) {
-        if (depthAt(id) != kUnknown)
+        if (known(depthAt(id)))
             continue;
-        // Most measurements (calls) have no creator.
-        if (measurements[id].creator == kNone) {
-            depthAt(id) = 0;
-            continue;
-        }
         path.clear();
         MeasurementId cur = id;
         std::uint32_t base = 0;
@@ -59,7 +104,7 @@ void CreationTree::depths(std::span<Measurement> measurements, Diagnostics& diag
                 base = 0;
                 break;
             }
-            if (depthAt(creator) != kUnknown) {
+            if (known(depthAt(creator))) {
                 base = depthAt(creator) + 1;
                 break;
             }
