@@ -47,9 +47,7 @@ std::span<RadixItem> radixSort(std::span<RadixItem> items, std::span<RadixItem> 
     constexpr std::size_t kBuckets = 256;
     using Histogram = std::array<std::size_t, kBuckets>;
     const std::size_t n = items.size();
-    const auto digitOf = [](const RadixItem& item, std::size_t d) {
-        return d < 4 ? (item.low >> (8 * d)) & 0xFF : (item.high >> (8 * (d - 4))) & 0xFF;
-    };
+    const auto digitOf = [](const RadixItem& item, std::size_t d) { return (item.key() >> (8 * d)) & 0xFF; };
     // A digit every item shares needs no pass: found from the bits that
     // differ from the first item's key in any item.
     std::uint64_t differing = 0;
