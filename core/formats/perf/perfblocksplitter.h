@@ -13,7 +13,7 @@ class ChunkedFileReader;
 
 // Cuts `perf script` text into PerfLineBlocks of whole lines (a line the
 // file's chunks split is put back together), in file order, and classifies
-// their lines. Runs on PerfBlockPipeline's producer thread, so it must not
+// their lines. Runs on PerfBlockPipeline's producer thread (BlockPipeline), so it must not
 // touch anything of the load but its input.
 //
 // A line longer than kMaxLine is a FormatError at its first byte; an error
@@ -23,6 +23,7 @@ class ChunkedFileReader;
 class PerfBlockSplitter
 {
 public:
+    using Block = PerfLineBlock;
     // Lines longer than this are no perf script (a binary file, a file of
     // one line): a FormatError rather than a buffer that grows without end.
     // Checked as the chunks of the input arrive, as the reader always did,

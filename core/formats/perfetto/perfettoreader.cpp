@@ -1,16 +1,19 @@
 #include "perfettoreader.h"
 
+#include "blockpipeline.h"
 #include "chunkedfilereader.h"
 #include "loaderror.h"
 #include "perfettoannotations.h"
 #include "perfettodecompressor.h"
 #include "perfettofield.h"
 #include "perfettopacketnames.h"
+#include "perfettopacketsplitter.h"
 #include "perfettotrackevent.h"
 #include "profilebuilder.h"
 #include "protowirereader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <optional>
 #include <vector>
@@ -21,7 +24,6 @@ namespace {
 
 constexpr std::uint32_t kIncrementalStateCleared = 1; // TracePacket.SequenceFlags
 constexpr std::uint32_t kNeedsIncrementalState = 2;
-constexpr const char* kPacket = "TracePacket";
 
 // "7,475"
 std::string grouped(std::uint64_t n)
@@ -36,42 +38,7 @@ std::string grouped(std::uint64_t n)
     return out;
 }
 
-enum class VarintRead { Ok, End, TooLong };
-
-// A varint from the stream; End if the file ends inside it.
-VarintRead readVarint(ChunkedFileReader& in, std::uint64_t& out)
-{
-    out = 0;
-    for (int i = 0; i < 10; ++i) {
-        const int c = in.get();
-        if (c < 0)
-            return VarintRead::End;
-        if (i == 9 && c > 1)
-            return VarintRead::TooLong;
-        out |= std::uint64_t(c & 0x7f) << (7 * i);
-        if ((c & 0x80) == 0)
-            return VarintRead::Ok;
-    }
-    return VarintRead::TooLong;
-}
-
 } // namespace
-
-// The fields of one TracePacket the reader looks at, in one pass: its data
-// is read after the sequence's state is brought up to date, whatever the
-// order of the fields.
-struct PerfettoReader::Packet {
-    std::int64_t offset = 0;
-    bool hasTimestamp = false;
-    std::uint64_t timestamp = 0;
-    std::uint32_t clock = 0; // 0: the sequence's default
-    std::uint32_t sequence = 0;
-    std::uint32_t flags = 0;
-    bool dropped = false;
-    std::optional<ProtoWireReader> interned;
-    std::optional<ProtoWireReader> defaults;
-    std::optional<ProtoWireReader> data;
-};
 
 PerfettoReader::PerfettoReader(ProfileBuilder& builder) : m_builder(builder), m_tracks(builder)
 {
@@ -86,105 +53,53 @@ void PerfettoReader::cutShort(std::int64_t start, const std::string& what)
 
 void PerfettoReader::read(ChunkedFileReader& in)
 {
-    for (;;) {
-        if (in.atEnd())
-            return;
-        const std::int64_t start = in.offset();
-        std::uint64_t tag = 0;
-        VarintRead got = readVarint(in, tag);
-        if (got == VarintRead::End)
-            return cutShort(start, "the file ends inside a field tag");
-        const auto fail = [&](const std::string& why) {
-            // Nothing read yet: this is no trace. Later: the rest is.
-            if (m_packets == 0)
-                throw FormatError("not a Perfetto trace: " + why, -1, start);
-            m_builder.diagnostics().warn("unreadable rest", "the trace is unreadable after packet "
-                                             + grouped(m_packets) + " at byte " + std::to_string(start) + ": "
-                                             + why + "; the rest of the file is ignored");
-        };
-        if (got == VarintRead::TooLong)
-            return fail("a field tag longer than 10 bytes");
-        const std::uint64_t field = tag >> 3;
-        const unsigned type = unsigned(tag & 7);
-        if (m_packets == 0 && m_otherTraceFields == 0 && (field != 1 || type != 2))
-            throw FormatError("not a Perfetto trace: it starts with field " + std::to_string(field) + " of wire type "
-                                  + std::to_string(type) + ", not a packet (field 1, length-delimited)",
-                              -1, start);
-        if (field == 0 || field > 0x1fffffff)
-            return fail("invalid field number " + std::to_string(field));
-        std::uint64_t value = 0;
-        switch (type) {
-        case 0:
-            got = readVarint(in, value);
-            if (got == VarintRead::End)
-                return cutShort(start, "the file ends inside a varint");
-            if (got == VarintRead::TooLong)
-                return fail("field " + std::to_string(field) + ": a varint longer than 10 bytes");
-            ++m_otherTraceFields;
-            continue;
-        case 1:
-        case 5:
-            for (int i = type == 1 ? 8 : 4; i > 0; --i) {
-                if (in.get() < 0)
-                    return cutShort(start, "the file ends inside a fixed-size value");
-            }
-            ++m_otherTraceFields;
-            continue;
-        case 2:
+    using End = PerfettoPacketBlock::End;
+    const std::atomic<bool>* cancel = in.control().cancel;
+    BlockPipeline<PerfettoPacketSplitter> pipeline(in);
+    while (const PerfettoPacketBlock* block = pipeline.next()) {
+        m_otherTraceFields += block->otherTraceFields;
+        const bool scanned = !block->scanned.empty();
+        for (std::size_t i = 0; i < block->packets.size(); ++i) {
+            const PerfettoPacketBlock::Packet& p = block->packets[i];
+            m_packetStart = p.start;
+            packet(block->packet(p), p.offset, 0, scanned && block->scanned[i] ? &block->scans[i] : nullptr);
+        }
+        switch (block->end) {
+        case End::None:
             break;
-        default:
-            return fail("field " + std::to_string(field) + " has wire type " + std::to_string(type)
-                        + ", which a Trace never holds");
+        case End::CutShort:
+            return cutShort(block->endAt, block->what);
+        case End::CutInPacket:
+            return cutShort(block->endAt, "packet " + grouped(m_packets + 1) + " is " + grouped(block->length)
+                                              + " bytes long and " + grouped(block->received) + " are left");
+        case End::Unreadable:
+            // The splitter throws when nothing was read: this is no trace.
+            m_builder.diagnostics().warn("unreadable rest", "the trace is unreadable after packet "
+                                             + grouped(m_packets) + " at byte " + std::to_string(block->endAt)
+                                             + ": " + block->what + "; the rest of the file is ignored");
+            return;
         }
-        got = readVarint(in, value);
-        if (got == VarintRead::End)
-            return cutShort(start, "the file ends inside a packet's length");
-        if (got == VarintRead::TooLong || value > std::uint64_t(INT64_MAX))
-            return fail("field " + std::to_string(field) + ": "
-                        + (got == VarintRead::TooLong ? std::string("a length longer than 10 bytes")
-                                                      : "negative length " + std::to_string(std::int64_t(value))));
-        const std::int64_t payloadStart = in.offset();
-        // A packet whole in the buffer is read where it is: no copy.
-        if (const std::string_view whole = in.buffered(); field == 1 && whole.size() >= value) {
-            m_packetStart = start;
-            packet(whole.substr(0, std::size_t(value)), payloadStart, 0);
-            in.consume(std::size_t(value));
-            continue;
-        }
-        // Else filled as the bytes arrive: a hostile length allocates no
-        // more than the file holds.
-        m_buffer.clear();
-        std::uint64_t received = 0;
-        while (received < value) {
-            const std::string_view chunk = in.buffered();
-            if (chunk.empty())
-                break;
-            const std::size_t take = std::size_t(std::min<std::uint64_t>(chunk.size(), value - received));
-            if (field == 1) // another field is only counted
-                m_buffer.append(chunk.data(), take);
-            received += take;
-            in.consume(take);
-        }
-        if (in.failed())
-            return; // the loader reports the read error
-        if (received < value)
-            return cutShort(start, "packet " + grouped(m_packets + 1) + " is " + grouped(value) + " bytes long and "
-                                       + grouped(received) + " are left");
-        if (field != 1) {
-            ++m_otherTraceFields;
-            continue;
-        }
-        m_packetStart = start;
-        packet(m_buffer, payloadStart, 0);
+        // The producer checks once per chunk it reads, ahead of this
+        // thread: this keeps Cancel as prompt as it was. A load stopped to
+        // keep what was read keeps every packet before the producer's stop
+        // (the cut's byte): those blocks are read first.
+        if (cancel && cancel->load(std::memory_order_relaxed) && !in.control().keepsWhatWasRead())
+            throw LoadCancelled();
     }
 }
 
-void PerfettoReader::packet(std::string_view bytes, std::int64_t offset, int depth)
+void PerfettoReader::packet(std::string_view bytes, std::int64_t offset, int depth, const PerfettoPacketScan* scanned)
 {
     m_builder.pollPreview(m_packets); // a preview of the packets before this one
     ++m_packets;
     try {
-        readPacket(bytes, offset, depth);
+        if (scanned != nullptr) {
+            readPacket(*scanned, bytes, depth);
+        } else {
+            PerfettoPacketScan scan;
+            scan.read(bytes, offset);
+            readPacket(scan, bytes, depth);
+        }
     } catch (const FormatError& e) {
         m_builder.diagnostics().warnWith("malformed packet", [&] {
             std::string where = m_compressedAt >= 0
@@ -199,60 +114,9 @@ void PerfettoReader::packet(std::string_view bytes, std::int64_t offset, int dep
     }
 }
 
-void PerfettoReader::readPacket(std::string_view bytes, std::int64_t offset, int depth)
+void PerfettoReader::readPacket(const PerfettoPacketScan& p, std::string_view bytes, int depth)
 {
-    Packet p;
-    p.offset = offset;
-    ProtoWireReader r(bytes, offset, 1);
-    bool cleared = false;
-    while (r.next()) {
-        switch (r.field()) {
-        case 8:
-            p.timestamp = PerfettoField::varint(r, kPacket);
-            p.hasTimestamp = true;
-            break;
-        case 58:
-            p.clock = std::uint32_t(PerfettoField::varint(r, kPacket));
-            break;
-        case 10:
-            p.sequence = std::uint32_t(PerfettoField::varint(r, kPacket));
-            break;
-        case 13:
-            p.flags = std::uint32_t(PerfettoField::varint(r, kPacket));
-            break;
-        case 41:
-            cleared = PerfettoField::varint(r, kPacket) != 0;
-            break;
-        case 42:
-            p.dropped = PerfettoField::varint(r, kPacket) != 0;
-            break;
-        case 12:
-            PerfettoField::bytes(r, kPacket);
-            p.interned = r;
-            break;
-        case 6: // the data fields read here: messages or bytes, never else
-        case 11:
-        case 43:
-        case 44:
-        case 50:
-        case 60:
-        case 133:
-            PerfettoField::bytes(r, kPacket);
-            p.data = r;
-            break;
-        case 59:
-            PerfettoField::bytes(r, kPacket);
-            p.defaults = r;
-            break;
-        default:
-            // The data oneof holds messages and bytes; the other varints
-            // (trusted_uid, trusted_pid, machine_id, ...) say nothing here.
-            // A field it does not know never hides one it reads.
-            if (r.wireType() == ProtoWireReader::WireType::Len && !p.data)
-                p.data = r;
-            break;
-        }
-    }
+    const std::int64_t offset = p.offset;
     // Packets come in runs of one sequence: the last one's state is kept
     // at hand (nodes of m_sequences never move, and none is erased).
     if (m_lastSequence == nullptr || m_lastSequenceId != p.sequence) {
@@ -264,36 +128,38 @@ void PerfettoReader::readPacket(std::string_view bytes, std::int64_t offset, int
         ++m_lossReports;
         seq.lost = true;
     }
-    if ((p.flags & kIncrementalStateCleared) != 0 || cleared)
+    if ((p.flags & kIncrementalStateCleared) != 0 || p.cleared)
         seq.clearIncrementalState();
     if (seq.lost && (p.flags & kNeedsIncrementalState) != 0) {
         ++m_skippedAfterLoss;
         return;
     }
-    if (p.defaults)
-        packetDefaults(seq, *p.defaults);
-    if (p.interned)
-        internedData(seq, *p.interned);
-    if (!p.data) {
+    if (p.defaults != PerfettoPacketScan::kAbsent)
+        packetDefaults(seq, p.fieldAt(bytes, p.defaults));
+    if (p.interned != PerfettoPacketScan::kAbsent)
+        internedData(seq, p.fieldAt(bytes, p.interned));
+    if (p.data == PerfettoPacketScan::kAbsent) {
         // A packet with a timestamp and nothing else bounds the trace, as
         // every timestamp does in Perfetto (PerfettoTraceWriter writes the
         // profile's span so, where its events end before it).
         Time time = 0;
         const std::uint32_t clock = p.clock != 0 ? p.clock : seq.defaultClock != 0 ? seq.defaultClock : m_clocks.traceClock();
-        if (p.hasTimestamp && p.interned == std::nullopt && p.defaults == std::nullopt
+        if (p.hasTimestamp && p.interned == PerfettoPacketScan::kAbsent && p.defaults == PerfettoPacketScan::kAbsent
             && m_clocks.toTrace(p.sequence, clock, p.timestamp, time))
             m_builder.extendSpan(time);
         return;
     }
-    const ProtoWireReader& data = *p.data;
+    // Read again where it is needed: a track event the splitter read needs
+    // nothing more of it.
+    const auto data = [&] { return p.fieldAt(bytes, p.data); };
     // Its own timestamp is on the clock it defines: never converted.
-    if (data.field() == 6)
-        return clockSnapshot(p, data);
+    if (p.dataField == 6)
+        return clockSnapshot(p, data());
     // Every timestamp moves an incremental clock, whatever the packet holds.
     Time time = 0;
     std::uint32_t clock = p.clock != 0 ? p.clock : seq.defaultClock != 0 ? seq.defaultClock : m_clocks.traceClock();
     const bool timed = p.hasTimestamp && m_clocks.toTrace(p.sequence, clock, p.timestamp, time);
-    switch (data.field()) {
+    switch (p.dataField) {
     case 11:
         if (!p.hasTimestamp) {
             m_builder.diagnostics().warnWith("track event without timestamp", [&] {
@@ -308,21 +174,23 @@ void PerfettoReader::readPacket(std::string_view bytes, std::int64_t offset, int
             });
             return;
         }
-        return trackEvent(p, seq, time);
+        if (p.simpleEvent)
+            return simpleTrackEvent(p, seq, time);
+        return trackEvent(p, data(), seq, time);
     case 60:
-        return m_tracks.describe(data);
+        return m_tracks.describe(data());
     case 50:
-        return compressed(data.payload(), offset, depth, false);
+        return compressed(data().payload(), offset, depth, false);
     case 133:
-        return compressed(data.payload(), offset, depth, true);
+        return compressed(data().payload(), offset, depth, true);
     case 44:
-        return legacyThread(seq, data);
+        return legacyThread(seq, data());
     case 43:
-        return legacyProcess(data);
+        return legacyProcess(data());
     case 36: // synchronization_marker: framing for readers of a ring buffer
         return;
     default:
-        ++m_skipped[data.field()];
+        ++m_skipped[p.dataField];
         return;
     }
 }
@@ -395,7 +263,8 @@ StringId PerfettoReader::eventName(const PerfettoSequence& seq, std::uint64_t ii
     return kEmptyString;
 }
 
-void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time time)
+void PerfettoReader::trackEvent(const PerfettoPacketScan& p, const ProtoWireReader& data, PerfettoSequence& seq,
+                                Time time)
 {
     constexpr const char* kWhat = "TrackEvent";
     PerfettoTrackEvent e;
@@ -410,7 +279,7 @@ void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time tim
     std::vector<ProtoWireReader> annotations;
     bool ownExtraTracks = false;
     bool ownExtraDoubleTracks = false;
-    for (ProtoWireReader r = p.data->message(); r.next();) {
+    for (ProtoWireReader r = data.message(); r.next();) {
         switch (r.field()) {
         case 9: {
             const std::uint64_t type = PerfettoField::varint(r, kWhat);
@@ -500,24 +369,8 @@ void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time tim
         if (args != "{}")
             e.args = m_builder.intern(args);
     }
-    if (e.type == PerfettoTrackEvent::Type::Unspecified) {
-        // Chrome's legacy events (phases of the JSON format) and TYPE_STATE.
-        ++m_skipped[legacy ? 0x10000 + 6 : 0x10000];
+    if (!onTrack(e, hasTrack, legacy, seq))
         return;
-    }
-    if (!hasTrack) {
-        if (seq.hasDefaultTrack) {
-            e.track = seq.defaultTrack;
-        } else if (seq.hasLegacyTrack) {
-            e.track = seq.legacyTrack;
-        } else {
-            m_builder.diagnostics().warnWith("track event without a track", [&] {
-                return "the track event at byte " + std::to_string(p.offset)
-                    + " names no track and its sequence has no default track; dropped";
-            });
-            return;
-        }
-    }
     const std::vector<std::uint64_t>& tracks = ownExtraTracks ? extraTracks : seq.defaultExtraCounterTracks;
     const std::vector<std::uint64_t>& doubleTracks =
         ownExtraDoubleTracks ? extraDoubleTracks : seq.defaultExtraDoubleCounterTracks;
@@ -530,10 +383,53 @@ void PerfettoReader::trackEvent(const Packet& p, PerfettoSequence& seq, Time tim
         e.extraCounters.emplace_back(tracks[i], double(std::int64_t(extraValues[i])));
     for (std::size_t i = 0; i < std::min(extraDoubleValues.size(), doubleTracks.size()); ++i)
         e.extraCounters.emplace_back(doubleTracks[i], std::bit_cast<double>(extraDoubleValues[i]));
-    m_tracks.event(e);
+    m_tracks.event(std::move(e));
 }
 
-void PerfettoReader::clockSnapshot(const Packet& p, const ProtoWireReader& field)
+void PerfettoReader::simpleTrackEvent(const PerfettoPacketScan& p, PerfettoSequence& seq, Time time)
+{
+    // Its fields read already, each once: what trackEvent's loop does with
+    // them; it has no annotations, flows nor extra counters.
+    const PerfettoPacketScan::Event& simple = p.event;
+    PerfettoTrackEvent e;
+    e.time = time;
+    e.offset = p.offset;
+    e.type = simple.type;
+    if (simple.hasNameIid)
+        e.name = eventName(seq, simple.nameIid, p.offset);
+    else if (simple.hasName)
+        e.name = m_builder.intern(simple.name);
+    e.track = simple.track;
+    e.counter = simple.counter;
+    e.hasCounter = simple.hasCounter;
+    if (onTrack(e, simple.hasTrack, false, seq))
+        m_tracks.event(std::move(e));
+}
+
+bool PerfettoReader::onTrack(PerfettoTrackEvent& e, bool hasTrack, bool legacy, const PerfettoSequence& seq)
+{
+    if (e.type == PerfettoTrackEvent::Type::Unspecified) {
+        // Chrome's legacy events (phases of the JSON format) and TYPE_STATE.
+        ++m_skipped[legacy ? 0x10000 + 6 : 0x10000];
+        return false;
+    }
+    if (hasTrack)
+        return true;
+    if (seq.hasDefaultTrack) {
+        e.track = seq.defaultTrack;
+    } else if (seq.hasLegacyTrack) {
+        e.track = seq.legacyTrack;
+    } else {
+        m_builder.diagnostics().warnWith("track event without a track", [&] {
+            return "the track event at byte " + std::to_string(e.offset)
+                + " names no track and its sequence has no default track; dropped";
+        });
+        return false;
+    }
+    return true;
+}
+
+void PerfettoReader::clockSnapshot(const PerfettoPacketScan& p, const ProtoWireReader& field)
 {
     std::vector<PerfettoClocks::Reading> clocks;
     std::uint32_t primary = 0;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "perfettoclocks.h"
+#include "perfettopacketscan.h"
 #include "perfettosequence.h"
 #include "perfettotracks.h"
 
@@ -14,12 +15,13 @@ namespace runlane {
 
 class ChunkedFileReader;
 class ProfileBuilder;
-class ProtoWireReader;
-struct PerfettoTrackEvent;
 
 // A Perfetto protobuf trace (a `Trace`: TracePackets back to back as its
-// field 1) read packet by packet as the file streams in: only one packet is
-// in memory at a time. Each packet is read in the scope of its sequence
+// field 1) read packet by packet as the file streams in: a few blocks of
+// packets are in memory at a time. Another thread cuts the file into blocks
+// and reads the fields of each packet that need no state
+// (PerfettoPacketSplitter in a BlockPipeline); this one reads them in file
+// order. Each packet is read in the scope of its sequence
 // (trusted_packet_sequence_id): its interned data and defaults, its
 // incremental clocks, its data losses. Track descriptors and track events
 // go to PerfettoTracks, clock snapshots to PerfettoClocks; runs of packets
@@ -44,14 +46,18 @@ public:
     Time completeUpTo() const { return m_tracks.completeUpTo(); }
 
 private:
-    struct Packet;
-
-    void packet(std::string_view bytes, std::int64_t offset, int depth);
-    void readPacket(std::string_view bytes, std::int64_t offset, int depth);
-    void trackEvent(const Packet& p, PerfettoSequence& seq, Time time);
+    // `scanned`: its fields read already (PerfettoPacketSplitter), else null.
+    void packet(std::string_view bytes, std::int64_t offset, int depth, const PerfettoPacketScan* scanned = nullptr);
+    void readPacket(const PerfettoPacketScan& p, std::string_view bytes, int depth);
+    void trackEvent(const PerfettoPacketScan& p, const ProtoWireReader& data, PerfettoSequence& seq, Time time);
+    // A track event the scan read whole (PerfettoPacketScan::simpleEvent).
+    void simpleTrackEvent(const PerfettoPacketScan& p, PerfettoSequence& seq, Time time);
+    // False if the event is dropped (counted or told): untyped, or on no
+    // track; else its track is set.
+    bool onTrack(PerfettoTrackEvent& e, bool hasTrack, bool legacy, const PerfettoSequence& seq);
     void internedData(PerfettoSequence& seq, const ProtoWireReader& field);
     void packetDefaults(PerfettoSequence& seq, const ProtoWireReader& field);
-    void clockSnapshot(const Packet& p, const ProtoWireReader& field);
+    void clockSnapshot(const PerfettoPacketScan& p, const ProtoWireReader& field);
     void legacyThread(PerfettoSequence& seq, const ProtoWireReader& field);
     void legacyProcess(const ProtoWireReader& field);
     // A run of compressed_packets (zlib) or zstd_compressed_packets.
@@ -77,7 +83,6 @@ private:
     std::int64_t m_compressedAt = -1;
     // Where the packet being read starts in the file (its field's tag).
     std::int64_t m_packetStart = 0;
-    std::string m_buffer;
 };
 
 } // namespace runlane
