@@ -507,6 +507,39 @@ private Q_SLOTS:
         QCOMPARE(withoutWarnings(*c.profile), withoutWarnings(*first.profile));
     }
 
+    // A cancel that keeps nothing ends the load at any point of it, the
+    // packets read ahead on the other thread or not: the loader says
+    // cancelled, whichever thread sees it first.
+    void cancelled_data()
+    {
+        QTest::addColumn<int>("progressCalls");
+        QTest::newRow("at the first chunk") << 1;
+        QTest::newRow("at the second chunk") << 2;
+        QTest::newRow("at the third chunk") << 3;
+    }
+
+    void cancelled()
+    {
+        QFETCH(int, progressCalls);
+        QByteArray bytes = trace({app(), mainThread()});
+        for (int i = 0; i < 100000; ++i)
+            bytes += trace({slice(std::uint64_t(i) * 10, SliceBegin, 1, "s"), slice(std::uint64_t(i) * 10 + 5, SliceEnd, 1)});
+        QTemporaryDir dir;
+        const QString path = runlane::test::writeTemp(dir, bytes, QStringLiteral("trace.pftrace"));
+        std::atomic<bool> cancel{false};
+        LoadControl control;
+        control.cancel = &cancel;
+        int calls = 0;
+        control.progress = [&](std::int64_t, std::int64_t) {
+            if (++calls == progressCalls)
+                cancel = true;
+        };
+        const LoadResult r = ProfileLoader::load(path, control, FormatRegistry::find("perfetto"));
+        QVERIFY(!r.ok());
+        QVERIFY(r.error.cancelled);
+        QVERIFY(!r.profile);
+    }
+
     // A file cut inside its fourth packet keeps the three before it: the
     // packets take 18, 23, 19 and 19 bytes with their framing.
     void truncated_data()
