@@ -24,7 +24,8 @@ class ChunkedFileReader;
 // The Splitter is built from the input (and `args`) and has a type Block
 // and `bool next(Block&, bool ahead)`: fills the block, false at the end;
 // `ahead` says the caller has blocks waiting, so that work either thread
-// can do is done by the one with time for it. PerfBlockSplitter and
+// can do is done by the one with time for it (SplitterEnd keeps an error
+// met inside a block for the call after it). PerfBlockSplitter and
 // PerfettoPacketSplitter are the two.
 //
 // What the producer throws (a FormatError, LoadCancelled, out of memory)

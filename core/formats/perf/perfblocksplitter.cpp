@@ -47,7 +47,7 @@ void PerfBlockSplitter::fill(PerfLineBlock& block)
     while (content < m_blockBytes) {
         const std::string_view buffer = m_input.buffered();
         if (buffer.empty()) {
-            m_ended = true;
+            m_end.reached();
             return;
         }
         // The lines wholly in the chunk, found in one pass and copied in
@@ -83,7 +83,7 @@ void PerfBlockSplitter::fill(PerfLineBlock& block)
         m_lineOffset = m_input.offset();
         bool ended = true;
         if (!spilledLine(ended)) {
-            m_ended = true;
+            m_end.reached();
             return;
         }
         std::string_view line = m_spill;
@@ -97,7 +97,7 @@ void PerfBlockSplitter::fill(PerfLineBlock& block)
         block.text.insert(block.text.end(), line.begin(), line.end());
         content += line.size();
         if (!ended) {
-            m_ended = true;
+            m_end.reached();
             return;
         }
     }
@@ -106,27 +106,19 @@ void PerfBlockSplitter::fill(PerfLineBlock& block)
 bool PerfBlockSplitter::next(PerfLineBlock& block, bool parseHeaders)
 {
     block.clear();
-    if (m_error) {
-        m_ended = true;
-        std::rethrow_exception(std::exchange(m_error, nullptr));
-    }
-    if (m_ended)
+    if (!m_end.more())
         return false;
-    try {
-        if (!m_started) {
-            m_started = true;
-            if (m_input.buffered().substr(0, 3) == "\xEF\xBB\xBF")
-                m_input.consume(3);
-        }
-        block.text.reserve(m_blockBytes + 256);
-        fill(block);
-    } catch (...) {
-        if (block.lines.empty()) {
-            m_ended = true;
-            throw;
-        }
-        m_error = std::current_exception(); // after the lines before it
-    }
+    m_end.fill(
+        [&] {
+            if (!m_started) {
+                m_started = true;
+                if (m_input.buffered().substr(0, 3) == "\xEF\xBB\xBF")
+                    m_input.consume(3);
+            }
+            block.text.reserve(m_blockBytes + 256);
+            fill(block);
+        },
+        [&] { return !block.lines.empty(); });
     classify(block, parseHeaders);
     return !block.lines.empty();
 }

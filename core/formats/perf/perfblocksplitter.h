@@ -1,9 +1,9 @@
 #pragma once
 
 #include "perflineblock.h"
+#include "splitterend.h"
 
 #include <cstdint>
-#include <exception>
 #include <string>
 #include <string_view>
 
@@ -53,8 +53,7 @@ private:
     std::string m_spill; // a line that spans two chunks
     std::int64_t m_lineOffset = 0;
     bool m_started = false;
-    bool m_ended = false;
-    std::exception_ptr m_error; // thrown by the next call
+    SplitterEnd m_end;
 };
 
 } // namespace runlane

@@ -146,27 +146,19 @@ bool PerfettoPacketSplitter::field(PerfettoPacketBlock& block)
 bool PerfettoPacketSplitter::next(PerfettoPacketBlock& block, bool scan)
 {
     block.clear();
-    if (m_error) {
-        m_ended = true;
-        std::rethrow_exception(std::exchange(m_error, nullptr));
-    }
-    if (m_ended)
+    if (!m_end.more())
         return false;
-    try {
-        block.bytes.reserve(m_blockBytes + 256);
-        while (block.bytes.size() < m_blockBytes) {
-            if (!field(block)) {
-                m_ended = true;
-                break;
+    m_end.fill(
+        [&] {
+            block.bytes.reserve(m_blockBytes + 256);
+            while (block.bytes.size() < m_blockBytes) {
+                if (!field(block)) {
+                    m_end.reached();
+                    break;
+                }
             }
-        }
-    } catch (...) {
-        if (block.packets.empty() && block.otherTraceFields == 0) {
-            m_ended = true;
-            throw;
-        }
-        m_error = std::current_exception(); // after the packets before it
-    }
+        },
+        [&] { return !block.packets.empty() || block.otherTraceFields > 0; });
     if (scan) {
         block.scans.resize(block.packets.size());
         block.scanned.resize(block.packets.size());

@@ -1,10 +1,10 @@
 #pragma once
 
 #include "perfettopacketblock.h"
+#include "splitterend.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 
 namespace runlane {
 
@@ -46,8 +46,7 @@ private:
     ChunkedFileReader& m_input;
     std::size_t m_blockBytes;
     std::uint64_t m_fields = 0; // of the Trace, packets or not
-    bool m_ended = false;
-    std::exception_ptr m_error; // thrown by the next call
+    SplitterEnd m_end;
 };
 
 } // namespace runlane
