@@ -100,7 +100,9 @@ struct ChromeEvent {
     // cleared for each event: the rest are cleared only when the filler
     // set one of them (`hasCold`). A whole event is 15 cache lines, and
     // clearing them all, for each of a million events, was a third of
-    // filling them.
+    // filling them. Readers look at `hasCold` before any field below
+    // `numericArgs` too: the event was filled on the other core, and each
+    // line read is a wait for it to come over.
     bool isObject = true; // false: the array element was not an object
     bool empty = true; // `{}`: no keys at all
     bool hasPh = false;

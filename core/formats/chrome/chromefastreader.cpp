@@ -37,6 +37,22 @@ constexpr std::size_t kMaxBuffer = ChunkedFileReader::kMaxJsonString;
 constexpr std::size_t kJobEvents = 256; // events parsed at a time
 constexpr std::size_t kJobs = 8; // in flight between the threads
 
+// Events between asking for an event's lines and handing it to the sink.
+// The events were filled on the other core, and the sink's first read of
+// each line waited for it to come over. With 8 ahead the sink's share of
+// a 1 M load's samples fell by 13 % (4 ahead: less).
+constexpr std::size_t kPrefetchAhead = 8;
+
+// Asks for the lines of the fields every event sets (ChromeEvent's hot
+// part, up to `numericArgs`).
+void prefetchHot(const ChromeEvent& e)
+{
+    const auto* const first = reinterpret_cast<const char*>(&e);
+    const auto* const end = reinterpret_cast<const char*>(&e.numericArgs + 1);
+    for (const char* line = first; line < end; line += 64)
+        __builtin_prefetch(line);
+}
+
 // Whether `text`, a value the file ends inside, is the start of valid JSON:
 // what the reference reader's parser says past the end of the input, and
 // nowhere before it (nothing is built: the events are not read here).
@@ -638,8 +654,16 @@ ChromeFastReader::Outcome ChromeFastReader::read()
             Job& job = producer.job(item.job);
             if (job.state == Job::Failed)
                 return Outcome::Unsupported;
-            for (std::size_t i = 0; i < job.elements; ++i)
+            const std::size_t count = job.elements;
+            for (std::size_t i = 0; i < count; ++i) {
+                if (i + kPrefetchAhead < count)
+                    prefetchHot(job.events[i + kPrefetchAhead]);
+                // The name's own bytes, once the line that points to them
+                // has come (asked for a few events before).
+                if (i + kPrefetchAhead / 2 < count)
+                    __builtin_prefetch(job.events[i + kPrefetchAhead / 2].name.data());
                 m_sink(job.events[i], m_eventCount++);
+            }
             producer.release(item.job);
             // To keep what was read, the producer says where the cut is.
             if (m_control.cancel && m_control.cancel->load(std::memory_order_relaxed)

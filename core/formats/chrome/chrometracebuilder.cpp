@@ -141,7 +141,7 @@ LabelId ChromeTraceBuilder::labelFor(const ChromeEvent& e)
     static const std::string_view kUnnamed = "(unnamed)";
     static const std::uint64_t kUnnamedHash = hashText(kUnnamed);
     const std::string_view name = e.hasName ? std::string_view(e.name) : kUnnamed;
-    if (!e.argFile.empty())
+    if (e.hasCold && !e.argFile.empty())
         return m_builder.label(name, e.argFile, std::int32_t(e.argLine));
     const std::uint64_t hash = e.hasName ? e.nameHash : kUnnamedHash;
     if ((m_nameCount + 1) * 2 > m_nameSlots.size()) {
@@ -192,7 +192,7 @@ void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
         return;
     }
     const char ph = e.ph[0];
-    if (e.hasArgData && (ph == 'P' || ph == 'I' || ph == 'i') && ChromeEvent::isProfileName(e.name)) {
+    if (e.hasCold && e.hasArgData && (ph == 'P' || ph == 'I' || ph == 'i') && ChromeEvent::isProfileName(e.name)) {
         std::int64_t pid = 0;
         std::int64_t tid = 0;
         resolvePidTid(e, index, pid, tid);

@@ -68,6 +68,8 @@ private:
 
     ProfileBuilder& m_builder;
     PerfettoTracks m_tracks;
+    // The event simpleTrackEvent fills, each time the same (see there).
+    PerfettoTrackEvent m_simpleEvent;
     PerfettoClocks m_clocks;
     std::unordered_map<std::uint32_t, PerfettoSequence> m_sequences;
     std::uint32_t m_lastSequenceId = 0;

@@ -166,7 +166,7 @@ void PerfettoTracks::replay(std::uint64_t uuid)
     const bool replaying = m_replaying;
     m_replaying = true;
     for (PerfettoTrackEvent& e : events)
-        event(std::move(e));
+        event(e);
     m_replaying = replaying;
 }
 
@@ -273,7 +273,7 @@ void PerfettoTracks::bindTrack(std::uint64_t uuid, Descriptor& d)
         *merged = d.track;
 }
 
-void PerfettoTracks::event(PerfettoTrackEvent e)
+void PerfettoTracks::event(PerfettoTrackEvent& e)
 {
     if (!m_replaying) {
         m_inOrder = m_inOrder && e.time >= m_latest;
