@@ -4,6 +4,8 @@
 #include "profilefinisher.h"
 
 #include <algorithm>
+#include <new>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
@@ -55,8 +57,14 @@ TrackId ProfileBuilder::addTrack(const TrackInfo& info)
 
 void ProfileBuilder::reserve(std::size_t count)
 {
-    m_measurements.reserve(count);
-    m_intervals.reserve(count);
+    count = std::min<std::size_t>(count, kAutoCreator);
+    try {
+        m_measurements.reserve(count);
+        m_intervals.reserve(count);
+    } catch (const std::bad_alloc&) {
+        // Nothing reserved that failed; what was stays.
+    } catch (const std::length_error&) {
+    }
 }
 
 MeasurementId ProfileBuilder::addMeasurement(TrackId track, LabelId label, Time created, MeasurementId creator,

@@ -44,7 +44,9 @@ public:
     StringId intern(std::string_view text, std::uint64_t textHash) { return m_profile->m_strings.intern(text, textHash); }
     // Room for about this many intervals and measurements, so that the
     // vectors do not grow (and copy) while a large file streams in. Only
-    // address space until used.
+    // address space until used. A hint: capped at what ids can number, and
+    // room the system will not promise (a huge file on a small machine)
+    // leaves the vectors to grow as they fill rather than fail the load.
     void reserve(std::size_t count);
     std::string_view string(StringId id) const { return m_profile->m_strings.view(id); }
     LabelId label(StringId name, StringId file = kEmptyString, std::int32_t line = 0);

@@ -144,8 +144,12 @@ void ProfileFinisher::sortTracks()
         sorted.push_back(m_tracks[order[i]]);
     }
     m_tracks = std::move(sorted);
-    for (Measurement& m : m_measurements)
-        m.track = newId[m.track];
+    // On every core: a pass over all measurements, one of the serial
+    // stretches between the last byte and the first laid-out track.
+    parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i)
+            m_measurements[i].track = newId[m_measurements[i].track];
+    });
     for (Mark& mark : m_marks) {
         if (mark.track != kNone)
             mark.track = newId[mark.track];
@@ -160,22 +164,45 @@ void ProfileFinisher::sortTracks()
 // before clampMeasurements, which compares finish times.
 void ProfileFinisher::resolveSpan()
 {
-    Time lo = m_spanFrom;
-    Time hi = m_spanTo;
-    auto see = [&lo, &hi](Time t) {
-        if (t == kOpen)
-            return;
-        lo = std::min(lo, t);
-        hi = std::max(hi, t);
+    struct Span {
+        Time lo;
+        Time hi;
+        void see(Time t)
+        {
+            if (t == kOpen)
+                return;
+            lo = std::min(lo, t);
+            hi = std::max(hi, t);
+        }
     };
-    for (const Measurement& m : m_measurements) {
-        see(m.created);
-        see(m.finished);
+    // The two big arrays on every core (a minimum and a maximum are the
+    // same in any order), the rest here.
+    Span all{m_spanFrom, m_spanTo};
+    for (const Span& part : parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
+             Span span{kTimeMax, kTimeMin};
+             for (std::size_t i = from; i < to; ++i) {
+                 span.see(m_measurements[i].created);
+                 span.see(m_measurements[i].finished);
+             }
+             return span;
+         })) {
+        all.lo = std::min(all.lo, part.lo);
+        all.hi = std::max(all.hi, part.hi);
     }
-    for (const Interval& iv : m_intervals) {
-        see(iv.start);
-        see(iv.end);
+    for (const Span& part : parallelSlices(m_intervals.size(), [&](std::size_t from, std::size_t to) {
+             Span span{kTimeMax, kTimeMin};
+             for (std::size_t i = from; i < to; ++i) {
+                 span.see(m_intervals[i].start);
+                 span.see(m_intervals[i].end);
+             }
+             return span;
+         })) {
+        all.lo = std::min(all.lo, part.lo);
+        all.hi = std::max(all.hi, part.hi);
     }
+    Time& lo = all.lo;
+    Time& hi = all.hi;
+    const auto see = [&all](Time t) { all.see(t); };
     for (const Mark& mark : m_marks)
         see(mark.time);
     for (const CounterSeries& c : m_counters) {
@@ -197,14 +224,18 @@ void ProfileFinisher::resolveSpan()
     m_profile->m_start = lo;
     m_profile->m_end = hi;
 
-    for (Interval& iv : m_intervals) {
-        if (iv.end == kOpen)
-            iv.end = std::max(hi, iv.start);
-    }
-    for (Measurement& m : m_measurements) {
-        if (m.finished == kOpen)
-            m.finished = hi;
-    }
+    parallelSlices(m_intervals.size(), [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            if (m_intervals[i].end == kOpen)
+                m_intervals[i].end = std::max(hi, m_intervals[i].start);
+        }
+    });
+    parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            if (m_measurements[i].finished == kOpen)
+                m_measurements[i].finished = hi;
+        }
+    });
 }
 
 // Step 3. Groups intervals by track, nests each track and lays it out by

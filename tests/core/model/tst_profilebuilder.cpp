@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -239,6 +240,80 @@ private Q_SLOTS:
         QCOMPARE(p->measurement(open).finished, Time(90));
         QCOMPARE(p->interval(p->intervalsOf(open)[0]).end, Time(90));
         QCOMPARE(namesAt(*p, 0, 1), QStringList{"late"});
+    }
+
+    // The span and the open ends are found on every core, a slice of
+    // 65,536 measurements each: the earliest and the latest time wherever
+    // they fall, and every open call ends at the latest.
+    void spanAcrossSlices_data()
+    {
+        QTest::addColumn<int>("earliestAt");
+        QTest::addColumn<int>("latestAt");
+        QTest::newRow("both in the first slice") << 5 << 7;
+        QTest::newRow("earliest last, latest first") << 199'999 << 3;
+        QTest::newRow("at a slice's edges") << 65'536 << 131'071;
+        QTest::newRow("both in the last slice") << 199'998 << 199'990;
+    }
+    void spanAcrossSlices()
+    {
+        QFETCH(int, earliestAt);
+        QFETCH(int, latestAt);
+        constexpr int kCalls = 200'000;
+        ProfileBuilder b("test");
+        const TrackId t = addThread(b);
+        // The two calls at the ends on a thread of their own, so that no
+        // open call is inside one (it would end with it).
+        const TrackId ends = addThread(b, 1, 2);
+        const LabelId call = b.label("call");
+        const LabelId open = b.label("open");
+        for (int i = 0; i < kCalls; ++i) {
+            // Side by side from 1,000,000 ns, 10 ns each; two of them
+            // moved to the ends, and every 50,000th left open.
+            const Time start = 1'000'000 + Time(i) * 10;
+            if (i == earliestAt)
+                b.addCall(ends, call, 17, 40, std::uint32_t(i));
+            else if (i == latestAt)
+                b.addCall(ends, call, 8'000'000, 9'000'000, std::uint32_t(i));
+            else if (i % 50'000 == 1)
+                b.addCall(t, open, start, ProfileBuilder::kOpen, std::uint32_t(i));
+            else
+                b.addCall(t, call, start, start + 5, std::uint32_t(i));
+        }
+        const auto p = b.build();
+        QCOMPARE(p->startTime(), Time(17));
+        QCOMPARE(p->endTime(), Time(9'000'000));
+        int opens = 0;
+        for (MeasurementId m = 0; m < p->measurementCount(); ++m) {
+            if (p->measurement(m).label != p->measurement(byName(*p, "open")).label)
+                continue;
+            ++opens;
+            QCOMPARE(p->measurement(m).finished, Time(9'000'000));
+            QCOMPARE(p->interval(p->intervalsOf(m)[0]).end, Time(9'000'000));
+        }
+        QCOMPARE(opens, 4);
+    }
+
+    // reserve is a hint: room beyond what the system will give (here more
+    // than ids can number, capped, then refused or only promised) leaves
+    // the builder working as without it.
+    void reserveBeyondMemoryIsAHint()
+    {
+#if defined(__SANITIZE_ADDRESS__)
+        QSKIP("AddressSanitizer stops the process at an allocation it cannot serve rather than throwing");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+        QSKIP("AddressSanitizer stops the process at an allocation it cannot serve rather than throwing");
+#endif
+#endif
+        ProfileBuilder b("test");
+        b.reserve(std::numeric_limits<std::size_t>::max());
+        const TrackId t = addThread(b);
+        b.addCall(t, b.label("f"), 0, 160, 0);
+        b.addCall(t, b.label("g"), 10, 100, 1);
+        const auto p = b.build();
+        QCOMPARE(p->measurementCount(), std::size_t(2));
+        QCOMPARE(p->intervalCount(), std::size_t(2));
+        QCOMPARE(namesAt(*p, 0, 1), QStringList{"g"});
     }
 
     void creatorOfPendingMeasurement()
