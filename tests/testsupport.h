@@ -9,6 +9,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <QFile>
 #include <QIODevice>
@@ -40,6 +41,15 @@ inline TrackId addThread(ProfileBuilder& b, std::int64_t pid = 1, std::int64_t t
     info.pid = pid;
     info.tid = tid;
     return b.addTrack(info);
+}
+
+// Labels of the intervals at one depth of track `t`, in order.
+inline QStringList namesAt(const Profile& p, TrackId t, int depth)
+{
+    QStringList names;
+    for (const Interval& iv : p.depthSlice(t, depth))
+        names << qstr(p.labelName(p.measurement(iv.measurement).label));
+    return names;
 }
 
 // The first measurement with this label name, kNone if there is none.
