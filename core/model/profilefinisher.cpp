@@ -178,28 +178,25 @@ void ProfileFinisher::resolveSpan()
     // The two big arrays on every core (a minimum and a maximum are the
     // same in any order), the rest here.
     Span all{m_spanFrom, m_spanTo};
-    for (const Span& part : parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
-             Span span{kTimeMax, kTimeMin};
-             for (std::size_t i = from; i < to; ++i) {
-                 span.see(m_measurements[i].created);
-                 span.see(m_measurements[i].finished);
-             }
-             return span;
-         })) {
-        all.lo = std::min(all.lo, part.lo);
-        all.hi = std::max(all.hi, part.hi);
-    }
-    for (const Span& part : parallelSlices(m_intervals.size(), [&](std::size_t from, std::size_t to) {
-             Span span{kTimeMax, kTimeMin};
-             for (std::size_t i = from; i < to; ++i) {
-                 span.see(m_intervals[i].start);
-                 span.see(m_intervals[i].end);
-             }
-             return span;
-         })) {
-        all.lo = std::min(all.lo, part.lo);
-        all.hi = std::max(all.hi, part.hi);
-    }
+    const auto seeAll = [&all](std::size_t count, const auto& seeOne) {
+        for (const Span& part : parallelSlices(count, [&seeOne](std::size_t from, std::size_t to) {
+                 Span span{kTimeMax, kTimeMin};
+                 for (std::size_t i = from; i < to; ++i)
+                     seeOne(i, span);
+                 return span;
+             })) {
+            all.lo = std::min(all.lo, part.lo);
+            all.hi = std::max(all.hi, part.hi);
+        }
+    };
+    seeAll(m_measurements.size(), [this](std::size_t i, Span& span) {
+        span.see(m_measurements[i].created);
+        span.see(m_measurements[i].finished);
+    });
+    seeAll(m_intervals.size(), [this](std::size_t i, Span& span) {
+        span.see(m_intervals[i].start);
+        span.see(m_intervals[i].end);
+    });
     Time& lo = all.lo;
     Time& hi = all.hi;
     const auto see = [&all](Time t) { all.see(t); };
