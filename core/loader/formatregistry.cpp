@@ -178,7 +178,11 @@ FormatRegistry::Detection FormatRegistry::detect(std::string_view bytes, bool co
         // a profile\0..."), one that starts binary (a PNG, an ELF) by its first.
         const auto first = static_cast<unsigned char>(bytes[start]);
         const std::size_t named = first >= 0x20 && first < 0x7f ? start + binary : start;
-        result.problem = "the file holds binary data (" + describeByte(bytes, named) + "), not a JSON profile";
+        // What was expected, binary formats included: a Perfetto trace whose
+        // first packet is damaged was told only that it is not JSON.
+        result.problem = "the file holds binary data (" + describeByte(bytes, named)
+            + "): not a JSON profile, and its first bytes are not those of a "
+            + namesOf([](const InputFormat& f) { return f.isBinary(); });
         return result;
     }
     result.problem = "not a profile: expected JSON ('[' or '{') or "

@@ -74,7 +74,7 @@ private Q_SLOTS:
                                << QString("pprof") << QString("pprof") << QString();
         QTest::newRow("pprof's string table must start with \"\"")
             << QByteArray("\x0a\x04\x08\x01\x10\x02\x32\x03" "cpu", 11) << QString("") << QString("")
-            << QString("the file holds binary data (byte 0x04 at offset 1), not a JSON profile");
+            << QString("the file holds binary data (byte 0x04 at offset 1): not a JSON profile, and its first bytes are not those of a pprof or Perfetto trace");
         // A Trace's packet {trusted_packet_sequence_id 1, timestamp 5}.
         QTest::newRow("perfetto") << QByteArray("\x0a\x04\x50\x01\x40\x05", 6) << QString("perfetto")
                                   << QString("Perfetto trace") << QString();
@@ -99,9 +99,9 @@ private Q_SLOTS:
         QTest::newRow("folded with colons is not perf script") << QByteArray("java;a:b: 12\njava;c 3\n")
                                                                << QString("folded") << QString("folded stacks") << QString();
         QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0", 10) << QString("") << QString("")
-                                << QString("the file holds binary data (byte 0x89 at offset 0), not a JSON profile");
+                                << QString("the file holds binary data (byte 0x89 at offset 0): not a JSON profile, and its first bytes are not those of a pprof or Perfetto trace");
         QTest::newRow("text, then binary") << QByteArray("not a profile\0\x01", 15) << QString("") << QString("")
-                                           << QString("the file holds binary data (byte 0x00 at offset 13), not a JSON profile");
+                                           << QString("the file holds binary data (byte 0x00 at offset 13): not a JSON profile, and its first bytes are not those of a pprof or Perfetto trace");
         QTest::newRow("chronos future version") << QByteArray("{\"chronosFutureEvents\": 2, \"events\": [")
                                                 << QString("chronos") << QString("Chronos future event log")
                                                 << QString("unsupported Chronos future event log version 2 (this Runlane reads version 1)");

@@ -266,7 +266,7 @@ private Q_SLOTS:
         QTest::newRow("missing") << "missing" << "no such file";
         QTest::newRow("directory") << "directory" << "this is a directory, not a profile file";
         QTest::newRow("empty") << "empty" << "the file is empty";
-        QTest::newRow("binary") << "binary" << "the file holds binary data (byte 0x7f at offset 0), not a JSON profile";
+        QTest::newRow("binary") << "binary" << "the file holds binary data (byte 0x7f at offset 0): not a JSON profile, and its first bytes are not those of a pprof or Perfetto trace";
     }
 
     void fileSystemErrors()
