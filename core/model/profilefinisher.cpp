@@ -197,21 +197,20 @@ void ProfileFinisher::resolveSpan()
         span.see(m_intervals[i].start);
         span.see(m_intervals[i].end);
     });
-    Time& lo = all.lo;
-    Time& hi = all.hi;
-    const auto see = [&all](Time t) { all.see(t); };
     for (const Mark& mark : m_marks)
-        see(mark.time);
+        all.see(mark.time);
     for (const CounterSeries& c : m_counters) {
         for (Time t : c.times)
-            see(t);
+            all.see(t);
     }
     if (m_profile->m_snapshotsTimed) {
         for (const Snapshot& s : m_profile->m_snapshots)
-            see(s.time());
+            all.see(s.time());
     }
-    if (lo > hi)
-        lo = hi = 0;
+    if (all.lo > all.hi)
+        all.lo = all.hi = 0;
+    const Time lo = all.lo;
+    const Time hi = all.hi;
     // Every duration is a difference of two times in the span: a span that
     // does not fit in a Time would make them overflow.
     Time span = 0;

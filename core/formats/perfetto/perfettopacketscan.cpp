@@ -46,7 +46,6 @@ constexpr std::uint64_t tag(std::uint64_t field, std::uint64_t wireType)
 
 void PerfettoPacketScan::read(std::string_view bytes, std::int64_t bytesOffset)
 {
-    *this = PerfettoPacketScan();
     offset = bytesOffset;
     std::string_view event;
     if (!readCommon(bytes, event)) {

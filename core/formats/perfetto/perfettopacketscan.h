@@ -52,8 +52,10 @@ struct PerfettoPacketScan {
     std::uint32_t dataField = 0; // its field number
     Event event;
 
-    // Reads the packet's fields; a malformed one is a FormatError (at its
-    // offset), whose packet the reader skips.
+    // Reads the packet's fields into this scan, which must be fresh (as
+    // constructed): its callers make one per packet, so it is not cleared
+    // again here. A malformed field is a FormatError (at its offset), whose
+    // packet the reader skips.
     void read(std::string_view bytes, std::int64_t bytesOffset);
     // The field whose tag is at `at` in the bytes read, as the packet's
     // reader stood on it.
