@@ -113,6 +113,11 @@ void ChunkedFileReader::scanStrings(std::size_t from)
         checkLength(m_len);
 }
 
+std::int64_t ChunkedFileReader::textSizeHint() const
+{
+    return GzipDevice::textSizeHint(m_file);
+}
+
 bool ChunkedFileReader::skipWhitespace()
 {
     for (;;) {

@@ -140,6 +140,9 @@ public:
     // decompressed text, for a compressed file).
     std::int64_t offset() const { return m_consumedBefore + std::int64_t(m_pos); }
     std::int64_t size() const { return m_size; }
+    // The text's size, to size buffers by: the file's, or what a gzip
+    // file's trailer states (GzipDevice::textSizeHint); 0 if unknown.
+    std::int64_t textSizeHint() const;
     // The load's options (LoadControl::variant) for the format's reader.
     const LoadControl& control() const { return m_control; }
     // True if a read error (rather than the end) stopped the stream.

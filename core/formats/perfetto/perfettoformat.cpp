@@ -142,9 +142,9 @@ void PerfettoFormat::read(ChunkedFileReader& input, ProfileBuilder& builder) con
     // took fresh memory at each step and copied themselves into it, and on
     // a virtual machine a 1 M-event load spent a fifth of its reading in
     // the kernel's zeroing of those pages, the producer waiting meanwhile
-    // (docs/performance.md). Only address space until used; a gzip-wrapped
-    // trace, whose size is not known, grows as before.
-    builder.reserve(std::size_t(std::max<std::int64_t>(0, input.size()) / 24));
+    // (docs/performance.md). Only address space until used. A gzip-wrapped
+    // trace is sized by what its trailer states.
+    builder.reserve(std::size_t(std::max<std::int64_t>(0, input.textSizeHint()) / 24));
     PerfettoReader reader(builder);
     try {
         reader.read(input);

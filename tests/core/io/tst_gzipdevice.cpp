@@ -1,3 +1,4 @@
+#include "chunkedfilereader.h"
 #include "gzipdevice.h"
 #include "gzipsupport.h"
 #include "testsupport.h"
@@ -309,8 +310,11 @@ private Q_SLOTS:
             QCOMPARE(device.statedTextSize(), std::int64_t(text.size()));
             QCOMPARE(GzipDevice::textSizeHint(device), std::int64_t(text.size()));
             QCOMPARE(buffer.pos(), qint64(0)); // reading starts where it was
+            // What a binary reader (Perfetto's) reserves by.
+            QCOMPARE(ChunkedFileReader(device, LoadControl{}).textSizeHint(), std::int64_t(text.size()));
         }
         QCOMPARE(GzipDevice::textSizeHint(buffer), std::int64_t(data.size()));
+        QCOMPARE(ChunkedFileReader(buffer, LoadControl{}).textSizeHint(), std::int64_t(data.size()));
         // Several members: the last one's size, a hint only.
         QByteArray two = gzip(text) + gzip("tail\n");
         QBuffer twoBuffer(&two);
