@@ -13,7 +13,7 @@ namespace {
 
 // Whether `key` is `literal`. The length is a constant, so the compiler
 // compares the bytes as a number or two: a string_view's == called memcmp
-// for each key of the same length tried (4 % of a 1 M load's samples, in
+// for each key of the same length tried (3 % of a 1 M load's samples, in
 // fieldFor and subScalar).
 template<std::size_t N>
 bool same(std::string_view key, const char (&literal)[N])
