@@ -20,11 +20,11 @@ class Diagnostics;
 //
 // It takes the common layouts, the tolerated quirks of the bare array
 // (missing ']', trailing comma, a file cut inside its last event) and a file
-// of the object form cut short once its event array began. Anything
-// else (a syntax error, a key with escapes, a huge non-event value) it
-// leaves to the reference reader, which judges it and words the error: the
-// caller then starts again from scratch. Either way the builder sees the
-// same events and the same warnings in the same order.
+// of the object form cut short once its event array began. Anything else
+// (a syntax error, a key with escapes or not in UTF-8, a huge non-event
+// value) it leaves to the reference reader, which judges it and words the
+// error: the caller then starts again from scratch. Either way the
+// builder sees the same events and the same warnings in the same order.
 class ChromeFastReader
 {
 public:

@@ -205,6 +205,13 @@ private Q_SLOTS:
             << object + "],\"stackFrames\":{\"7\":{\"nam\n[{\"a\":1}" << false;
         QTest::newRow("object cut in a later member's string") << object + "],\"stackFrames\":{\"7\":{\"nam" << true;
         QTest::newRow("object cut before the events") << QByteArray("{\"otherData\":{\"v\":[1") << false;
+        // Top-level keys are read by the fast path alone: one that is not
+        // UTF-8 is the reference reader's error (found by fuzz_load).
+        QTest::newRow("UTF-8 in a top-level key") << "{\"d\xc3\xa9tails\":1,\"traceEvents\":[" + x + "]}" << true;
+        QTest::newRow("invalid UTF-8 in a top-level key")
+            << "{\"traceEvents\":[" + x + "],\"display\xc3TimeUnit\":\"ns\"}" << false;
+        QTest::newRow("object cut in a key after invalid UTF-8") << object + "],\"ab\xff" "cd" << false;
+        QTest::newRow("object cut inside a key's UTF-8 character") << object + "],\"ab\xc3" << true;
         QTest::newRow("object with a trailing comma") << "{\"traceEvents\":[" + x + ",]}" << false;
     }
     void editedTracesGiveTheSameResult()
