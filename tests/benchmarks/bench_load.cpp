@@ -13,8 +13,10 @@
 // only reading and walking every event, the yardstick of issue 45) and
 // Runlane's load of it; their medians of wall and CPU time (user + system),
 // the load's ratio to the raw pass, and the load's peak RSS (VmHWM of its
-// process) against the file's size. Then, in this process, where the bytes
-// of the loaded profile go (Profile::memoryBreakdown).
+// process) against the file's size; and where the load's time goes: the
+// read, then each step of the build as LoadControl::building names it,
+// wall and CPU (medians over the load children). Then, in this process,
+// where the bytes of the loaded profile go (Profile::memoryBreakdown).
 //
 // For a gzip-compressed file the throughput is of the decompressed text
 // (what the file holds), as for a plain one.
@@ -45,6 +47,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -129,6 +133,70 @@ int usage()
     return 2;
 }
 
+// Where one load's time went, as its child process saw it: the read, up to
+// the build's first step, then each step of the build (LoadControl::building
+// names them as they begin), the last until the load returned. Plain data,
+// so that it comes back through a pipe.
+struct StepClock {
+    static constexpr int kMax = 32;
+    struct Step {
+        int number = 0;
+        double began = 0; // seconds since the load began
+        double cpu = 0; // CPU seconds of the process (all its threads) by then
+        char name[64] = {};
+    };
+    Step steps[kMax];
+    int count = 0;
+    double end = 0;
+    double endCpu = 0;
+    double startCpu = 0;
+};
+
+double processCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+}
+
+// Medians over the load children of each part of StepClock, wall and CPU
+// (all threads: twice the wall where both cores worked throughout), in the
+// order the parts came, the read first.
+void timeTable(const std::vector<StepClock>& clocks)
+{
+    std::vector<std::string> names{"reading the file"};
+    std::vector<std::vector<double>> walls(1);
+    std::vector<std::vector<double>> cpus(1);
+    std::vector<double> totalWalls;
+    std::vector<double> totalCpus;
+    for (const StepClock& clock : clocks) {
+        walls[0].push_back(clock.count > 0 ? clock.steps[0].began : clock.end);
+        cpus[0].push_back((clock.count > 0 ? clock.steps[0].cpu : clock.endCpu) - clock.startCpu);
+        for (int i = 0; i < clock.count; ++i) {
+            const std::string name = clock.steps[i].name;
+            const bool last = i + 1 == clock.count;
+            const auto at = std::find(names.begin(), names.end(), name);
+            const std::size_t row = std::size_t(at - names.begin());
+            if (at == names.end()) {
+                names.push_back(name);
+                walls.emplace_back();
+                cpus.emplace_back();
+            }
+            walls[row].push_back((last ? clock.end : clock.steps[i + 1].began) - clock.steps[i].began);
+            cpus[row].push_back((last ? clock.endCpu : clock.steps[i + 1].cpu) - clock.steps[i].cpu);
+        }
+        totalWalls.push_back(clock.end);
+        totalCpus.push_back(clock.endCpu - clock.startCpu);
+    }
+    std::printf("where the time goes:  %-34s %8s %8s  (medians of %zu loads, each timed in its child)\n", "part",
+                "wall s", "CPU s", clocks.size());
+    for (std::size_t row = 0; row < names.size(); ++row)
+        std::printf("                      %-34s %8.3f %8.3f\n", names[row].c_str(), bench::median(walls[row]),
+                    bench::median(cpus[row]));
+    std::printf("                      %-34s %8.3f %8.3f\n", "the whole load", bench::median(totalWalls),
+                bench::median(totalCpus));
+}
+
 // The raw pass and the load in child processes, alternating (see the top).
 // False if either failed.
 bool againstRawPass(const std::string& file, const std::string& raw, int repeat, double fileMiB)
@@ -137,6 +205,7 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
     bench::Timing loadTiming;
     std::vector<double> reads;
     std::vector<double> parses;
+    std::vector<StepClock> clocks;
     bench::RawPass last;
     for (int k = 0; k < repeat; ++k) {
         int pipeFds[2];
@@ -158,14 +227,45 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
         }
         reads.push_back(last.readSeconds);
         parses.push_back(last.parseSeconds);
+        int clockFds[2];
+        if (pipe(clockFds) != 0)
+            return false;
         const bool loadOk = bench::inChild(
             [&]() -> long long {
-                const LoadResult result = ProfileLoader::load(QString::fromStdString(file));
+                auto clock = std::make_unique<StepClock>();
+                clock->startCpu = processCpuSeconds();
+                const auto start = std::chrono::steady_clock::now();
+                const auto since = [start] {
+                    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                };
+                LoadControl control;
+                control.building = [&clock, &since](int step, int, const char* what) {
+                    // A step's first report is its name; the later ones
+                    // tell how far it is.
+                    if (clock->count == StepClock::kMax
+                        || (clock->count > 0 && clock->steps[clock->count - 1].number == step))
+                        return;
+                    StepClock::Step& s = clock->steps[clock->count++];
+                    s.number = step;
+                    s.began = since();
+                    s.cpu = processCpuSeconds();
+                    std::snprintf(s.name, sizeof s.name, "%s", what);
+                };
+                const LoadResult result = ProfileLoader::load(QString::fromStdString(file), control);
+                clock->end = since();
+                clock->endCpu = processCpuSeconds();
+                const bool written = write(clockFds[1], clock.get(), sizeof(StepClock)) == ssize_t(sizeof(StepClock));
                 if (!result.ok())
                     std::fprintf(stderr, "bench_load: %s\n", result.error.toString().c_str());
-                return result.ok() ? static_cast<long long>(result.profile->intervalCount()) : -1;
+                return result.ok() && written ? static_cast<long long>(result.profile->intervalCount()) : -1;
             },
             loadTiming);
+        close(clockFds[1]);
+        auto clock = std::make_unique<StepClock>();
+        const bool timed = read(clockFds[0], clock.get(), sizeof(StepClock)) == ssize_t(sizeof(StepClock));
+        close(clockFds[0]);
+        if (timed)
+            clocks.push_back(*clock);
         if (!loadOk) {
             std::fprintf(stderr, "bench_load: the load failed in its child process\n");
             return false;
@@ -199,6 +299,8 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
     for (double w : loadTiming.wall)
         std::printf(" %.3f", w);
     std::printf("\n");
+    if (!clocks.empty())
+        timeTable(clocks);
     return true;
 }
 

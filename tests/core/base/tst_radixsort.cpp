@@ -11,8 +11,9 @@
 using namespace runlane;
 
 // radixSort orders as a stable sort by key would (equal keys in their given
-// order), with one pass per byte that differs among the keys, whichever of
-// its two arrays the result ends in.
+// order), whichever of its two arrays the result ends in, with one pass per
+// digit in which the keys differ: the span of bits that differ among them
+// cut into as few digits of at most 12 bits as it takes, of equal widths.
 class TestRadixSort : public QObject
 {
     Q_OBJECT
@@ -28,13 +29,21 @@ private Q_SLOTS:
         for (const int count : {0, 1, 2, 3, 1000, 200'001}) {
             // Below a thousand random keys may happen to share a byte.
             const auto many = [count](int passes) { return count >= 1000 ? passes : -1; };
-            QTest::addRow("random, %d", count) << "random" << count << many(8);
+            // 64 bits: six digits of 11.
+            QTest::addRow("random, %d", count) << "random" << count << many(6);
             QTest::addRow("few keys, %d", count) << "few" << count << many(1);
             QTest::addRow("the top byte only, %d", count) << "top" << count << many(1);
             QTest::addRow("all equal, %d", count) << "equal" << count << 0;
             QTest::addRow("sorted, %d", count) << "sorted" << count << -1;
             QTest::addRow("reversed, %d", count) << "reversed" << count << -1;
+            // Bits 8-50 differ: four digits of 11 bits, of which only the
+            // first and the last hold a differing bit.
             QTest::addRow("bytes 1 and 6, %d", count) << "bytes16" << count << many(2);
+            // A load's creation keys: times in the low 36 bits, three
+            // digits of 12; 12 bits in one digit, 13 in two.
+            QTest::addRow("36 bits, %d", count) << "bits36" << count << many(3);
+            QTest::addRow("12 bits, %d", count) << "bits12" << count << many(1);
+            QTest::addRow("13 bits, %d", count) << "bits13" << count << many(2);
         }
     }
 
@@ -62,6 +71,12 @@ private Q_SLOTS:
                 key = (n - i) * 1000;
             else if (shape == "bytes16")
                 key = (random() % 5) << 8 | (random() % 5) << 48;
+            else if (shape == "bits36")
+                key = random() >> 28; // 36 bits
+            else if (shape == "bits12")
+                key = 0x5000'0000 | (random() >> 52) << 4; // bits 4-15
+            else if (shape == "bits13")
+                key = (random() >> 51) << 20; // bits 20-32
             items[i] = RadixItem::of(key, std::uint32_t(i));
         }
         std::vector<RadixItem> expected = items;
