@@ -45,8 +45,8 @@ static_assert(sizeof(RadixItem) == 12);
 // the keys are cut into as few digits as that allows, of equal widths, and
 // a digit in which no key differs from the first needs no pass. A
 // measurement's creation key at a million events differs in its low 36
-// bits: three passes of 12 bits where bytes took five (18 ms of a 1 M
-// load's build, then 11); a bucket count of 4,096 keeps each part's
+// bits: three passes of 12 bits where bytes took five (20-23 ms of a 1 M
+// load's build, then 11-16); a bucket count of 4,096 keeps each part's
 // counts in L1 and the lines it scatters to in L2.
 template<typename Check>
 std::span<RadixItem> radixSort(std::span<RadixItem> items, std::span<RadixItem> buffer, Check&& check)

@@ -208,68 +208,51 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
     std::vector<StepClock> clocks;
     bench::RawPass last;
     for (int k = 0; k < repeat; ++k) {
-        int pipeFds[2];
-        if (pipe(pipeFds) != 0)
-            return false;
-        const bool rawOk = bench::inChild(
-            [&]() -> long long {
-                const bench::RawPass pass = bench::rawPass(raw);
-                const bool written = write(pipeFds[1], &pass, sizeof pass) == ssize_t(sizeof pass);
-                return pass.ok && written ? static_cast<long long>(pass.events) : -1;
+        const bool rawOk = bench::inChildWithData(
+            [&](bench::RawPass& pass) -> long long {
+                pass = bench::rawPass(raw);
+                return pass.ok ? static_cast<long long>(pass.events) : -1;
             },
-            rawTiming);
-        close(pipeFds[1]);
-        const bool got = read(pipeFds[0], &last, sizeof last) == ssize_t(sizeof last);
-        close(pipeFds[0]);
-        if (!rawOk || !got) {
+            rawTiming, last);
+        if (!rawOk) {
             std::fprintf(stderr, "bench_load: the raw pass failed on %s\n", raw.c_str());
             return false;
         }
         reads.push_back(last.readSeconds);
         parses.push_back(last.parseSeconds);
-        int clockFds[2];
-        if (pipe(clockFds) != 0)
-            return false;
-        const bool loadOk = bench::inChild(
-            [&]() -> long long {
-                auto clock = std::make_unique<StepClock>();
-                clock->startCpu = processCpuSeconds();
+        auto clock = std::make_unique<StepClock>();
+        const bool loadOk = bench::inChildWithData(
+            [&](StepClock& c) -> long long {
+                c.startCpu = processCpuSeconds();
                 const auto start = std::chrono::steady_clock::now();
                 const auto since = [start] {
                     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                 };
                 LoadControl control;
-                control.building = [&clock, &since](int step, int, const char* what) {
+                control.building = [&c, &since](int step, int, const char* what) {
                     // A step's first report is its name; the later ones
                     // tell how far it is.
-                    if (clock->count == StepClock::kMax
-                        || (clock->count > 0 && clock->steps[clock->count - 1].number == step))
+                    if (c.count == StepClock::kMax || (c.count > 0 && c.steps[c.count - 1].number == step))
                         return;
-                    StepClock::Step& s = clock->steps[clock->count++];
+                    StepClock::Step& s = c.steps[c.count++];
                     s.number = step;
                     s.began = since();
                     s.cpu = processCpuSeconds();
                     std::snprintf(s.name, sizeof s.name, "%s", what);
                 };
                 const LoadResult result = ProfileLoader::load(QString::fromStdString(file), control);
-                clock->end = since();
-                clock->endCpu = processCpuSeconds();
-                const bool written = write(clockFds[1], clock.get(), sizeof(StepClock)) == ssize_t(sizeof(StepClock));
+                c.end = since();
+                c.endCpu = processCpuSeconds();
                 if (!result.ok())
                     std::fprintf(stderr, "bench_load: %s\n", result.error.toString().c_str());
-                return result.ok() && written ? static_cast<long long>(result.profile->intervalCount()) : -1;
+                return result.ok() ? static_cast<long long>(result.profile->intervalCount()) : -1;
             },
-            loadTiming);
-        close(clockFds[1]);
-        auto clock = std::make_unique<StepClock>();
-        const bool timed = read(clockFds[0], clock.get(), sizeof(StepClock)) == ssize_t(sizeof(StepClock));
-        close(clockFds[0]);
-        if (timed)
-            clocks.push_back(*clock);
+            loadTiming, *clock);
         if (!loadOk) {
             std::fprintf(stderr, "bench_load: the load failed in its child process\n");
             return false;
         }
+        clocks.push_back(*clock);
     }
     const double rawWall = bench::median(rawTiming.wall);
     const double rawCpu = bench::median(rawTiming.cpu);
@@ -299,8 +282,7 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
     for (double w : loadTiming.wall)
         std::printf(" %.3f", w);
     std::printf("\n");
-    if (!clocks.empty())
-        timeTable(clocks);
+    timeTable(clocks);
     return true;
 }
 

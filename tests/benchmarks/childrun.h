@@ -64,4 +64,25 @@ bool inChild(Work work, Timing& timing)
     return true;
 }
 
+// inChild, and plain data the child fills in `work(data)` back in `data`
+// (what the child measured of itself). False if either failed.
+template<typename Data, typename Work>
+bool inChildWithData(Work work, Timing& timing, Data& data)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return false;
+    const bool ok = inChild(
+        [&]() -> long long {
+            const long long result = work(data);
+            const bool written = write(fds[1], &data, sizeof data) == ssize_t(sizeof data);
+            return written ? result : -1;
+        },
+        timing);
+    close(fds[1]);
+    const bool got = read(fds[0], &data, sizeof data) == ssize_t(sizeof data);
+    close(fds[0]);
+    return ok && got;
+}
+
 } // namespace runlane::bench

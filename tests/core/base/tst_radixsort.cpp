@@ -27,7 +27,7 @@ private Q_SLOTS:
         // 200,001: more than one part per core (kParallelSlice), parts of
         // unequal sizes.
         for (const int count : {0, 1, 2, 3, 1000, 200'001}) {
-            // Below a thousand random keys may happen to share a byte.
+            // Below a thousand random keys may happen to share a digit.
             const auto many = [count](int passes) { return count >= 1000 ? passes : -1; };
             // 64 bits: six digits of 11.
             QTest::addRow("random, %d", count) << "random" << count << many(6);
