@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs a built package in a clean Debian 12 root and opens it the way a
 # user does: apt resolves its dependencies from the archive (not from this
-# machine's packages), runlane-cli reads the demo, the file type of the demo
+# machine's packages), runlane-cli reads the demo and draws it, the file type of the demo
 # is looked up in the MIME database, and the desktop entry is launched on a
 # file under Xvfb and screenshot. tst_package checks the package's files; this
 # checks that the package works on a machine that has nothing else.
@@ -40,6 +40,8 @@ in_root() { chroot "$root" env DEBIAN_FRONTEND=noninteractive DISPLAY="$display"
 in_root 'apt-get update -q && apt-get install -y -q /tmp/runlane.deb xdg-utils libglib2.0-bin'
 in_root 'dpkg -s runlane | grep -E "^(Version|Installed-Size):"'
 in_root 'runlane-cli --version && runlane-cli summary /tmp/chronos-demo.json | head -4'
+# render runs the program the package puts in /usr/libexec/runlane.
+in_root 'runlane-cli render /tmp/chronos-demo.json --size 800x500 -o /tmp/render.png'
 in_root 'echo "demo file type: $(xdg-mime query filetype /tmp/chronos-demo.json)"; echo "opened by: $(xdg-mime query default application/x-chronos-log)"'
 
 Xvfb "$display" -screen 0 1920x1080x24 >/dev/null 2>&1 &

@@ -1,6 +1,5 @@
 #include "rendercommand.h"
 
-#include "clicommand.h"
 #include "clicommands.h"
 #include "clisupport.h"
 #include "comparesession.h"
@@ -187,7 +186,9 @@ Draws what the viewer shows into a PNG, offscreen (no display is needed).
                  its content (the ids: 'runlane-cli formats')
 )HELP";
 
-int run(int argc, char** argv, std::ostream& out, std::ostream& err)
+} // namespace
+
+int RenderCommand::fromArguments(int argc, char** argv, std::ostream& out, std::ostream& err)
 {
     CliArgs args;
     const CliArgs::Spec spec
@@ -255,8 +256,6 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         request.select = *select;
     return RenderCommand::run(request, out, err);
 }
-
-} // namespace
 
 int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& err)
 {
@@ -377,11 +376,6 @@ int RenderCommand::run(const Request& request, std::ostream& out, std::ostream& 
     }
     out << request.output.toStdString() << ": " << image.width() << "x" << image.height() << "\n";
     return CliCommands::Ok;
-}
-
-CliCommand renderCommand()
-{
-    return {"render", "draw the viewer (or its icicle or task lanes) into a PNG, no display needed", &run};
 }
 
 } // namespace runlane

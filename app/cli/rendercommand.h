@@ -18,6 +18,10 @@
 namespace runlane {
 
 // `runlane-cli render`: the viewer's widgets drawn offscreen into a PNG.
+// It runs in its own program, runlane-cli-render (rendermain.cpp), which
+// runlane-cli starts in its place for this command (renderlauncher.cpp):
+// only this command needs the widgets, and loading them cost every other
+// command 20 ms before it began.
 class RenderCommand
 {
 public:
@@ -44,6 +48,9 @@ public:
         QStringList base;
     };
 
+    // `runlane-cli render ...` (argv[1] is "render"): reads the options
+    // into a Request and runs it. Exit code as CliCommands.
+    static int fromArguments(int argc, char** argv, std::ostream& out, std::ostream& err);
     // Exit code as CliCommands; creates the QApplication itself.
     static int run(const Request& request, std::ostream& out, std::ostream& err);
 };

@@ -17,6 +17,7 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
+#include <QImage>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -139,7 +140,7 @@ private Q_SLOTS:
     void files_data()
     {
         QTest::addColumn<QString>("path");
-        for (const char* path : {"usr/bin/runlane", "usr/bin/runlane-cli",
+        for (const char* path : {"usr/bin/runlane", "usr/bin/runlane-cli", "usr/libexec/runlane/runlane-cli-render",
                                  "usr/share/applications/io.github.runlane.Runlane.desktop",
                                  "usr/share/metainfo/io.github.runlane.Runlane.metainfo.xml",
                                  "usr/share/mime/packages/runlane.xml",
@@ -175,6 +176,15 @@ private Q_SLOTS:
         QProcessEnvironment noDisplay = QProcessEnvironment::systemEnvironment();
         for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
             noDisplay.remove(QString::fromLatin1(name));
+        // render runs the program installed in libexec (renderlauncher.cpp).
+        const QString png = m_root.filePath(QStringLiteral("render.png"));
+        const Run render = run(installed(QStringLiteral("usr/bin/runlane-cli")),
+                               {QStringLiteral("render"), dataPath(QStringLiteral("profiles/enso-async.json")),
+                                QStringLiteral("--size"), QStringLiteral("640x400"), QStringLiteral("-o"), png},
+                               noDisplay);
+        QVERIFY2(render.code == 0, qPrintable(render.err));
+        QCOMPARE(render.out, png + QStringLiteral(": 640x400\n"));
+        QCOMPARE(QImage(png).size(), QSize(640, 400));
         const Run version = run(installed(QStringLiteral("usr/bin/runlane")), {QStringLiteral("--version")}, noDisplay);
         QVERIFY2(version.code == 0, qPrintable(version.err));
         QCOMPARE(version.out, QStringLiteral("Runlane " RUNLANE_VERSION "\n"));
