@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs a built package in a clean Debian 12 root and opens it the way a
 # user does: apt resolves its dependencies from the archive (not from this
-# machine's packages), runlane-cli reads the demo and draws it, the file type of the demo
-# is looked up in the MIME database, and the desktop entry is launched on a
-# file under Xvfb and screenshot. tst_package checks the package's files; this
+# machine's packages), runlane-cli reads the demo and draws it, the file type
+# of the demo is looked up in the MIME database, and the desktop entry is
+# launched on a file under Xvfb and screenshot. tst_package checks the package's files; this
 # checks that the package works on a machine that has nothing else.
 #
 #   sudo packaging/cleaninstall.sh build-release/runlane_*.deb [SCREENSHOT.png]

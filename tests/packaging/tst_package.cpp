@@ -12,12 +12,12 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QMimeDatabase>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
-#include <QImage>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
