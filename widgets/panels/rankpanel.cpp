@@ -61,6 +61,10 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     // Every cell is redrawn at each update of a live recording.
     m_view->setItemDelegate(new TextCellDelegate(this));
     m_view->setItemDelegateForColumn(RankModel::Exec, new ShareBarDelegate(RankModel::ShareRole, this));
+    // A long path keeps its end: the file's name and the line.
+    auto* location = new TextCellDelegate(this);
+    location->setElideMode(Qt::ElideLeft);
+    m_view->setItemDelegateForColumn(RankModel::Location, location);
     m_view->setColumnWidth(RankModel::Name, 240);
     m_view->setColumnWidth(RankModel::Location, 170);
     for (int c = RankModel::Calls; c < RankModel::ColumnCount; ++c)

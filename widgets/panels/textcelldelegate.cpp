@@ -61,4 +61,11 @@ void TextCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     line.draw(painter, at.topLeft());
 }
 
+void TextCellDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const
+{
+    QStyledItemDelegate::initStyleOption(option, index);
+    if (m_elideMode)
+        option->textElideMode = *m_elideMode;
+}
+
 } // namespace runlane

@@ -3,6 +3,7 @@
 #include <QStyledItemDelegate>
 
 #include <cstddef>
+#include <optional>
 
 namespace runlane {
 
@@ -25,9 +26,16 @@ public:
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
     // Cells drawn here rather than by the style, since construction.
     std::size_t ownCells() const { return m_ownCells; }
+    // Texts too wide for their cell are elided this way instead of the
+    // view's (a path's end, its file and line, is what tells it apart).
+    void setElideMode(Qt::TextElideMode mode) { m_elideMode = mode; }
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
 
 private:
     mutable std::size_t m_ownCells = 0;
+    std::optional<Qt::TextElideMode> m_elideMode;
 };
 
 } // namespace runlane

@@ -442,6 +442,23 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
     p.drawLine(TimeAxis::kGutter - 1, 0, TimeAxis::kGutter - 1, size.height());
 }
 
+QString IcicleView::elidedTrackName(const QString& name, const QFontMetrics& metrics, int width)
+{
+    if (metrics.horizontalAdvance(name) <= width)
+        return name;
+    const QString separator = QStringLiteral(" / ");
+    const qsizetype split = name.lastIndexOf(separator);
+    if (split > 0) {
+        const QString thread = name.mid(split);
+        // The process keeps at least a character and the ellipsis.
+        const QString process
+            = metrics.elidedText(name.left(split), Qt::ElideRight, width - metrics.horizontalAdvance(thread));
+        if (process.size() >= 2)
+            return process + thread;
+    }
+    return metrics.elidedText(name, Qt::ElideMiddle, width);
+}
+
 void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) const
 {
     p.fillRect(QRect(0, y, width, row.height), ColorScheme::header());
@@ -454,13 +471,13 @@ void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) cons
     bold.setBold(true);
     p.setFont(bold);
     const QString name = qs(m_source->trackName(row.track));
-    const QString text = chevron + name;
     // The name stays in the names gutter, like every view's names: a long
     // one is elided at the divider (the tooltip has it whole), so the
     // plot's left edge is the same line in every row.
     const int room = std::min(width, TimeAxis::kGutter) - 12;
+    const QFontMetrics metrics = p.fontMetrics();
     p.drawText(QRect(6, y, room, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-               p.fontMetrics().elidedText(text, Qt::ElideRight, room));
+               chevron + elidedTrackName(name, metrics, room - metrics.horizontalAdvance(chevron)));
     p.setFont(font());
     p.setPen(ColorScheme::mutedText());
     const QString info = depth == 0 ? tr("no intervals") : tr("depth %1").arg(depth);

@@ -15,7 +15,9 @@ struct Table {
     QTableView view;
     TextCellDelegate* delegate = nullptr;
 
-    explicit Table(bool lean)
+    // `elide`: the view's elision for the style's table, the delegate's for
+    // the lean one (whose view keeps the default).
+    explicit Table(bool lean, Qt::TextElideMode elide = Qt::ElideRight)
     {
         const QList<QStringList> rows{{"taskHandler", "5.63 s", "75.3 %"},
                                       {"handleBlock", "110 ms", "1.5 %"},
@@ -41,7 +43,11 @@ struct Table {
         view.resize(300, 200);
         if (lean) {
             delegate = new TextCellDelegate(&view);
+            if (elide != Qt::ElideRight)
+                delegate->setElideMode(elide);
             view.setItemDelegate(delegate);
+        } else {
+            view.setTextElideMode(elide);
         }
         view.selectionModel()->select(model.index(3, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         view.show();
@@ -87,6 +93,31 @@ private Q_SLOTS:
         const std::size_t before = lean.delegate->ownCells();
         lean.view.viewport()->repaint(lean.view.visualRect(lean.model.index(row, column)));
         QCOMPARE(lean.delegate->ownCells() - before, std::size_t(own ? 1 : 0));
+    }
+
+    // Its own elision (the rank's file:line keeps its end): as the style
+    // draws a view set to elide that way, and not as the view's default.
+    void elidesItsOwnWay_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::newRow("left") << int(Qt::ElideLeft);
+        QTest::newRow("middle") << int(Qt::ElideMiddle);
+    }
+    void elidesItsOwnWay()
+    {
+        QFETCH(int, mode);
+        const auto elide = Qt::TextElideMode(mode);
+        Table style(false, elide);
+        Table byDefault(false);
+        Table lean(true, elide);
+        QVERIFY(QTest::qWaitForWindowExposed(&style.view));
+        QVERIFY(QTest::qWaitForWindowExposed(&byDefault.view));
+        QVERIFY(QTest::qWaitForWindowExposed(&lean.view));
+        QCOMPARE(lean.cell(2, 0), style.cell(2, 0));
+        QVERIFY(lean.cell(2, 0) != byDefault.cell(2, 0));
+        // A text that fits is the same either way (not the first cell: the
+        // window with the focus frames its current one).
+        QCOMPARE(lean.cell(4, 0), byDefault.cell(4, 0));
     }
 };
 

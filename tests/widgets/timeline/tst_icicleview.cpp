@@ -83,6 +83,51 @@ private Q_SLOTS:
         QCOMPARE(dark, 0);
     }
 
+    // Threads of one process differ at the end of their names: what is
+    // cut is the process's part, then the middle, never that end.
+    void aTrackNameKeepsItsThread_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("room"); // the text that sets the width
+        QTest::addColumn<QString>("kind"); // whole, process elided, middle elided
+        const QString worker = QStringLiteral("pid 1605085 / tokio-runtime-worker-3");
+        QTest::newRow("fits") << worker << worker << "whole";
+        QTest::newRow("fits exactly") << "service-1 / main-0" << "service-1 / main-0" << "whole";
+        QTest::newRow("the process cut") << worker << "pid 16 / tokio-runtime-worker-3" << "process";
+        QTest::newRow("the process to a character") << worker << "pW / tokio-runtime-worker-3" << "process";
+        QTest::newRow("the thread too wide") << worker << "tokio-runtime-worker-3" << "middle";
+        QTest::newRow("no thread") << "a_function_name_with_no_separator_at_all_12" << "a_function_name_with" << "middle";
+        QTest::newRow("a process with a slash")
+            << "svc / a / thread-long-name-7" << "s… / thread-long-name-7" << "process";
+    }
+    void aTrackNameKeepsItsThread()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, room);
+        QFETCH(QString, kind);
+        const QFontMetrics metrics(QApplication::font());
+        const int width = metrics.horizontalAdvance(room);
+        const QString shown = IcicleView::elidedTrackName(name, metrics, width);
+        QVERIFY2(metrics.horizontalAdvance(shown) <= width, qPrintable(shown));
+        const QString ellipsis = QStringLiteral("…");
+        if (kind == "whole") {
+            QCOMPARE(shown, name);
+        } else if (kind == "process") {
+            const qsizetype split = name.lastIndexOf(QStringLiteral(" / "));
+            const QString thread = name.mid(split);
+            QVERIFY2(shown.endsWith(thread), qPrintable(shown));
+            const QString process = shown.chopped(thread.size());
+            QVERIFY2(process.size() >= 2 && process.endsWith(ellipsis), qPrintable(shown));
+            QVERIFY2(name.startsWith(process.chopped(1)), qPrintable(shown));
+        } else {
+            // Both ends kept, the cut between.
+            const qsizetype cut = shown.indexOf(ellipsis);
+            QVERIFY2(cut > 0 && cut < shown.size() - 1, qPrintable(shown));
+            QVERIFY2(name.startsWith(shown.left(cut)), qPrintable(shown));
+            QVERIFY2(name.endsWith(shown.mid(cut + 1)), qPrintable(shown));
+        }
+    }
+
     void placesSpansOnTheTimeAxis_data()
     {
         QTest::addColumn<QString>("name");
