@@ -17,7 +17,7 @@ std::string Profile::nameOf(const TrackInfo& track, const StringPool& strings)
         return std::string(strings.view(track.displayName));
     std::string name = track.processName != kEmptyString ? std::string(strings.view(track.processName))
                                                          : "pid " + std::to_string(track.pid);
-    name += " / ";
+    name += kTrackNameSeparator;
     if (track.kind == TrackKind::Async)
         name += "async";
     else if (track.threadName != kEmptyString)

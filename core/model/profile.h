@@ -11,6 +11,7 @@
 #include <iterator>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -151,6 +152,9 @@ public:
     // The name a track is shown by (Track::name): its display name, else
     // "process / thread", with " (samples)" for a Samples track.
     static std::string nameOf(const TrackInfo& track, const StringPool& strings);
+    // Between the process's and the thread's parts of a track's name (the
+    // views cut the process's part first: the thread's tells tracks apart).
+    static constexpr std::string_view kTrackNameSeparator = " / ";
     const std::vector<Track>& tracks() const { return m_tracks; }
 
     std::size_t intervalCount() const { return m_intervals.size(); }

@@ -446,8 +446,7 @@ QString IcicleView::elidedTrackName(const QString& name, const QFontMetrics& met
 {
     if (metrics.horizontalAdvance(name) <= width)
         return name;
-    const QString separator = QStringLiteral(" / ");
-    const qsizetype split = name.lastIndexOf(separator);
+    const qsizetype split = name.lastIndexOf(qs(Profile::kTrackNameSeparator));
     if (split > 0) {
         const QString thread = name.mid(split);
         // The process keeps at least a character and the ellipsis.

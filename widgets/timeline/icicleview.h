@@ -47,7 +47,7 @@ public:
     const TrackMarks& trackMarks() const { return m_marks; }
     // The top of a track's header band in widget coordinates; -1 if none.
     int trackHeaderY(TrackId track) const;
-    // A track's name ("process / thread") fitted to `width`: the process's
+    // A track's name ("process / thread", Profile::nameOf) fitted to `width`: the process's
     // part elided first, since the thread's part is what tells a process's
     // tracks apart ("… / tokio-runtime-worker-3"); if that alone is too
     // wide, elided in its middle, which keeps a numbered end.

@@ -275,8 +275,9 @@ void PerfScriptBuilder::finish()
         info.processName = thread.hasPid ? m_builder.intern(m_processNames[thread.pid]) : info.threadName;
         // Threads often share a comm (a process's workers, forks): the tid
         // tells their tracks apart.
-        info.displayName = m_builder.intern(std::string(m_builder.string(info.processName)) + " / " + thread.comm
-                                            + " (tid " + std::to_string(thread.tid) + ")");
+        info.displayName = m_builder.intern(std::string(m_builder.string(info.processName))
+                                            + std::string(Profile::kTrackNameSeparator) + thread.comm + " (tid "
+                                            + std::to_string(thread.tid) + ")");
         const TrackId track = m_builder.addTrack(info);
         if (m_timing == Timing::Timed)
             layoutTimed(thread, track);
