@@ -42,6 +42,19 @@
 
 namespace runlane {
 
+namespace {
+
+// A long path keeps its end: the file's name and the line, what tells two
+// paths of a project apart.
+TextCellDelegate* locationDelegate(QObject* parent)
+{
+    auto* delegate = new TextCellDelegate(parent);
+    delegate->setElideMode(Qt::ElideLeft);
+    return delegate;
+}
+
+} // namespace
+
 RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_axis(document->axis()), m_model(new RankModel(document, this)),
       m_proxy(new RankSortProxy(this)), m_view(new QTableView(this)), m_compareModel(new CompareModel(this)),
@@ -61,10 +74,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     // Every cell is redrawn at each update of a live recording.
     m_view->setItemDelegate(new TextCellDelegate(this));
     m_view->setItemDelegateForColumn(RankModel::Exec, new ShareBarDelegate(RankModel::ShareRole, this));
-    // A long path keeps its end: the file's name and the line.
-    auto* location = new TextCellDelegate(this);
-    location->setElideMode(Qt::ElideLeft);
-    m_view->setItemDelegateForColumn(RankModel::Location, location);
+    m_view->setItemDelegateForColumn(RankModel::Location, locationDelegate(this));
     m_view->setColumnWidth(RankModel::Name, 240);
     m_view->setColumnWidth(RankModel::Location, 170);
     for (int c = RankModel::Calls; c < RankModel::ColumnCount; ++c)
@@ -84,6 +94,7 @@ RankPanel::RankPanel(ProfileDocument* document, QWidget* parent)
     setUpTable(m_compareView, m_compareProxy, CompareModel::Delta); // |Δ| first
     m_compareView->setColumnWidth(CompareModel::Name, 240);
     m_compareView->setColumnWidth(CompareModel::Location, 150);
+    m_compareView->setItemDelegateForColumn(CompareModel::Location, locationDelegate(this));
     m_compareView->setColumnWidth(CompareModel::Interval, 150);
     for (int c = CompareModel::Verdict; c < CompareModel::ColumnCount; ++c) {
         if (c != CompareModel::Interval)

@@ -56,7 +56,15 @@ void TextCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     }
     if (!line.isValid())
         return;
-    painter->setPen(option.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Text));
+    // A model's text colour (the compare rank's verdicts) as
+    // QStyledItemDelegate gives it to the style: in place of the palette's
+    // text, not of the selection's.
+    QColor pen = option.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Text);
+    if (!selected) {
+        if (const QVariant foreground = index.data(Qt::ForegroundRole); foreground.canConvert<QBrush>())
+            pen = qvariant_cast<QBrush>(foreground).color();
+    }
+    painter->setPen(pen);
     const QRect at = QStyle::alignedRect(option.direction, alignment, QSize(textRect.width(), int(line.height())), textRect);
     line.draw(painter, at.topLeft());
 }

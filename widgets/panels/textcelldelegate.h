@@ -14,8 +14,8 @@ namespace runlane {
 // per update of a followed live recording (issue 19). What this does not
 // draw the style's way is left to the style: the focused cell (its frame),
 // a text that needs eliding, several lines. It reads the display,
-// alignment and background roles only: a model that gives cells fonts,
-// text colours, icons or check states needs QStyledItemDelegate.
+// alignment, background and foreground roles only: a model that gives
+// cells fonts, icons or check states needs QStyledItemDelegate.
 class TextCellDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
@@ -29,6 +29,8 @@ public:
     // Texts too wide for their cell are elided this way instead of the
     // view's (a path's end, its file and line, is what tells it apart).
     void setElideMode(Qt::TextElideMode mode) { m_elideMode = mode; }
+    // This delegate's elision, else its view's.
+    std::optional<Qt::TextElideMode> elideMode() const { return m_elideMode; }
 
 protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;

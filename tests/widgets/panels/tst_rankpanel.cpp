@@ -1,9 +1,11 @@
+#include "comparemodel.h"
 #include "elidedlabel.h"
 #include "profiledocument.h"
 #include "rankformatter.h"
 #include "rankheader.h"
 #include "rankmodel.h"
 #include "rankpanel.h"
+#include "textcelldelegate.h"
 #include "timeaxis.h"
 #include "widgettestsupport.h"
 
@@ -17,6 +19,8 @@
 #include <QTableView>
 #include <QTextDocument>
 #include <QtTest>
+
+#include <optional>
 
 using namespace runlane;
 using namespace runlane::test;
@@ -332,6 +336,32 @@ private Q_SLOTS:
         QVERIFY(!banner->isElided());
         QCOMPARE(banner->text(), banner->fullText());
         QCOMPARE(banner->toolTip(), details);
+    }
+
+    // Both ranks' file:line columns keep a long path's end (the file and
+    // the line), each through its own delegate; the other columns do not.
+    void locationKeepsItsEnd_data()
+    {
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<int>("location");
+        QTest::addColumn<int>("name");
+        QTest::newRow("rank") << QString() << int(RankModel::Location) << int(RankModel::Name);
+        QTest::newRow("compare") << QStringLiteral("compareView") << int(CompareModel::Location)
+                                 << int(CompareModel::Name);
+    }
+    void locationKeepsItsEnd()
+    {
+        QFETCH(QString, view);
+        QFETCH(int, location);
+        QFETCH(int, name);
+        Fixture f(m_three);
+        QTableView* table = view.isEmpty() ? f.panel.view() : f.panel.findChild<QTableView*>(view);
+        QVERIFY(table);
+        const auto* delegate = qobject_cast<TextCellDelegate*>(table->itemDelegateForColumn(location));
+        QVERIFY(delegate);
+        QCOMPARE(delegate->elideMode(), std::optional(Qt::ElideLeft));
+        const auto* other = qobject_cast<TextCellDelegate*>(table->itemDelegateForColumn(name));
+        QVERIFY(!other || !other->elideMode());
     }
 
     void newerRangeReplacesOlder()

@@ -9,7 +9,7 @@ using namespace runlane;
 namespace {
 
 // A table as the rank shows one: names left, numbers right, a search
-// match shaded, a name too long for its column.
+// match shaded, a name too long for its column, a few coloured texts.
 struct Table {
     QStandardItemModel model{0, 3};
     QTableView view;
@@ -34,6 +34,12 @@ struct Table {
             model.appendRow(items);
         }
         model.item(1, 0)->setBackground(QColor(255, 240, 160));
+        // Text colours as the compare rank's verdicts give them: on a plain
+        // cell, on a shaded one, on the selected row (where the selection's
+        // text colour wins).
+        model.item(0, 2)->setForeground(QColor(200, 30, 30));
+        model.item(1, 0)->setForeground(QColor(20, 120, 40));
+        model.item(3, 2)->setForeground(QColor(200, 30, 30));
         view.setModel(&model);
         view.setAlternatingRowColors(true);
         view.setWordWrap(false);
@@ -66,7 +72,7 @@ class TestTextCellDelegate : public QObject
 
 private Q_SLOTS:
     // What the style draws, pixel for pixel: text, alignment, elision,
-    // selection and a model's background.
+    // selection and a model's background and text colour.
     void drawsAsTheStyle_data()
     {
         QTest::addColumn<int>("row");
