@@ -47,10 +47,11 @@ public:
     const TrackMarks& trackMarks() const { return m_marks; }
     // The top of a track's header band in widget coordinates; -1 if none.
     int trackHeaderY(TrackId track) const;
-    // A track's name ("process / thread", Profile::nameOf) fitted to `width`: the process's
-    // part elided first, since the thread's part is what tells a process's
-    // tracks apart ("… / tokio-runtime-worker-3"); if that alone is too
-    // wide, elided in its middle, which keeps a numbered end.
+    // A track's name ("process / thread", Profile::nameOf) fitted to
+    // `width`: the process's part elided first, since the thread's part is
+    // what tells a process's tracks apart ("… / tokio-runtime-worker-3"); if
+    // that alone is too wide, elided in its middle, which keeps a numbered
+    // end.
     static QString elidedTrackName(const QString& name, const QFontMetrics& metrics, int width);
     // Where a span is drawn, in widget coordinates (empty if not shown).
     QRectF spanRect(std::uint32_t id) const;
