@@ -185,6 +185,9 @@ IntervalId ProfileDocument::stepThrough(const std::vector<LabelId>& labels, bool
     // Clamped sums: an interval of a profile near 2^63 ns must not wrap.
     m_axis->setVisibleRange(addClamped(iv.start, -(length / 4)), addClamped(addClamped(iv.start, length), length / 4));
     m_axis->selectItem(found, iv.measurement);
+    // The zoom shows its time; its row may be far down the icicle, on a
+    // collapsed track or under a collapsed caller.
+    Q_EMIT intervalRevealed(found);
     return found;
 }
 
@@ -193,16 +196,24 @@ void ProfileDocument::revealInterval(IntervalId id)
     if (!hasProfile() || m_aggregated || id >= m_loaded.profile->intervalCount())
         return;
     const Interval& iv = m_loaded.profile->interval(id);
+    revealRange(iv.start, iv.end, id, iv.measurement);
+}
+
+void ProfileDocument::revealRange(Time start, Time end, IntervalId interval, MeasurementId measurement)
+{
+    if (!hasProfile() || m_aggregated)
+        return;
     // In view and not a sliver: the zoom stays, as a reader following
     // links between nearby slices expects.
-    const bool inView = iv.start >= m_axis->visibleStart() && iv.end <= m_axis->visibleEnd()
-        && iv.end - iv.start >= m_axis->visibleSpan() / 200;
+    const bool inView
+        = start >= m_axis->visibleStart() && end <= m_axis->visibleEnd() && end - start >= m_axis->visibleSpan() / 200;
     if (!inView) {
-        const Time length = std::max<Time>(iv.end - iv.start, TimeAxis::kMinimumSpan);
-        m_axis->setVisibleRange(addClamped(iv.start, -(length / 4)), addClamped(addClamped(iv.start, length), length / 4));
+        const Time length = std::max<Time>(end - start, TimeAxis::kMinimumSpan);
+        m_axis->setVisibleRange(addClamped(start, -(length / 4)), addClamped(addClamped(start, length), length / 4));
     }
-    m_axis->selectItem(id, iv.measurement);
-    Q_EMIT intervalRevealed(id);
+    m_axis->selectItem(interval, measurement);
+    if (interval != kNone)
+        Q_EMIT intervalRevealed(interval);
 }
 
 std::pair<std::size_t, std::size_t> ProfileDocument::occurrencePosition(const std::vector<LabelId>& labels) const

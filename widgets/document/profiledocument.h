@@ -97,8 +97,9 @@ public:
     // What F3 steps through: the focused label, else the search's matches.
     std::vector<LabelId> steppedLabels() const;
     // Selects the next (or previous) occurrence of steppedLabels() after
-    // the selected interval (or the visible range) and zooms to it. Returns
-    // the interval, kNone if there is none.
+    // the selected interval (or the visible range), zooms to it and emits
+    // intervalRevealed() for it. Returns the interval, kNone if there is
+    // none.
     IntervalId stepOccurrence(bool forward) { return stepThrough(steppedLabels(), forward); }
     // The same through the given labels (the find bar steps through the
     // search's matches even while a rank row is focused).
@@ -111,6 +112,10 @@ public:
     // context) unless it is in view already, and intervalRevealed() for the
     // views to bring its row on screen (a link of the details pane).
     void revealInterval(IntervalId id);
+    // The same for a stretch of time [start, end) that `interval` of
+    // `measurement` lies in (a critical path's segment), or `measurement`
+    // alone when `interval` is kNone (then nothing is revealed).
+    void revealRange(Time start, Time end, IntervalId interval, MeasurementId measurement);
 
     // Blocks until background work (the call tree) is done and applied;
     // for scripts that render at once.
@@ -124,7 +129,8 @@ Q_SIGNALS:
     void colorsChanged();
     void viewModeChanged();
     void emphasisChanged();
-    // An interval to bring into view (revealInterval), already selected.
+    // An interval to bring into view (revealInterval, stepThrough),
+    // already selected.
     void intervalRevealed(IntervalId id);
 
 private:

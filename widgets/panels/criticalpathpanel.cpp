@@ -11,7 +11,6 @@
 #include "profiledocument.h"
 #include "rankheader.h"
 #include "sharebardelegate.h"
-#include "timeaxis.h"
 #include "valueformat.h"
 
 #include <QAction>
@@ -488,16 +487,9 @@ void CriticalPathPanel::activateSegment(int row)
         if (it != ids.end() && p->interval(*it).start < s.end)
             interval = *it;
     }
-    // As ProfileDocument::revealInterval: in view and not a sliver, the
-    // zoom stays; else the segment with a quarter of its length each side.
-    TimeAxis* axis = m_document->axis();
-    const bool inView = s.start >= axis->visibleStart() && s.end <= axis->visibleEnd()
-        && s.duration() >= axis->visibleSpan() / 200;
-    if (!inView) {
-        const Time length = std::max<Time>(s.duration(), TimeAxis::kMinimumSpan);
-        axis->setVisibleRange(addClamped(s.start, -(length / 4)), addClamped(s.end, length / 4));
-    }
-    axis->selectItem(interval, selected);
+    // In view and not a sliver, the zoom stays; else the segment with a
+    // quarter of its length each side. The interval's row comes on screen.
+    m_document->revealRange(s.start, s.end, interval, selected);
 }
 
 void CriticalPathPanel::pickSlowest(int row)

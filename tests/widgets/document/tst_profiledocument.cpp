@@ -88,6 +88,9 @@ private Q_SLOTS:
         ProfileDocument document(&axis);
         document.setProfile(m_loaded);
         document.setFocusLabel(labelNamed(*m_loaded.profile, "load"));
+        // Each one found is revealed, for the icicle to bring its row on
+        // screen; none when there is no next one.
+        QSignalSpy revealed(&document, &ProfileDocument::intervalRevealed);
         QList<qint64> starts;
         for (int i = 0; i < 4; ++i) {
             const IntervalId id = document.stepOccurrence(true);
@@ -95,8 +98,11 @@ private Q_SLOTS:
                 break;
             starts << m_loaded.profile->interval(id).start / us;
             QCOMPARE(axis.selectedInterval(), id);
+            QCOMPARE(revealed.count(), i + 1);
+            QCOMPARE(revealed.last().at(0).value<IntervalId>(), id);
         }
         QCOMPARE(starts, (QList<qint64>{100, 300, 400}));
+        QCOMPARE(revealed.count(), 3);
         // The last one, [400, 420) µs, with 5 µs on either side.
         QCOMPARE(axis.visibleStart(), 395 * us);
         QCOMPARE(axis.visibleEnd(), 425 * us);

@@ -151,9 +151,13 @@ private Q_SLOTS:
         QTableView* view = m_panel->segmentView();
         const QRect cell = view->visualRect(view->model()->index(5, CriticalPathSegmentModel::Label));
         QVERIFY(cell.isValid());
+        // The interval is revealed, for the icicle to bring its row on screen.
+        QSignalSpy revealed(m_document.get(), &ProfileDocument::intervalRevealed);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
         QCOMPARE(m_axis->selectedMeasurement(), byName(p, "other"));
         QCOMPARE(m_axis->selectedInterval(), intervalNamed(p, "other"));
+        QCOMPARE(revealed.count(), 1);
+        QCOMPARE(revealed.last().at(0).value<IntervalId>(), intervalNamed(p, "other"));
         QVERIFY(m_axis->visibleStart() <= 12 && m_axis->visibleEnd() >= 40);
         // A quarter of the 28 ns each side.
         QCOMPARE(m_axis->visibleStart(), Time(5));
@@ -162,6 +166,7 @@ private Q_SLOTS:
         m_panel->activateSegment(4);
         QCOMPARE(m_axis->selectedMeasurement(), byName(p, "query"));
         QCOMPARE(m_axis->selectedInterval(), kNone);
+        QCOMPARE(revealed.count(), 1); // no interval, no row to show
     }
 
     // A label's tasks summed off the GUI thread: handler's one task is its

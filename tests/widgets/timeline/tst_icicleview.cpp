@@ -331,6 +331,44 @@ private Q_SLOTS:
         QCOMPARE(int(f.view.spanRect(f.id("work")).top()), 2 * IcicleView::kHeaderHeight);
     }
 
+    // F3 and the find bar zoom to an occurrence in time; its row must come
+    // on screen too: below the view, on a collapsed track, or under a
+    // collapsed caller (a deep stack on another thread was off screen).
+    void steppingToAnOccurrenceShowsItsRow_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<QString>("collapsed");
+        QTest::newRow("a track below the view") << "work" << 80 << "";
+        QTest::newRow("a collapsed track") << "work" << 300 << "worker";
+        QTest::newRow("under a collapsed caller") << "tokenize" << 300 << "parse";
+        QTest::newRow("under a collapsed caller, below the view") << "tokenize" << 80 << "main";
+    }
+
+    void steppingToAnOccurrenceShowsItsRow()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, height);
+        QFETCH(QString, collapsed);
+        Fixture f(m_loaded);
+        f.view.resize(f.view.width(), height);
+        height = f.view.height(); // the view's minimum height, 80 px, at least
+        const IntervalId id = f.id(name.toUtf8().constData());
+        if (collapsed == QLatin1String("worker"))
+            f.view.setTrackCollapsed(f.profile().trackOf(id), true);
+        else if (!collapsed.isEmpty())
+            f.view.setCollapsed(f.id(collapsed.toUtf8().constData()), true);
+        QVERIFY(f.view.spanRect(id).isEmpty() || f.view.spanRect(id).bottom() > height);
+        f.document.setSearch(name);
+        QCOMPARE(f.document.stepOccurrence(true), id);
+        QCOMPARE(f.view.hiddenBy(id), kNone);
+        QVERIFY(!f.view.isTrackCollapsed(f.profile().trackOf(id)));
+        const QRectF rect = f.view.spanRect(id);
+        QVERIFY2(!rect.isEmpty() && rect.top() >= 0 && rect.bottom() <= height,
+                 qPrintable(QStringLiteral("drawn at y %1-%2 in a view %3 px high").arg(rect.top()).arg(rect.bottom()).arg(height)));
+        QCOMPARE(f.view.spanAt(rect.center().toPoint()), id);
+    }
+
     void tooltipDescribesTheNode()
     {
         Fixture f(m_loaded);
