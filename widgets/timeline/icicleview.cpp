@@ -151,6 +151,24 @@ const IcicleView::Row* IcicleView::rowAt(int contentY) const
     return TimelineView::rowAt(m_rows, contentY, &Row::yEnd);
 }
 
+TrackId IcicleView::pinnedTrackAt(int scroll) const
+{
+    const Row* top = rowAt(scroll);
+    return top && top->depth >= 0 ? top->track : kNone;
+}
+
+int IcicleView::pinnedNameY(TrackId track, int scroll) const
+{
+    const int trackEnd = track + 1 < m_trackRow.size() ? m_rows[m_trackRow[track + 1]].y : contentHeight();
+    return std::min(0, trackEnd - scroll - kHeaderHeight);
+}
+
+QRect IcicleView::pinnedNameRect() const
+{
+    const TrackId pinned = pinnedTrack();
+    return pinned == kNone ? QRect() : QRect(0, pinnedNameY(pinned, scrollY()), TimeAxis::kGutter, kHeaderHeight);
+}
+
 int IcicleView::trackHeaderY(TrackId track) const
 {
     const Row* header = rowOf(track, -1);
@@ -429,6 +447,13 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
         else
             paintRow(p, *it, y, timeWidth);
     }
+    if (const TrackId pinned = pinnedTrackAt(scroll); pinned != kNone) {
+        const int y = pinnedNameY(pinned, scroll);
+        p.fillRect(QRect(0, y, TimeAxis::kGutter, kHeaderHeight), ColorScheme::header());
+        p.setPen(ColorScheme::grid());
+        p.drawLine(0, y + kHeaderHeight - 1, TimeAxis::kGutter, y + kHeaderHeight - 1);
+        paintTrackName(p, pinned, y, kHeaderHeight, TimeAxis::kGutter);
+    }
     if (!m_document->isAggregated()) {
         paintFlows(p, size, scroll, timeWidth);
         // The critical path shown, over the boxes (the timeline's span ids
@@ -463,26 +488,31 @@ void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) cons
     p.fillRect(QRect(0, y, width, row.height), ColorScheme::header());
     p.setPen(ColorScheme::grid());
     p.drawLine(0, y + row.height - 1, width, y + row.height - 1);
-    p.setPen(ColorScheme::text());
-    const QString chevron = isTrackCollapsed(row.track) ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+    paintTrackName(p, row.track, y, row.height, width);
     const int depth = m_source->depthCount(row.track);
-    QFont bold = p.font();
-    bold.setBold(true);
-    p.setFont(bold);
-    const QString name = qs(m_source->trackName(row.track));
-    // The name stays in the names gutter, like every view's names: a long
-    // one is elided at the divider (the tooltip has it whole), so the
-    // plot's left edge is the same line in every row.
-    const int room = std::min(width, TimeAxis::kGutter) - 12;
-    const QFontMetrics metrics = p.fontMetrics();
-    p.drawText(QRect(6, y, room, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-               chevron + elidedTrackName(name, metrics, room - metrics.horizontalAdvance(chevron)));
-    p.setFont(font());
     p.setPen(ColorScheme::mutedText());
     const QString info = depth == 0 ? tr("no intervals") : tr("depth %1").arg(depth);
     p.drawText(QRect(TimeAxis::kGutter + 6, y, 200, row.height), Qt::AlignVCenter | Qt::AlignLeft, info);
     // The track's marks over its header band (the timeline's tracks are the profile's).
     m_marks.paint(p, row.track, *m_axis, QRect(TimeAxis::kGutter, y, width - TimeAxis::kGutter, row.height - 1), palette());
+}
+
+void IcicleView::paintTrackName(QPainter& p, TrackId track, int y, int height, int width) const
+{
+    p.setPen(ColorScheme::text());
+    const QString chevron = isTrackCollapsed(track) ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
+    QFont bold = p.font();
+    bold.setBold(true);
+    p.setFont(bold);
+    const QString name = qs(m_source->trackName(track));
+    // The name stays in the names gutter, like every view's names: a long
+    // one is elided at the divider (the tooltip has it whole), so the
+    // plot's left edge is the same line in every row.
+    const int room = std::min(width, TimeAxis::kGutter) - 12;
+    const QFontMetrics metrics = p.fontMetrics();
+    p.drawText(QRect(6, y, room, height), Qt::AlignVCenter | Qt::AlignLeft,
+               chevron + elidedTrackName(name, metrics, room - metrics.horizontalAdvance(chevron)));
+    p.setFont(font());
 }
 
 void IcicleView::paintRow(QPainter& p, const Row& row, int y, int timeWidth) const
@@ -645,6 +675,14 @@ void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, 
 
 void IcicleView::clicked(QPoint pos)
 {
+    if (pinnedNameRect().contains(pos)) {
+        // As a click on its header: folded, the header then at the top.
+        const TrackId pinned = pinnedTrack();
+        const int headerY = m_rows[m_trackRow[pinned]].y;
+        setTrackCollapsed(pinned, true);
+        m_scroll->setValue(headerY);
+        return;
+    }
     if (const Row* row = rowAt(pos.y() + scrollY()); row && row->depth < 0) {
         // A mark on the header band is selected; elsewhere the band folds its track.
         const int timeWidth = m_input.navigator().areaWidth();
@@ -739,6 +777,8 @@ QString IcicleView::toolTipAt(QPoint pos) const
         return QString::fromStdString(m_source->describe(id));
     if (row && row->depth < 0 && pos.x() < TimeAxis::kGutter) // a track's whole name
         return qs(m_source->trackName(row->track));
+    if (pinnedNameRect().contains(pos))
+        return qs(m_source->trackName(pinnedTrack()));
     if (row && row->depth < 0)
         return m_marks.describe(row->track, *m_axis, m_input.navigator().areaWidth(), pos.x() - TimeAxis::kGutter);
     return {};

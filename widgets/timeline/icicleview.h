@@ -80,6 +80,15 @@ public:
     // Shows an interval: its track expanded, the boxes hiding it expanded,
     // its row scrolled into view (ProfileDocument::intervalRevealed).
     void revealSpan(std::uint32_t id);
+    // The track whose rows are at the top of the view, scrolled past its
+    // header (kNone when a header is at the top): its name is pinned to the
+    // top of the names gutter, as Perfetto pins a track's shell, so that
+    // a box deep in a stack (a find, a critical path segment) says whose it
+    // is. A click on the pinned name folds the track.
+    TrackId pinnedTrack() const { return pinnedTrackAt(scrollY()); }
+    // Where the pinned name is drawn (empty if none): the gutter's top, or
+    // above it as the next track's header pushes it up.
+    QRect pinnedNameRect() const;
 
     // Whether the aggregated view shows the differential flame graph
     // (compare mode, its diff computed).
@@ -113,14 +122,18 @@ private:
     void layoutRows();
     const Row* rowAt(int contentY) const;
     const Row* rowOf(TrackId track, int depth) const;
-    // A box in content coordinates scrolled by `scroll`, x not clipped; empty
-    // if it is not laid out.
+    TrackId pinnedTrackAt(int scroll) const;
+    int pinnedNameY(TrackId track, int scroll) const;
     // The rows of boxes between `scroll` and `scroll + height`, for the flows.
     std::vector<FlowPainter::Row> flowRows(int scroll, int height) const;
+    // A box in content coordinates scrolled by `scroll`, x not clipped; empty
+    // if it is not laid out.
     QRectF boxOf(std::uint32_t id, int scroll, int timeWidth) const;
     void paintFlows(QPainter& p, QSize size, int scroll, int timeWidth) const;
     bool hasChildren(std::uint32_t id) const;
     void paintHeader(QPainter& p, const Row& row, int y, int width) const;
+    // A track's chevron and name in the names gutter (a header, the pinned name).
+    void paintTrackName(QPainter& p, TrackId track, int y, int height, int width) const;
     void paintRow(QPainter& p, const Row& row, int y, int timeWidth) const;
     void paintNode(QPainter& p, std::uint32_t id, const Interval& span, const QRectF& rect) const;
     void paintMarks(QPainter& p, std::uint32_t first, std::uint32_t last, int y, int timeWidth, int height) const;

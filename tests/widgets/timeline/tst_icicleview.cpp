@@ -369,6 +369,56 @@ private Q_SLOTS:
         QCOMPARE(f.view.spanAt(rect.center().toPoint()), id);
     }
 
+    // Scrolled past a track's header into its rows, the track's name stays
+    // at the top of the gutter, drawn as its header draws it, until the
+    // next track's header pushes it up. Four threads, each a header of 22
+    // px and four rows of the view's row height.
+    void pinsTheNameOfTheTrackAtTheTop_data()
+    {
+        QTest::addColumn<int>("rows"); // the scroll: this many rows of the view's height
+        QTest::addColumn<int>("px"); // and this many pixels more
+        QTest::addColumn<int>("pinned"); // -1: none
+        QTest::addColumn<int>("y"); // the pinned name's top
+        QTest::newRow("at the top") << 0 << 0 << -1 << 0;
+        QTest::newRow("within the first header") << 0 << 10 << -1 << 0;
+        QTest::newRow("the first track's first row") << 0 << 22 << 0 << 0;
+        QTest::newRow("its last row, the next header 10 px below") << 4 << 12 << 0 << -12;
+        QTest::newRow("the second header at the top") << 4 << 22 << -1 << 0;
+        QTest::newRow("the second track's first row") << 4 << 44 << 1 << 0;
+        QTest::newRow("the third track's second row") << 9 << 66 << 2 << 0;
+    }
+
+    void pinsTheNameOfTheTrackAtTheTop()
+    {
+        QFETCH(int, rows);
+        QFETCH(int, px);
+        QFETCH(int, pinned);
+        QFETCH(int, y);
+        Fixture f(loadedText(fourDeepThreads()));
+        f.view.resize(f.view.width(), 80);
+        const int rowHeight = f.view.rowHeight();
+        QCOMPARE(f.view.contentHeight(), 4 * (IcicleView::kHeaderHeight + 4 * rowHeight));
+        auto* bar = f.view.findChild<QScrollBar*>();
+        QVERIFY(bar);
+        const QImage top = f.view.grab().toImage().copy(0, 0, TimeAxis::kGutter - 1, IcicleView::kHeaderHeight);
+        bar->setValue(rows * rowHeight + px);
+        QCOMPARE(f.view.scrollY(), rows * rowHeight + px);
+        QCOMPARE(f.view.pinnedTrack(), pinned < 0 ? kNone : TrackId(pinned));
+        const QRect rect = f.view.pinnedNameRect();
+        QCOMPARE(rect.isEmpty(), pinned < 0);
+        if (pinned < 0)
+            return;
+        QCOMPARE(rect, QRect(0, y, TimeAxis::kGutter, IcicleView::kHeaderHeight));
+        // The first track's name pinned at the top is its header, pixel for pixel.
+        if (pinned == 0 && y == 0)
+            QCOMPARE(f.view.grab().toImage().copy(0, 0, TimeAxis::kGutter - 1, IcicleView::kHeaderHeight), top);
+        // A click on it folds the track and shows its header at the top.
+        QTest::mouseClick(&f.view, Qt::LeftButton, Qt::NoModifier, QPoint(30, y + IcicleView::kHeaderHeight / 2));
+        QVERIFY(f.view.isTrackCollapsed(TrackId(pinned)));
+        QCOMPARE(f.view.trackHeaderY(TrackId(pinned)), 0);
+        QCOMPARE(f.view.pinnedTrack(), kNone);
+    }
+
     void tooltipDescribesTheNode()
     {
         Fixture f(m_loaded);
