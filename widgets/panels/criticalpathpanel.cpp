@@ -115,6 +115,9 @@ CriticalPathPanel::CriticalPathPanel(ProfileDocument* document, QWidget* parent)
     m_segmentView->setItemDelegateForColumn(CriticalPathSegmentModel::Duration,
                                             new ShareBarDelegate(CriticalPathSegmentModel::ShareRole, this));
     m_segmentView->setToolTip(tr("Click a segment to select what it names and bring it into view"));
+    // The label is what a segment names: as wide as the breakdown's names,
+    // the track (the last column) taking the rest.
+    m_segmentView->setColumnWidth(CriticalPathSegmentModel::Label, 200);
     m_slowest->setObjectName(QStringLiteral("criticalPathSlowest"));
     m_slowest->setToolTip(tr("The label's slowest tasks: pick one to see its path"));
     m_left->addWidget(m_segmentView);

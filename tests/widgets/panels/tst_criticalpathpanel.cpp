@@ -162,6 +162,11 @@ private Q_SLOTS:
         // A quarter of the 28 ns each side.
         QCOMPARE(m_axis->visibleStart(), Time(5));
         QCOMPARE(m_axis->visibleEnd(), Time(47));
+        // A segment's label is shown whole: a generated trace's longest
+        // names are 27 characters ("render::dispatch_async_2667").
+        const QFontMetrics metrics = view->fontMetrics();
+        QVERIFY(view->columnWidth(CriticalPathSegmentModel::Label)
+                >= metrics.horizontalAdvance(QStringLiteral("render::dispatch_async_2667")) + 8);
         // Idle names no one: the task that was ready (query) is selected.
         m_panel->activateSegment(4);
         QCOMPARE(m_axis->selectedMeasurement(), byName(p, "query"));
