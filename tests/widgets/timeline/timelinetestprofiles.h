@@ -25,25 +25,20 @@ inline QByteArray twoThreads()
                  {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "work", "ts" : 200, "dur" : 600}]);
 }
 
-// Four threads, each a stack four deep: a, b, c, d nested from 0 to 100 µs.
+// Four threads, each a stack four deep: a, b, c, d nested from 0 to 100 µs
+// (a1 [0, 100) > b1 [10, 90) > c1 [20, 80) > d1 [30, 70) on thread 1, …).
 inline QByteArray fourDeepThreads()
 {
-    return JSON([{"ph" : "X", "pid" : 1, "tid" : 1, "name" : "a1", "ts" : 0, "dur" : 100},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "b1", "ts" : 10, "dur" : 80},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "c1", "ts" : 20, "dur" : 60},
-                 {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "d1", "ts" : 30, "dur" : 40},
-                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "a2", "ts" : 0, "dur" : 100},
-                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "b2", "ts" : 10, "dur" : 80},
-                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "c2", "ts" : 20, "dur" : 60},
-                 {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "d2", "ts" : 30, "dur" : 40},
-                 {"ph" : "X", "pid" : 1, "tid" : 3, "name" : "a3", "ts" : 0, "dur" : 100},
-                 {"ph" : "X", "pid" : 1, "tid" : 3, "name" : "b3", "ts" : 10, "dur" : 80},
-                 {"ph" : "X", "pid" : 1, "tid" : 3, "name" : "c3", "ts" : 20, "dur" : 60},
-                 {"ph" : "X", "pid" : 1, "tid" : 3, "name" : "d3", "ts" : 30, "dur" : 40},
-                 {"ph" : "X", "pid" : 1, "tid" : 4, "name" : "a4", "ts" : 0, "dur" : 100},
-                 {"ph" : "X", "pid" : 1, "tid" : 4, "name" : "b4", "ts" : 10, "dur" : 80},
-                 {"ph" : "X", "pid" : 1, "tid" : 4, "name" : "c4", "ts" : 20, "dur" : 60},
-                 {"ph" : "X", "pid" : 1, "tid" : 4, "name" : "d4", "ts" : 30, "dur" : 40}]);
+    QByteArray json = "[";
+    for (int thread = 1; thread <= 4; ++thread) {
+        for (int depth = 0; depth < 4; ++depth) {
+            json += QByteArray(thread == 1 && depth == 0 ? "" : ",") + R"({"ph": "X", "pid": 1, "tid": )"
+                + QByteArray::number(thread) + R"(, "name": ")" + char('a' + depth) + QByteArray::number(thread)
+                + R"(", "ts": )" + QByteArray::number(10 * depth) + R"(, "dur": )" + QByteArray::number(100 - 20 * depth)
+                + "}";
+        }
+    }
+    return json + "]";
 }
 
 // Chronos futures on one loop (t in ns):
