@@ -4,6 +4,7 @@
 #include "counttext.h"
 #include "profiledocument.h"
 #include "timeaxis.h"
+#include "valueformat.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
@@ -92,7 +93,21 @@ void FindBar::updateCount()
     }
     const auto [k, n] = m_document->occurrencePosition(m_document->searchMatches());
     const QString where = k > 0 ? tr("%1 of %2").arg(k).arg(n) : countText(qint64(n), "interval", "intervals");
-    m_count->setText(where + QStringLiteral(" · ") + countText(qint64(labels), "label", "labels"));
+    m_count->setText(where + QStringLiteral(" · ") + countText(qint64(labels), "label", "labels") + previewNote());
+}
+
+QString FindBar::previewNote() const
+{
+    // While a file loads, the counts are of its preview: what was read so
+    // far, without the shorter boxes. "13" becoming "1,888" when the load
+    // ends must not look like a wrong count.
+    const Profile* profile = m_document->profile();
+    if (!profile || !profile->partial() || profile->partial()->kind != PartialLoad::Kind::Preview)
+        return {};
+    const Time shortest = profile->partial()->shortestKept;
+    if (shortest <= 0)
+        return tr(" · so far");
+    return tr(" · so far, boxes of %1 or more").arg(QString::fromStdString(ValueFormat::text(shortest, profile->unit())));
 }
 
 void FindBar::step(bool forward)

@@ -42,6 +42,9 @@ protected:
 private:
     void apply();
     void updateCount();
+    // What the counts are of, when the profile is a preview of a file
+    // still loading (" · so far, boxes of 1.05 ms or more"); else empty.
+    QString previewNote() const;
     void close();
 
     ProfileDocument* m_document;
