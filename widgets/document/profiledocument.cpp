@@ -180,10 +180,7 @@ IntervalId ProfileDocument::stepThrough(const std::vector<LabelId>& labels, bool
     if (found == kNone)
         return kNone;
     const Interval& iv = p.interval(found);
-    // Zoom to it with a quarter of its length of context on each side.
-    const Time length = std::max<Time>(iv.end - iv.start, TimeAxis::kMinimumSpan);
-    // Clamped sums: an interval of a profile near 2^63 ns must not wrap.
-    m_axis->setVisibleRange(addClamped(iv.start, -(length / 4)), addClamped(addClamped(iv.start, length), length / 4));
+    zoomAround(iv.start, iv.end);
     m_axis->selectItem(found, iv.measurement);
     // The zoom shows its time; its row may be far down the icicle, on a
     // collapsed track or under a collapsed caller.
@@ -207,13 +204,20 @@ void ProfileDocument::revealRange(Time start, Time end, IntervalId interval, Mea
     // links between nearby slices expects.
     const bool inView
         = start >= m_axis->visibleStart() && end <= m_axis->visibleEnd() && end - start >= m_axis->visibleSpan() / 200;
-    if (!inView) {
-        const Time length = std::max<Time>(end - start, TimeAxis::kMinimumSpan);
-        m_axis->setVisibleRange(addClamped(start, -(length / 4)), addClamped(addClamped(start, length), length / 4));
-    }
+    if (!inView)
+        zoomAround(start, end);
     m_axis->selectItem(interval, measurement);
     if (interval != kNone)
         Q_EMIT intervalRevealed(interval);
+}
+
+void ProfileDocument::zoomAround(Time start, Time end)
+{
+    // A quarter of its length of context on each side, at least the
+    // axis's shortest span; clamped sums: a profile near 2^63 ns must not
+    // wrap.
+    const Time length = std::max<Time>(end - start, TimeAxis::kMinimumSpan);
+    m_axis->setVisibleRange(addClamped(start, -(length / 4)), addClamped(addClamped(start, length), length / 4));
 }
 
 std::pair<std::size_t, std::size_t> ProfileDocument::occurrencePosition(const std::vector<LabelId>& labels) const

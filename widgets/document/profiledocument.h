@@ -134,6 +134,8 @@ Q_SIGNALS:
     void intervalRevealed(IntervalId id);
 
 private:
+    // Shows [start, end) with a quarter of its length each side (F3, reveals).
+    void zoomAround(Time start, Time end);
     void applyBounds();
     // `continuing`: continueProfile's step (ids, focus, view mode and range kept).
     void switchTo(const LoadedProfile& loaded, bool continuing = false);

@@ -159,7 +159,8 @@ TrackId IcicleView::pinnedTrackAt(int scroll) const
 
 int IcicleView::pinnedNameY(TrackId track, int scroll) const
 {
-    const int trackEnd = track + 1 < m_trackRow.size() ? m_rows[m_trackRow[track + 1]].y : contentHeight();
+    const Row* next = rowOf(track + 1, -1);
+    const int trackEnd = next ? next->y : contentHeight();
     return std::min(0, trackEnd - scroll - kHeaderHeight);
 }
 
@@ -447,13 +448,8 @@ void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
         else
             paintRow(p, *it, y, timeWidth);
     }
-    if (const TrackId pinned = pinnedTrackAt(scroll); pinned != kNone) {
-        const int y = pinnedNameY(pinned, scroll);
-        p.fillRect(QRect(0, y, TimeAxis::kGutter, kHeaderHeight), ColorScheme::header());
-        p.setPen(ColorScheme::grid());
-        p.drawLine(0, y + kHeaderHeight - 1, TimeAxis::kGutter, y + kHeaderHeight - 1);
-        paintTrackName(p, pinned, y, kHeaderHeight, TimeAxis::kGutter);
-    }
+    if (const TrackId pinned = pinnedTrackAt(scroll); pinned != kNone)
+        paintTrackName(p, pinned, pinnedNameY(pinned, scroll), kHeaderHeight, TimeAxis::kGutter);
     if (!m_document->isAggregated()) {
         paintFlows(p, size, scroll, timeWidth);
         // The critical path shown, over the boxes (the timeline's span ids
@@ -485,9 +481,6 @@ QString IcicleView::elidedTrackName(const QString& name, const QFontMetrics& met
 
 void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) const
 {
-    p.fillRect(QRect(0, y, width, row.height), ColorScheme::header());
-    p.setPen(ColorScheme::grid());
-    p.drawLine(0, y + row.height - 1, width, y + row.height - 1);
     paintTrackName(p, row.track, y, row.height, width);
     const int depth = m_source->depthCount(row.track);
     p.setPen(ColorScheme::mutedText());
@@ -499,6 +492,9 @@ void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) cons
 
 void IcicleView::paintTrackName(QPainter& p, TrackId track, int y, int height, int width) const
 {
+    p.fillRect(QRect(0, y, width, height), ColorScheme::header());
+    p.setPen(ColorScheme::grid());
+    p.drawLine(0, y + height - 1, width, y + height - 1);
     p.setPen(ColorScheme::text());
     const QString chevron = isTrackCollapsed(track) ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
     QFont bold = p.font();
@@ -678,7 +674,7 @@ void IcicleView::clicked(QPoint pos)
     if (pinnedNameRect().contains(pos)) {
         // As a click on its header: folded, the header then at the top.
         const TrackId pinned = pinnedTrack();
-        const int headerY = m_rows[m_trackRow[pinned]].y;
+        const int headerY = rowOf(pinned, -1)->y;
         setTrackCollapsed(pinned, true);
         m_scroll->setValue(headerY);
         return;

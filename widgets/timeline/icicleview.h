@@ -132,7 +132,8 @@ private:
     void paintFlows(QPainter& p, QSize size, int scroll, int timeWidth) const;
     bool hasChildren(std::uint32_t id) const;
     void paintHeader(QPainter& p, const Row& row, int y, int width) const;
-    // A track's chevron and name in the names gutter (a header, the pinned name).
+    // A track's band over [0, width) with its chevron and name in the names
+    // gutter: a header's (the whole width), the pinned name's (the gutter).
     void paintTrackName(QPainter& p, TrackId track, int y, int height, int width) const;
     void paintRow(QPainter& p, const Row& row, int y, int timeWidth) const;
     void paintNode(QPainter& p, std::uint32_t id, const Interval& span, const QRectF& rect) const;
