@@ -482,12 +482,18 @@ QString IcicleView::elidedTrackName(const QString& name, const QFontMetrics& met
 void IcicleView::paintHeader(QPainter& p, const Row& row, int y, int width) const
 {
     paintTrackName(p, row.track, y, row.height, width);
-    const int depth = m_source->depthCount(row.track);
-    p.setPen(ColorScheme::mutedText());
-    const QString info = depth == 0 ? tr("no intervals") : tr("depth %1").arg(depth);
-    p.drawText(QRect(TimeAxis::kGutter + 6, y, 200, row.height), Qt::AlignVCenter | Qt::AlignLeft, info);
     // The track's marks over its header band (the timeline's tracks are the profile's).
     m_marks.paint(p, row.track, *m_axis, QRect(TimeAxis::kGutter, y, width - TimeAxis::kGutter, row.height - 1), palette());
+    // The depth after the marks, on the band's colour: a track with a mark
+    // every few pixels (an instant per frame) drew its diamonds over the
+    // text and left it unreadable.
+    const int depth = m_source->depthCount(row.track);
+    const QString info = depth == 0 ? tr("no intervals") : tr("depth %1").arg(depth);
+    const QRect text = QRect(TimeAxis::kGutter + 2, y, p.fontMetrics().horizontalAdvance(info) + 8, row.height - 1)
+                           .intersected(QRect(TimeAxis::kGutter, y, width - TimeAxis::kGutter, row.height - 1));
+    p.fillRect(text, ColorScheme::header());
+    p.setPen(ColorScheme::mutedText());
+    p.drawText(text, Qt::AlignCenter, info);
 }
 
 void IcicleView::paintTrackName(QPainter& p, TrackId track, int y, int height, int width) const

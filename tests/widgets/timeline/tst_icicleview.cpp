@@ -83,6 +83,44 @@ private Q_SLOTS:
         QCOMPARE(dark, 0);
     }
 
+    // A track with an instant every few pixels (a frame mark, as in the
+    // generated traces) drew its diamonds over the header's "depth N":
+    // the label reads the same with marks under it as without, and the
+    // marks right of it are still drawn.
+    void theDepthStaysReadableOverMarks_data()
+    {
+        QTest::addColumn<int>("firstMark"); // µs; 0.8 px per µs
+        QTest::addColumn<bool>("underTheLabel");
+        QTest::newRow("marks from the start, under the label") << 0 << true;
+        QTest::newRow("marks right of the label only") << 400 << false;
+    }
+    void theDepthStaysReadableOverMarks()
+    {
+        QFETCH(int, firstMark);
+        QFETCH(bool, underTheLabel);
+        const QByteArray call = R"({"ph":"X","pid":1,"tid":1,"name":"main","ts":0,"dur":1000})";
+        QByteArray marked = "[" + call;
+        for (int ts = firstMark; ts < 1000; ts += 10)
+            marked += R"(,{"ph":"i","s":"t","pid":1,"tid":1,"name":"frame","ts":)" + QByteArray::number(ts) + "}";
+        const LoadedProfile withMarks = loadedText(marked + "]");
+        const LoadedProfile without = loadedText("[" + call + "]");
+        QCOMPARE(withMarks.profile->marks().size(), std::size_t((1000 - firstMark) / 10));
+        Fixture plain(without);
+        Fixture f(withMarks);
+        const int labelWidth = QFontMetrics(f.view.font()).horizontalAdvance(QStringLiteral("depth 1")) + 8;
+        const QRect label(TimeAxis::kGutter + 2, 0, labelWidth, IcicleView::kHeaderHeight - 1);
+        const QImage image = f.view.grab().toImage();
+        const QImage plainImage = plain.view.grab().toImage();
+        QCOMPARE(image.copy(label), plainImage.copy(label));
+        // Right of the label the band holds diamonds where there are marks.
+        const QRect past(TimeAxis::kGutter + 500, 0, 200, IcicleView::kHeaderHeight - 1);
+        QVERIFY(image.copy(past) != plainImage.copy(past));
+        // Marks under the label are not lost: a diamond's edge shows at the
+        // label's left, where the first mark sits.
+        const QRect left(TimeAxis::kGutter, 0, 2, IcicleView::kHeaderHeight - 1);
+        QCOMPARE(image.copy(left) != plainImage.copy(left), underTheLabel);
+    }
+
     // Threads of one process differ at the end of their names: what is
     // cut is the process's part, then the middle, never that end.
     void aTrackNameKeepsItsThread_data()
