@@ -147,9 +147,12 @@ void LoadController::showPreview(const LoadedProfile& preview)
         m_window->notices()->hide(); // the open profile's notices, back on Cancel
     }
     m_adjusting = true;
-    document->setProfile(preview);
-    if (!first)
+    if (first) {
+        document->setProfile(preview);
+    } else {
+        document->refineProfile(preview);
         carryOver(now);
+    }
     m_adjusting = false;
     m_preview = preview;
     if (first)

@@ -438,8 +438,9 @@ void MainWindow::progress(qint64 done, qint64 total)
 void MainWindow::loaded(const LoadedProfile& profile)
 {
     setLoading(false);
+    const bool refines = m_load->isShowingPreview();
     m_load->finishing(); // the user's range in the preview, kept
-    showProfile(profile);
+    showProfile(profile, refines);
     m_load->finished();
     if (!profile.path.startsWith(QLatin1Char(':')))
         m_recent->add(profile.path);
@@ -471,11 +472,14 @@ void MainWindow::noticeDiagnostics(const LoadedProfile& profile)
                                  .arg(name));
 }
 
-void MainWindow::showProfile(const LoadedProfile& profile)
+void MainWindow::showProfile(const LoadedProfile& profile, bool refines)
 {
     m_currentPath = profile.path;
     m_notices->clearNotices();
-    m_document->setProfile(profile);
+    if (refines)
+        m_document->refineProfile(profile);
+    else
+        m_document->setProfile(profile);
     // A new file opens on its rank, not on the last file's warnings.
     m_rankDock->raise();
     if (!m_loadNote.isEmpty())

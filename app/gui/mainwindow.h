@@ -58,7 +58,9 @@ public:
     void openFile(const QString& path, std::vector<ProfileAddition> additions = {}, const QString& variant = {});
     void openDemo() { openFile(demoPath()); }
     // Shows an already loaded profile at once (scripts, `runlane-cli render`).
-    void showProfile(const LoadedProfile& loaded);
+    // `refines`: it is the fuller version of what is shown (a load's whole
+    // profile after its previews; ProfileDocument::refineProfile).
+    void showProfile(const LoadedProfile& loaded, bool refines = false);
 
     ProfileDocument* document() const { return m_document; }
     TimeAxis* axis() const { return m_axis; }

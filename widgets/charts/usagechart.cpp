@@ -154,6 +154,16 @@ void UsageChart::dropProfile()
     m_pending = false;
     // A job under way keeps its own reference; the next profile gets a new cache.
     m_indexCache.reset();
+    // The same source's next version (a load's preview every second):
+    // the loop chosen and the bands hidden are found again by name.
+    const Profile* old = m_document->profile();
+    m_keptHidden.clear();
+    if (old && m_document->isRefinement() && !m_document->isContinuation()) {
+        for (const LabelId label : m_hidden)
+            m_keptHidden.push_back(RunSet::keyOf(*old, label, RunSet::Match::NameFileLine));
+    } else if (!m_document->isRefinement()) {
+        m_chosenTrack.clear();
+    }
     m_tracks.clear();
     m_trackBox->clear();
     // A live recording's next version: the bands shown stay until the new
@@ -190,6 +200,20 @@ void UsageChart::profileChanged()
         }
     }
     m_track = m_tracks.empty() ? 0 : m_tracks.front();
+    if (const Profile* p = m_document->profile(); p && !m_chosenTrack.empty()) {
+        const auto chosen = std::find_if(m_tracks.begin(), m_tracks.end(),
+                                         [&](TrackId t) { return t < p->trackCount() && p->string(p->track(t).name) == m_chosenTrack; });
+        if (chosen != m_tracks.end()) {
+            m_track = *chosen;
+            m_trackBox->setCurrentIndex(int(chosen - m_tracks.begin()));
+        }
+    }
+    if (const Profile* p = m_document->profile()) {
+        for (const LabelKey& key : std::exchange(m_keptHidden, {})) {
+            if (const std::vector<LabelId> same = RunSet::labelsOf(*p, key, RunSet::Match::NameFileLine); !same.empty())
+                m_hidden.insert(same.front());
+        }
+    }
     m_trackBox->setVisible(m_tracks.size() > 1);
     if (!m_document->isContinuation()) {
         rebuildChart();
@@ -215,6 +239,8 @@ void UsageChart::setTrack(TrackId track)
         return;
     m_track = track;
     m_hidden.clear();
+    if (const Profile* p = m_document->profile(); p && track < p->trackCount())
+        m_chosenTrack = p->string(p->track(track).name);
     const int index = m_trackBox->findData(track);
     if (index >= 0)
         m_trackBox->setCurrentIndex(index);

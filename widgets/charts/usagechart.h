@@ -2,12 +2,15 @@
 
 #include "profilejob.h"
 #include "profiletypes.h"
+#include "runset.h"
 #include "usageseries.h"
 
 #include <QWidget>
 
 #include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 class QComboBox;
 class QValueAxis;
@@ -140,6 +143,11 @@ private:
     Time m_binWidth = 0;
     int m_topK = 8;
     std::set<LabelId> m_hidden;
+    // Kept through a refinement of the profile (ProfileDocument::
+    // refineProfile; ids change): the loop the user chose, by name (""
+    // while it is the busiest, chosen by the chart), and the bands hidden.
+    std::string m_chosenTrack;
+    std::vector<LabelKey> m_keptHidden;
     double m_yMax = 100;
     bool m_pending = false; // a recompute was asked for while one runs
     std::size_t m_computations = 0;

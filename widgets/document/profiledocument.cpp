@@ -3,10 +3,12 @@
 #include "comparesession.h"
 #include "criticalpathstate.h"
 #include "messagesstate.h"
+#include "runset.h"
 #include "searchpattern.h"
 #include "timeaxis.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace runlane {
@@ -35,6 +37,25 @@ void ProfileDocument::setProfile(const LoadedProfile& loaded)
         setAggregated(true);
     else if (wasAggregated)
         Q_EMIT viewModeChanged(); // back to the timeline: the lanes and the usage chart return
+}
+
+void ProfileDocument::refineProfile(const LoadedProfile& loaded)
+{
+    if (!hasProfile() || loaded.isNull()) {
+        setProfile(loaded);
+        return;
+    }
+    // The focus by what it is: the ids are the new version's own.
+    constexpr auto kExactly = RunSet::Match::NameFileLine;
+    const std::optional<LabelKey> focus
+        = m_focus != kNone ? std::optional(RunSet::keyOf(*m_loaded.profile, m_focus, kExactly)) : std::nullopt;
+    m_refining = true;
+    setProfile(loaded);
+    m_refining = false;
+    if (!focus || !hasProfile())
+        return;
+    if (const std::vector<LabelId> same = RunSet::labelsOf(*m_loaded.profile, *focus, kExactly); !same.empty())
+        setFocusLabel(same.front());
 }
 
 void ProfileDocument::continueProfile(const LoadedProfile& loaded)

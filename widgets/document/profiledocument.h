@@ -44,6 +44,15 @@ public:
     // hidden series); the focus, the search and the visible range stay.
     void continueProfile(const LoadedProfile& loaded);
     bool isContinuation() const { return m_continuing; }
+    // The same source's fuller version with ids of its own (a load's next
+    // preview, or its whole profile after the previews): set as a new
+    // profile, with isRefinement() true meanwhile so that the views keep,
+    // by name, what the user set in the last version (folded tracks,
+    // scrolling, the usage chart's loop and hidden bands); the focused
+    // label stays if the new version has one of its name.
+    void refineProfile(const LoadedProfile& loaded);
+    // A refinement or a continuation is being told to the views.
+    bool isRefinement() const { return m_refining || m_continuing; }
     void clear();
     bool hasProfile() const { return !m_loaded.isNull(); }
     const LoadedProfile& loaded() const { return m_loaded; }
@@ -151,6 +160,7 @@ private:
     Time m_longest = 1;
     bool m_aggregated = false;
     bool m_continuing = false;
+    bool m_refining = false;
     LabelId m_focus = kNone;
     QString m_search;
     bool m_searchValid = true;

@@ -50,6 +50,10 @@ public:
     std::pair<std::uint32_t, std::uint32_t> overlapping(TrackId track, int depth, Time from, Time to) const;
     // The span at `depth` containing t, or kNone.
     std::uint32_t at(TrackId track, int depth, Time t) const;
+    // Whether a span has a child (what a chevron folds).
+    bool hasChildren(std::uint32_t id) const;
+    // Descendants of a span (what folding it hides).
+    std::size_t descendantCount(std::uint32_t id) const;
 };
 
 } // namespace runlane

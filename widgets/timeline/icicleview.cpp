@@ -6,6 +6,7 @@
 #include "criticalpathpainter.h"
 #include "criticalpathstate.h"
 #include "differentialsource.h"
+#include "intervalmatch.h"
 #include "labelindex.h"
 #include "profiledocument.h"
 #include "qstringutf8.h"
@@ -55,6 +56,24 @@ IcicleView::~IcicleView() = default;
 
 void IcicleView::dropProfile()
 {
+    // The timeline of the same source's next version: tracks the user
+    // folded stay folded and the rows stay where they were (a load's
+    // preview every second must not undo them).
+    if (m_source && m_document->isRefinement() && !m_document->isAggregated()) {
+        Kept kept;
+        for (TrackId t = 0; t < m_trackCollapsed.size(); ++t) {
+            if (m_trackCollapsed[t])
+                kept.foldedTracks.insert(m_source->trackName(t));
+        }
+        kept.scroll = m_scroll->value();
+        kept.collapsedToDepth = m_collapsedToDepth;
+        if (m_collapsedToDepth < 0 && !m_collapsed.empty()) {
+            kept.from = m_built.profile;
+            kept.collapsed.assign(m_collapsed.begin(), m_collapsed.end());
+        }
+        m_kept = std::move(kept);
+    }
+    m_collapsedToDepth = -1;
     m_source.reset();
     m_marks.build(nullptr);
     m_built = LoadedProfile();
@@ -79,8 +98,21 @@ void IcicleView::rebuild()
             m_source = aggregatedSource();
     }
     m_trackCollapsed.assign(m_source ? m_source->trackCount() : 0, false);
+    std::optional<Kept> kept = std::exchange(m_kept, std::nullopt);
+    if (!m_document->isRefinement() || m_document->isAggregated())
+        kept.reset();
+    if (kept && m_source) {
+        for (TrackId t = 0; t < m_trackCollapsed.size(); ++t)
+            m_trackCollapsed[t] = kept->foldedTracks.count(m_source->trackName(t)) != 0;
+        if (kept->collapsedToDepth >= 0)
+            collapseToDepth(kept->collapsedToDepth);
+        for (const IntervalId id : kept->collapsed) {
+            if (const IntervalId same = IntervalMatch::find(*kept->from, id, *m_built.profile); same != kNone)
+                m_collapsed.insert(same);
+        }
+    }
     layoutRows();
-    m_scroll->setValue(0);
+    m_scroll->setValue(kept ? kept->scroll : 0);
     update();
 }
 
@@ -212,44 +244,6 @@ std::uint32_t IcicleView::hiddenBy(std::uint32_t id) const
     return hider;
 }
 
-bool IcicleView::hasChildren(std::uint32_t id) const
-{
-    const Interval& span = m_source->span(id);
-    const TrackId track = m_source->trackOf(id);
-    const auto children = m_source->depthSlice(track, m_source->depthOf(id) + 1);
-    const auto it = std::partition_point(children.begin(), children.end(),
-                                         [&span](const Interval& c) { return c.start < span.start; });
-    for (auto c = it; c != children.end() && c->start < std::max(span.end, span.start + 1); ++c) {
-        if (c->parent == id)
-            return true;
-    }
-    return false;
-}
-
-std::size_t IcicleView::descendantCount(std::uint32_t id) const
-{
-    if (!m_source)
-        return 0;
-    // Walk down depth by depth, keeping the ids found one level up.
-    const TrackId track = m_source->trackOf(id);
-    const Interval& top = m_source->span(id);
-    std::vector<std::uint32_t> level{id};
-    std::size_t count = 0;
-    for (int d = m_source->depthOf(id) + 1; d < m_source->depthCount(track) && !level.empty(); ++d) {
-        const auto slice = m_source->depthSlice(track, d);
-        std::vector<std::uint32_t> next;
-        auto it = std::partition_point(slice.begin(), slice.end(), [&top](const Interval& c) { return c.start < top.start; });
-        std::unordered_set<std::uint32_t> parents(level.begin(), level.end());
-        for (; it != slice.end() && it->start < std::max(top.end, top.start + 1); ++it) {
-            if (parents.count(it->parent))
-                next.push_back(m_source->idOf(*it));
-        }
-        count += next.size();
-        level.swap(next);
-    }
-    return count;
-}
-
 void IcicleView::setCollapsed(std::uint32_t id, bool collapsed)
 {
     if (collapsed)
@@ -261,6 +255,7 @@ void IcicleView::setCollapsed(std::uint32_t id, bool collapsed)
 
 void IcicleView::expandAll()
 {
+    m_collapsedToDepth = -1;
     m_collapsed.clear();
     std::fill(m_trackCollapsed.begin(), m_trackCollapsed.end(), false);
     layoutRows();
@@ -271,11 +266,12 @@ void IcicleView::collapseToDepth(int depth)
 {
     if (!m_source)
         return;
+    m_collapsedToDepth = depth;
     m_collapsed.clear();
     for (TrackId t = 0; t < m_source->trackCount(); ++t) {
         for (const Interval& span : m_source->depthSlice(t, depth)) {
             const std::uint32_t id = m_source->idOf(span);
-            if (hasChildren(id))
+            if (m_source->hasChildren(id))
                 m_collapsed.insert(id);
         }
     }
@@ -421,7 +417,7 @@ bool IcicleView::chevronHit(std::uint32_t id, QPoint pos) const
 {
     const QRectF rect = spanRect(id);
     return rect.width() >= kTextMinimum && pos.x() < rect.left() + kChevronWidth + 2
-        && (isCollapsed(id) || hasChildren(id));
+        && (isCollapsed(id) || m_source->hasChildren(id));
 }
 
 void IcicleView::paintContent(QPainter& p, QSize size, int scroll) const
@@ -659,7 +655,7 @@ void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, 
     QRectF text = rect.adjusted(4, 0, -3, 0);
     p.setPen(ColorScheme::textOn(fill));
     if (collapsed || rect.width() >= 60) {
-        if (collapsed || hasChildren(id)) {
+        if (collapsed || m_source->hasChildren(id)) {
             p.drawText(QRectF(text.left(), text.top(), kChevronWidth, text.height()), Qt::AlignVCenter | Qt::AlignLeft,
                        collapsed ? QStringLiteral("▸") : QStringLiteral("▾"));
             text.setLeft(text.left() + kChevronWidth);
@@ -667,7 +663,7 @@ void IcicleView::paintNode(QPainter& p, std::uint32_t id, const Interval& span, 
     }
     QString name = qs(m_built.profile->labelName(label));
     if (collapsed)
-        name += QStringLiteral("  +%1").arg(descendantCount(id));
+        name += QStringLiteral("  +%1").arg(m_source->descendantCount(id));
     const QFontMetrics metrics = p.fontMetrics();
     if (metrics.horizontalAdvance(name) > text.width())
         name = metrics.elidedText(name, Qt::ElideRight, int(text.width()));
@@ -757,8 +753,8 @@ void IcicleView::contextMenuEvent(QContextMenuEvent* event)
         menu.addAction(tr("Zoom to %1").arg(name), this, [this, id] { zoomToSpan(id); });
         if (isCollapsed(id))
             menu.addAction(tr("Expand"), this, [this, id] { setCollapsed(id, false); });
-        else if (hasChildren(id))
-            menu.addAction(tr("Collapse (%1 below)").arg(descendantCount(id)), this, [this, id] { setCollapsed(id, true); });
+        else if (m_source->hasChildren(id))
+            menu.addAction(tr("Collapse (%1 below)").arg(m_source->descendantCount(id)), this, [this, id] { setCollapsed(id, true); });
         menu.addSeparator();
     }
     menu.addAction(tr("Expand all"), this, &IcicleView::expandAll);

@@ -10,6 +10,8 @@
 #include <QLineF>
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -61,8 +63,6 @@ public:
     void setCollapsed(std::uint32_t id, bool collapsed);
     // The collapsed ancestor hiding a span, or kNone if it is shown.
     std::uint32_t hiddenBy(std::uint32_t id) const;
-    // Descendants of a span (what collapsing it hides).
-    std::size_t descendantCount(std::uint32_t id) const;
     void expandAll();
     void collapseToDepth(int depth);
     bool isTrackCollapsed(TrackId track) const;
@@ -130,7 +130,6 @@ private:
     // if it is not laid out.
     QRectF boxOf(std::uint32_t id, int scroll, int timeWidth) const;
     void paintFlows(QPainter& p, QSize size, int scroll, int timeWidth) const;
-    bool hasChildren(std::uint32_t id) const;
     void paintHeader(QPainter& p, const Row& row, int y, int width) const;
     // A track's band over [0, width) with its chevron and name in the names
     // gutter: a header's (the whole width), the pinned name's (the gutter).
@@ -152,6 +151,20 @@ private:
     std::unordered_set<std::uint32_t> m_collapsed;
     std::uint32_t m_aggregatedSelection = kNone;
     int m_rowHeight = 20;
+    // What a refinement of the profile keeps (ProfileDocument::
+    // refineProfile): the folded tracks by name and the scroll, taken as
+    // the old profile is dropped and applied by the rebuild that follows.
+    struct Kept {
+        std::unordered_set<std::string> foldedTracks;
+        int scroll = 0;
+        int collapsedToDepth = -1;
+        // Boxes folded one by one, found again by what they are
+        // (IntervalMatch) in the new version.
+        std::shared_ptr<const Profile> from;
+        std::vector<IntervalId> collapsed;
+    };
+    std::optional<Kept> m_kept;
+    int m_collapsedToDepth = -1; // collapseToDepth's, until expandAll or another profile
 };
 
 } // namespace runlane

@@ -146,6 +146,9 @@ void TaskLaneView::rangeChanged()
 
 void TaskLaneView::dropProfile()
 {
+    // The same source's next version (a load's preview every second): the
+    // lanes stay where the user scrolled them.
+    m_keptScroll = m_profile && m_document->isRefinement() ? m_scroll->value() : -1;
     m_profile.reset();
     m_metrics.reset();
     m_lanes.setTasks({}, 0);
@@ -172,6 +175,9 @@ void TaskLaneView::collectTasks()
         m_lanes.setTasks({}, 0);
     }
     rebuild();
+    const int kept = std::exchange(m_keptScroll, -1);
+    if (kept >= 0 && m_document->isRefinement())
+        m_scroll->setValue(kept);
 }
 
 void TaskLaneView::rebuild()

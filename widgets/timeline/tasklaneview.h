@@ -112,6 +112,9 @@ private:
     bool m_onlyInView = true;
     bool m_hideNeverRan = false;
     bool m_hideChosen = false;
+    // The scroll a refinement of the profile keeps (ProfileDocument::
+    // refineProfile), taken as the old profile is dropped; -1: none.
+    int m_keptScroll = -1;
     // What the rows and tasks were built from: their ids are read against
     // this profile only (null between a switch's two signals).
     std::shared_ptr<const Profile> m_profile;

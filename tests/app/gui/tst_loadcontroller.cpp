@@ -281,6 +281,12 @@ private Q_SLOTS:
         auto reader = scripted(window, true); // each next preview waits for the test: it lets them go below
         QSignalSpy previews(window.loadController(), &LoadController::previewShown);
         QSignalSpy shown(&window, &MainWindow::profileShown);
+        // The next previews and the profile refine the first preview (the
+        // views keep what the user set, by name); the first replaces what
+        // was open.
+        std::vector<bool> refined;
+        connect(window.document(), &ProfileDocument::profileChanged, this,
+                [&] { refined.push_back(window.document()->isRefinement()); });
         window.openFile(QStringLiteral("/nonexistent/big.json"));
         QTRY_COMPARE(previews.count(), 1);
         QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(100));
@@ -296,11 +302,15 @@ private Q_SLOTS:
         // 30 ms: both outlive each rebuild (the call found again by what it
         // is, IntervalMatch).
         const IntervalId selected = 30;
+        const std::string focus(window.document()->profile()->labelName(
+            window.document()->profile()->measurement(window.document()->profile()->interval(selected).measurement).label));
         if (zoom) {
             window.axis()->setVisibleRange(20 * kMs, 60 * kMs); // as the navigator does
             window.axis()->selectItem(selected, window.document()->profile()->interval(selected).measurement);
+            window.document()->setFocusLabel(labelNamed(*window.document()->profile(), focus));
         }
         auto checkKept = [&] {
+            QCOMPARE(window.document()->focusLabel(), zoom ? labelNamed(*window.document()->profile(), focus) : kNone);
             QCOMPARE(window.axis()->canGoBack(), zoom);
             QCOMPARE(window.axis()->selectedInterval(), zoom ? selected : kNone);
             if (zoom) {
@@ -332,6 +342,7 @@ private Q_SLOTS:
         QVERIFY(window.loadController()->banner()->isHidden());
         QTRY_COMPARE(rankBanner(window), QStringLiteral("Whole profile (Shift+drag on the timeline for a range)"));
         QCOMPARE(window.windowTitle(), QStringLiteral("big.json — Runlane"));
+        QCOMPARE(refined, (std::vector<bool>{false, true, true}));
     }
 
     // Cancel while previews show: back to the profile open before, whole,

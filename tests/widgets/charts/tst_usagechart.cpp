@@ -312,6 +312,55 @@ private Q_SLOTS:
         QCOMPARE(f.chart.labelAt(f.at(3, 50)), child);
     }
 
+    // A load's next preview numbers tracks and labels anew: the loop the
+    // user chose and the bands hidden are found again by name; another
+    // profile starts over on the busiest loop with nothing hidden.
+    void keepsTheChosenLoopThroughARefinement_data()
+    {
+        QTest::addColumn<bool>("refine");
+        QTest::newRow("the same file's next version") << true;
+        QTest::newRow("another profile") << false;
+    }
+    void keepsTheChosenLoopThroughARefinement()
+    {
+        QFETCH(bool, refine);
+        const QByteArray threads = JSON({"ph" : "M", "pid" : 1, "tid" : 1, "name" : "thread_name", "args" : {"name" : "busy"}},
+                                        {"ph" : "M", "pid" : 1, "tid" : 2, "name" : "thread_name", "args" : {"name" : "quiet"}},
+                                        {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "a", "ts" : 0, "dur" : 800},
+                                        {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "b", "ts" : 0, "dur" : 200},
+                                        {"ph" : "X", "pid" : 1, "tid" : 2, "name" : "c", "ts" : 400, "dur" : 100});
+        // The next version: a thread and a label before them, so that
+        // every id has moved.
+        const QByteArray first = JSON({"ph" : "X", "pid" : 0, "tid" : 9, "name" : "z", "ts" : 0, "dur" : 10});
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        UsageChart chart(&document);
+        chart.resize(1000, 260);
+        chart.show();
+        document.setProfile(loadedText("[" + threads + "]"));
+        chart.finishPendingWork();
+        QCOMPARE(chart.trackName(), QStringLiteral("pid 1 / busy"));
+        const Profile& before = *document.profile();
+        const TrackId quiet = before.trackOf(intervalNamed(before, "b"));
+        chart.setTrack(quiet);
+        chart.finishPendingWork();
+        const LabelId oldC = before.measurement(before.interval(intervalNamed(before, "c")).measurement).label;
+        chart.setHidden(oldC, true);
+        const LoadedProfile next = loadedText("[" + first + "," + threads + "]");
+        if (refine)
+            document.refineProfile(next);
+        else
+            document.setProfile(next);
+        chart.finishPendingWork();
+        const Profile& now = *document.profile();
+        const LabelId c = now.measurement(now.interval(intervalNamed(now, "c")).measurement).label;
+        QVERIFY(c != oldC);
+        QVERIFY(now.trackOf(intervalNamed(now, "b")) != quiet);
+        QCOMPARE(chart.trackName(), refine ? QStringLiteral("pid 1 / quiet") : QStringLiteral("pid 1 / busy"));
+        QCOMPARE(chart.track(), now.trackOf(intervalNamed(now, refine ? "b" : "a")));
+        QCOMPARE(chart.isHidden(c), refine);
+    }
+
     void wheelAndShiftDragDriveTheSharedAxis()
     {
         Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);

@@ -135,6 +135,42 @@ private Q_SLOTS:
             QVERIFY(qstr(document.profile()->labelName(l)).contains(QStringLiteral("handle"), Qt::CaseInsensitive));
     }
 
+    // The same file's next version (a load's preview, then its whole
+    // profile) numbers its labels anew: the focus is found again by name,
+    // the views are told it is a refinement while they rebuild, and a
+    // label the new version lacks leaves no focus.
+    void aRefinementKeepsTheFocusByName_data()
+    {
+        QTest::addColumn<QString>("focus");
+        QTest::addColumn<bool>("kept");
+        QTest::newRow("a label in both") << "parse" << true;
+        QTest::newRow("a label the new version lacks") << "loader" << false;
+    }
+    void aRefinementKeepsTheFocusByName()
+    {
+        QFETCH(QString, focus);
+        QFETCH(bool, kept);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(m_loaded);
+        document.setFocusLabel(labelNamed(*m_loaded.profile, focus.toStdString()));
+        // Labels in another order, and no "loader".
+        const LoadedProfile next = loadedText(JSON([
+            {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "parse", "ts" : 500, "dur" : 100},
+            {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "main", "ts" : 0, "dur" : 1000}
+        ]));
+        QVERIFY(labelNamed(*next.profile, "parse") != labelNamed(*m_loaded.profile, "parse"));
+        std::vector<bool> told;
+        connect(&document, &ProfileDocument::profileChanged, this, [&] { told.push_back(document.isRefinement()); });
+        document.refineProfile(next);
+        QCOMPARE(told, std::vector<bool>{true});
+        QVERIFY(!document.isRefinement());
+        QCOMPARE(document.focusLabel(), kept ? labelNamed(*next.profile, "parse") : kNone);
+        document.setProfile(m_loaded);
+        QCOMPARE(told, (std::vector<bool>{true, false}));
+        QCOMPARE(document.focusLabel(), kNone);
+    }
+
     // Cancel pressed after the file was read: preparing stops too, and
     // nothing half-made comes out.
     void prepareStopsWhenCancelled()

@@ -301,7 +301,7 @@ private Q_SLOTS:
         Fixture f(m_loaded);
         const QByteArray n = node.toUtf8();
         const IntervalId id = f.id(n.constData());
-        QCOMPARE(f.view.descendantCount(id), std::size_t(hidden.size()));
+        QCOMPARE(f.view.source()->descendantCount(id), std::size_t(hidden.size()));
         // Where the hidden nodes were drawn, before collapsing.
         std::vector<QPointF> wereAt;
         for (const QString& h : hidden)
@@ -405,6 +405,49 @@ private Q_SLOTS:
         QVERIFY2(!rect.isEmpty() && rect.top() >= 0 && rect.bottom() <= height,
                  qPrintable(QStringLiteral("drawn at y %1-%2 in a view %3 px high").arg(rect.top()).arg(rect.bottom()).arg(height)));
         QCOMPARE(f.view.spanAt(rect.center().toPoint()), id);
+    }
+
+    // A load shows a new preview every second, each with ids of its own:
+    // a track the user folded stays folded (found by its name) and the
+    // rows stay where they were scrolled; another profile starts unfolded
+    // at the top.
+    void keepsFoldedTracksThroughARefinement_data()
+    {
+        QTest::addColumn<bool>("refine");
+        QTest::newRow("the same file's next version") << true;
+        QTest::newRow("another profile") << false;
+    }
+    void keepsFoldedTracksThroughARefinement()
+    {
+        QFETCH(bool, refine);
+        Fixture f(loadedText(fourDeepThreads()));
+        f.view.resize(f.view.width(), 80);
+        auto* bar = f.view.findChild<QScrollBar*>();
+        QVERIFY(bar);
+        const TrackId third = f.profile().trackOf(f.id("a3"));
+        f.view.setTrackCollapsed(third, true);
+        f.view.setCollapsed(f.id("b2"), true); // a box: c2 and d2 hidden
+        bar->setValue(30);
+        // The next version: a thread before them, so that every track id moves.
+        QByteArray next = fourDeepThreads();
+        next.insert(1, R"({"ph": "X", "pid": 0, "tid": 9, "name": "z", "ts": 0, "dur": 10},)");
+        if (refine)
+            f.document.refineProfile(loadedText(next));
+        else
+            f.document.setProfile(loadedText(next));
+        const TrackId now = f.profile().trackOf(f.id("a3"));
+        QVERIFY(now != third);
+        for (TrackId t = 0; t < f.profile().trackCount(); ++t)
+            QCOMPARE(f.view.isTrackCollapsed(t), refine && t == now);
+        QCOMPARE(bar->value(), refine ? 30 : 0);
+        QCOMPARE(f.view.isCollapsed(f.id("b2")), refine);
+        QCOMPARE(f.view.hiddenBy(f.id("d2")), refine ? f.id("b2") : kNone);
+        // Folded to a depth: every box there, in the new version too.
+        f.view.collapseToDepth(2);
+        f.document.refineProfile(loadedText(fourDeepThreads()));
+        for (const char* name : {"c1", "c2", "c3", "c4"})
+            QVERIFY2(f.view.isCollapsed(f.id(name)), name);
+        QVERIFY(!f.view.isCollapsed(f.id("b2")));
     }
 
     // Scrolled past a track's header into its rows, the track's name stays

@@ -242,6 +242,40 @@ private Q_SLOTS:
         QCOMPARE(f.lanes.taskAt(f.lanes.rowRect(f.task("task4990")).center()), f.task("task4990"));
     }
 
+    // A load's next preview (new ids, more tasks): the lanes stay where the
+    // user scrolled them; another profile opens at the top.
+    void aRefinementKeepsTheScroll_data()
+    {
+        QTest::addColumn<bool>("refine");
+        QTest::newRow("the same file's next version") << true;
+        QTest::newRow("another profile") << false;
+    }
+    void aRefinementKeepsTheScroll()
+    {
+        QFETCH(bool, refine);
+        auto tasks = [](int count) {
+            QByteArray json = "{\"chronosFutureEvents\": 1, \"events\": [";
+            for (int i = 0; i < count; ++i) {
+                const QByteArray id = QByteArray::number(i + 1);
+                const QByteArray t = QByteArray::number(i * 10);
+                json += "{\"t\":" + t + ",\"id\":" + id + ",\"state\":\"Pending\",\"proc\":\"task" + id + "\",\"file\":\"gen.nim\",\"line\":1},";
+                json += "{\"t\":" + QByteArray::number(i * 10 + 5) + ",\"id\":" + id + ",\"state\":\"Completed\"}";
+                json += i + 1 < count ? "," : "]}";
+            }
+            return json;
+        };
+        Fixture f(loadedText(tasks(200)));
+        f.lanes.scrollToTask(f.task("task100"));
+        const int scroll = f.lanes.scrollY();
+        QVERIFY(scroll > 0);
+        if (refine)
+            f.document.refineProfile(loadedText(tasks(300)));
+        else
+            f.document.setProfile(loadedText(tasks(300)));
+        QCOMPARE(f.lanes.taskCount(), std::size_t(300));
+        QCOMPARE(f.lanes.scrollY(), refine ? scroll : 0);
+    }
+
     // Issue 39, item 18: selecting a task far down (a click on its box, here
     // or in the icicle) scrolls its row to the middle, which may leave the
     // top row cut by the legend. Its pending stretch, its running boxes and
