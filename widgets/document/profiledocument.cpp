@@ -2,6 +2,7 @@
 
 #include "comparesession.h"
 #include "criticalpathstate.h"
+#include "intervalmatch.h"
 #include "messagesstate.h"
 #include "runset.h"
 #include "searchpattern.h"
@@ -47,14 +48,29 @@ void ProfileDocument::refineProfile(const LoadedProfile& loaded)
     }
     // The focus by what it is: the ids are the new version's own.
     constexpr auto kExactly = RunSet::Match::NameFileLine;
+    const std::shared_ptr<const Profile> before = m_loaded.profile;
     const std::optional<LabelKey> focus
-        = m_focus != kNone ? std::optional(RunSet::keyOf(*m_loaded.profile, m_focus, kExactly)) : std::nullopt;
+        = m_focus != kNone ? std::optional(RunSet::keyOf(*before, m_focus, kExactly)) : std::nullopt;
+    // The critical path shown (P) by its task's first interval: a task
+    // that never ran has none to be found by, and its path goes.
+    IntervalId pathBy = kNone;
+    if (m_criticalPath->isActive()) {
+        const auto intervals = before->intervalsOf(m_criticalPath->measurement());
+        pathBy = intervals.empty() ? kNone : intervals.front();
+    }
     m_refining = true;
     setProfile(loaded);
     m_refining = false;
-    if (!focus || !hasProfile())
+    if (!hasProfile())
         return;
-    if (const std::vector<LabelId> same = RunSet::labelsOf(*m_loaded.profile, *focus, kExactly); !same.empty())
+    const Profile& now = *m_loaded.profile;
+    if (pathBy != kNone && !m_aggregated) {
+        if (const IntervalId same = IntervalMatch::find(*before, pathBy, now); same != kNone)
+            m_criticalPath->show(now.interval(same).measurement);
+    }
+    if (!focus)
+        return;
+    if (const std::vector<LabelId> same = RunSet::labelsOf(now, *focus, kExactly); !same.empty())
         setFocusLabel(same.front());
 }
 

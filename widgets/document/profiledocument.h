@@ -49,7 +49,8 @@ public:
     // profile, with isRefinement() true meanwhile so that the views keep,
     // by name, what the user set in the last version (folded tracks,
     // scrolling, the usage chart's loop and hidden bands); the focused
-    // label stays if the new version has one of its name.
+    // label stays if the new version has one of its name, and the critical
+    // path shown is walked again for its task if the new version has it.
     void refineProfile(const LoadedProfile& loaded);
     // A refinement or a continuation is being told to the views.
     bool isRefinement() const { return m_refining || m_continuing; }

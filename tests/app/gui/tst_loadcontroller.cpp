@@ -1,4 +1,5 @@
 #include "backgroundloader.h"
+#include "criticalpathstate.h"
 #include "elidedlabel.h"
 #include "loadcontroller.h"
 #include "mainwindow.h"
@@ -10,8 +11,10 @@
 #include "testsupport.h"
 #include "timeaxis.h"
 
+#include <QDockWidget>
 #include <QPushButton>
 #include <QSemaphore>
+#include <QTabBar>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -121,6 +124,18 @@ QString rankBanner(const MainWindow& window)
 QPushButton* bannerButton(const MainWindow& window, const char* name)
 {
     return window.loadController()->banner()->findChild<QPushButton*>(QLatin1String(name));
+}
+
+// The title of the dock in front of the tab group that holds `title`.
+QString frontTab(const MainWindow& window, const QString& title)
+{
+    for (const QTabBar* bar : window.findChildren<QTabBar*>()) {
+        for (int i = 0; i < bar->count(); ++i) {
+            if (bar->tabText(i) == title)
+                return bar->tabText(bar->currentIndex());
+        }
+    }
+    return {};
 }
 
 } // namespace
@@ -304,13 +319,22 @@ private Q_SLOTS:
         const IntervalId selected = 30;
         const std::string focus(window.document()->profile()->labelName(
             window.document()->profile()->measurement(window.document()->profile()->interval(selected).measurement).label));
+        auto* pathDock = window.findChild<QDockWidget*>(QStringLiteral("criticalPathPanel"));
+        QVERIFY(pathDock);
         if (zoom) {
             window.axis()->setVisibleRange(20 * kMs, 60 * kMs); // as the navigator does
             window.axis()->selectItem(selected, window.document()->profile()->interval(selected).measurement);
             window.document()->setFocusLabel(labelNamed(*window.document()->profile(), focus));
+            // P on it: the path's panel in front of the rank.
+            QVERIFY(window.document()->criticalPath()->show(window.document()->profile()->interval(selected).measurement));
+            pathDock->show();
+            pathDock->raise();
         }
         auto checkKept = [&] {
             QCOMPARE(window.document()->focusLabel(), zoom ? labelNamed(*window.document()->profile(), focus) : kNone);
+            QCOMPARE(window.document()->criticalPath()->isActive(), zoom);
+            // In front of the rank while shown; never shown, in no tab group.
+            QCOMPARE(frontTab(window, pathDock->windowTitle()), zoom ? pathDock->windowTitle() : QString());
             QCOMPARE(window.axis()->canGoBack(), zoom);
             QCOMPARE(window.axis()->selectedInterval(), zoom ? selected : kNone);
             if (zoom) {

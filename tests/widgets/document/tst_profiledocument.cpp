@@ -1,3 +1,4 @@
+#include "criticalpathstate.h"
 #include "loaderror.h"
 #include "messagesstate.h"
 #include "profiledocument.h"
@@ -169,6 +170,39 @@ private Q_SLOTS:
         document.setProfile(m_loaded);
         QCOMPARE(told, (std::vector<bool>{true, false}));
         QCOMPARE(document.focusLabel(), kNone);
+    }
+
+    // The critical path shown (P) is walked again in the next version, for
+    // its task found by its first interval; gone if the version lacks it.
+    void aRefinementKeepsTheCriticalPath_data()
+    {
+        QTest::addColumn<QString>("of");
+        QTest::addColumn<bool>("kept");
+        QTest::newRow("a call in both") << "parse" << true;
+        QTest::newRow("a call the new version lacks") << "loader" << false;
+    }
+    void aRefinementKeepsTheCriticalPath()
+    {
+        QFETCH(QString, of);
+        QFETCH(bool, kept);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(m_loaded);
+        const Profile& before = *m_loaded.profile;
+        QVERIFY(document.criticalPath()->show(before.interval(intervalNamed(before, of.toStdString())).measurement));
+        const LoadedProfile next = loadedText(JSON([
+            {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "main", "ts" : 0, "dur" : 1000},
+            {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "parse", "ts" : 500, "dur" : 100},
+            {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "load", "ts" : 100, "dur" : 100}
+        ]));
+        const MeasurementId parse = next.profile->interval(intervalNamed(*next.profile, "parse")).measurement;
+        QVERIFY(parse != before.interval(intervalNamed(before, "parse")).measurement);
+        document.refineProfile(next);
+        QCOMPARE(document.criticalPath()->isActive(), kept);
+        QCOMPARE(document.criticalPath()->measurement(), kept ? parse : kNone);
+        // Another profile: no path.
+        document.setProfile(m_loaded);
+        QVERIFY(!document.criticalPath()->isActive());
     }
 
     // Cancel pressed after the file was read: preparing stops too, and
