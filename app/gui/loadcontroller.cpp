@@ -1,7 +1,6 @@
 #include "loadcontroller.h"
 
 #include "backgroundloader.h"
-#include "intervalmatch.h"
 #include "mainwindow.h"
 #include "noticebar.h"
 #include "profiledocument.h"
@@ -98,22 +97,14 @@ LoadController::ViewState LoadController::capture() const
 
 void LoadController::carryOver(const ViewState& state)
 {
-    ProfileDocument* document = m_window->document();
+    // The rest (view mode, selected box, focus, path) is the document's
+    // refineProfile, found again by what it is.
     TimeAxis* axis = m_window->axis();
-    if (state.aggregated)
-        document->setAggregated(true);
     if (m_userMoved)
         axis->setVisibleRange(state.range.first, state.range.second, TimeAxis::History::Skip);
     if (state.selection)
         axis->setSelection(state.selection->first, state.selection->second);
     axis->restoreHistory(state.history);
-    const Profile* before = state.loaded.profile.get();
-    const Profile* now = document->profile();
-    if (!before || !now || state.interval == kNone || document->isAggregated())
-        return;
-    const IntervalId same = IntervalMatch::find(*before, state.interval, *now);
-    if (same != kNone)
-        axis->selectItem(same, now->interval(same).measurement);
 }
 
 void LoadController::started(const QString& path)

@@ -88,10 +88,10 @@ private:
         MeasurementId measurement = kNone;
         TimeAxis::Steps history;
     };
-    // After a preview or the whole profile replaced `state.loaded`: the
-    // view as the user left it: aggregated or not, the range (if moved),
-    // the time selection, the zoom history and the selected box (found
-    // again by what it is: ids change with each build).
+    // After a preview or the whole profile refined `state.loaded`
+    // (ProfileDocument::refineProfile, which keeps what is found again by
+    // what it is): the axis as the user left it: the range (if moved), the
+    // time selection and the zoom history.
     void carryOver(const ViewState& state);
     ViewState capture() const;
     void showPreview(const LoadedProfile& preview);

@@ -46,7 +46,7 @@ void ProfileDocument::refineProfile(const LoadedProfile& loaded)
         setProfile(loaded);
         return;
     }
-    // The focus by what it is: the ids are the new version's own.
+    // What the user set, by what it is: the ids are the new version's own.
     constexpr auto kExactly = RunSet::Match::NameFileLine;
     const std::shared_ptr<const Profile> before = m_loaded.profile;
     const std::optional<LabelKey> focus
@@ -58,20 +58,30 @@ void ProfileDocument::refineProfile(const LoadedProfile& loaded)
         const auto intervals = before->intervalsOf(m_criticalPath->measurement());
         pathBy = intervals.empty() ? kNone : intervals.front();
     }
+    // The aggregated view the user chose (not the one a profile without
+    // timestamps always has); in it the axis holds no box of the timeline.
+    const bool aggregated = m_aggregated && !before->prefersAggregatedView();
+    const IntervalId selected = m_aggregated ? kNone : m_axis->selectedInterval();
     m_refining = true;
     setProfile(loaded);
     m_refining = false;
     if (!hasProfile())
         return;
+    if (aggregated)
+        setAggregated(true);
     const Profile& now = *m_loaded.profile;
-    if (pathBy != kNone && !m_aggregated) {
+    if (pathBy != kNone) {
         if (const IntervalId same = IntervalMatch::find(*before, pathBy, now); same != kNone)
             m_criticalPath->show(now.interval(same).measurement);
     }
-    if (!focus)
-        return;
-    if (const std::vector<LabelId> same = RunSet::labelsOf(now, *focus, kExactly); !same.empty())
-        setFocusLabel(same.front());
+    if (focus) {
+        if (const std::vector<LabelId> same = RunSet::labelsOf(now, *focus, kExactly); !same.empty())
+            setFocusLabel(same.front());
+    }
+    if (selected != kNone && !m_aggregated) {
+        if (const IntervalId same = IntervalMatch::find(*before, selected, now); same != kNone)
+            m_axis->selectItem(same, now.interval(same).measurement);
+    }
 }
 
 void ProfileDocument::continueProfile(const LoadedProfile& loaded)

@@ -48,9 +48,12 @@ public:
     // preview, or its whole profile after the previews): set as a new
     // profile, with isRefinement() true meanwhile so that the views keep,
     // by name, what the user set in the last version (folded tracks,
-    // scrolling, the usage chart's loop and hidden bands); the focused
-    // label stays if the new version has one of its name, and the critical
-    // path shown is walked again for its task if the new version has it.
+    // scrolling, the usage chart's loop and hidden bands, the rank's
+    // filter). The document keeps the aggregated view the user chose, the
+    // focused label if the new version has one of its name, the selected
+    // box if it has the same one (IntervalMatch), and the critical path
+    // shown, walked again for its task if the new version has it. The
+    // axis's range and selection are the caller's (LoadController's).
     void refineProfile(const LoadedProfile& loaded);
     // A refinement or a continuation is being told to the views.
     bool isRefinement() const { return m_refining || m_continuing; }

@@ -31,6 +31,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTableView>
@@ -260,13 +261,28 @@ void RankPanel::dropProfile()
     m_continuing = m_document->isContinuation() && m_model->table() && !isComparing();
     if (m_continuing)
         return;
+    // A load's next version: the rows the user scrolled to, by the name at
+    // the top (scrolled, since an unscrolled rank shows its new top rows).
+    // Kept from the version before if this one's table never came.
+    const bool refining = m_document->isRefinement() && !isComparing();
+    if (!refining)
+        m_keptTop.reset();
+    else if (m_model->table() && m_document->hasProfile())
+        m_keptTop = topRow();
     m_syncing = true; // the reset must not move the focus of the profile to come
     m_model->setTable(nullptr, nullptr);
     m_compareModel->setComparison(nullptr, nullptr);
     m_syncing = false;
     // A filter typed for one file's names would hide the next file's rows
-    // ("0 of 2 labels"); a live recording's next version keeps it (above).
-    m_filter->clear();
+    // ("0 of 2 labels"); a live recording's next version keeps it (above),
+    // and so does a load's.
+    if (!refining) {
+        m_filter->clear();
+        // Another file opens at its top rows: the reset alone left the
+        // last file's scroll (its layout waits for the event loop, and the
+        // new rows came first).
+        m_view->scrollToTop();
+    }
     updateBanner();
 }
 
@@ -314,7 +330,9 @@ void RankPanel::computed(ProfileResult<Computed> result)
         m_model->setTable(result.value->table, std::move(result.profile), result.value->delays);
     m_syncing = false;
     fitColumns(updated);
-    focusChanged(); // the focused label's row in the new table
+    if (const std::optional<LabelKey> top = std::exchange(m_keptTop, std::nullopt))
+        scrollToTop(*top);
+    focusChanged(); // the focused label's row in the new table (where it is seen, it stays)
     updateBanner();
     Q_EMIT tableShown();
 }
@@ -356,6 +374,29 @@ void RankPanel::fitColumns(bool grown)
         needed += 18; // the cell's margins
         if (needed > m_view->columnWidth(c))
             m_view->setColumnWidth(c, needed);
+    }
+}
+
+std::optional<LabelKey> RankPanel::topRow() const
+{
+    if (m_view->verticalScrollBar()->value() == 0)
+        return std::nullopt;
+    const QModelIndex top = m_view->indexAt(QPoint(0, 0));
+    if (!top.isValid())
+        return std::nullopt;
+    const auto label = LabelId(top.data(RankModel::LabelRole).toULongLong());
+    return RunSet::keyOf(*m_document->profile(), label, RunSet::Match::NameFileLine);
+}
+
+void RankPanel::scrollToTop(const LabelKey& key)
+{
+    for (const LabelId label : RunSet::labelsOf(*m_document->profile(), key, RunSet::Match::NameFileLine)) {
+        const int row = m_model->rowOf(label);
+        const QModelIndex shown = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, RankModel::Name));
+        if (shown.isValid()) {
+            m_view->scrollTo(shown, QAbstractItemView::PositionAtTop);
+            return;
+        }
     }
 }
 

@@ -3,12 +3,14 @@
 #include "profilejob.h"
 #include "profiletypes.h"
 #include "ranktable.h"
+#include "runset.h"
 #include "schedulingdelays.h"
 
 #include <QWidget>
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 class QAbstractItemModel;
 class QAction;
@@ -97,6 +99,11 @@ private:
     void computed(ProfileResult<Computed> result);
     // Widens the numeric columns to their values; `grown`: the same table with new values.
     void fitColumns(bool grown = false);
+    // The name of the row at the top of a scrolled rank (nothing at the
+    // top), and the row of that name brought to the top: a load's next
+    // version keeps the rows the user scrolled to.
+    std::optional<LabelKey> topRow() const;
+    void scrollToTop(const LabelKey& key);
     void currentRowChanged();
     void focusChanged();
     void updateBanner();
@@ -127,6 +134,7 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_syncing = false;
     bool m_continuing = false; // the table shown is kept for the next version
+    std::optional<LabelKey> m_keptTop; // topRow() of the version a refinement replaced
 };
 
 } // namespace runlane

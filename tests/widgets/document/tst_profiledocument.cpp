@@ -205,6 +205,49 @@ private Q_SLOTS:
         QVERIFY(!document.criticalPath()->isActive());
     }
 
+    // The box selected in the last version, found again by what it is
+    // (IntervalMatch), as is the aggregated view the user chose; another
+    // profile starts with neither.
+    void aRefinementKeepsTheSelectedBox_data()
+    {
+        QTest::addColumn<QString>("selected");
+        QTest::addColumn<bool>("aggregated");
+        QTest::addColumn<bool>("kept");
+        QTest::newRow("a call in both") << "parse" << false << true;
+        QTest::newRow("a call the new version lacks") << "loader" << false << false;
+        QTest::newRow("the aggregated view") << "" << true << false;
+    }
+    void aRefinementKeepsTheSelectedBox()
+    {
+        QFETCH(QString, selected);
+        QFETCH(bool, aggregated);
+        QFETCH(bool, kept);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(m_loaded);
+        const Profile& before = *m_loaded.profile;
+        if (!selected.isEmpty()) {
+            const IntervalId box = intervalNamed(before, selected.toStdString());
+            axis.selectItem(box, before.interval(box).measurement);
+        }
+        document.setAggregated(aggregated);
+        const LoadedProfile next = loadedText(JSON([
+            {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "main", "ts" : 0, "dur" : 1000},
+            {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "load", "ts" : 100, "dur" : 100},
+            {"ph" : "X", "pid" : 1, "tid" : 1, "name" : "parse", "ts" : 500, "dur" : 100}
+        ]));
+        const IntervalId parse = intervalNamed(*next.profile, "parse");
+        QVERIFY(parse != intervalNamed(before, "parse"));
+        document.refineProfile(next);
+        QCOMPARE(document.isAggregated(), aggregated);
+        QCOMPARE(axis.selectedInterval(), kept ? parse : kNone);
+        QCOMPARE(axis.selectedMeasurement(), kept ? next.profile->interval(parse).measurement : kNone);
+        // Another profile: the timeline, nothing selected.
+        document.setProfile(m_loaded);
+        QVERIFY(!document.isAggregated());
+        QCOMPARE(axis.selectedInterval(), kNone);
+    }
+
     // Cancel pressed after the file was read: preparing stops too, and
     // nothing half-made comes out.
     void prepareStopsWhenCancelled()

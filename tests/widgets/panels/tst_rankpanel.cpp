@@ -256,6 +256,68 @@ private Q_SLOTS:
         QCOMPARE(f.panel.findChild<QLineEdit*>()->text(), QString());
     }
 
+    // A load's next version (ProfileDocument::refineProfile: the same
+    // names, ids of their own) keeps the filter typed and the rows the
+    // user scrolled to, by the name at the top; an unscrolled rank shows
+    // the new top rows; another profile starts over.
+    void aRefinementKeepsTheFilterAndTheRowsScrolledTo_data()
+    {
+        QTest::addColumn<bool>("refine");
+        QTest::addColumn<QString>("top");
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QString>("topAfter");
+        QTest::newRow("refined, scrolled") << true << "f040" << "f" << "f040";
+        QTest::newRow("refined, scrolled, no filter") << true << "f040" << "" << "f040";
+        QTest::newRow("refined, at the top") << true << "" << "f" << "f050";
+        QTest::newRow("another profile") << false << "f040" << "f" << "g000";
+    }
+    void aRefinementKeepsTheFilterAndTheRowsScrolledTo()
+    {
+        QFETCH(bool, refine);
+        QFETCH(QString, top);
+        QFETCH(QString, filter);
+        QFETCH(QString, topAfter);
+        // 100 calls f000..f099, each longer than the next; the next
+        // version names ten g calls first (every id moves), longer than
+        // all, and makes f050..f059 the longest f calls.
+        const auto version = [](bool next) {
+            QByteArray text = "[";
+            Time ts = 0;
+            const auto call = [&](const QByteArray& name, int dur) {
+                text += "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"" + name + "\",\"ts\":"
+                    + QByteArray::number(ts) + ",\"dur\":" + QByteArray::number(dur) + "},";
+                ts += dur + 1;
+            };
+            for (int i = 0; next && i < 10; ++i)
+                call("g" + QByteArray::number(i).rightJustified(3, '0'), 5000);
+            for (int i = 0; i < 100; ++i)
+                call("f" + QByteArray::number(i).rightJustified(3, '0'), next && i / 10 == 5 ? 2000 - i : 1000 - 5 * i);
+            text.chop(1);
+            return loadedText(text + "]");
+        };
+        Fixture f(version(false));
+        f.panel.setFilterText(filter);
+        QTableView* view = f.panel.view();
+        const auto topName = [view] { return view->indexAt(QPoint(0, 0)).data().toString(); };
+        QCOMPARE(topName(), QStringLiteral("f000"));
+        if (!top.isEmpty()) {
+            const int row = f.panel.model()->rowOf(f.label(top.toStdString()));
+            view->scrollTo(f.panel.proxy()->mapFromSource(f.panel.model()->index(row, RankModel::Name)),
+                           QAbstractItemView::PositionAtTop);
+            QCOMPARE(topName(), top);
+        }
+        const LoadedProfile next = version(true);
+        QVERIFY(labelNamed(*next.profile, "f040") != f.label("f040"));
+        if (refine)
+            f.document.refineProfile(next);
+        else
+            f.document.setProfile(next);
+        f.panel.finishPendingWork();
+        QCOMPARE(f.panel.findChild<QLineEdit*>()->text(), refine ? filter : QString());
+        QCOMPARE(f.panel.proxy()->rowCount(), refine && !filter.isEmpty() ? 100 : 110);
+        QCOMPARE(topName(), topAfter);
+    }
+
     // A range selected on the shared axis: the panel shows the core's
     // clipped rank of exactly that range, and says so.
     void rangeSelectionGivesTheClippedRank()
