@@ -8,6 +8,8 @@
 #include "searchpattern.h"
 #include "timeaxis.h"
 
+#include <QScopeGuard>
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -62,9 +64,11 @@ void ProfileDocument::refineProfile(const LoadedProfile& loaded)
     // timestamps always has); in it the axis holds no box of the timeline.
     const bool aggregated = m_aggregated && !before->prefersAggregatedView();
     const IntervalId selected = m_aggregated ? kNone : m_axis->selectedInterval();
+    // Through the restores too: what they set again is not the user's
+    // new choice (the path's panel is not brought to the front for it).
     m_refining = true;
+    const auto refined = qScopeGuard([this] { m_refining = false; });
     setProfile(loaded);
-    m_refining = false;
     if (!hasProfile())
         return;
     if (aggregated)

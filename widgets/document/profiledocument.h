@@ -55,7 +55,9 @@ public:
     // shown, walked again for its task if the new version has it. The
     // axis's range and selection are the caller's (LoadController's).
     void refineProfile(const LoadedProfile& loaded);
-    // A refinement or a continuation is being told to the views.
+    // A refinement or a continuation is being told to the views (and, for
+    // a refinement, what the user set is being set again: a view tells it
+    // from the user's own choice by this).
     bool isRefinement() const { return m_refining || m_continuing; }
     void clear();
     bool hasProfile() const { return !m_loaded.isNull(); }

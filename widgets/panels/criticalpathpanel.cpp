@@ -234,9 +234,14 @@ void CriticalPathPanel::pathChanged()
         // but the path asked for last is what is shown.
         if (m_followPending)
             showLabel(m_document->focusLabel());
-        m_scope = Scope::Task;
+        // The same path walked again in a load's next version: the panel
+        // stays as the user left it (its scope; the rank in front, say).
+        const bool again = m_document->isRefinement();
+        if (!again)
+            m_scope = Scope::Task;
         updateShown();
-        bringToFront();
+        if (!again)
+            bringToFront();
     } else {
         m_taskProfile.reset();
         m_taskSummary.reset();
@@ -259,7 +264,8 @@ void CriticalPathPanel::focusChanged()
         return;
     }
     showLabel(focus);
-    setScope(Scope::Label);
+    if (!m_document->isRefinement()) // the same label focused again: the scope stays
+        setScope(Scope::Label);
 }
 
 bool CriticalPathPanel::eventFilter(QObject* watched, QEvent* event)

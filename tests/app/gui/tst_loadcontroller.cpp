@@ -1,4 +1,5 @@
 #include "backgroundloader.h"
+#include "criticalpathpanel.h"
 #include "criticalpathstate.h"
 #include "elidedlabel.h"
 #include "loadcontroller.h"
@@ -367,6 +368,61 @@ private Q_SLOTS:
         QTRY_COMPARE(rankBanner(window), QStringLiteral("Whole profile (Shift+drag on the timeline for a range)"));
         QCOMPARE(window.windowTitle(), QStringLiteral("big.json — Runlane"));
         QCOMPARE(refined, (std::vector<bool>{false, true, true}));
+    }
+
+    // The critical path asked for during a load is walked again in each
+    // version, and the panel stays as the user left it: the tab in front
+    // (the rank, if the user went back to it) and its scope (the task's
+    // path, though its label is focused too, which alone would show the
+    // label's paths).
+    void thePathsPanelStaysAsTheUserLeftIt_data()
+    {
+        QTest::addColumn<bool>("rankInFront");
+        QTest::newRow("the path's tab in front") << false;
+        QTest::newRow("the rank in front") << true;
+    }
+    void thePathsPanelStaysAsTheUserLeftIt()
+    {
+        QFETCH(bool, rankInFront);
+        MainWindow window;
+        window.show();
+        auto reader = scripted(window, true);
+        QSignalSpy previews(window.loadController(), &LoadController::previewShown);
+        QSignalSpy shown(&window, &MainWindow::profileShown);
+        window.openFile(QStringLiteral("/nonexistent/big.json"));
+        QTRY_COMPARE(previews.count(), 1);
+        auto* pathDock = window.findChild<QDockWidget*>(QStringLiteral("criticalPathPanel"));
+        auto* rankDock = window.findChild<QDockWidget*>(QStringLiteral("rank"));
+        QVERIFY(pathDock && rankDock);
+        auto* panel = qobject_cast<CriticalPathPanel*>(pathDock->widget());
+        QVERIFY(panel);
+        // The call at 30 ms: its label focused in the rank, then P on it.
+        const IntervalId call = 30;
+        const Profile& first = *window.document()->profile();
+        window.document()->setFocusLabel(first.measurement(first.interval(call).measurement).label);
+        QVERIFY(window.document()->criticalPath()->show(first.interval(call).measurement));
+        QCOMPARE(frontTab(window, pathDock->windowTitle()), pathDock->windowTitle());
+        QCOMPARE(panel->scope(), CriticalPathPanel::Scope::Task);
+        if (rankInFront)
+            rankDock->raise();
+        const QString front = (rankInFront ? rankDock : pathDock)->windowTitle();
+        QCOMPARE(frontTab(window, pathDock->windowTitle()), front);
+        auto checkKept = [&] {
+            const Profile& now = *window.document()->profile();
+            QCOMPARE(window.document()->criticalPath()->measurement(), now.interval(call).measurement);
+            QCOMPARE(frontTab(window, pathDock->windowTitle()), front);
+            QCOMPARE(panel->scope(), CriticalPathPanel::Scope::Task);
+            QCOMPARE(window.document()->focusLabel(), now.measurement(now.interval(call).measurement).label);
+        };
+        reader->shown.release(); // the next preview
+        QTRY_COMPARE(previews.count(), 2);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(200));
+        checkKept();
+        reader->shown.release();
+        reader->finish.release();
+        QTRY_COMPARE(shown.count(), 1);
+        QCOMPARE(window.document()->profile()->intervalCount(), std::size_t(400));
+        checkKept();
     }
 
     // Cancel while previews show: back to the profile open before, whole,
