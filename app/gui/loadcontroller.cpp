@@ -140,6 +140,7 @@ void LoadController::showPreview(const LoadedProfile& preview)
     m_adjusting = true;
     if (first) {
         document->setProfile(preview);
+        m_window->bringRankToFront();
     } else {
         document->refineProfile(preview);
         carryOver(now);

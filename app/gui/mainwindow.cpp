@@ -480,11 +480,10 @@ void MainWindow::showProfile(const LoadedProfile& profile, bool refines)
         m_document->refineProfile(profile);
     else
         m_document->setProfile(profile);
-    // A new file opens on its rank, not on the last file's warnings; the
-    // whole profile after its previews keeps what the user had in front
-    // (the critical path asked for during the load).
+    // The whole profile after its previews keeps what the user had in
+    // front (the critical path asked for during the load).
     if (!refines)
-        m_rankDock->raise();
+        bringRankToFront();
     if (!m_loadNote.isEmpty())
         m_notices->addNotice(m_loadNote.toHtmlEscaped());
     noticeDiagnostics(profile);
@@ -506,6 +505,11 @@ void MainWindow::showProfile(const LoadedProfile& profile, bool refines)
     m_view->fitToProfile();
     updateTitle();
     Q_EMIT profileShown();
+}
+
+void MainWindow::bringRankToFront()
+{
+    m_rankDock->raise();
 }
 
 void MainWindow::fitDetails()

@@ -61,6 +61,9 @@ public:
     // `refines`: it is the fuller version of what is shown (a load's whole
     // profile after its previews; ProfileDocument::refineProfile).
     void showProfile(const LoadedProfile& loaded, bool refines = false);
+    // A new file opens on its rank, not on the last file's warnings or
+    // critical path (its first preview too, LoadController).
+    void bringRankToFront();
 
     ProfileDocument* document() const { return m_document; }
     TimeAxis* axis() const { return m_axis; }

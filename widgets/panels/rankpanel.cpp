@@ -390,6 +390,10 @@ std::optional<LabelKey> RankPanel::topRow() const
 
 void RankPanel::scrollToTop(const LabelKey& key)
 {
+    // The view laid out the empty table of the drop when the event loop
+    // ran since: its scroll range is still that table's (none), and a
+    // scroll now would stop at 0 until its delayed layout.
+    m_view->doItemsLayout();
     for (const LabelId label : RunSet::labelsOf(*m_document->profile(), key, RunSet::Match::NameFileLine)) {
         const int row = m_model->rowOf(label);
         const QModelIndex shown = row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, RankModel::Name));

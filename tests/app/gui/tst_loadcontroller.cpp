@@ -370,8 +370,10 @@ private Q_SLOTS:
         QCOMPARE(refined, (std::vector<bool>{false, true, true}));
     }
 
-    // The critical path asked for during a load is walked again in each
-    // version, and the panel stays as the user left it: the tab in front
+    // A new file's first preview opens on the rank (as a file loaded whole
+    // does, MainWindow::showProfile). The critical path asked for during
+    // the load is walked again in each version, and the panel stays as the
+    // user left it: the tab in front
     // (the rank, if the user went back to it) and its scope (the task's
     // path, though its label is focused too, which alone would show the
     // label's paths).
@@ -386,14 +388,19 @@ private Q_SLOTS:
         QFETCH(bool, rankInFront);
         MainWindow window;
         window.show();
+        auto* pathDock = window.findChild<QDockWidget*>(QStringLiteral("criticalPathPanel"));
+        auto* rankDock = window.findChild<QDockWidget*>(QStringLiteral("rank"));
+        QVERIFY(pathDock && rankDock);
+        // In front before the file: a new file's first preview opens on the rank.
+        pathDock->show();
+        pathDock->raise();
+        QCOMPARE(frontTab(window, pathDock->windowTitle()), pathDock->windowTitle());
         auto reader = scripted(window, true);
         QSignalSpy previews(window.loadController(), &LoadController::previewShown);
         QSignalSpy shown(&window, &MainWindow::profileShown);
         window.openFile(QStringLiteral("/nonexistent/big.json"));
         QTRY_COMPARE(previews.count(), 1);
-        auto* pathDock = window.findChild<QDockWidget*>(QStringLiteral("criticalPathPanel"));
-        auto* rankDock = window.findChild<QDockWidget*>(QStringLiteral("rank"));
-        QVERIFY(pathDock && rankDock);
+        QCOMPARE(frontTab(window, pathDock->windowTitle()), rankDock->windowTitle());
         auto* panel = qobject_cast<CriticalPathPanel*>(pathDock->widget());
         QVERIFY(panel);
         // The call at 30 ms: its label focused in the rank, then P on it.
