@@ -32,6 +32,7 @@
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -230,6 +231,11 @@ void CriticalPathPanel::pathChanged()
         m_taskSummary = std::make_shared<const CriticalPathSummary>(
             CriticalPathSummary::compute(*paths, {state->measurement()}, true));
         m_segments->setPath(m_taskProfile, state->segments());
+        const std::optional<Time> keptTop = std::exchange(m_keptSegmentTop, std::nullopt);
+        if (keptTop && m_document->isRefinement())
+            scrollSegmentsTo(*keptTop);
+        else if (!m_document->isRefinement())
+            m_segmentView->scrollToTop(); // a new path starts at its start, not where the last one was scrolled
         // The focus moved before P: its aggregate is ready when asked for,
         // but the path asked for last is what is shown.
         if (m_followPending)
@@ -243,12 +249,31 @@ void CriticalPathPanel::pathChanged()
         if (!again)
             bringToFront();
     } else {
+        // A load's next version drops the path, then walks it again: the
+        // segments the user scrolled to are kept by time (a fuller version
+        // has more of them before).
+        m_keptSegmentTop.reset();
+        if (m_document->isRefinement() && m_segmentView->verticalScrollBar()->value() > 0) {
+            if (const QModelIndex top = m_segmentView->indexAt(QPoint(0, 0)); top.isValid())
+                m_keptSegmentTop = Time(top.data(CriticalPathSegmentModel::StartRole).toLongLong());
+        }
         m_taskProfile.reset();
         m_taskSummary.reset();
         m_segments->clear();
         updateShown();
     }
     Q_EMIT pathShown();
+}
+
+void CriticalPathPanel::scrollSegmentsTo(Time start)
+{
+    const std::vector<CriticalPath::Segment>& segments = m_segments->segments();
+    const auto at = std::partition_point(segments.begin(), segments.end(),
+                                         [start](const CriticalPath::Segment& s) { return s.start < start; });
+    if (at == segments.end())
+        return;
+    m_segmentView->doItemsLayout(); // its scroll range is the emptied table's until then
+    m_segmentView->scrollTo(m_segments->index(int(at - segments.begin()), 0), QAbstractItemView::PositionAtTop);
 }
 
 void CriticalPathPanel::focusChanged()

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -138,6 +139,8 @@ private:
     void bringToFront();
     void chooseAndExportCsv(CsvTable table);
     void chooseAndExportPng();
+    // The first segment that starts at `start` or later brought to the top.
+    void scrollSegmentsTo(Time start);
     QString suggestedName(const QString& suffix) const;
 
     ProfileDocument* m_document;
@@ -171,6 +174,9 @@ private:
     // Task scope: the path's profile and its one-task summary.
     std::shared_ptr<const Profile> m_taskProfile;
     std::shared_ptr<const CriticalPathSummary> m_taskSummary;
+    // The start of the segment at the top of the scrolled table, while a
+    // load's next version walks the path again.
+    std::optional<Time> m_keptSegmentTop;
     // Label scope: the label asked for, and what was computed for it.
     LabelId m_label = kNone;
     bool m_followPending = false; // the focus moved while the panel was hidden

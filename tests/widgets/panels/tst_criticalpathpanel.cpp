@@ -111,6 +111,62 @@ private Q_SLOTS:
         QVERIFY(m_panel->message().contains(QStringLiteral("Critical path of <b>handler")));
     }
 
+    // A load's next version walks the path again: the segments the user
+    // scrolled to stay at the top, found by time (the fuller version has
+    // more segments before them); another profile's path starts at its top.
+    void aRefinementKeepsTheSegmentsScrolledTo_data()
+    {
+        QTest::addColumn<bool>("refine");
+        QTest::newRow("refined") << true;
+        QTest::newRow("another profile") << false;
+    }
+    void aRefinementKeepsTheSegmentsScrolledTo()
+    {
+        QFETCH(bool, refine);
+        // A 1 ms call "outer" with 60 children of 5 µs, 10 µs apart: its path
+        // alternates between outer and a child. The fuller version has 20
+        // more children in its first 100 µs, and another call first.
+        const auto version = [](bool fuller) {
+            QByteArray text = "[";
+            const auto call = [&text](const QByteArray& name, double ts, double dur) {
+                text += "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"" + name + "\",\"ts\":"
+                    + QByteArray::number(ts) + ",\"dur\":" + QByteArray::number(dur) + "},";
+            };
+            if (fuller)
+                call("first", 0, 5);
+            call("outer", 10, 1000);
+            for (int i = 0; i < 60; ++i)
+                call("child" + QByteArray::number(i), 100 + 10 * i, 5);
+            for (int i = 0; fuller && i < 20; ++i)
+                call("early" + QByteArray::number(i), 11 + 4 * i, 2);
+            text.chop(1);
+            return loadedText(text + "]");
+        };
+        const LoadedProfile before = version(false);
+        m_document->setProfile(before);
+        m_panel->show();
+        QVERIFY(m_document->criticalPath()->show(byName(*before.profile, "outer")));
+        CriticalPathSegmentModel* model = m_panel->segmentModel();
+        QTableView* view = m_panel->segmentView();
+        QCOMPARE(model->rowCount(), 121); // outer, then (child, outer) 60 times
+        const auto topStart = [view] { return view->indexAt(QPoint(0, 0)).data(CriticalPathSegmentModel::StartRole).toLongLong(); };
+        QCOMPARE(topStart(), 10'000);
+        view->scrollTo(model->index(81, 0), QAbstractItemView::PositionAtTop);
+        const qint64 scrolledTo = topStart();
+        QCOMPARE(scrolledTo, model->index(81, 0).data(CriticalPathSegmentModel::StartRole).toLongLong());
+        QVERIFY(scrolledTo > 300'000);
+        const LoadedProfile next = version(true);
+        QVERIFY(byName(*next.profile, "outer") != byName(*before.profile, "outer"));
+        if (refine) {
+            m_document->refineProfile(next);
+        } else {
+            m_document->setProfile(next);
+            QVERIFY(m_document->criticalPath()->show(byName(*next.profile, "outer")));
+        }
+        QCOMPARE(model->rowCount(), 161); // and (early, outer) 20 times
+        QCOMPARE(topStart(), refine ? scrolledTo : 10'000);
+    }
+
     // The breakdown by (kind, label), largest first, exact ns and shares of
     // the 52 ns; by process, the one process; the bar's shares per kind.
     void breakdownOfTheWorkedExample()
