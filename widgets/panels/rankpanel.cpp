@@ -331,7 +331,7 @@ void RankPanel::computed(ProfileResult<Computed> result)
     m_syncing = false;
     fitColumns(updated);
     if (const std::optional<LabelKey> top = std::exchange(m_keptTop, std::nullopt))
-        scrollToTop(*top);
+        scrollLabelToTop(*top);
     focusChanged(); // the focused label's row in the new table (where it is seen, it stays)
     updateBanner();
     Q_EMIT tableShown();
@@ -388,7 +388,7 @@ std::optional<LabelKey> RankPanel::topRow() const
     return RunSet::keyOf(*m_document->profile(), label, RunSet::Match::NameFileLine);
 }
 
-void RankPanel::scrollToTop(const LabelKey& key)
+void RankPanel::scrollLabelToTop(const LabelKey& key)
 {
     // The view laid out the empty table of the drop when the event loop
     // ran since: its scroll range is still that table's (none), and a

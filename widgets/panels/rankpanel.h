@@ -103,7 +103,7 @@ private:
     // top), and the row of that name brought to the top: a load's next
     // version keeps the rows the user scrolled to.
     std::optional<LabelKey> topRow() const;
-    void scrollToTop(const LabelKey& key);
+    void scrollLabelToTop(const LabelKey& key);
     void currentRowChanged();
     void focusChanged();
     void updateBanner();
