@@ -10,6 +10,8 @@
 #include <QLabel>
 #include <QTest>
 
+#include <tuple>
+
 namespace runlane::test {
 
 // A trace with flows across threads, ts and dur in µs:
@@ -53,6 +55,27 @@ inline LoadedProfile loadedFile(const QString& path)
 inline LoadedProfile criticalPathExample()
 {
     return loadedFile(QStringLiteral(RUNLANE_TEST_DATA "/profiles/chronos-critical-path.json"));
+}
+
+// A load's version of one thread's calls, of those named: main [0, 1000)
+// µs around load [100, 200) and parse [500, 600); a preview (that keeps
+// boxes of `shortestKept` or more), or the whole profile.
+inline LoadedProfile loadVersion(const QStringList& names, bool preview, Time shortestKept = 0)
+{
+    ProfileBuilder builder("Chrome Trace Event Format");
+    const TrackId track = builder.addTrack(TrackInfo{});
+    std::uint32_t order = 0;
+    for (const auto& [name, start, end] : {std::tuple{"load", 100, 200}, {"parse", 500, 600}, {"main", 0, 1000}}) {
+        if (names.contains(QLatin1String(name)))
+            builder.addCall(track, builder.label(name), Time(start) * 1000, Time(end) * 1000, order++);
+    }
+    if (preview) {
+        PartialLoad part;
+        part.kind = PartialLoad::Kind::Preview;
+        part.shortestKept = shortestKept;
+        builder.setPartial(part);
+    }
+    return LoadedProfile::prepare(builder.build(), QStringLiteral("t.json"));
 }
 
 // The first interval of the first measurement with this label name.

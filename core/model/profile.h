@@ -315,6 +315,8 @@ public:
     // Set when the profile is not its whole file (PartialLoad): a preview
     // while it loads, or a load cut short and kept.
     const std::optional<PartialLoad>& partial() const { return m_partial; }
+    // A preview: the next version of the load may hold what this one lacks.
+    bool isPreview() const { return m_partial && m_partial->kind == PartialLoad::Kind::Preview; }
     // Flows between intervals ("because of whom", profiletypes.h), ordered
     // by (from, to). Those leaving or entering a range of interval ids (a
     // depth's visible run, or one interval) are found by binary search.

@@ -7,6 +7,7 @@
 #include "runset.h"
 #include "searchpattern.h"
 #include "timeaxis.h"
+#include "valueformat.h"
 
 #include <QScopeGuard>
 
@@ -23,6 +24,15 @@ ProfileDocument::ProfileDocument(TimeAxis* axis, QObject* parent)
     m_compare = new CompareSession(this);
     m_criticalPath = new CriticalPathState(this);
     m_messages = new MessagesState(axis, this);
+    // The user's own choice replaces one a preview left out.
+    connect(m_axis, &TimeAxis::selectedItemChanged, this, [this] {
+        if (!m_refining)
+            m_wantedSelection = {};
+    });
+    connect(m_criticalPath, &CriticalPathState::changed, this, [this] {
+        if (!m_refining)
+            m_wantedPath = {};
+    });
 }
 
 ProfileDocument::~ProfileDocument() = default;
@@ -49,21 +59,45 @@ void ProfileDocument::refineProfile(const LoadedProfile& loaded)
         return;
     }
     // What the user set, by what it is: the ids are the new version's own.
+    // Each is what is set now, or else what an earlier preview left out.
     constexpr auto kExactly = RunSet::Match::NameFileLine;
     const std::shared_ptr<const Profile> before = m_loaded.profile;
-    const std::optional<LabelKey> focus
-        = m_focus != kNone ? std::optional(RunSet::keyOf(*before, m_focus, kExactly)) : std::nullopt;
+    std::optional<LabelKey> focus = m_focus != kNone ? std::optional(RunSet::keyOf(*before, m_focus, kExactly))
+                                                     : std::exchange(m_wantedFocus, std::nullopt);
     // The critical path shown (P) by its task's first interval: a task
     // that never ran has none to be found by, and its path goes.
-    IntervalId pathBy = kNone;
+    Wanted path = std::exchange(m_wantedPath, {});
     if (m_criticalPath->isActive()) {
         const auto intervals = before->intervalsOf(m_criticalPath->measurement());
-        pathBy = intervals.empty() ? kNone : intervals.front();
+        path = {before, intervals.empty() ? kNone : intervals.front()};
     }
     // The aggregated view the user chose (not the one a profile without
     // timestamps always has); in it the axis holds no box of the timeline.
     const bool aggregated = m_aggregated && !before->prefersAggregatedView();
-    const IntervalId selected = m_aggregated ? kNone : m_axis->selectedInterval();
+    Wanted selected = std::exchange(m_wantedSelection, {});
+    if (m_aggregated)
+        selected = {};
+    else if (m_axis->selectedInterval() != kNone)
+        selected = {before, m_axis->selectedInterval()};
+    // Found in the new version before it is shown, so that what a preview
+    // left out is known (leftOutSelection, leftOutPath) to the views as
+    // they rebuild for it. Only a preview may lack what a later one has.
+    const Profile& now = *loaded.profile;
+    const bool preview = now.isPreview();
+    const auto find = [&](Wanted& wanted, Wanted& leftOut) {
+        const IntervalId same = wanted.interval == kNone ? kNone : IntervalMatch::find(*wanted.in, wanted.interval, now);
+        if (same == kNone && preview && wanted.interval != kNone)
+            leftOut = std::move(wanted);
+        return same;
+    };
+    const IntervalId pathNow = find(path, m_wantedPath);
+    const IntervalId selectedNow = find(selected, m_wantedSelection);
+    std::vector<LabelId> focusNow;
+    if (focus) {
+        focusNow = RunSet::labelsOf(now, *focus, kExactly);
+        if (focusNow.empty() && preview)
+            m_wantedFocus = std::move(focus);
+    }
     // Through the restores too: what they set again is not the user's
     // new choice (the path's panel is not brought to the front for it).
     m_refining = true;
@@ -73,19 +107,29 @@ void ProfileDocument::refineProfile(const LoadedProfile& loaded)
         return;
     if (aggregated)
         setAggregated(true);
-    const Profile& now = *m_loaded.profile;
-    if (pathBy != kNone) {
-        if (const IntervalId same = IntervalMatch::find(*before, pathBy, now); same != kNone)
-            m_criticalPath->show(now.interval(same).measurement);
-    }
-    if (focus) {
-        if (const std::vector<LabelId> same = RunSet::labelsOf(now, *focus, kExactly); !same.empty())
-            setFocusLabel(same.front());
-    }
-    if (selected != kNone && !m_aggregated) {
-        if (const IntervalId same = IntervalMatch::find(*before, selected, now); same != kNone)
-            m_axis->selectItem(same, now.interval(same).measurement);
-    }
+    if (pathNow != kNone)
+        m_criticalPath->show(now.interval(pathNow).measurement);
+    if (!focusNow.empty())
+        setFocusLabel(focusNow.front());
+    if (selectedNow != kNone && !m_aggregated)
+        m_axis->selectItem(selectedNow, now.interval(selectedNow).measurement);
+}
+
+QString ProfileDocument::previewKeeps() const
+{
+    const Profile* p = profile();
+    if (!p || !p->isPreview() || p->partial()->shortestKept <= 0)
+        return {};
+    return tr(" (it keeps boxes of %1 or more)").arg(QString::fromStdString(ValueFormat::text(p->partial()->shortestKept, p->unit())));
+}
+
+QString ProfileDocument::leftOutName(const Wanted& wanted)
+{
+    if (!wanted.in)
+        return {};
+    const Profile& p = *wanted.in;
+    const std::string_view name = p.labelName(p.labelOf(p.interval(wanted.interval).measurement));
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
 }
 
 void ProfileDocument::continueProfile(const LoadedProfile& loaded)
@@ -108,6 +152,11 @@ void ProfileDocument::switchTo(const LoadedProfile& loaded, bool continuing)
 {
     // The order is the contract (see the class comment).
     m_continuing = continuing;
+    if (!m_refining) {
+        m_wantedSelection = {};
+        m_wantedPath = {};
+        m_wantedFocus.reset();
+    }
     // The path goes first, while its ids still mean what they meant (a
     // continuation's too: it was the path of an older life).
     m_criticalPath->setProfile(nullptr);
@@ -179,6 +228,8 @@ void ProfileDocument::setFocusLabel(LabelId label)
     if (label == m_focus || (label != kNone && (!hasProfile() || label >= m_loaded.profile->labelCount())))
         return;
     m_focus = label;
+    if (!m_refining)
+        m_wantedFocus.reset();
     Q_EMIT emphasisChanged();
 }
 

@@ -4,10 +4,12 @@
 #include "colorscheme.h"
 #include "loadedprofile.h"
 #include "profilejob.h"
+#include "runset.h"
 
 #include <QObject>
 
 #include <memory>
+#include <optional>
 
 namespace runlane {
 
@@ -59,6 +61,14 @@ public:
     // a refinement, what the user set is being set again: a view tells it
     // from the user's own choice by this).
     bool isRefinement() const { return m_refining || m_continuing; }
+    // The name of the box selected, or of the task whose critical path was
+    // shown, that this preview of a loading file left out (refineProfile:
+    // it comes back with the version that has it again); "" if none.
+    QString leftOutSelection() const { return leftOutName(m_wantedSelection); }
+    QString leftOutPath() const { return leftOutName(m_wantedPath); }
+    // " (it keeps boxes of 2.10 ms or more)" for a preview that leaves the
+    // shorter boxes out, else "": why a box is not in it.
+    QString previewKeeps() const;
     void clear();
     bool hasProfile() const { return !m_loaded.isNull(); }
     const LoadedProfile& loaded() const { return m_loaded; }
@@ -167,6 +177,19 @@ private:
     bool m_aggregated = false;
     bool m_continuing = false;
     bool m_refining = false;
+    // What the user chose that a load's next preview left out (a box under
+    // its higher threshold, a label whose calls all are): looked for again
+    // in each later version, by what it was in the last one that held it,
+    // until found, replaced by the user's next choice, or missing from the
+    // whole profile too.
+    struct Wanted {
+        std::shared_ptr<const Profile> in;
+        IntervalId interval = kNone;
+    };
+    static QString leftOutName(const Wanted& wanted);
+    Wanted m_wantedSelection;
+    Wanted m_wantedPath;
+    std::optional<LabelKey> m_wantedFocus;
     LabelId m_focus = kNone;
     QString m_search;
     bool m_searchValid = true;

@@ -108,6 +108,15 @@ void DetailsPane::refresh()
         return;
     }
     const MeasurementId id = m_axis->selectedMeasurement();
+    if (p && id == kNone && !m_document->leftOutSelection().isEmpty()) {
+        // A load's next preview left the selected box out (ProfileDocument::refineProfile).
+        showHtml(QStringLiteral("<p style='color:%1'>%2</p>")
+                     .arg(muted(), tr("<b>%1</b>, selected, is not in this preview of the file%2: it is selected again "
+                                      "when a version that has it arrives, the whole profile at the latest.")
+                                       .arg(m_document->leftOutSelection().toHtmlEscaped(), m_document->previewKeeps())));
+        setEmpty(false);
+        return;
+    }
     if (!p || id == kNone || id >= p->measurementCount()) {
         showHtml(QStringLiteral("<p style='color:%1'>%2</p>").arg(muted(), tr("Select a box or a task to see its details.")));
         setEmpty(m_frames->empty() || m_document->isAggregated()); // the frames' statistics need the room

@@ -102,7 +102,7 @@ QString FindBar::previewNote() const
     // far, without the shorter boxes. "13" becoming "1,888" when the load
     // ends must not look like a wrong count.
     const Profile* profile = m_document->profile();
-    if (!profile || !profile->partial() || profile->partial()->kind != PartialLoad::Kind::Preview)
+    if (!profile || !profile->isPreview())
         return {};
     const Time shortest = profile->partial()->shortestKept;
     if (shortest <= 0)

@@ -248,6 +248,71 @@ private Q_SLOTS:
         QCOMPARE(axis.selectedInterval(), kNone);
     }
 
+    // A load's next preview leaves out a box under its higher threshold
+    // (and a label all of whose calls are): the box selected, the path
+    // shown and the label focused come back in the version that has them
+    // again, unless the user chose another meanwhile; the whole profile
+    // is the last chance.
+    void aPreviewKeepsWhatItLeftOut_data()
+    {
+        QTest::addColumn<bool>("chooseAgain"); // the user picks `main` in the preview without `parse`
+        QTest::addColumn<bool>("wholeHasIt"); // the whole profile has `parse`
+        QTest::addColumn<QString>("expected"); // selected, path and focus at the end; "": none
+        QTest::newRow("found in the whole profile") << false << true << "parse";
+        QTest::newRow("the user chose another meanwhile") << true << true << "main";
+        QTest::newRow("missing from the whole profile too") << false << false << "";
+    }
+    void aPreviewKeepsWhatItLeftOut()
+    {
+        QFETCH(bool, chooseAgain);
+        QFETCH(bool, wholeHasIt);
+        QFETCH(QString, expected);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(loadVersion({"main", "parse"}, true));
+        const auto choose = [&](const char* name) {
+            const Profile& p = *document.profile();
+            const IntervalId box = intervalNamed(p, name);
+            axis.selectItem(box, p.interval(box).measurement);
+            QVERIFY(document.criticalPath()->show(p.interval(box).measurement));
+            document.setFocusLabel(p.labelOf(p.interval(box).measurement));
+        };
+        choose("parse");
+
+        document.refineProfile(loadVersion({"main"}, true));
+        QCOMPARE(axis.selectedInterval(), kNone);
+        QVERIFY(!document.criticalPath()->isActive());
+        QCOMPARE(document.focusLabel(), kNone);
+        QCOMPARE(document.leftOutSelection(), QStringLiteral("parse"));
+        QCOMPARE(document.leftOutPath(), QStringLiteral("parse"));
+        if (chooseAgain) {
+            choose("main");
+            QCOMPARE(document.leftOutSelection(), QString());
+            QCOMPARE(document.leftOutPath(), QString());
+        }
+
+        document.refineProfile(loadVersion(wholeHasIt ? QStringList{"main", "load", "parse"} : QStringList{"main", "load"}, false));
+        const Profile& whole = *document.profile();
+        QCOMPARE(document.leftOutSelection(), QString());
+        QCOMPARE(document.leftOutPath(), QString());
+        if (expected.isEmpty()) {
+            QCOMPARE(axis.selectedInterval(), kNone);
+            QVERIFY(!document.criticalPath()->isActive());
+            QCOMPARE(document.focusLabel(), kNone);
+            // Dropped with the whole profile: nothing comes back later.
+            document.refineProfile(loadVersion({"main", "load", "parse"}, false));
+            QCOMPARE(axis.selectedInterval(), kNone);
+            QVERIFY(!document.criticalPath()->isActive());
+            QCOMPARE(document.focusLabel(), kNone);
+            return;
+        }
+        const IntervalId box = intervalNamed(whole, expected.toStdString());
+        QCOMPARE(axis.selectedInterval(), box);
+        QCOMPARE(axis.selectedMeasurement(), whole.interval(box).measurement);
+        QCOMPARE(document.criticalPath()->measurement(), whole.interval(box).measurement);
+        QCOMPARE(document.focusLabel(), whole.labelOf(whole.interval(box).measurement));
+    }
+
     // Cancel pressed after the file was read: preparing stops too, and
     // nothing half-made comes out.
     void prepareStopsWhenCancelled()

@@ -409,6 +409,72 @@ private Q_SLOTS:
         QVERIFY(m_panel->message().contains(QStringLiteral("No wakers: this format records no wakes")));
     }
 
+    // A preview has no wakers whatever its format (they are bound when the
+    // load ends): it says so, not that the format records none, and the
+    // whole profile of a format with flows says nothing.
+    void aPreviewSaysItsWakersComeLater_data()
+    {
+        QTest::addColumn<int>("partial"); // -1: the whole file
+        QTest::addColumn<int>("source");
+        QTest::addColumn<QString>("note"); // the message's last line; empty: none
+        const QString yet = QStringLiteral("No wakers yet: flows, wakes and creators are bound when the load ends, so "
+                                           "in this preview a pause is waiting, not the time of whoever ended it.");
+        const QString none = QStringLiteral("No wakers: this format records no wakes (no children that wake their "
+                                            "parent, no wakers, flows or creators): a pause is waiting, not the time "
+                                            "of whoever ended it.");
+        QTest::newRow("a preview") << int(PartialLoad::Kind::Preview) << int(WakeSource::None) << yet;
+        QTest::newRow("the whole file, with flows") << -1 << int(WakeSource::Flows) << QString();
+        QTest::newRow("the whole file, without wakers") << -1 << int(WakeSource::None) << none;
+        QTest::newRow("a load stopped and kept") << int(PartialLoad::Kind::Cut) << int(WakeSource::None) << none;
+    }
+
+    void aPreviewSaysItsWakersComeLater()
+    {
+        QFETCH(int, partial);
+        QFETCH(int, source);
+        QFETCH(QString, note);
+        ProfileBuilder builder("Chrome Trace Event Format");
+        const TrackId track = builder.addTrack(TrackInfo{});
+        builder.addCall(track, builder.label("parse"), 0, 2'000'000, 0);
+        builder.setWakeSource(WakeSource(source));
+        if (partial >= 0) {
+            PartialLoad part;
+            part.kind = PartialLoad::Kind(partial);
+            builder.setPartial(part);
+        }
+        m_document->setProfile(LoadedProfile::prepare(builder.build(), QStringLiteral("t.json")));
+        const QString message = m_panel->message();
+        const qsizetype at = message.lastIndexOf(QStringLiteral("<br><i>"));
+        if (note.isEmpty()) {
+            QCOMPARE(at, qsizetype(-1));
+        } else {
+            QVERIFY(at >= 0);
+            QCOMPARE(message.mid(at), QStringLiteral("<br><i>") + note + QStringLiteral("</i>"));
+        }
+    }
+
+    // The path shown in one preview of a loading file, its task left out
+    // of the next (shorter than it keeps): the panel says so rather than "No
+    // path shown", and shows the path again in the whole profile.
+    void saysWhenAPreviewLeftThePathOut()
+    {
+        m_panel->setScope(Scope::Task);
+        m_document->setProfile(loadVersion({"main", "parse"}, true));
+        const Profile& first = *m_document->profile();
+        QVERIFY(m_document->criticalPath()->show(first.interval(intervalNamed(first, "parse")).measurement));
+        QVERIFY(m_panel->message().startsWith(QStringLiteral("Critical path of <b>parse</b>")));
+        m_document->refineProfile(loadVersion({"main"}, true, 1'050'000));
+        QVERIFY2(m_panel->message().startsWith(
+                     QStringLiteral("The path of <b>parse</b> is not in this preview of the file (it keeps boxes of "
+                                    "1.05 ms or more): it is shown again when a version that has its task arrives, "
+                                    "the whole profile at the latest.<br>")),
+                 qPrintable(m_panel->message()));
+        m_document->refineProfile(loadVersion({"main", "load", "parse"}, false));
+        QVERIFY2(m_panel->message().startsWith(QStringLiteral("Critical path of <b>parse</b>")), qPrintable(m_panel->message()));
+        m_document->setProfile(loadVersion({"main"}, false));
+        QVERIFY(m_panel->message().startsWith(QStringLiteral("No path shown")));
+    }
+
     // CSV with runlane-cli critical-path --format csv's columns: the
     // breakdown, and (--each) the task's segments.
     void exportsCsv()

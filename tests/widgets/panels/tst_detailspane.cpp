@@ -49,6 +49,42 @@ private Q_SLOTS:
             QVERIFY2(!text.contains(line), qPrintable(line));
     }
 
+    // The box selected in one preview of a loading file and left out of
+    // the next (shorter than it keeps): the pane says so rather than "Select
+    // a box", and shows the box again in the whole profile.
+    void saysWhenAPreviewLeftTheSelectedBoxOut_data()
+    {
+        QTest::addColumn<qlonglong>("shortestKept");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("shorter than it keeps")
+            << 1'050'000LL
+            << "parse, selected, is not in this preview of the file (it keeps boxes of 1.05 ms or more): it is "
+               "selected again when a version that has it arrives, the whole profile at the latest.";
+        QTest::newRow("a preview that keeps every box (a task over its budget)")
+            << 0LL
+            << "parse, selected, is not in this preview of the file: it is selected again when a version that has "
+               "it arrives, the whole profile at the latest.";
+    }
+    void saysWhenAPreviewLeftTheSelectedBoxOut()
+    {
+        QFETCH(qlonglong, shortestKept);
+        QFETCH(QString, said);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        DetailsPane pane(&document);
+        document.setProfile(loadVersion({"main", "parse"}, true));
+        const IntervalId parse = intervalNamed(*document.profile(), "parse");
+        axis.selectItem(parse, document.profile()->interval(parse).measurement);
+        QVERIFY(pane.toPlainText().startsWith(QStringLiteral("parse")));
+        document.refineProfile(loadVersion({"main"}, true, shortestKept));
+        QCOMPARE(pane.toPlainText(), said);
+        document.refineProfile(loadVersion({"main", "load", "parse"}, false));
+        QVERIFY2(pane.toPlainText().startsWith(QStringLiteral("parse\n")), qPrintable(pane.toPlainText()));
+        // Another file: nothing selected, nothing waited for.
+        document.setProfile(loadVersion({"main"}, false));
+        QCOMPARE(pane.toPlainText(), QStringLiteral("Select a box or a task to see its details."));
+    }
+
     // A tokio task: its wakes and scheduling delay; a task spawned while
     // two were polled says its creator is unknown.
     void tokioTask()
