@@ -117,12 +117,16 @@ private Q_SLOTS:
     void aRefinementKeepsTheSegmentsScrolledTo_data()
     {
         QTest::addColumn<bool>("refine");
-        QTest::newRow("refined") << true;
-        QTest::newRow("another profile") << false;
+        QTest::addColumn<int>("previewsWithoutIt");
+        QTest::newRow("refined") << true << 0;
+        QTest::newRow("refined after a preview without it") << true << 1;
+        QTest::newRow("refined after two previews without it") << true << 2;
+        QTest::newRow("another profile") << false << 0;
     }
     void aRefinementKeepsTheSegmentsScrolledTo()
     {
         QFETCH(bool, refine);
+        QFETCH(int, previewsWithoutIt);
         // A 1 ms call "outer" with 60 children of 5 µs, 10 µs apart: its path
         // alternates between outer and a child. The fuller version has 20
         // more children in its first 100 µs, and another call first.
@@ -157,6 +161,12 @@ private Q_SLOTS:
         QVERIFY(scrolledTo > 300'000);
         const LoadedProfile next = version(true);
         QVERIFY(byName(*next.profile, "outer") != byName(*before.profile, "outer"));
+        // Previews in between that keep only longer boxes than outer's.
+        for (int i = 0; i < previewsWithoutIt; ++i) {
+            m_document->refineProfile(loadVersion({"main"}, true, 1'050'000));
+            QCOMPARE(model->rowCount(), 0);
+            QCOMPARE(m_document->leftOutPath(), QStringLiteral("outer"));
+        }
         if (refine) {
             m_document->refineProfile(next);
         } else {
