@@ -57,6 +57,17 @@ inline LoadedProfile criticalPathExample()
     return loadedFile(QStringLiteral(RUNLANE_TEST_DATA "/profiles/chronos-critical-path.json"));
 }
 
+// Marks what `builder` builds as not its whole file: a preview of a
+// loading file (that keeps boxes of `shortestKept` or more) or a load cut
+// and kept.
+inline void markPartial(ProfileBuilder& builder, PartialLoad::Kind kind, Time shortestKept = 0)
+{
+    PartialLoad part;
+    part.kind = kind;
+    part.shortestKept = shortestKept;
+    builder.setPartial(part);
+}
+
 // A load's version of one thread's calls, of those named: main [0, 1000)
 // µs around load [100, 200) and parse [500, 600); a preview (that keeps
 // boxes of `shortestKept` or more), or the whole profile.
@@ -69,12 +80,8 @@ inline LoadedProfile loadVersion(const QStringList& names, bool preview, Time sh
         if (names.contains(QLatin1String(name)))
             builder.addCall(track, builder.label(name), Time(start) * 1000, Time(end) * 1000, order++);
     }
-    if (preview) {
-        PartialLoad part;
-        part.kind = PartialLoad::Kind::Preview;
-        part.shortestKept = shortestKept;
-        builder.setPartial(part);
-    }
+    if (preview)
+        markPartial(builder, PartialLoad::Kind::Preview, shortestKept);
     return LoadedProfile::prepare(builder.build(), QStringLiteral("t.json"));
 }
 

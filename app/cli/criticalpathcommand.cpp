@@ -263,7 +263,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err)
         out << CriticalPathFormatter::csv(p, summary, each);
     else
         out << CriticalPathFormatter::table(p, summary, label, each);
-    if (const auto why = CriticalPath::whyNoWakers(path.wakeSource()); !why.empty() && format == "table")
+    if (const auto why = CriticalPath::whyNoWakers(path.wakeSource(), p.isPreview()); !why.empty() && format == "table")
         out << "(" << why << ")\n";
     return out ? CliCommands::Ok : CliCommands::OutputError;
 }

@@ -40,8 +40,11 @@ std::string_view CriticalPath::wakeSourceName(WakeSource source)
     return "none";
 }
 
-std::string_view CriticalPath::whyNoWakers(WakeSource source)
+std::string_view CriticalPath::whyNoWakers(WakeSource source, bool preview)
 {
+    if (source == WakeSource::None && preview)
+        return "flows, wakes and creators are bound when the load ends, so in this preview a pause is waiting, not "
+               "the time of whoever ended it";
     if (source == WakeSource::None)
         return "this format records no wakes (no children that wake their parent, no wakers, flows or "
                "creators): a pause is waiting, not the time of whoever ended it";

@@ -37,8 +37,12 @@ public:
     // a fact of the profile, set by its format's reader.
     using WakeSource = runlane::WakeSource;
     static std::string_view wakeSourceName(WakeSource source);
-    // Why a profile's paths name no wakers, for the panel; empty when they can.
-    static std::string_view whyNoWakers(WakeSource source);
+    // Why a profile's paths name no wakers, for the panel; empty when they
+    // can. A preview of a loading file has none whatever its format: the
+    // format binds its flows, wakes and creators when the load ends
+    // (ProfileBuilder::emitPreview), so it is not told "this format records
+    // no wakes".
+    static std::string_view whyNoWakers(WakeSource source, bool preview);
 
     struct Segment {
         Time start = 0;

@@ -472,14 +472,15 @@ QString CriticalPathPanel::message() const
     const Profile& p = *m_document->profile();
     QString text;
     if (m_scope == Scope::Task) {
-        if ((!m_taskSummary || m_taskSummary->tasks().empty()) && !m_document->leftOutPath().isEmpty()) {
+        if (!m_taskSummary || m_taskSummary->tasks().empty()) {
+            const QString leftOut = m_document->leftOutPath();
             // A load's next preview left the task's box out (ProfileDocument::refineProfile).
-            text = tr("The path of <b>%1</b> is not in this preview of the file%2: it is shown again when a version "
-                      "that has its task arrives, the whole profile at the latest.")
-                       .arg(m_document->leftOutPath().toHtmlEscaped(), m_document->previewKeeps());
-        } else if (!m_taskSummary || m_taskSummary->tasks().empty()) {
-            text = tr("No path shown: select a task (a lane) or a box and press <b>P</b> (View ▸ Critical path) "
-                      "to see why it took as long as it did.");
+            text = !leftOut.isEmpty()
+                ? tr("The path of <b>%1</b> is not in this preview of the file%2: it is shown again when a version "
+                     "that has its task arrives, the whole profile at the latest.")
+                      .arg(leftOut.toHtmlEscaped(), m_document->previewKeeps())
+                : tr("No path shown: select a task (a lane) or a box and press <b>P</b> (View ▸ Critical path) "
+                     "to see why it took as long as it did.");
         } else {
             const Measurement& m = p.measurement(m_taskSummary->tasks().front().measurement);
             text = tr("Critical path of <b>%1</b>, created at %2: %3 of wall time")
@@ -502,16 +503,8 @@ QString CriticalPathPanel::message() const
                    .arg(html(p, m_label), QString::fromStdString(ValueFormat::text(m_labelSummary->wall(), p.unit())));
     }
     // Said where the numbers are: without wakers every pause is waiting.
-    // A preview has none whatever its format: the format binds its flows,
-    // wakes and creators when the load ends (ProfileBuilder::emitPreview), so
-    // "this format records no wakes" would be untrue of a Chrome trace.
-    const std::string_view why = CriticalPath::whyNoWakers(m_document->criticalPath()->wakeSource());
-    if (!why.empty() && p.isPreview())
-        text += QStringLiteral("<br><i>")
-            + tr("No wakers yet: flows, wakes and creators are bound when the load ends, so in this preview a pause is "
-                 "waiting, not the time of whoever ended it.")
-            + QStringLiteral("</i>");
-    else if (!why.empty())
+    const std::string_view why = CriticalPath::whyNoWakers(m_document->criticalPath()->wakeSource(), p.isPreview());
+    if (!why.empty())
         text += QStringLiteral("<br><i>") + tr("No wakers: %1.").arg(QString::fromUtf8(why.data(), qsizetype(why.size())).toHtmlEscaped())
             + QStringLiteral("</i>");
     return text;

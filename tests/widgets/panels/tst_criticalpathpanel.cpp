@@ -427,8 +427,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("partial"); // -1: the whole file
         QTest::addColumn<int>("source");
         QTest::addColumn<QString>("note"); // the message's last line; empty: none
-        const QString yet = QStringLiteral("No wakers yet: flows, wakes and creators are bound when the load ends, so "
-                                           "in this preview a pause is waiting, not the time of whoever ended it.");
+        const QString yet = QStringLiteral("No wakers: flows, wakes and creators are bound when the load ends, so in "
+                                           "this preview a pause is waiting, not the time of whoever ended it.");
         const QString none = QStringLiteral("No wakers: this format records no wakes (no children that wake their "
                                             "parent, no wakers, flows or creators): a pause is waiting, not the time "
                                             "of whoever ended it.");
@@ -447,11 +447,8 @@ private Q_SLOTS:
         const TrackId track = builder.addTrack(TrackInfo{});
         builder.addCall(track, builder.label("parse"), 0, 2'000'000, 0);
         builder.setWakeSource(WakeSource(source));
-        if (partial >= 0) {
-            PartialLoad part;
-            part.kind = PartialLoad::Kind(partial);
-            builder.setPartial(part);
-        }
+        if (partial >= 0)
+            markPartial(builder, PartialLoad::Kind(partial));
         m_document->setProfile(LoadedProfile::prepare(builder.build(), QStringLiteral("t.json")));
         const QString message = m_panel->message();
         const qsizetype at = message.lastIndexOf(QStringLiteral("<br><i>"));

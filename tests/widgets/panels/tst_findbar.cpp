@@ -48,12 +48,8 @@ private Q_SLOTS:
         builder.addCall(track, builder.label("parse_args"), 3'000'000, 5'000'000, 1);
         builder.addCall(track, builder.label("parse"), 6'000'000, 8'000'000, 2);
         builder.addCall(track, builder.label("render"), 9'000'000, 10'000'000, 3);
-        if (partial >= 0) {
-            PartialLoad part;
-            part.kind = PartialLoad::Kind(partial);
-            part.shortestKept = shortestKept;
-            builder.setPartial(part);
-        }
+        if (partial >= 0)
+            markPartial(builder, PartialLoad::Kind(partial), shortestKept);
         TimeAxis axis;
         ProfileDocument document(&axis);
         document.setProfile(LoadedProfile::prepare(builder.build(), QStringLiteral("t.json")));
