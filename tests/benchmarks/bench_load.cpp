@@ -7,6 +7,7 @@
 //   bench_load --events 1000000 --samples yes   (with DevTools CPU profile samples)
 //   bench_load --file trace.pftrace --raw trace.json   (the raw pass over another file)
 //   [--reference no] [--cancel no]   (skip the reference path's load, the cancel points)
+//   [--tokenizer yes]   (a third child per round: the Chrome fast reader alone)
 //
 // First, `--repeat` rounds of two child processes each, alternating: the
 // simdjson raw pass over the file (rawpass.h: what a simple program spends
@@ -18,6 +19,13 @@
 // wall and CPU (medians over the load children). Then, in this process,
 // where the bytes of the loaded profile go (Profile::memoryBreakdown).
 //
+// With --tokenizer yes each round has a third child: ChromeFastReader over
+// the file with a sink that takes no event (its producer reads, scans and
+// parses on both threads, as in a load, but nothing is built). It splits
+// the load's lead over the raw pass into the tokenizer's part and the
+// rest's (what the sink and the build add), which the load's own clock
+// cannot: its "reading the file" step includes the sink.
+//
 // For a gzip-compressed file the throughput is of the decompressed text
 // (what the file holds), as for a plain one.
 //
@@ -25,7 +33,9 @@
 // that the rank is identical (--reference no skips it), and measures how
 // soon a cancelled load stops.
 
+#include "chromefastreader.h"
 #include "childrun.h"
+#include "diagnostics.h"
 #include "gzipdevice.h"
 #include "measurementmetrics.h"
 #include "profileloader.h"
@@ -129,7 +139,7 @@ double median(std::vector<double> values)
 int usage()
 {
     std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] [--gzip yes] | --file FILE) [--repeat K] "
-                         "[--reference yes|no] [--cancel yes|no] [--samples yes] [--raw FILE]\n");
+                         "[--reference yes|no] [--cancel yes|no] [--samples yes] [--raw FILE] [--tokenizer yes]\n");
     return 2;
 }
 
@@ -197,11 +207,32 @@ void timeTable(const std::vector<StepClock>& clocks)
                 bench::median(totalCpus));
 }
 
-// The raw pass and the load in child processes, alternating (see the top).
-// False if either failed.
-bool againstRawPass(const std::string& file, const std::string& raw, int repeat, double fileMiB)
+// The Chrome fast reader alone over `file` (see the top): the events it
+// handed over, or -1 if it did not read the file to its end.
+long long tokenizeOnly(const std::string& file)
+{
+    QFile raw(QString::fromStdString(file));
+    if (!raw.open(QIODevice::ReadOnly))
+        return -1;
+    std::unique_ptr<GzipDevice> gzip;
+    if (GzipDevice::isGzip(raw.peek(2)))
+        gzip = std::make_unique<GzipDevice>(raw);
+    QIODevice& text = gzip ? static_cast<QIODevice&>(*gzip) : raw;
+    LoadControl control;
+    Diagnostics diagnostics;
+    std::uint64_t handed = 0;
+    ChromeFastReader reader(text, control, diagnostics, [&handed](const ChromeEvent&, std::uint64_t) { ++handed; });
+    if (reader.read() != ChromeFastReader::Outcome::Read)
+        return -1;
+    return static_cast<long long>(handed);
+}
+
+// The raw pass and the load in child processes, alternating (see the top),
+// and the tokenizer alone if asked. False if any failed.
+bool againstRawPass(const std::string& file, const std::string& raw, int repeat, double fileMiB, bool tokenizer)
 {
     bench::Timing rawTiming;
+    bench::Timing tokenizerTiming;
     bench::Timing loadTiming;
     std::vector<double> reads;
     std::vector<double> parses;
@@ -220,6 +251,10 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
         }
         reads.push_back(last.readSeconds);
         parses.push_back(last.parseSeconds);
+        if (tokenizer && !bench::inChild([&file]() -> long long { return tokenizeOnly(file); }, tokenizerTiming)) {
+            std::fprintf(stderr, "bench_load: the fast reader did not read %s to its end\n", file.c_str());
+            return false;
+        }
         auto clock = std::make_unique<StepClock>();
         const bool loadOk = bench::inChildWithData(
             [&](StepClock& c) -> long long {
@@ -263,6 +298,14 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
                 rawWall, rawCpu, repeat,
                 bench::median(reads), bench::median(parses), static_cast<unsigned long long>(last.events),
                 static_cast<unsigned long long>(last.keys), double(last.textBytes) / (1024.0 * 1024.0));
+    if (tokenizer) {
+        const double wall = bench::median(tokenizerTiming.wall);
+        const double cpu = bench::median(tokenizerTiming.cpu);
+        const double bestWall = *std::min_element(tokenizerTiming.wall.begin(), tokenizerTiming.wall.end());
+        std::printf("fast reader alone:    %.3f s wall, %.3f s CPU (median of %d, no events taken; best %.3f s), peak RSS "
+                    "%.1f MiB: %.2fx the raw pass's wall, %.2fx its CPU\n",
+                    wall, cpu, repeat, bestWall, bench::median(tokenizerTiming.peakMiB), wall / rawWall, cpu / rawCpu);
+    }
     std::printf("load (child process): %.3f s wall, %.3f s CPU (median of %d), peak RSS %.1f MiB (%.2f x file)\n",
                 loadWall, loadCpu, repeat, bench::median(loadTiming.peakMiB),
                 bench::median(loadTiming.peakMiB) / fileMiB);
@@ -314,6 +357,7 @@ int main(int argc, char** argv)
     bool compress = false;
     bool samples = false;
     bool cancelPoints = true;
+    bool tokenizer = false;
     std::string raw;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -335,6 +379,8 @@ int main(int argc, char** argv)
             cancelPoints = std::string(argv[++i]) != "no";
         else if (arg == "--raw")
             raw = argv[++i];
+        else if (arg == "--tokenizer")
+            tokenizer = std::string(argv[++i]) == "yes";
         else if (arg == "--samples")
             samples = std::string(argv[++i]) == "yes";
         else
@@ -378,7 +424,7 @@ int main(int argc, char** argv)
     const double fileMiB = double(textSize(file)) / (1024.0 * 1024.0);
     if (compressedMiB != fileMiB)
         std::printf("gzip file:            %.1f MiB (%.1f x)\n", compressedMiB, fileMiB / compressedMiB);
-    if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB))
+    if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB, tokenizer))
         return 1;
     const double baseline = currentRssMiB();
 
