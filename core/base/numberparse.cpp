@@ -134,6 +134,38 @@ ParseStatus parseScaledDecimal(std::string_view text, int scale, std::int64_t& o
     return status == ParseStatus::Ok ? scaleDecimal(value, scale, out) : status;
 }
 
+bool parseShortScaledDecimal(std::string_view text, int scale, std::int64_t& out)
+{
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    const bool negative = p < end && *p == '-';
+    p += negative ? 1 : 0;
+    const char* const digits = p;
+    std::int64_t value = 0;
+    while (p < end && *p >= '0' && *p <= '9')
+        value = value * 10 + (*p++ - '0');
+    const std::ptrdiff_t whole = p - digits;
+    // 15 digits and 3 scaled ones stay below 2^63.
+    if (whole == 0 || whole > 15 || (*digits == '0' && whole > 1) || scale < 0 || scale > 3)
+        return false;
+    int fraction = 0;
+    if (p < end && *p == '.') {
+        ++p;
+        while (p < end && *p >= '0' && *p <= '9' && fraction < scale) {
+            value = value * 10 + (*p++ - '0');
+            ++fraction;
+        }
+        if (fraction == 0)
+            return false; // no digit after the point, or more than `scale`
+    }
+    if (p != end)
+        return false; // an exponent, more digits than `scale`, or not a number
+    for (; fraction < scale; ++fraction)
+        value *= 10;
+    out = negative ? -value : value;
+    return true;
+}
+
 ParseStatus scaleInteger(std::int64_t value, int scale, std::int64_t& out)
 {
     const bool negative = value < 0;

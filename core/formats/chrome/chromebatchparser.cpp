@@ -2,6 +2,7 @@
 
 #include "chromeeventfiller.h"
 #include "jsonprefix.h"
+#include "numberparse.h"
 
 #include <simdjson.h>
 
@@ -73,32 +74,48 @@ bool smallInteger(std::string_view t, std::int64_t& value)
     return true;
 }
 
-// A key's text. Nearly every key has no escape: its bytes in the buffer
-// are its text, taken as they are (stage 1 has checked the document's UTF-8
-// and that no string holds a control character). Only a key with an escape
-// is unescaped, which copies it and costs a call per key.
-bool keyOf(od::field& field, std::string_view& key)
+// The text of a string that starts at `start`, after its opening quote, if
+// it has no escape: its bytes in the buffer are its text, taken where they
+// lie (stage 1 has checked the document's UTF-8 and that no string holds a
+// control character). They last as long as the job's text, which is as long
+// as the events' views must (ChromeEvent). Nearly every key and string.
+bool unescaped(const char* start, std::string_view& text)
 {
-    const char* const start = field.key().raw();
     const char* end = start;
     while (*end != '"' && *end != '\\')
         ++end;
-    if (*end == '"') {
-        key = std::string_view(start, std::size_t(end - start));
-        return true;
-    }
-    return !field.unescaped_key().get(key);
+    text = std::string_view(start, std::size_t(end - start));
+    return *end == '"';
 }
 
-JsonScalar scalarOf(od::value& value, od::json_type type, bool& ok)
+// A key's text. Only a key with an escape is unescaped, which copies it
+// into simdjson's buffer (reused by the next job: kept in `texts`) and costs
+// a call per key.
+bool keyOf(od::field& field, std::string_view& key, TextArena& texts)
+{
+    if (unescaped(field.key().raw(), key))
+        return true;
+    if (field.unescaped_key().get(key))
+        return false;
+    key = texts.keep(key);
+    return true;
+}
+
+// `texts` keeps a string with an escape (as keyOf does); without it (a
+// value only validated) its text is not needed past the call.
+JsonScalar scalarOf(od::value& value, od::json_type type, bool& ok, TextArena* texts)
 {
     JsonScalar s;
     switch (type) {
     case od::json_type::string: {
-        std::string_view text;
-        ok = !value.get_string().get(text);
         s.kind = JsonScalar::String;
-        s.text = text;
+        if (unescaped(value.raw_json_token().data() + 1, s.text)) {
+            ok = true;
+            return s;
+        }
+        ok = !value.get_string().get(s.text);
+        if (ok && texts)
+            s.text = texts->keep(s.text);
         return s;
     }
     case od::json_type::number: {
@@ -177,7 +194,7 @@ bool validate(od::value value, int depth)
         return true;
     }
     bool ok = false;
-    scalarOf(value, type, ok);
+    scalarOf(value, type, ok, nullptr);
     return ok;
 }
 
@@ -187,6 +204,7 @@ bool validate(od::value value, int depth)
 struct RawContext {
     od::parser* checker = nullptr;
     const char* bufferEnd = nullptr;
+    TextArena* texts = nullptr; // for the texts simdjson unescaped
 };
 
 bool fillEvent(od::value value, ChromeEventFiller& filler, const RawContext& raw);
@@ -216,9 +234,9 @@ bool rawText(od::value& value, bool isObject, const RawContext& context, std::st
 }
 
 long parseArray(od::parser& parser, od::parser& checker, const char* json, std::size_t length, std::size_t capacity,
-                std::vector<ChromeEvent>& events)
+                std::vector<ChromeEvent>& events, TextArena& texts)
 {
-    const RawContext raw{&checker, json + capacity};
+    const RawContext raw{&checker, json + capacity, &texts};
     od::document doc;
     if (parser.iterate(json, length, capacity).get(doc))
         return -1;
@@ -234,7 +252,9 @@ long parseArray(od::parser& parser, od::parser& checker, const char* json, std::
         if (count == events.size())
             events.emplace_back();
         ChromeEvent& event = events[count];
-        ChromeEventFiller filler(event);
+        // The events' views point into `json` or `texts`, which last
+        // until the events are consumed.
+        ChromeEventFiller filler(event, texts, true);
         if (type == od::json_type::object) {
             if (!fillEvent(value, filler, raw))
                 return -1;
@@ -244,7 +264,7 @@ long parseArray(od::parser& parser, od::parser& checker, const char* json, std::
             filler.notAnObject("an array");
         } else {
             bool ok = false;
-            const JsonScalar s = scalarOf(value, type, ok);
+            const JsonScalar s = scalarOf(value, type, ok, &texts);
             if (!ok)
                 return -1;
             filler.notAnObject(ChromeEventFiller::describe(s));
@@ -269,7 +289,7 @@ bool fillEvent(od::value value, ChromeEventFiller& filler, const RawContext& raw
         od::field& field = result.value_unsafe();
         std::string_view key;
         od::json_type type;
-        if (!keyOf(field, key))
+        if (!keyOf(field, key, *raw.texts))
             return false;
         od::value& member = field.value();
         if (member.type().get(type))
@@ -291,7 +311,7 @@ bool fillEvent(od::value value, ChromeEventFiller& filler, const RawContext& raw
                 od::field& subField = subResult.value_unsafe();
                 std::string_view subKey;
                 od::json_type subType;
-                if (!keyOf(subField, subKey))
+                if (!keyOf(subField, subKey, *raw.texts))
                     return false;
                 od::value& subValue = subField.value();
                 if (subValue.type().get(subType))
@@ -310,7 +330,7 @@ bool fillEvent(od::value value, ChromeEventFiller& filler, const RawContext& raw
                     continue;
                 }
                 bool ok = false;
-                const JsonScalar s = scalarOf(subValue, subType, ok);
+                const JsonScalar s = scalarOf(subValue, subType, ok, raw.texts);
                 if (!ok)
                     return false;
                 filler.subScalar(s);
@@ -320,17 +340,23 @@ bool fillEvent(od::value value, ChromeEventFiller& filler, const RawContext& raw
         }
         if (type == od::json_type::number && filler.wantsNumberText()) {
             // Times keep every digit from the text: no need to convert the
-            // number, only to check that it is one.
+            // number, only to check that it is one. Nearly every time is
+            // read and checked in one pass here.
             JsonScalar s;
             s.kind = JsonScalar::Float;
             s.text = trimmed(member.raw_json_token());
+            std::int64_t ns = 0;
+            if (parseShortScaledDecimal(s.text, ChromeEventFiller::kTimeScale, ns)) {
+                filler.scaledTime(ns);
+                continue;
+            }
             if (!isJsonNumber(s.text))
                 return false;
             filler.scalar(s);
             continue;
         }
         bool ok = false;
-        const JsonScalar s = scalarOf(member, type, ok);
+        const JsonScalar s = scalarOf(member, type, ok, raw.texts);
         if (!ok)
             return false;
         filler.scalar(s);
@@ -349,7 +375,8 @@ ChromeBatchParser::ChromeBatchParser() : m_impl(std::make_unique<Impl>()) { }
 
 ChromeBatchParser::~ChromeBatchParser() = default;
 
-long ChromeBatchParser::parse(const char* json, std::size_t length, std::size_t capacity, std::vector<ChromeEvent>& events)
+long ChromeBatchParser::parse(const char* json, std::size_t length, std::size_t capacity, std::vector<ChromeEvent>& events,
+                              TextArena& texts)
 {
     // simdjson sizes its buffers to the longest text so far, reallocating
     // (and touching new pages) whenever one is longer: grow by doubling,
@@ -360,7 +387,7 @@ long ChromeBatchParser::parse(const char* json, std::size_t length, std::size_t 
     od::parser& checker = m_impl->checker;
     if (checker.capacity() < length && checker.allocate(std::max<std::size_t>(2 * length, 64 << 10)))
         return -1;
-    return parseArray(parser, checker, json, length, capacity, events);
+    return parseArray(parser, checker, json, length, capacity, events, texts);
 }
 
 } // namespace runlane

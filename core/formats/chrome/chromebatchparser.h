@@ -1,6 +1,7 @@
 #pragma once
 
 #include "chromeevent.h"
+#include "textarena.h"
 
 #include <cstddef>
 #include <memory>
@@ -22,8 +23,11 @@ public:
     // `json` holds `length` bytes of JSON followed by at least
     // simdjson::SIMDJSON_PADDING readable bytes. Fills events[0..n) (growing
     // the vector as needed) and returns n, or -1 if the text is not valid
-    // JSON the way the reference reader reads it.
-    long parse(const char* json, std::size_t length, std::size_t capacity, std::vector<ChromeEvent>& events);
+    // JSON the way the reference reader reads it. The events' texts point
+    // into `json` and `texts`, which must outlast the events' use; this
+    // adds to `texts` and never clears it.
+    long parse(const char* json, std::size_t length, std::size_t capacity, std::vector<ChromeEvent>& events,
+               TextArena& texts);
 
 private:
     struct Impl;

@@ -137,7 +137,7 @@ void ChromeEventFiller::endContainer()
 
 void ChromeEventFiller::subKey(std::string_view key)
 {
-    m_subKey = key;
+    m_subKey = lasting(key);
     // Kept for V8 samples, and for Node's async_hooks events, whose creator
     // and trigger are there; while the name or category is not yet known
     // (keys in another order), kept in case.
@@ -202,14 +202,14 @@ void ChromeEventFiller::timeField(ChromeEvent::TimeValue& value, const JsonScala
     ParseStatus status = ParseStatus::Syntax;
     switch (v.kind) {
     case JsonScalar::Integer:
-        status = scaleInteger(v.i, 3, ns);
+        status = scaleInteger(v.i, kTimeScale, ns);
         break;
     case JsonScalar::Unsigned:
-        status = scaleUnsigned(v.u, 3, ns);
+        status = scaleUnsigned(v.u, kTimeScale, ns);
         break;
     case JsonScalar::Float:
     case JsonScalar::String:
-        status = parseScaledDecimal(v.text, 3, ns);
+        status = parseScaledDecimal(v.text, kTimeScale, ns);
         break;
     default:
         break;
@@ -221,14 +221,23 @@ void ChromeEventFiller::timeField(ChromeEvent::TimeValue& value, const JsonScala
     // The text is for the error message alone: a time read well (nearly
     // every one) is not copied.
     if (value.kind == ChromeEvent::TimeValue::Ok)
-        value.text.clear();
+        value.text = {};
     else
-        value.text = describe(v);
+        value.text = m_texts.keep(describe(v));
+}
+
+void ChromeEventFiller::scaledTime(std::int64_t ns)
+{
+    m_event.empty = false;
+    ChromeEvent::TimeValue& value = m_field == Field::Ts ? m_event.ts : m_field == Field::Dur ? m_event.dur : cold().tdur;
+    value.ns = ns;
+    value.kind = ChromeEvent::TimeValue::Ok;
+    value.text = {};
 }
 
 void ChromeEventFiller::valueField(ChromeEvent::Value& value, const JsonScalar& v)
 {
-    value.text.clear();
+    value.text = {};
     switch (v.kind) {
     case JsonScalar::Integer:
         value.kind = ChromeEvent::Value::Number;
@@ -240,7 +249,7 @@ void ChromeEventFiller::valueField(ChromeEvent::Value& value, const JsonScalar& 
             value.number = std::int64_t(v.u);
         } else {
             value.kind = ChromeEvent::Value::String;
-            value.text = std::to_string(v.u);
+            value.text = m_texts.keep(std::to_string(v.u));
         }
         break;
     case JsonScalar::Float:
@@ -249,19 +258,19 @@ void ChromeEventFiller::valueField(ChromeEvent::Value& value, const JsonScalar& 
             value.number = std::int64_t(v.f);
         } else {
             value.kind = ChromeEvent::Value::String;
-            value.text = v.text;
+            value.text = lasting(v.text);
         }
         break;
     case JsonScalar::String:
         value.kind = ChromeEvent::Value::String;
-        value.text = v.text;
+        value.text = lasting(v.text);
         break;
     case JsonScalar::Null:
         value.kind = ChromeEvent::Value::Absent;
         break;
     default:
         value.kind = ChromeEvent::Value::Invalid;
-        value.text = describe(v);
+        value.text = m_texts.keep(describe(v));
         break;
     }
 }
@@ -274,24 +283,19 @@ void ChromeEventFiller::scalar(const JsonScalar& v)
     case Field::Ph:
         m_event.hasPh = true;
         m_event.phIsString = v.kind == JsonScalar::String;
-        if (v.kind == JsonScalar::String)
-            m_event.ph = v.text;
-        else
-            m_event.ph = describe(v);
+        m_event.ph = v.kind == JsonScalar::String ? lasting(v.text) : m_texts.keep(describe(v));
         break;
     case Field::Name:
         if (v.kind == JsonScalar::String || isNumber) {
             m_event.hasName = true;
-            if (v.kind == JsonScalar::String)
-                m_event.name = v.text;
-            else
-                m_event.name = describe(v);
-            m_event.nameHash = hashText(m_event.name);
+            const std::string_view name = v.kind == JsonScalar::String ? lasting(v.text) : m_texts.keep(describe(v));
+            m_event.name = name;
+            m_event.nameHash = hashText(name);
         }
         break;
     case Field::Cat:
         if (v.kind == JsonScalar::String)
-            m_event.cat = v.text;
+            m_event.cat = lasting(v.text);
         break;
     case Field::Scope:
         if (v.kind == JsonScalar::String)

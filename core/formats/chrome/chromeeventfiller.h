@@ -2,6 +2,7 @@
 
 #include "chromeevent.h"
 #include "jsonscalar.h"
+#include "textarena.h"
 
 #include <string>
 #include <string_view>
@@ -12,10 +13,19 @@ namespace runlane {
 // tokenizer: a tokenizer reports an event's keys and values in file order
 // and this fills the ChromeEvent, so that the reference (nlohmann) and the
 // fast (simdjson) readers cannot differ in what they hand the builder.
+//
+// The event's texts are views (ChromeEvent). What the filler writes itself
+// (a description of an unexpected value) goes into `texts`. The tokenizer's
+// texts are taken as they are if `textLasts` (it keeps them until the event
+// is consumed, as the fast reader's job does), else copied into `texts` too.
+// Whoever owns `texts` clears it once the events filled are consumed.
 class ChromeEventFiller
 {
 public:
-    explicit ChromeEventFiller(ChromeEvent& event) : m_event(event) { }
+    ChromeEventFiller(ChromeEvent& event, TextArena& texts, bool textLasts)
+        : m_event(event), m_texts(texts), m_textLasts(textLasts)
+    {
+    }
 
     void beginEvent();
     // The array element is not an object; `what` says what it is instead.
@@ -27,6 +37,12 @@ public:
     // True while the current field is a time (ts, dur, tdur): for a number,
     // its text is all scalar() needs, so a tokenizer may skip converting it.
     bool wantsNumberText() const { return m_field == Field::Ts || m_field == Field::Dur || m_field == Field::Tdur; }
+    // Times in the file are microseconds, kept as nanoseconds: 10^3.
+    static constexpr int kTimeScale = 3;
+    // While wantsNumberText(): the value, a number the tokenizer has read
+    // itself, exactly, as `ns` (what scalar() of its text would give, as
+    // parseShortScaledDecimal reads it with kTimeScale).
+    void scaledTime(std::int64_t ns);
     // True if the container's direct members matter (the `args` and `id2`
     // objects): report them with subKey() and subScalar().
     bool beginContainer(bool isObject);
@@ -67,8 +83,10 @@ private:
 
     static Field fieldFor(std::string_view key);
     void containerField(const char* what);
-    static void timeField(ChromeEvent::TimeValue& value, const JsonScalar& v);
-    static void valueField(ChromeEvent::Value& value, const JsonScalar& v);
+    void timeField(ChromeEvent::TimeValue& value, const JsonScalar& v);
+    void valueField(ChromeEvent::Value& value, const JsonScalar& v);
+    // The tokenizer's text, for a view in the event.
+    std::string_view lasting(std::string_view text) { return m_textLasts ? text : m_texts.keep(text); }
     // The event, for writing one of its rarely set fields: it marks them
     // set, so that the next beginEvent() clears them (ChromeEvent::clear).
     ChromeEvent& cold()
@@ -78,9 +96,11 @@ private:
     }
 
     ChromeEvent& m_event;
+    TextArena& m_texts;
+    bool m_textLasts;
     Field m_field = Field::Other;
     Sub m_sub = Sub::None;
-    std::string m_subKey;
+    std::string_view m_subKey; // lasting()
     bool m_wantsRaw = false;
 };
 

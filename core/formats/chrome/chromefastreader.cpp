@@ -99,7 +99,8 @@ struct Job {
     std::vector<char> text; // "[e1,e2,...]" and simdjson's padding
     std::size_t length = 0;
     std::size_t elements = 0;
-    std::vector<ChromeEvent> events;
+    std::vector<ChromeEvent> events; // their texts in `text` and `texts`
+    TextArena texts;
 };
 
 // What the producer hands the consumer, in file order.
@@ -212,7 +213,8 @@ private:
     {
         job.state = Job::Parsing;
         lock.unlock();
-        const long count = parser.parse(job.text.data(), job.length, job.text.size(), job.events);
+        job.texts.clear(); // the events of its last use are consumed
+        const long count = parser.parse(job.text.data(), job.length, job.text.size(), job.events, job.texts);
         lock.lock();
         job.state = count == long(job.elements) ? Job::Parsed : Job::Failed;
         m_changed.notify_all();

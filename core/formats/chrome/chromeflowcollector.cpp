@@ -8,7 +8,7 @@ std::string ChromeFlowCollector::idText(const ChromeEvent::Value& value)
         return std::to_string(value.number);
     if (const std::optional<std::uint64_t> number = value.hexNumber())
         return std::to_string(*number);
-    return "'" + value.text; // not a number: the text itself names it
+    return "'" + std::string(value.text); // not a number: the text itself names it
 }
 
 std::uint32_t ChromeFlowCollector::keyOf(const std::string& key)
@@ -19,10 +19,16 @@ std::uint32_t ChromeFlowCollector::keyOf(const std::string& key)
 void ChromeFlowCollector::addFlowEvent(const ChromeEvent& e, std::uint32_t order, char ph, std::int64_t pid,
                                        std::int64_t tid, Time ts)
 {
-    m_key = "1\x1f" + e.cat + '\x1f' + e.name + '\x1f' + e.scope + '\x1f';
+    m_key = "1\x1f";
+    m_key += e.cat;
+    m_key += '\x1f';
+    m_key += e.name;
+    m_key += '\x1f';
+    m_key += e.scope;
+    m_key += '\x1f';
     if (!e.appendScopedId(m_key, pid, idText)) {
         m_builder.diagnostics().warnWith("flow event without id", [&] {
-            return "'" + std::string(1, ph) + "' event #" + std::to_string(order) + " '" + e.name.substr(0, 80)
+            return "'" + std::string(1, ph) + "' event #" + std::to_string(order) + " '" + std::string(e.name.substr(0, 80))
                 + "' has no 'id' or 'id2'; ignored";
         });
         return;
@@ -42,7 +48,7 @@ bool ChromeFlowCollector::slicePoint(const ChromeEvent& e, std::uint32_t order, 
     if (e.bindId.kind == ChromeEvent::Value::Invalid) {
         m_builder.diagnostics().warnWith("invalid bind_id", [&] {
             return "event #" + std::to_string(order) + ": 'bind_id' must be a number or a string, found "
-                + e.bindId.text + "; ignored";
+                + std::string(e.bindId.text) + "; ignored";
         });
         return false;
     }

@@ -244,6 +244,7 @@ private:
     void deliver()
     {
         m_sink(m_event, m_index);
+        m_texts.clear();
         ++m_index;
     }
 
@@ -251,7 +252,10 @@ private:
     const ChromeJsonReader::Sink& m_sink;
     const ChromeJsonReader::KeySink& m_keySink;
     ChromeEvent m_event;
-    ChromeEventFiller m_filler{m_event};
+    // nlohmann reuses the buffer of each text it reports: the filler keeps
+    // copies, for one event at a time.
+    TextArena m_texts;
+    ChromeEventFiller m_filler{m_event, m_texts, false};
     bool m_inSub = false;
     std::uint64_t m_index = 0;
     int m_eventsDepth = kNoEvents;

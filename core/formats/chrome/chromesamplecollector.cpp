@@ -69,7 +69,7 @@ ChromeSampleCollector::Profile& ChromeSampleCollector::profile(const ChromeEvent
 void ChromeSampleCollector::warn(const ChromeEvent& e, std::uint64_t index, const std::string& problem)
 {
     m_builder.diagnostics().warnWith("bad CPU profile event", [&] {
-        return e.name + " event #" + std::to_string(index) + ": " + problem + "; its samples are left out";
+        return std::string(e.name) + " event #" + std::to_string(index) + ": " + problem + "; its samples are left out";
     });
 }
 
@@ -182,7 +182,7 @@ void ChromeSampleCollector::add(const ChromeEvent& e, std::int64_t pid, std::int
     }
     if (newSamples.size() != newDeltas.size()) {
         m_builder.diagnostics().warnWith("samples without time deltas", [&] {
-            return e.name + " event #" + std::to_string(index) + " has " + std::to_string(newSamples.size()) + " samples and "
+            return std::string(e.name) + " event #" + std::to_string(index) + " has " + std::to_string(newSamples.size()) + " samples and "
                 + std::to_string(newDeltas.size()) + " time deltas; the extra ones are left out";
         });
         const std::size_t n = std::min(newSamples.size(), newDeltas.size());

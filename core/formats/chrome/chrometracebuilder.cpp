@@ -29,7 +29,7 @@ std::string display(std::string_view text)
 
 std::string valueText(const ChromeEvent::Value& value)
 {
-    return value.kind == ChromeEvent::Value::Number ? std::to_string(value.number) : value.text;
+    return value.kind == ChromeEvent::Value::Number ? std::to_string(value.number) : std::string(value.text);
 }
 
 } // namespace
@@ -51,14 +51,14 @@ Time ChromeTraceBuilder::requireTs(const ChromeEvent& e, std::uint64_t index)
         m_builder.extendSpan(e.ts.ns);
         return e.ts.ns;
     case ChromeEvent::TimeValue::Absent:
-        throw FormatError("missing 'ts' (the timestamp in microseconds) in a '" + e.ph + "' event",
+        throw FormatError("missing 'ts' (the timestamp in microseconds) in a '" + std::string(e.ph) + "' event",
                           std::int64_t(index));
     case ChromeEvent::TimeValue::OutOfRange:
-        throw FormatError("'ts' " + e.ts.text + " is out of range (more than 292 years from 0)", std::int64_t(index));
+        throw FormatError("'ts' " + std::string(e.ts.text) + " is out of range (more than 292 years from 0)", std::int64_t(index));
     case ChromeEvent::TimeValue::Invalid:
         break;
     }
-    throw FormatError("'ts' must be a number of microseconds, found " + e.ts.text, std::int64_t(index));
+    throw FormatError("'ts' must be a number of microseconds, found " + std::string(e.ts.text), std::int64_t(index));
 }
 
 std::int64_t ChromeTraceBuilder::resolveId(const ChromeEvent::Value& value, std::string_view field,
@@ -70,7 +70,7 @@ std::int64_t ChromeTraceBuilder::resolveId(const ChromeEvent::Value& value, std:
     case ChromeEvent::Value::Number:
         return value.number;
     case ChromeEvent::Value::Invalid:
-        throw FormatError("'" + std::string(field) + "' must be a number or a string, found " + value.text,
+        throw FormatError("'" + std::string(field) + "' must be a number or a string, found " + std::string(value.text),
                           std::int64_t(index));
     case ChromeEvent::Value::String:
         break;
@@ -186,9 +186,9 @@ void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
         throw FormatError("missing 'ph' (the event phase)", std::int64_t(index));
     }
     if (!e.phIsString)
-        throw FormatError("'ph' must be a one-letter string, found " + e.ph, std::int64_t(index));
+        throw FormatError("'ph' must be a one-letter string, found " + std::string(e.ph), std::int64_t(index));
     if (e.ph.size() != 1) {
-        m_diagnostics.skipped("phase '" + e.ph.substr(0, 20) + "'");
+        m_diagnostics.skipped("phase '" + std::string(e.ph.substr(0, 20)) + "'");
         return;
     }
     const char ph = e.ph[0];
@@ -271,9 +271,9 @@ void ChromeTraceBuilder::addComplete(const ChromeEvent& e, std::uint64_t index)
         });
         break;
     case ChromeEvent::TimeValue::OutOfRange:
-        throw FormatError("'dur' " + dur.text + " is out of range", std::int64_t(index));
+        throw FormatError("'dur' " + std::string(dur.text) + " is out of range", std::int64_t(index));
     case ChromeEvent::TimeValue::Invalid:
-        throw FormatError("'dur' must be a number of microseconds, found " + dur.text, std::int64_t(index));
+        throw FormatError("'dur' must be a number of microseconds, found " + std::string(dur.text), std::int64_t(index));
     }
     if (length < 0) {
         m_diagnostics.warnWith("negative duration", [&] {
@@ -338,12 +338,12 @@ void ChromeTraceBuilder::addCounter(const ChromeEvent& e, std::uint64_t index)
     std::int64_t pid = 0;
     std::int64_t tid = 0;
     resolvePidTid(e, index, pid, tid);
-    std::string base = e.hasName ? e.name : std::string("(unnamed)");
+    std::string base(e.hasName ? e.name : std::string_view("(unnamed)"));
     if (e.id.kind == ChromeEvent::Value::Number || e.id.kind == ChromeEvent::Value::String)
         base += "[" + valueText(e.id) + "]";
     for (std::size_t i = 0; i < e.numericArgCount; ++i) {
         const auto& [key, value] = e.numericArgs[i];
-        m_keyBuffer = std::to_string(pid) + '\x1f' + base + '\x1f' + key;
+        m_keyBuffer = std::to_string(pid) + '\x1f' + base + '\x1f' + std::string(key);
         auto it = m_counterIndex.find(m_keyBuffer);
         if (it == m_counterIndex.end()) {
             const std::size_t series = m_builder.addCounter(m_builder.intern(base), m_builder.intern(key), pid);
@@ -373,7 +373,7 @@ void ChromeTraceBuilder::addMetadata(const ChromeEvent& e, std::uint64_t index)
     } else if (e.name == "runlane_worker_pool") {
         process(pid).workerPool = true;
     } else {
-        m_diagnostics.skipped("metadata '" + e.name.substr(0, 40) + "'");
+        m_diagnostics.skipped("metadata '" + std::string(e.name.substr(0, 40)) + "'");
     }
 }
 
@@ -404,7 +404,7 @@ void ChromeTraceBuilder::addAsync(const ChromeEvent& e, std::uint64_t index, cha
     key += '\x1f';
     if (!e.appendScopedId(key, pid, valueText)) {
         m_diagnostics.warnWith("async event without id", [&] {
-            return std::string("'") + e.ph + "' event #" + std::to_string(index) + " " + display(e.name)
+            return "'" + std::string(e.ph) + "' event #" + std::to_string(index) + " " + display(e.name)
                 + " has no 'id' or 'id2'; ignored";
         });
         return;

@@ -1,5 +1,7 @@
 #include "numberparse.h"
 
+#include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QtTest>
 
 using namespace runlane;
@@ -67,6 +69,77 @@ private Q_SLOTS:
         QCOMPARE(out, std::int64_t(9223372036854775000LL));
         QCOMPARE(scaleUnsigned(9223372036854776ULL, 3, out), ParseStatus::Range);
         QCOMPARE(scaleUnsigned(18446744073709551615ULL, 0, out), ParseStatus::Range);
+    }
+
+    // The one-pass form: true only for the texts it names, and then the
+    // same value as parseScaledDecimal.
+    void shortScaledDecimal_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("scale");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("value");
+        QTest::newRow("µs with ns") << "1000014.509" << 3 << true << qint64(1000014509);
+        QTest::newRow("fewer fraction digits") << "5.47" << 3 << true << qint64(5470);
+        QTest::newRow("integer") << "12" << 3 << true << qint64(12000);
+        QTest::newRow("zero") << "0" << 3 << true << qint64(0);
+        QTest::newRow("zero point") << "0.001" << 3 << true << qint64(1);
+        QTest::newRow("minus zero") << "-0" << 3 << true << qint64(0);
+        QTest::newRow("negative") << "-2.5" << 3 << true << qint64(-2500);
+        QTest::newRow("15 digits") << "999999999999999.999" << 3 << true << qint64(999999999999999999LL);
+        QTest::newRow("scale 0") << "42" << 0 << true << qint64(42);
+        QTest::newRow("16 digits: general") << "1650900741301300" << 3 << false << qint64(0);
+        QTest::newRow("4 fraction digits: general") << "1.0005" << 3 << false << qint64(0);
+        QTest::newRow("fraction at scale 0: general") << "1.5" << 0 << false << qint64(0);
+        QTest::newRow("exponent: general") << "1.5e3" << 3 << false << qint64(0);
+        QTest::newRow("scale 4: general") << "1" << 4 << false << qint64(0);
+        QTest::newRow("leading zero") << "01" << 3 << false << qint64(0);
+        QTest::newRow("point, no digit") << "1." << 3 << false << qint64(0);
+        QTest::newRow("no digit before the point") << ".5" << 3 << false << qint64(0);
+        QTest::newRow("plus sign") << "+1" << 3 << false << qint64(0);
+        QTest::newRow("blank") << " 1" << 3 << false << qint64(0);
+        QTest::newRow("sign only") << "-" << 3 << false << qint64(0);
+        QTest::newRow("empty") << "" << 3 << false << qint64(0);
+        QTest::newRow("letters after") << "12ab" << 3 << false << qint64(0);
+    }
+    void shortScaledDecimal()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, scale);
+        QFETCH(bool, ok);
+        QFETCH(qint64, value);
+        std::int64_t out = -1;
+        const std::string utf8 = text.toStdString();
+        QCOMPARE(parseShortScaledDecimal(utf8, scale, out), ok);
+        if (ok)
+            QCOMPARE(qint64(out), value);
+    }
+
+    // Random texts from the characters of numbers: wherever the one-pass
+    // form says yes, the text is a JSON number and parseScaledDecimal gives
+    // the same value. It says yes often enough for that to mean something.
+    void shortScaledDecimalAgreesWithTheGeneralForm()
+    {
+        const QRegularExpression json(QStringLiteral("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$"));
+        QRandomGenerator rng(45);
+        static const char alphabet[] = "0123456789000111.-e+ ";
+        int taken = 0;
+        for (int round = 0; round < 200000; ++round) {
+            std::string text;
+            const int length = 1 + int(rng.bounded(20));
+            for (int i = 0; i < length; ++i)
+                text += alphabet[rng.bounded(int(sizeof(alphabet) - 1))];
+            const int scale = int(rng.bounded(5));
+            std::int64_t fast = 0;
+            if (!parseShortScaledDecimal(text, scale, fast))
+                continue;
+            ++taken;
+            QVERIFY2(json.match(QString::fromStdString(text)).hasMatch(), text.c_str());
+            std::int64_t general = 0;
+            QCOMPARE(parseScaledDecimal(text, scale, general), ParseStatus::Ok);
+            QCOMPARE(fast, general);
+        }
+        QVERIFY2(taken > 5000, qPrintable(QString::number(taken)));
     }
 
     void integers_data()

@@ -226,6 +226,64 @@ private Q_SLOTS:
         QCOMPARE(onFastPath, describe(loadOn(path, true)));
     }
 
+    // The events' texts are views (ChromeEvent): an unescaped one into the
+    // job's text, one with an escape into the job's own copies, as simdjson
+    // unescapes into a buffer the next job reuses. Thousands of events (many
+    // jobs, parsed on both threads ahead of the sink), each with escapes in
+    // its name, category, thread name, counter key and string pid: each
+    // text arrives whole, and as the reference reader reads it.
+    void escapedTextsOutlastTheirJob_data()
+    {
+        QTest::addColumn<int>("events");
+        QTest::newRow("one job") << 100;
+        QTest::newRow("many jobs") << 6000;
+    }
+    void escapedTextsOutlastTheirJob()
+    {
+        QFETCH(int, events);
+        QByteArray text = "[{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":\"\\u0037\",\"tid\":1,"
+                          "\"args\":{\"name\":\"m\\u00e4in\"}}";
+        for (int k = 0; k < events; ++k) {
+            const QByteArray n = QByteArray::number(k / 2 % 10);
+            if (k % 2 == 0) {
+                text += ",\n{\"ph\":\"X\",\"name\":\"f\\u00e9" + n + "\",\"cat\":\"c\\\"" + n
+                    + "\",\"pid\":\"\\u0037\",\"tid\":1,\"ts\":" + QByteArray::number(10 * k) + ",\"dur\":5}";
+            } else {
+                text += ",\n{\"ph\":\"C\",\"name\":\"q\\u00fc\",\"pid\":\"\\u0037\",\"tid\":1,\"ts\":"
+                    + QByteArray::number(10 * k) + ",\"args\":{\"k\\u00e9y" + QByteArray::number(k % 3) + "\":"
+                    + QByteArray::number(k) + "}}";
+            }
+        }
+        text += "]";
+        QTemporaryDir dir;
+        const QString path = write(dir, text);
+        const std::uint64_t before = ChromeFastReader::completedReads();
+        const LoadResult fast = loadOn(path, false);
+        QCOMPARE(ChromeFastReader::completedReads() - before, std::uint64_t(1));
+        QVERIFY(fast.ok());
+        const Profile& p = *fast.profile;
+        QStringList labels;
+        for (LabelId l = 0; l < p.labelCount(); ++l)
+            labels << qstr(p.string(p.label(l).name));
+        labels.sort();
+        QStringList expected;
+        for (int n = 0; n < 10; ++n)
+            expected << QStringLiteral("f\u00e9%1").arg(n);
+        QCOMPARE(labels, expected);
+        QStringList counters;
+        for (const CounterSeries& c : p.counters())
+            counters << QStringLiteral("%1 %2 pid %3 points %4").arg(qstr(p.string(c.name)), qstr(p.string(c.key))).arg(c.pid).arg(c.times.size());
+        counters.sort();
+        const int perKey = events / 2 / 3;
+        QCOMPARE(counters, (QStringList{QStringLiteral("q\u00fc k\u00e9y0 pid 7 points %1").arg(perKey + (events / 2 % 3 > 1 ? 1 : 0)),
+                                        QStringLiteral("q\u00fc k\u00e9y1 pid 7 points %1").arg(perKey + (events / 2 % 3 > 0 ? 1 : 0)),
+                                        QStringLiteral("q\u00fc k\u00e9y2 pid 7 points %1").arg(perKey)}));
+        QCOMPARE(p.trackCount(), std::size_t(1));
+        // The pid, 7, read from "\\u0037".
+        QCOMPARE(qstr(p.string(p.track(0).name)), QStringLiteral("pid 7 / m\u00e4in"));
+        QCOMPARE(describe(fast), describe(loadOn(path, true)));
+    }
+
     // Every field of every kind of event, missing or of each wrong JSON
     // type: whatever comes of it (a warning, a skipped event, an error),
     // both paths must agree on it exactly.
