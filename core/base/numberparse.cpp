@@ -142,11 +142,12 @@ bool parseShortScaledDecimal(std::string_view text, int scale, std::int64_t& out
     p += negative ? 1 : 0;
     const char* const digits = p;
     std::int64_t value = 0;
-    while (p < end && *p >= '0' && *p <= '9')
+    // 15 digits and 3 scaled ones stay below 2^63: a 16th is not read (it
+    // would overflow a longer number), and sends the text the general way.
+    while (p < end && *p >= '0' && *p <= '9' && p - digits < 15)
         value = value * 10 + (*p++ - '0');
     const std::ptrdiff_t whole = p - digits;
-    // 15 digits and 3 scaled ones stay below 2^63.
-    if (whole == 0 || whole > 15 || (*digits == '0' && whole > 1) || scale < 0 || scale > 3)
+    if (whole == 0 || (p < end && *p >= '0' && *p <= '9') || (*digits == '0' && whole > 1) || scale < 0 || scale > 3)
         return false;
     int fraction = 0;
     if (p < end && *p == '.') {

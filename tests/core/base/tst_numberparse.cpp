@@ -89,6 +89,7 @@ private Q_SLOTS:
         QTest::newRow("15 digits") << "999999999999999.999" << 3 << true << qint64(999999999999999999LL);
         QTest::newRow("scale 0") << "42" << 0 << true << qint64(42);
         QTest::newRow("16 digits: general") << "1650900741301300" << 3 << false << qint64(0);
+        QTest::newRow("20 digits: general, no overflow") << "12345678901234567890" << 3 << false << qint64(0);
         QTest::newRow("4 fraction digits: general") << "1.0005" << 3 << false << qint64(0);
         QTest::newRow("fraction at scale 0: general") << "1.5" << 0 << false << qint64(0);
         QTest::newRow("exponent: general") << "1.5e3" << 3 << false << qint64(0);
