@@ -8,6 +8,7 @@
 //   bench_load --file trace.pftrace --raw trace.json   (the raw pass over another file)
 //   [--reference no] [--cancel no]   (skip the reference path's load, the cancel points)
 //   [--tokenizer yes]   (a third child per round: the Chrome fast reader alone)
+//   [--parts yes]   (the build's steps split into their named parts)
 //
 // First, `--repeat` rounds of two child processes each, alternating: the
 // simdjson raw pass over the file (rawpass.h: what a simple program spends
@@ -18,6 +19,10 @@
 // read, then each step of the build as LoadControl::building names it,
 // wall and CPU (medians over the load children). Then, in this process,
 // where the bytes of the loaded profile go (Profile::memoryBreakdown).
+//
+// With --parts yes the time table splits each step into the parts its
+// reports name ("numbering in creation order: sorting"), their counts and
+// percentages left out, so that a step's time is the sum of its rows.
 //
 // With --tokenizer yes each round has a third child: ChromeFastReader over
 // the file with a sink that takes no event (its producer reads, scans and
@@ -60,6 +65,7 @@
 #include <ctime>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -139,7 +145,8 @@ double median(std::vector<double> values)
 int usage()
 {
     std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] [--gzip yes] | --file FILE) [--repeat K] "
-                         "[--reference yes|no] [--cancel yes|no] [--samples yes] [--raw FILE] [--tokenizer yes]\n");
+                         "[--reference yes|no] [--cancel yes|no] [--samples yes] [--raw FILE] [--tokenizer yes] "
+                         "[--parts yes]\n");
     return 2;
 }
 
@@ -148,7 +155,7 @@ int usage()
 // names them as they begin), the last until the load returned. Plain data,
 // so that it comes back through a pipe.
 struct StepClock {
-    static constexpr int kMax = 32;
+    static constexpr int kMax = 64;
     struct Step {
         int number = 0;
         double began = 0; // seconds since the load began
@@ -169,6 +176,32 @@ double processCpuSeconds()
     return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
 }
 
+// A build report's text without what tells how far it is: "nesting the
+// calls: allocating memory: 45 %" is "nesting the calls: allocating
+// memory", "nesting the calls: 3 of 10 tracks laid out" is "nesting the
+// calls: tracks laid out" (a part named by a count is the time from its
+// first report to the next part's).
+std::string partName(const char* what)
+{
+    std::string name;
+    std::string_view rest(what);
+    while (!rest.empty()) {
+        const std::size_t cut = rest.find(": ");
+        std::string_view part = rest.substr(0, cut);
+        rest = cut == std::string_view::npos ? std::string_view() : rest.substr(cut + 2);
+        if (part.empty() || (part.front() >= '0' && part.front() <= '9')) {
+            // "3 of 10 tracks laid out": what follows the counts, if anything.
+            while (!part.empty() && ((part.front() >= '0' && part.front() <= '9') || part.front() == ' '
+                                     || part.starts_with("of ") || part.front() == '%'))
+                part.remove_prefix(part.starts_with("of ") ? 3 : 1);
+            if (part.empty())
+                continue;
+        }
+        name += (name.empty() ? "" : ": ") + std::string(part);
+    }
+    return name;
+}
+
 // Medians over the load children of each part of StepClock, wall and CPU
 // (all threads: twice the wall where both cores worked throughout), in the
 // order the parts came, the read first.
@@ -179,6 +212,7 @@ void timeTable(const std::vector<StepClock>& clocks)
     std::vector<std::vector<double>> cpus(1);
     std::vector<double> totalWalls;
     std::vector<double> totalCpus;
+    std::vector<const StepClock*> seen(1, nullptr); // the load a row's last value is of
     for (const StepClock& clock : clocks) {
         walls[0].push_back(clock.count > 0 ? clock.steps[0].began : clock.end);
         cpus[0].push_back((clock.count > 0 ? clock.steps[0].cpu : clock.endCpu) - clock.startCpu);
@@ -191,9 +225,20 @@ void timeTable(const std::vector<StepClock>& clocks)
                 names.push_back(name);
                 walls.emplace_back();
                 cpus.emplace_back();
+                seen.push_back(nullptr);
             }
-            walls[row].push_back((last ? clock.end : clock.steps[i + 1].began) - clock.steps[i].began);
-            cpus[row].push_back((last ? clock.endCpu : clock.steps[i + 1].cpu) - clock.steps[i].cpu);
+            const double wall = (last ? clock.end : clock.steps[i + 1].began) - clock.steps[i].began;
+            const double cpu = (last ? clock.endCpu : clock.steps[i + 1].cpu) - clock.steps[i].cpu;
+            // A part that comes back within one load (a step's own name
+            // after its parts) adds to its row for that load.
+            if (seen[row] == &clock) {
+                walls[row].back() += wall;
+                cpus[row].back() += cpu;
+            } else {
+                walls[row].push_back(wall);
+                cpus[row].push_back(cpu);
+                seen[row] = &clock;
+            }
         }
         totalWalls.push_back(clock.end);
         totalCpus.push_back(clock.endCpu - clock.startCpu);
@@ -229,7 +274,8 @@ long long tokenizeOnly(const std::string& file)
 
 // The raw pass and the load in child processes, alternating (see the top),
 // and the tokenizer alone if asked. False if any failed.
-bool againstRawPass(const std::string& file, const std::string& raw, int repeat, double fileMiB, bool tokenizer)
+bool againstRawPass(const std::string& file, const std::string& raw, int repeat, double fileMiB, bool tokenizer,
+                    bool parts)
 {
     bench::Timing rawTiming;
     bench::Timing tokenizerTiming;
@@ -264,16 +310,20 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
                     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                 };
                 LoadControl control;
-                control.building = [&c, &since](int step, int, const char* what) {
+                control.building = [&c, &since, parts](int step, int, const char* what) {
                     // A step's first report is its name; the later ones
-                    // tell how far it is.
-                    if (c.count == StepClock::kMax || (c.count > 0 && c.steps[c.count - 1].number == step))
+                    // tell how far it is, or (kept with --parts) which
+                    // part of it begins.
+                    const std::string name = parts ? partName(what) : std::string(what);
+                    if (c.count == StepClock::kMax
+                        || (c.count > 0 && c.steps[c.count - 1].number == step
+                            && (!parts || name == c.steps[c.count - 1].name)))
                         return;
                     StepClock::Step& s = c.steps[c.count++];
                     s.number = step;
                     s.began = since();
                     s.cpu = processCpuSeconds();
-                    std::snprintf(s.name, sizeof s.name, "%s", what);
+                    std::snprintf(s.name, sizeof s.name, "%s", name.c_str());
                 };
                 const LoadResult result = ProfileLoader::load(QString::fromStdString(file), control);
                 c.end = since();
@@ -358,6 +408,7 @@ int main(int argc, char** argv)
     bool samples = false;
     bool cancelPoints = true;
     bool tokenizer = false;
+    bool parts = false;
     std::string raw;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -381,6 +432,8 @@ int main(int argc, char** argv)
             raw = argv[++i];
         else if (arg == "--tokenizer")
             tokenizer = std::string(argv[++i]) == "yes";
+        else if (arg == "--parts")
+            parts = std::string(argv[++i]) == "yes";
         else if (arg == "--samples")
             samples = std::string(argv[++i]) == "yes";
         else
@@ -424,7 +477,7 @@ int main(int argc, char** argv)
     const double fileMiB = double(textSize(file)) / (1024.0 * 1024.0);
     if (compressedMiB != fileMiB)
         std::printf("gzip file:            %.1f MiB (%.1f x)\n", compressedMiB, fileMiB / compressedMiB);
-    if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB, tokenizer))
+    if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB, tokenizer, parts))
         return 1;
     const double baseline = currentRssMiB();
 
