@@ -27,6 +27,11 @@ public:
     // array of its own.
     template<typename DepthAt>
     static void depths(std::span<Measurement> measurements, Diagnostics& diagnostics, DepthAt&& depthAt);
+
+    // Whether, in a sample of up to 4,096 measurements spread over all of
+    // them, more have a creator with a higher id than a lower one: the
+    // direction depths walks in. Only speed depends on it.
+    static bool creatorsMostlyAfter(std::span<const Measurement> measurements);
 };
 
 template<typename DepthAt>
@@ -47,7 +52,15 @@ void CreationTree::depths(std::span<Measurement> measurements, Diagnostics& diag
     // in id order, and so finds and cuts each cycle where one thread would
     // (the first pass settles nothing a cycle leads to). At 20 M the one
     // thread alone took 0.2 s.
+    //
+    // Each slice is walked in the direction in which creators come first,
+    // so that most walks take one step to a depth known already. A loader
+    // that adds a call as it ends (Chrome's X and B/E, Perfetto) numbers
+    // it before its caller, so there the walk runs from the last id down:
+    // in id order every leaf walked its whole chain of callers up to a
+    // root, a cache miss per caller, which was two thirds of this pass.
     constexpr std::size_t kSteps = 64;
+    const bool creatorsAfter = creatorsMostlyAfter(measurements);
     parallelSlices(measurements.size(), [&](std::size_t from, std::size_t to) {
         std::vector<MeasurementId> path;
         path.reserve(kSteps);
@@ -55,7 +68,8 @@ void CreationTree::depths(std::span<Measurement> measurements, Diagnostics& diag
         const auto store = [&](MeasurementId id, std::uint32_t depth) {
             std::atomic_ref(depthAt(id)).store(depth, std::memory_order_relaxed);
         };
-        for (MeasurementId id = MeasurementId(from); id < to; ++id) {
+        for (std::size_t k = from; k < to; ++k) {
+            const auto id = MeasurementId(creatorsAfter ? to - 1 - (k - from) : k);
             if (load(id) != kUnknown)
                 continue;
             path.clear();

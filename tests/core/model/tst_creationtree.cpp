@@ -54,6 +54,29 @@ private Q_SLOTS:
         QCOMPARE(kind == diagnostics.warningKinds().end() ? 0 : int(kind->second), cycles);
     }
 
+    // The direction of the first pass: creators by id in a sample.
+    void creatorsMostlyAfter_data()
+    {
+        QTest::addColumn<QList<int>>("creators");
+        QTest::addColumn<bool>("after");
+        QTest::newRow("none") << QList<int>{} << false;
+        QTest::newRow("roots only") << QList<int>{-1, -1, -1} << false;
+        QTest::newRow("callers after, as calls end") << QList<int>{2, 2, 3, -1} << true;
+        QTest::newRow("callers before, as calls begin") << QList<int>{-1, 0, 1, 1} << false;
+        QTest::newRow("as many each way") << QList<int>{1, -1, 1} << false;
+        QTest::newRow("one more after") << QList<int>{1, -1, 1, 4, -1} << true;
+    }
+
+    void creatorsMostlyAfter()
+    {
+        QFETCH(QList<int>, creators);
+        QFETCH(bool, after);
+        std::vector<Measurement> measurements(std::size_t(creators.size()));
+        for (qsizetype i = 0; i < creators.size(); ++i)
+            measurements[std::size_t(i)].creator = creators[i] < 0 ? kNone : MeasurementId(creators[i]);
+        QCOMPARE(CreationTree::creatorsMostlyAfter(measurements), after);
+    }
+
     // Many measurements, on every core: creators before or after what they
     // create, chains longer than the first pass walks, and a cycle that
     // others lead into. Each depth is its creator's plus one, found from
@@ -63,30 +86,41 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("count");
         QTest::addColumn<int>("chain"); // the length of each long chain
-        QTest::newRow("200,001, chains of 1,000") << 200'001 << 1000;
-        QTest::newRow("70,000, chains of 65") << 70'000 << 65;
-        QTest::newRow("70,000, chains of 64") << 70'000 << 64;
+        // The order creators come first in: at random, by id (creators
+        // before), or from the last id down (creators after, as a loader
+        // that adds calls as they end numbers them).
+        QTest::addColumn<QString>("order");
+        for (const QString order : {"random", "ascending", "descending"}) {
+            const QByteArray suffix = (", " + order).toUtf8();
+            QTest::newRow("200,001, chains of 1,000" + suffix) << 200'001 << 1000 << order;
+            QTest::newRow("70,000, chains of 65" + suffix) << 70'000 << 65 << order;
+            QTest::newRow("70,000, chains of 64" + suffix) << 70'000 << 64 << order;
+        }
     }
 
     void manyOnEveryCore()
     {
         QFETCH(int, count);
         QFETCH(int, chain);
+        QFETCH(QString, order);
         const std::size_t n = std::size_t(count);
         std::mt19937 random(45);
         // An order in which every creator comes before what it creates.
-        std::vector<MeasurementId> order(n - 3);
-        std::iota(order.begin(), order.end(), MeasurementId(0));
-        std::shuffle(order.begin(), order.end(), random);
+        std::vector<MeasurementId> creatorsFirst(n - 3);
+        std::iota(creatorsFirst.begin(), creatorsFirst.end(), MeasurementId(0));
+        if (order == "random")
+            std::shuffle(creatorsFirst.begin(), creatorsFirst.end(), random);
+        else if (order == "descending")
+            std::reverse(creatorsFirst.begin(), creatorsFirst.end());
         std::vector<Measurement> measurements(n);
         std::vector<std::uint32_t> expected(n, 0);
-        for (std::size_t k = 0; k < order.size(); ++k) {
-            const MeasurementId id = order[k];
+        for (std::size_t k = 0; k < creatorsFirst.size(); ++k) {
+            const MeasurementId id = creatorsFirst[k];
             MeasurementId creator = kNone;
             if (k % std::size_t(chain * 10) >= std::size_t(chain * 9))
-                creator = order[k - 1]; // a long chain
+                creator = creatorsFirst[k - 1]; // a long chain
             else if (k > 0 && random() % 5 != 0)
-                creator = order[random() % k];
+                creator = creatorsFirst[random() % k];
             measurements[id].creator = creator;
             expected[id] = creator == kNone ? 0 : expected[creator] + 1;
         }
@@ -105,7 +139,7 @@ private Q_SLOTS:
         expected[n - 3] = 2;
         expected[first] = 2;
         // What `first` created lies deeper now: their depths again, in order.
-        for (const MeasurementId id : order) {
+        for (const MeasurementId id : creatorsFirst) {
             const MeasurementId creator = measurements[id].creator;
             if (id != first && creator != kNone)
                 expected[id] = expected[creator] + 1;
@@ -114,6 +148,8 @@ private Q_SLOTS:
         for (const std::uint32_t d : expected)
             deepest = std::max(deepest, d);
         QVERIFY(deepest >= std::uint32_t(chain)); // the long chains are there
+        if (order != "random") // the direction the first pass walks in
+            QCOMPARE(CreationTree::creatorsMostlyAfter(measurements), order == "descending");
         Diagnostics diagnostics;
         const std::vector<std::uint32_t> depths = CreationTree::depths(measurements, diagnostics);
         QCOMPARE(depths, expected);
