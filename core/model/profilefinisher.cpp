@@ -396,6 +396,12 @@ void ProfileFinisher::layoutTrack(std::size_t t, std::span<Interval> slice, Inte
     // makes that the reference: it moves with the measurement when they
     // are ordered, at no cost in memory.
     for (std::uint32_t i = 0; i < slice.size(); ++i) {
+        if (i + kPrefetchAhead < slice.size()) {
+            const MeasurementId ahead = slice[i + kPrefetchAhead].measurement;
+            __builtin_prefetch(&m_measurements[ahead]);
+            __builtin_prefetch(&m_firstInterval[ahead]);
+            __builtin_prefetch(&m_lastEnd[ahead]);
+        }
         const Interval& iv = slice[i];
         IntervalId& first = m_firstInterval[iv.measurement];
         const IntervalId at = newIndex[i];
@@ -476,6 +482,8 @@ void ProfileFinisher::clampMeasurements()
     const std::vector<std::vector<Found>> found = parallelSlices(m_measurements.size(), [&](std::size_t from, std::size_t to) {
         std::vector<Found> out;
         for (MeasurementId id = MeasurementId(from); id < to; ++id) {
+            if (id + kPrefetchAhead < to && m_firstInterval[id + kPrefetchAhead] != kNone)
+                __builtin_prefetch(&intervals[m_firstInterval[id + kPrefetchAhead]]);
             Measurement& m = m_measurements[id];
             const bool ran = m_firstInterval[id] != kNone;
             if (ran && m.created > intervals[m_firstInterval[id]].start) {
@@ -669,6 +677,8 @@ void ProfileFinisher::buildIntervalLists()
     // Filled in any order: each list is sorted next.
     parallelSlices(intervals.size(), [&](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i) {
+            if (i + kPrefetchAhead < to)
+                __builtin_prefetch(&m_measurements[intervals[i + kPrefetchAhead].measurement]);
             const Measurement& m = m_measurements[intervals[i].measurement];
             if (m.flags & SingleInterval)
                 continue;
