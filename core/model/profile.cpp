@@ -3,6 +3,7 @@
 #include "freshmemory.h"
 #include "loaderror.h"
 #include "parallel.h"
+#include "prefetchdistance.h"
 
 #include <algorithm>
 #include <limits>
@@ -159,12 +160,10 @@ void Profile::keepMeasurements(std::vector<Measurement>&& measurements, std::siz
         std::size_t whole = 0;
         for (std::size_t id = from; id < to; ++id) {
             // The interval a plain call is rebuilt from lies far from the
-            // last one's, in one of hundreds of (track, depth) runs that no
-            // hardware prefetcher follows: asked for ahead, its cache miss
-            // overlaps the work on those before it.
-            constexpr std::size_t kAhead = 16;
-            if (id + kAhead < to && measurements[id + kAhead].intervalRef < m_intervals.size())
-                __builtin_prefetch(&m_intervals[measurements[id + kAhead].intervalRef]);
+            // last one's, in one of hundreds of (track, depth) runs.
+            const std::size_t ahead = id + kPrefetchDistance;
+            if (ahead < to && measurements[ahead].intervalRef < m_intervals.size())
+                __builtin_prefetch(&m_intervals[measurements[ahead].intervalRef]);
             const Measurement& m = measurements[id];
             const bool plain = (m.flags & SingleInterval) && !(m.intervalRef & kKeptWhole)
                 && plainCall(m.label, m.intervalRef) == m;

@@ -72,13 +72,6 @@ private:
     void layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, IntervalNesting::Log& overlaps,
                      const std::atomic<bool>* cancel);
     void warnOverlap(const IntervalNesting::Overlap& overlap);
-    // Loops over measurements or intervals that read the other's array at
-    // random (one of hundreds of (track, depth) runs, or calls numbered as
-    // they end, a caller after all it called) ask for that entry this many
-    // items ahead, so that its cache miss overlaps the work on those
-    // before: no hardware prefetcher follows such runs. (Finding the
-    // creators, which reads a parent and a creator too, gained nothing.)
-    static constexpr std::size_t kPrefetchAhead = 16;
     // A measurement's name as its warnings quote it.
     std::string quotedName(MeasurementId id) const;
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
