@@ -238,6 +238,42 @@ private Q_SLOTS:
         }
     }
 
+    // A packet's length may be written in more bytes than it needs (up to
+    // 10, protobuf's longest varint): the packet is found where it is, from
+    // chunks of a byte or of the whole file.
+    void paddedLengths_data()
+    {
+        QTest::addColumn<int>("lengthBytes");
+        QTest::newRow("1 byte") << 1;
+        QTest::newRow("2 bytes") << 2;
+        QTest::newRow("9 bytes") << 9;
+        QTest::newRow("10 bytes") << 10;
+    }
+
+    void paddedLengths()
+    {
+        QFETCH(int, lengthBytes);
+        const QByteArray one = trace({slice(1, SliceEnd, 7)});
+        const QByteArray payload = one.mid(2);
+        QCOMPARE(payload.size(), 10);
+        QByteArray padded("\x0a", 1);
+        for (int i = 0; i + 1 < lengthBytes; ++i)
+            padded += char(i == 0 ? 0x8a : 0x80);
+        padded += char(lengthBytes == 1 ? 0x0a : 0x00);
+        padded += payload;
+        const QStringList expected{QStringLiteral("0 2 10"), QStringLiteral("12 %1 10").arg(13 + lengthBytes)};
+        for (const qint64 step : {qint64(1), qint64(4096)}) {
+            TrickleDevice device(one + padded, step);
+            ChunkedFileReader input(device, LoadControl{});
+            PerfettoPacketSplitter splitter(input);
+            const Drained got = drain(splitter, true);
+            QCOMPARE(got.error, QString());
+            QCOMPARE(got.end, QString());
+            QCOMPARE(got.packets, expected);
+            QCOMPARE(got.scanned, 2);
+        }
+    }
+
     // An error of the input comes after the packets read before it.
     void cancelledAfterThePacketsBefore()
     {
