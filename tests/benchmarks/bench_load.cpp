@@ -9,6 +9,7 @@
 //   [--reference no] [--cancel no]   (skip the reference path's load, the cancel points)
 //   [--tokenizer yes]   (a third child per round: the Chrome fast reader alone)
 //   [--parts yes]   (the build's steps split into their named parts)
+//   [--warm MIB]   (before each child, MIB of memory touched and given back)
 //
 // First, `--repeat` rounds of two child processes each, alternating: the
 // simdjson raw pass over the file (rawpass.h: what a simple program spends
@@ -30,6 +31,17 @@
 // the load's lead over the raw pass into the tokenizer's part and the
 // rest's (what the sink and the build add), which the load's own clock
 // cannot: its "reading the file" step includes the sink.
+//
+// With --warm each child (raw pass, fast reader, load) starts right after
+// this process touched that much fresh memory and gave it back. On a
+// virtual machine that reports free pages to its host (virtio-balloon's
+// free page reporting), memory freed more than about 2 s before is
+// backed by the host again on its first touch: 92 MB took 89-148 ms to
+// first touch after a pause of 2-10 s, 9-32 ms right after another
+// process freed as much (2026-12-06). A child then meets pages freed a
+// moment ago, and the rounds compare the programs' own work rather than
+// what the host did meanwhile. Without it, the figures are those of a
+// process started cold, as a user's is after a pause.
 //
 // For a gzip-compressed file the throughput is of the decompressed text
 // (what the file holds), as for a plain one.
@@ -54,6 +66,7 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <zlib.h>
 
@@ -62,6 +75,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <memory>
 #include <string>
@@ -146,7 +160,7 @@ int usage()
 {
     std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] [--gzip yes] | --file FILE) [--repeat K] "
                          "[--reference yes|no] [--cancel yes|no] [--samples yes] [--raw FILE] [--tokenizer yes] "
-                         "[--parts yes]\n");
+                         "[--parts yes] [--warm MIB]\n");
     return 2;
 }
 
@@ -160,14 +174,41 @@ struct StepClock {
         int number = 0;
         double began = 0; // seconds since the load began
         double cpu = 0; // CPU seconds of the process (all its threads) by then
+        double rssMiB = 0; // resident then
+        double peakMiB = 0; // the process's peak resident by then
         char name[64] = {};
     };
     Step steps[kMax];
     int count = 0;
     double end = 0;
     double endCpu = 0;
+    double endPeakMiB = 0;
     double startCpu = 0;
+    double startRssMiB = 0;
 };
+
+// The process's resident and peak resident memory (VmRSS, VmHWM), MiB.
+struct Resident {
+    double now = 0;
+    double peak = 0;
+};
+Resident residentMiB()
+{
+    Resident r;
+    std::FILE* status = std::fopen("/proc/self/status", "r");
+    if (!status)
+        return r;
+    char line[256];
+    while (std::fgets(line, sizeof line, status)) {
+        unsigned long kib = 0;
+        if (std::sscanf(line, "VmRSS: %lu kB", &kib) == 1)
+            r.now = double(kib) / 1024.0;
+        else if (std::sscanf(line, "VmHWM: %lu kB", &kib) == 1)
+            r.peak = double(kib) / 1024.0;
+    }
+    std::fclose(status);
+    return r;
+}
 
 double processCpuSeconds()
 {
@@ -210,12 +251,18 @@ void timeTable(const std::vector<StepClock>& clocks)
     std::vector<std::string> names{"reading the file"};
     std::vector<std::vector<double>> walls(1);
     std::vector<std::vector<double>> cpus(1);
+    // Memory: resident when a row's part begins, and how much the peak
+    // grew while it ran (in a row that comes back, the first time's).
+    std::vector<std::vector<double>> rss(1);
+    std::vector<std::vector<double>> grown(1);
     std::vector<double> totalWalls;
     std::vector<double> totalCpus;
     std::vector<const StepClock*> seen(1, nullptr); // the load a row's last value is of
     for (const StepClock& clock : clocks) {
         walls[0].push_back(clock.count > 0 ? clock.steps[0].began : clock.end);
         cpus[0].push_back((clock.count > 0 ? clock.steps[0].cpu : clock.endCpu) - clock.startCpu);
+        rss[0].push_back(clock.startRssMiB);
+        grown[0].push_back((clock.count > 0 ? clock.steps[0].peakMiB : clock.endPeakMiB) - clock.startRssMiB);
         for (int i = 0; i < clock.count; ++i) {
             const std::string name = clock.steps[i].name;
             const bool last = i + 1 == clock.count;
@@ -225,10 +272,13 @@ void timeTable(const std::vector<StepClock>& clocks)
                 names.push_back(name);
                 walls.emplace_back();
                 cpus.emplace_back();
+                rss.emplace_back();
+                grown.emplace_back();
                 seen.push_back(nullptr);
             }
             const double wall = (last ? clock.end : clock.steps[i + 1].began) - clock.steps[i].began;
             const double cpu = (last ? clock.endCpu : clock.steps[i + 1].cpu) - clock.steps[i].cpu;
+            const double peakGrew = (last ? clock.endPeakMiB : clock.steps[i + 1].peakMiB) - clock.steps[i].peakMiB;
             // A part that comes back within one load (a step's own name
             // after its parts) adds to its row for that load.
             if (seen[row] == &clock) {
@@ -237,17 +287,21 @@ void timeTable(const std::vector<StepClock>& clocks)
             } else {
                 walls[row].push_back(wall);
                 cpus[row].push_back(cpu);
+                rss[row].push_back(clock.steps[i].rssMiB);
+                grown[row].push_back(peakGrew);
                 seen[row] = &clock;
             }
         }
         totalWalls.push_back(clock.end);
         totalCpus.push_back(clock.endCpu - clock.startCpu);
     }
-    std::printf("where the time goes:  %-34s %8s %8s  (medians of %zu loads, each timed in its child)\n", "part",
-                "wall s", "CPU s", clocks.size());
+    std::printf("where the time goes:  %-34s %8s %8s %9s %9s  (medians of %zu loads, each timed in its child; "
+                "memory: resident as the part begins, MiB, and how much the process's peak grew during it)\n",
+                "part", "wall s", "CPU s", "RSS", "peak +", clocks.size());
     for (std::size_t row = 0; row < names.size(); ++row)
-        std::printf("                      %-34s %8.3f %8.3f\n", names[row].c_str(), bench::median(walls[row]),
-                    bench::median(cpus[row]));
+        std::printf("                      %-34s %8.3f %8.3f %9.1f %9.1f\n", names[row].c_str(),
+                    bench::median(walls[row]), bench::median(cpus[row]), bench::median(rss[row]),
+                    bench::median(grown[row]));
     std::printf("                      %-34s %8.3f %8.3f\n", "the whole load", bench::median(totalWalls),
                 bench::median(totalCpus));
 }
@@ -272,10 +326,25 @@ long long tokenizeOnly(const std::string& file)
     return static_cast<long long>(handed);
 }
 
+// Touches `mib` MiB of fresh memory (in huge pages where the system gives
+// them, as the loads' big arrays are) and gives it back: see --warm.
+void warmFreshMemory(std::size_t mib)
+{
+    if (mib == 0)
+        return;
+    const std::size_t bytes = mib << 20;
+    void* block = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (block == MAP_FAILED)
+        return;
+    madvise(block, bytes, MADV_HUGEPAGE);
+    std::memset(block, 1, bytes);
+    munmap(block, bytes);
+}
+
 // The raw pass and the load in child processes, alternating (see the top),
 // and the tokenizer alone if asked. False if any failed.
 bool againstRawPass(const std::string& file, const std::string& raw, int repeat, double fileMiB, bool tokenizer,
-                    bool parts)
+                    bool parts, std::size_t warmMiB)
 {
     bench::Timing rawTiming;
     bench::Timing tokenizerTiming;
@@ -285,6 +354,7 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
     std::vector<StepClock> clocks;
     bench::RawPass last;
     for (int k = 0; k < repeat; ++k) {
+        warmFreshMemory(warmMiB);
         const bool rawOk = bench::inChildWithData(
             [&](bench::RawPass& pass) -> long long {
                 pass = bench::rawPass(raw);
@@ -297,14 +367,18 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
         }
         reads.push_back(last.readSeconds);
         parses.push_back(last.parseSeconds);
+        if (tokenizer)
+            warmFreshMemory(warmMiB);
         if (tokenizer && !bench::inChild([&file]() -> long long { return tokenizeOnly(file); }, tokenizerTiming)) {
             std::fprintf(stderr, "bench_load: the fast reader did not read %s to its end\n", file.c_str());
             return false;
         }
         auto clock = std::make_unique<StepClock>();
+        warmFreshMemory(warmMiB);
         const bool loadOk = bench::inChildWithData(
             [&](StepClock& c) -> long long {
                 c.startCpu = processCpuSeconds();
+                c.startRssMiB = residentMiB().now;
                 const auto start = std::chrono::steady_clock::now();
                 const auto since = [start] {
                     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -323,11 +397,15 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
                     s.number = step;
                     s.began = since();
                     s.cpu = processCpuSeconds();
+                    const Resident resident = residentMiB();
+                    s.rssMiB = resident.now;
+                    s.peakMiB = resident.peak;
                     std::snprintf(s.name, sizeof s.name, "%s", name.c_str());
                 };
                 const LoadResult result = ProfileLoader::load(QString::fromStdString(file), control);
                 c.end = since();
                 c.endCpu = processCpuSeconds();
+                c.endPeakMiB = residentMiB().peak;
                 if (!result.ok())
                     std::fprintf(stderr, "bench_load: %s\n", result.error.toString().c_str());
                 return result.ok() ? static_cast<long long>(result.profile->intervalCount()) : -1;
@@ -409,6 +487,7 @@ int main(int argc, char** argv)
     bool cancelPoints = true;
     bool tokenizer = false;
     bool parts = false;
+    std::size_t warmMiB = 0;
     std::string raw;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -434,6 +513,8 @@ int main(int argc, char** argv)
             tokenizer = std::string(argv[++i]) == "yes";
         else if (arg == "--parts")
             parts = std::string(argv[++i]) == "yes";
+        else if (arg == "--warm")
+            warmMiB = std::strtoull(argv[++i], nullptr, 10);
         else if (arg == "--samples")
             samples = std::string(argv[++i]) == "yes";
         else
@@ -477,7 +558,7 @@ int main(int argc, char** argv)
     const double fileMiB = double(textSize(file)) / (1024.0 * 1024.0);
     if (compressedMiB != fileMiB)
         std::printf("gzip file:            %.1f MiB (%.1f x)\n", compressedMiB, fileMiB / compressedMiB);
-    if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB, tokenizer, parts))
+    if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB, tokenizer, parts, warmMiB))
         return 1;
     const double baseline = currentRssMiB();
 
