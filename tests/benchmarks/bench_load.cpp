@@ -94,19 +94,6 @@ double peakRssMiB()
     return double(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
 }
 
-double currentRssMiB()
-{
-    std::FILE* f = std::fopen("/proc/self/statm", "r");
-    long pages = 0;
-    long resident = 0;
-    if (f) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        std::fclose(f);
-    }
-    return double(resident) * 4096.0 / (1024.0 * 1024.0);
-}
-
 // The size of a file's text: decompressed, for a gzip-compressed one.
 std::int64_t textSize(const std::string& path)
 {
@@ -367,11 +354,12 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
         }
         reads.push_back(last.readSeconds);
         parses.push_back(last.parseSeconds);
-        if (tokenizer)
+        if (tokenizer) {
             warmFreshMemory(warmMiB);
-        if (tokenizer && !bench::inChild([&file]() -> long long { return tokenizeOnly(file); }, tokenizerTiming)) {
-            std::fprintf(stderr, "bench_load: the fast reader did not read %s to its end\n", file.c_str());
-            return false;
+            if (!bench::inChild([&file]() -> long long { return tokenizeOnly(file); }, tokenizerTiming)) {
+                std::fprintf(stderr, "bench_load: the fast reader did not read %s to its end\n", file.c_str());
+                return false;
+            }
         }
         auto clock = std::make_unique<StepClock>();
         warmFreshMemory(warmMiB);
@@ -560,7 +548,7 @@ int main(int argc, char** argv)
         std::printf("gzip file:            %.1f MiB (%.1f x)\n", compressedMiB, fileMiB / compressedMiB);
     if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB, tokenizer, parts, warmMiB))
         return 1;
-    const double baseline = currentRssMiB();
+    const double baseline = residentMiB().now;
 
     std::vector<double> loads;
     std::vector<double> analyses;
