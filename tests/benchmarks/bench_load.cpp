@@ -10,6 +10,7 @@
 //   [--tokenizer yes]   (a third child per round: the Chrome fast reader alone)
 //   [--parts yes]   (the build's steps split into their named parts)
 //   [--warm MIB]   (before each child, MIB of memory touched and given back)
+//   [--pause S]   (before each child, S seconds of sleep: every child cold)
 //
 // First, `--repeat` rounds of two child processes each, alternating: the
 // simdjson raw pass over the file (rawpass.h: what a simple program spends
@@ -42,6 +43,13 @@
 // moment ago, and the rounds compare the programs' own work rather than
 // what the host did meanwhile. Without it, the figures are those of a
 // process started cold, as a user's is after a pause.
+//
+// With --pause each child starts that many seconds after the one before
+// ended (before --warm's touch, if both are given): then every child,
+// the raw pass's as much as the load's, meets memory the host took back,
+// as a user's first open after a pause does. Back to back, one child may
+// meet pages the last freed a moment ago and the next not, so the ratio of
+// the best raw pass to the best load compares two different hosts.
 //
 // For a gzip-compressed file the throughput is of the decompressed text
 // (what the file holds), as for a plain one.
@@ -147,7 +155,7 @@ int usage()
 {
     std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] [--gzip yes] | --file FILE) [--repeat K] "
                          "[--reference yes|no] [--cancel yes|no] [--samples yes] [--raw FILE] [--tokenizer yes] "
-                         "[--parts yes] [--warm MIB]\n");
+                         "[--parts yes] [--warm MIB] [--pause SECONDS]\n");
     return 2;
 }
 
@@ -328,10 +336,23 @@ void warmFreshMemory(std::size_t mib)
     munmap(block, bytes);
 }
 
+// What happens before each child starts: see --pause and --warm.
+struct ChildStart {
+    double pauseSeconds = 0;
+    std::size_t warmMiB = 0;
+
+    void operator()() const
+    {
+        if (pauseSeconds > 0)
+            std::this_thread::sleep_for(std::chrono::duration<double>(pauseSeconds));
+        warmFreshMemory(warmMiB);
+    }
+};
+
 // The raw pass and the load in child processes, alternating (see the top),
 // and the tokenizer alone if asked. False if any failed.
 bool againstRawPass(const std::string& file, const std::string& raw, int repeat, double fileMiB, bool tokenizer,
-                    bool parts, std::size_t warmMiB)
+                    bool parts, const ChildStart& beforeChild)
 {
     bench::Timing rawTiming;
     bench::Timing tokenizerTiming;
@@ -341,7 +362,7 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
     std::vector<StepClock> clocks;
     bench::RawPass last;
     for (int k = 0; k < repeat; ++k) {
-        warmFreshMemory(warmMiB);
+        beforeChild();
         const bool rawOk = bench::inChildWithData(
             [&](bench::RawPass& pass) -> long long {
                 pass = bench::rawPass(raw);
@@ -355,14 +376,14 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
         reads.push_back(last.readSeconds);
         parses.push_back(last.parseSeconds);
         if (tokenizer) {
-            warmFreshMemory(warmMiB);
+            beforeChild();
             if (!bench::inChild([&file]() -> long long { return tokenizeOnly(file); }, tokenizerTiming)) {
                 std::fprintf(stderr, "bench_load: the fast reader did not read %s to its end\n", file.c_str());
                 return false;
             }
         }
         auto clock = std::make_unique<StepClock>();
-        warmFreshMemory(warmMiB);
+        beforeChild();
         const bool loadOk = bench::inChildWithData(
             [&](StepClock& c) -> long long {
                 c.startCpu = processCpuSeconds();
@@ -409,11 +430,15 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
     const double rawCpu = bench::median(rawTiming.cpu);
     const double loadWall = bench::median(loadTiming.wall);
     const double loadCpu = bench::median(loadTiming.cpu);
+    if (beforeChild.pauseSeconds > 0 || beforeChild.warmMiB > 0)
+        std::printf("each child:           started %.1f s after the one before ended, after %zu MiB touched and given back\n",
+                    beforeChild.pauseSeconds, beforeChild.warmMiB);
     std::printf("simdjson raw pass:    %.3f s wall, %.3f s CPU (median of %d; read or inflate %.3f s, walk %.3f s; "
-                "%llu events, %llu keys, %.1f MiB of text)\n",
+                "%llu events, %llu keys, %.1f MiB of text; peak RSS %.1f MiB)\n",
                 rawWall, rawCpu, repeat,
                 bench::median(reads), bench::median(parses), static_cast<unsigned long long>(last.events),
-                static_cast<unsigned long long>(last.keys), double(last.textBytes) / (1024.0 * 1024.0));
+                static_cast<unsigned long long>(last.keys), double(last.textBytes) / (1024.0 * 1024.0),
+                bench::median(rawTiming.peakMiB));
     if (tokenizer) {
         const double wall = bench::median(tokenizerTiming.wall);
         const double cpu = bench::median(tokenizerTiming.cpu);
@@ -475,7 +500,7 @@ int main(int argc, char** argv)
     bool cancelPoints = true;
     bool tokenizer = false;
     bool parts = false;
-    std::size_t warmMiB = 0;
+    ChildStart beforeChild;
     std::string raw;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -502,7 +527,9 @@ int main(int argc, char** argv)
         else if (arg == "--parts")
             parts = std::string(argv[++i]) == "yes";
         else if (arg == "--warm")
-            warmMiB = std::strtoull(argv[++i], nullptr, 10);
+            beforeChild.warmMiB = std::strtoull(argv[++i], nullptr, 10);
+        else if (arg == "--pause")
+            beforeChild.pauseSeconds = std::max(0.0, std::atof(argv[++i]));
         else if (arg == "--samples")
             samples = std::string(argv[++i]) == "yes";
         else
@@ -546,7 +573,7 @@ int main(int argc, char** argv)
     const double fileMiB = double(textSize(file)) / (1024.0 * 1024.0);
     if (compressedMiB != fileMiB)
         std::printf("gzip file:            %.1f MiB (%.1f x)\n", compressedMiB, fileMiB / compressedMiB);
-    if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB, tokenizer, parts, warmMiB))
+    if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB, tokenizer, parts, beforeChild))
         return 1;
     const double baseline = residentMiB().now;
 
