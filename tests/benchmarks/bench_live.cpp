@@ -32,7 +32,6 @@
 #include <QStandardPaths>
 
 #include <ctime>
-#include <fstream>
 #include <random>
 
 using namespace runlane;
@@ -53,17 +52,6 @@ double cpuSeconds(clockid_t clock)
     timespec ts{};
     clock_gettime(clock, &ts);
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
-}
-
-double rssMiB(const char* field)
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind(field, 0) == 0)
-            return std::stod(line.substr(std::string(field).size())) / 1024.0;
-    }
-    return 0;
 }
 
 // What an exporter of `procs` procs serves at scrape `step`: the five gauges.
@@ -121,7 +109,7 @@ int main(int argc, char** argv)
     });
     window.liveController()->attach(QUrl(QStringLiteral("http://bench/metrics")), LiveOptions());
     QApplication::processEvents();
-    const double rssBefore = rssMiB("VmRSS:");
+    const double rssBefore = bench::residentMiB().now;
 
     std::mt19937_64 random(19);
     std::vector<double> exec(std::size_t(procs), 0.0);
@@ -167,7 +155,7 @@ int main(int argc, char** argv)
             std::sort(sorted.begin(), sorted.end());
             std::printf("scrape %5d (%zu snapshots): GUI thread p50 %.2f ms, p99 %.2f ms, max %.2f ms (last 600); RSS %.0f MiB, recording %.0f MiB\n",
                         step, kept, sorted[sorted.size() / 2], sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)],
-                        sorted.back(), rssMiB("VmRSS:"),
+                        sorted.back(), bench::residentMiB().now,
                         double(window.liveController()->recording()->memoryBytes()) / 1048576.0);
             std::fflush(stdout);
         }
@@ -236,8 +224,9 @@ int main(int argc, char** argv)
         rows += s->rowCount();
     std::printf("the recording: %zu rows in %zu snapshots, %.2f bytes a row in all\n", rows, recording->snapshotCount(),
                 double(recording->memoryBytes()) / double(std::max<std::size_t>(rows, 1)));
+    const bench::Resident memory = bench::residentMiB();
     std::printf("memory: RSS %.0f MiB (%.0f MiB before the first scrape), peak %.0f MiB; the recording holds %.0f MiB\n",
-                rssMiB("VmRSS:"), rssBefore, rssMiB("VmHWM:"),
+                memory.now, rssBefore, memory.peak,
                 double(window.liveController()->recording()->memoryBytes()) / 1048576.0);
     // The recovery file the window wrote all along (JSON, as File ▸ Save
     // recording… writes): its size, then away with it. Kept, as a closed

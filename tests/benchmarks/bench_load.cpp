@@ -58,6 +58,7 @@
 // that the rank is identical (--reference no skips it), and measures how
 // soon a cancelled load stops.
 
+#include "benchsupport.h"
 #include "chromefastreader.h"
 #include "childrun.h"
 #include "diagnostics.h"
@@ -95,13 +96,6 @@ using namespace runlane;
 
 namespace {
 
-double peakRssMiB()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return double(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
-}
-
 // The size of a file's text: decompressed, for a gzip-compressed one.
 std::int64_t textSize(const std::string& path)
 {
@@ -137,20 +131,6 @@ bool gzipFile(const std::string& from, const std::string& to)
     return ok;
 }
 
-template<typename Fn>
-double seconds(Fn&& fn)
-{
-    const auto start = std::chrono::steady_clock::now();
-    fn();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
-
 int usage()
 {
     std::fprintf(stderr, "Usage: bench_load (--events N [--keep FILE] [--gzip yes] | --file FILE) [--repeat K] "
@@ -182,28 +162,6 @@ struct StepClock {
     double startRssMiB = 0;
 };
 
-// The process's resident and peak resident memory (VmRSS, VmHWM), MiB.
-struct Resident {
-    double now = 0;
-    double peak = 0;
-};
-Resident residentMiB()
-{
-    Resident r;
-    std::FILE* status = std::fopen("/proc/self/status", "r");
-    if (!status)
-        return r;
-    char line[256];
-    while (std::fgets(line, sizeof line, status)) {
-        unsigned long kib = 0;
-        if (std::sscanf(line, "VmRSS: %lu kB", &kib) == 1)
-            r.now = double(kib) / 1024.0;
-        else if (std::sscanf(line, "VmHWM: %lu kB", &kib) == 1)
-            r.peak = double(kib) / 1024.0;
-    }
-    std::fclose(status);
-    return r;
-}
 
 double processCpuSeconds()
 {
@@ -387,7 +345,7 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
         const bool loadOk = bench::inChildWithData(
             [&](StepClock& c) -> long long {
                 c.startCpu = processCpuSeconds();
-                c.startRssMiB = residentMiB().now;
+                c.startRssMiB = bench::residentMiB().now;
                 const auto start = std::chrono::steady_clock::now();
                 const auto since = [start] {
                     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -406,7 +364,7 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
                     s.number = step;
                     s.began = since();
                     s.cpu = processCpuSeconds();
-                    const Resident resident = residentMiB();
+                    const bench::Resident resident = bench::residentMiB();
                     s.rssMiB = resident.now;
                     s.peakMiB = resident.peak;
                     std::snprintf(s.name, sizeof s.name, "%s", name.c_str());
@@ -414,7 +372,7 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
                 const LoadResult result = ProfileLoader::load(QString::fromStdString(file), control);
                 c.end = since();
                 c.endCpu = processCpuSeconds();
-                c.endPeakMiB = residentMiB().peak;
+                c.endPeakMiB = bench::residentMiB().peak;
                 if (!result.ok())
                     std::fprintf(stderr, "bench_load: %s\n", result.error.toString().c_str());
                 return result.ok() ? static_cast<long long>(result.profile->intervalCount()) : -1;
@@ -430,9 +388,10 @@ bool againstRawPass(const std::string& file, const std::string& raw, int repeat,
     const double rawCpu = bench::median(rawTiming.cpu);
     const double loadWall = bench::median(loadTiming.wall);
     const double loadCpu = bench::median(loadTiming.cpu);
-    if (beforeChild.pauseSeconds > 0 || beforeChild.warmMiB > 0)
-        std::printf("each child:           started %.1f s after the one before ended, after %zu MiB touched and given back\n",
-                    beforeChild.pauseSeconds, beforeChild.warmMiB);
+    if (beforeChild.pauseSeconds > 0)
+        std::printf("each child:           started %.1f s after the one before ended\n", beforeChild.pauseSeconds);
+    if (beforeChild.warmMiB > 0)
+        std::printf("each child:           started right after %zu MiB were touched and given back\n", beforeChild.warmMiB);
     std::printf("simdjson raw pass:    %.3f s wall, %.3f s CPU (median of %d; read or inflate %.3f s, walk %.3f s; "
                 "%llu events, %llu keys, %.1f MiB of text; peak RSS %.1f MiB)\n",
                 rawWall, rawCpu, repeat,
@@ -551,7 +510,7 @@ int main(int argc, char** argv)
         }
         std::setvbuf(out, nullptr, _IOFBF, 1 << 20);
         bench::TraceGenerator::Stats stats;
-        const double generate = seconds([&] { stats = bench::TraceGenerator(options).write(out); });
+        const double generate = bench::seconds([&] { stats = bench::TraceGenerator(options).write(out); });
         std::fclose(out);
         std::printf("generated:            %llu events in %.2f s\n", static_cast<unsigned long long>(stats.events),
                     generate);
@@ -560,7 +519,7 @@ int main(int argc, char** argv)
                         static_cast<unsigned long long>(stats.samples));
         if (compress) {
             const std::string gz = file + ".gz";
-            const double took = seconds([&] { compress = gzipFile(file, gz); });
+            const double took = bench::seconds([&] { compress = gzipFile(file, gz); });
             if (!compress) {
                 std::fprintf(stderr, "bench_load: cannot compress %s\n", file.c_str());
                 return 1;
@@ -575,7 +534,7 @@ int main(int argc, char** argv)
         std::printf("gzip file:            %.1f MiB (%.1f x)\n", compressedMiB, fileMiB / compressedMiB);
     if (!againstRawPass(file, raw.empty() ? file : raw, repeat, fileMiB, tokenizer, parts, beforeChild))
         return 1;
-    const double baseline = residentMiB().now;
+    const double baseline = bench::residentMiB().now;
 
     std::vector<double> loads;
     std::vector<double> analyses;
@@ -583,16 +542,16 @@ int main(int argc, char** argv)
     LoadResult result;
     for (int k = 0; k < repeat; ++k) {
         result = LoadResult();
-        loads.push_back(seconds([&] { result = ProfileLoader::load(QString::fromStdString(file)); }));
+        loads.push_back(bench::seconds([&] { result = ProfileLoader::load(QString::fromStdString(file)); }));
         if (!result.ok()) {
             std::fprintf(stderr, "bench_load: %s\n", result.error.toString().c_str());
             return 1;
         }
         const Profile& p = *result.profile;
         std::unique_ptr<MeasurementMetrics> metrics;
-        analyses.push_back(seconds([&] { metrics = std::make_unique<MeasurementMetrics>(p); }));
+        analyses.push_back(bench::seconds([&] { metrics = std::make_unique<MeasurementMetrics>(p); }));
         const TimeRange middle{p.startTime() + p.duration() / 3, p.startTime() + 2 * (p.duration() / 3)};
-        ranges.push_back(seconds([&] {
+        ranges.push_back(bench::seconds([&] {
             const RankTable rank = RankTable::compute(*metrics, middle);
             const UsageSeries series = UsageSeries::compute(p, 0, UsageSeries::defaultBinWidth(p.duration()), 10);
             if (rank.rows().empty() || series.binCount() == 0)
@@ -600,7 +559,7 @@ int main(int argc, char** argv)
         }));
     }
     const Profile& p = *result.profile;
-    const double load = median(loads);
+    const double load = bench::median(loads);
     std::printf("file:                 %.1f MiB\n", fileMiB);
     std::printf("load (median of %d):  %.3f s\n", repeat, load);
     std::printf("throughput:           %.1f MiB/s\n", fileMiB / load);
@@ -610,10 +569,10 @@ int main(int argc, char** argv)
     std::printf("model:                %.1f bytes per interval + %.1f MiB strings\n",
                 double(p.modelMemoryUsage()) / double(std::max<std::size_t>(1, p.intervalCount())),
                 double(p.stringMemoryUsage()) / (1024.0 * 1024.0));
-    std::printf("metrics (exec/total): %.3f s\n", median(analyses));
-    std::printf("range rank + usage:   %.3f s\n", median(ranges));
+    std::printf("metrics (exec/total): %.3f s\n", bench::median(analyses));
+    std::printf("range rank + usage:   %.3f s\n", bench::median(ranges));
     std::printf("RSS before load:      %.1f MiB\n", baseline);
-    std::printf("peak RSS:             %.1f MiB (%.2f x file size)\n", peakRssMiB(), peakRssMiB() / fileMiB);
+    std::printf("peak RSS:             %.1f MiB (%.2f x file size)\n", bench::peakRssMiB(), bench::peakRssMiB() / fileMiB);
     memoryTable(p, fileMiB);
 
     // The fast reader must change nothing: the whole rank and that of the
@@ -631,7 +590,7 @@ int main(int argc, char** argv)
     if (compareReference) {
         qputenv("RUNLANE_JSON", "reference");
         LoadResult reference;
-        const double referenceLoad = seconds([&] { reference = ProfileLoader::load(QString::fromStdString(file)); });
+        const double referenceLoad = bench::seconds([&] { reference = ProfileLoader::load(QString::fromStdString(file)); });
         qunsetenv("RUNLANE_JSON");
         if (!reference.ok()) {
             std::fprintf(stderr, "bench_load: reference path: %s\n", reference.error.toString().c_str());
@@ -669,7 +628,7 @@ int main(int argc, char** argv)
     }
     if (!latencies.empty()) {
         std::printf("cancel latency:       %.1f ms median, %.1f ms max (at %.0f %% of the load), %zu points\n",
-                    median(latencies), *std::max_element(latencies.begin(), latencies.end()), worstAt * 100,
+                    bench::median(latencies), *std::max_element(latencies.begin(), latencies.end()), worstAt * 100,
                     latencies.size());
     }
     return 0;

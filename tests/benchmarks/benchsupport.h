@@ -1,6 +1,6 @@
 #pragma once
 
-// What the load benchmarks share: the clock, the peak memory, and a file
+// What the load benchmarks share: the clock, the memory, and a file
 // loaded K times with the median and every run's time.
 
 #include "profileloader.h"
@@ -21,6 +21,30 @@ inline double peakRssMiB()
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return double(usage.ru_maxrss) / 1024.0; // KiB on Linux
+}
+
+// The process's resident and peak resident memory (VmRSS and VmHWM of
+// /proc/self/status), MiB.
+struct Resident {
+    double now = 0;
+    double peak = 0;
+};
+inline Resident residentMiB()
+{
+    Resident r;
+    std::FILE* status = std::fopen("/proc/self/status", "r");
+    if (!status)
+        return r;
+    char line[256];
+    while (std::fgets(line, sizeof line, status)) {
+        unsigned long kib = 0;
+        if (std::sscanf(line, "VmRSS: %lu kB", &kib) == 1)
+            r.now = double(kib) / 1024.0;
+        else if (std::sscanf(line, "VmHWM: %lu kB", &kib) == 1)
+            r.peak = double(kib) / 1024.0;
+    }
+    std::fclose(status);
+    return r;
 }
 
 template<typename Fn>
