@@ -168,10 +168,13 @@ void ProfileFinisher::resolveSpan()
     struct Span {
         Time lo;
         Time hi;
+        std::size_t open = 0; // times seen open: none, and nothing is left to end
         void see(Time t)
         {
-            if (t == kOpen)
+            if (t == kOpen) {
+                ++open;
                 return;
+            }
             lo = std::min(lo, t);
             hi = std::max(hi, t);
         }
@@ -188,6 +191,7 @@ void ProfileFinisher::resolveSpan()
              })) {
             all.lo = std::min(all.lo, part.lo);
             all.hi = std::max(all.hi, part.hi);
+            all.open += part.open;
         }
     };
     seeAll(m_measurements.size(), [this](std::size_t i, Span& span) {
@@ -221,6 +225,10 @@ void ProfileFinisher::resolveSpan()
     m_profile->m_start = lo;
     m_profile->m_end = hi;
 
+    // Most files close everything they open: then the two passes below,
+    // over both big arrays again, would change nothing.
+    if (all.open == 0)
+        return;
     parallelSlices(m_intervals.size(), [&](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i) {
             if (m_intervals[i].end == kOpen)
