@@ -49,7 +49,7 @@ constexpr std::size_t permutePieceSize(std::size_t bytesPerPosition)
 //    permuteBucketSize), in place (an American flag sort: each bucket's
 //    size is known, a permutation fills each exactly). The writes go to
 //    one slot per bucket, each bucket's next: a few thousand lines, held
-//    in L2;
+//    in L2, each asked for a few slots before it is reached;
 // 2. each bucket, now in the cache, is copied aside and each position
 //    written back at its destination.
 // `check(done)` is called before each 2^20 positions the first pass puts
@@ -64,6 +64,7 @@ void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arra
     constexpr std::size_t kBytes = (sizeof(Index) + ... + sizeof(std::remove_reference_t<decltype(arrays[0])>));
     constexpr std::size_t kBucket = permuteBucketSize(kBytes);
     constexpr std::size_t kCheckEvery = std::size_t(1) << 20;
+    constexpr std::size_t kSlotsAhead = 8; // a bucket's slots ahead: 16 and 32 did no better on 1 M and 4 M shuffled
     const std::size_t count = destination.size();
     auto swapAt = [&](std::size_t a, std::size_t b) {
         using std::swap;
@@ -88,10 +89,19 @@ void permuteInPlace(std::span<Index> destination, Check&& check, Arrays&... arra
                 if (placed++ % kCheckEvery == 0)
                     check(placed - 1);
                 const std::size_t home = std::size_t(destination[p]) / kBucket;
-                if (home == b)
+                if (home == b) {
                     ++p;
-                else
-                    swapAt(p, next[home]++);
+                    continue;
+                }
+                const std::size_t slot = next[home]++;
+                // Each bucket's slots are filled in order, but hundreds
+                // of buckets at once: no hardware prefetcher follows so
+                // many streams, and each swap waited for its slot's lines.
+                if (slot + kSlotsAhead < count) {
+                    __builtin_prefetch(&destination[slot + kSlotsAhead], 1);
+                    (__builtin_prefetch(&arrays[slot + kSlotsAhead], 1), ...);
+                }
+                swapAt(p, slot);
             }
         }
     }
