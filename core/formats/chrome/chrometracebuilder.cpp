@@ -163,11 +163,12 @@ LabelId ChromeTraceBuilder::labelFor(const ChromeEvent& e)
         NameSlot& slot = m_nameSlots[i];
         if (slot.label == kNone) {
             const StringId id = m_builder.intern(name, hash);
-            slot = NameSlot{hash, id, m_builder.label(id)};
+            const std::string_view kept = m_builder.string(id);
+            slot = NameSlot{hash, kept.data(), std::uint32_t(kept.size()), m_builder.label(id)};
             ++m_nameCount;
             return slot.label;
         }
-        if (slot.hash == hash && m_builder.string(slot.name) == name)
+        if (slot.hash == hash && std::string_view(slot.text, slot.size) == name)
             return slot.label;
     }
 }
