@@ -9,6 +9,7 @@
 #include "permuteinplace.h"
 #include "prefetchdistance.h"
 #include "profilebuilder.h"
+#include "trackgrouping.h"
 
 #include <algorithm>
 #include <array>
@@ -254,26 +255,12 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
 {
     const std::size_t n = m_intervals.size();
     const std::size_t trackCount = m_tracks.size();
-    std::vector<IntervalId> begin(trackCount + 1, 0);
-    // Where each track's intervals start in m_intervals if they are
-    // grouped by track (a loader that lays out one thread after another):
-    // then the tracks are sorted where they are, without a copy of them
-    // all (a tenth of a second at 8 million).
-    constexpr IntervalId kUnseen = kNone;
-    std::vector<IntervalId> run(trackCount, kUnseen);
-    bool grouped = true;
-    TrackId current = kNone;
-    for (IntervalId i = 0; i < n; ++i) {
-        const TrackId t = m_measurements[m_intervals[i].measurement].track;
-        ++begin[t + 1];
-        if (t != current) {
-            grouped = grouped && run[t] == kUnseen;
-            run[t] = i;
-            current = t;
-        }
-    }
-    for (std::size_t t = 0; t < trackCount; ++t)
-        begin[t + 1] += begin[t];
+    // Where each track's intervals start if they are grouped by track (a
+    // loader that lays out one thread after another): then the tracks are
+    // sorted where they are, without a copy of them all (a tenth of a
+    // second at 8 million).
+    const TrackGrouping tracks(m_intervals, m_measurements, trackCount);
+    const bool grouped = tracks.grouped();
 
     // Grouped by track in the scratch buffer, which orderMeasurements
     // takes over for its keys: its pages are then resident already.
@@ -284,20 +271,14 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
         byTrack = reinterpret_cast<Interval*>(scratch(n * sizeof(Interval), [&](std::size_t bytes) {
             grouping.at(bytes / sizeof(Interval), 2 * n);
         }));
-        std::vector<IntervalId> cursor(begin.begin(), begin.end() - 1);
-        for (std::size_t i = 0; i < n; ++i) {
-            if ((i & 0xFFFFF) == 0)
-                grouping.at(n + i, 2 * n);
-            const Interval& iv = m_intervals[i];
-            ::new (byTrack + cursor[m_measurements[iv.measurement].track]++) Interval(iv);
-        }
+        tracks.group(m_intervals, byTrack, [&](std::size_t copied) { grouping.at(n + copied, 2 * n); });
         std::vector<Interval>().swap(m_intervals);
     }
     const auto slice = [&](std::size_t t) {
-        const std::size_t size = begin[t + 1] - begin[t];
+        const std::size_t size = tracks.begin(t + 1) - tracks.begin(t);
         if (!grouped)
-            return std::span<Interval>(byTrack + begin[t], size);
-        return size == 0 ? std::span<Interval>() : std::span<Interval>(m_intervals.data() + run[t], size);
+            return std::span<Interval>(byTrack + tracks.begin(t), size);
+        return size == 0 ? std::span<Interval>() : std::span<Interval>(m_intervals.data() + tracks.run(t), size);
     };
 
     // Fresh memory for the final arrays: seconds on the biggest files, on
@@ -319,12 +300,14 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
     std::vector<std::size_t> order(trackCount);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
-                     [&begin](std::size_t a, std::size_t b) { return begin[a + 1] - begin[a] > begin[b + 1] - begin[b]; });
+                     [&tracks](std::size_t a, std::size_t b) {
+                         return tracks.begin(a + 1) - tracks.begin(a) > tracks.begin(b + 1) - tracks.begin(b);
+                     });
     std::vector<IntervalNesting::Log> overlaps(trackCount);
     BuildProgress::Counter laidOut(m_progress, trackCount, "tracks laid out");
     parallelFor(trackCount, [&](std::size_t k) {
         const std::size_t t = order[k];
-        layoutTrack(t, slice(t), begin[t], overlaps[t], cancel);
+        layoutTrack(t, slice(t), tracks.begin(t), overlaps[t], cancel);
         laidOut.done();
     });
     laidOut.finish();
