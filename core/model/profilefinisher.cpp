@@ -271,11 +271,11 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
         byTrack = reinterpret_cast<Interval*>(scratch(n * sizeof(Interval), [&](std::size_t bytes) {
             grouping.at(bytes / sizeof(Interval), 2 * n);
         }));
-        tracks.group(m_intervals, byTrack, [&](std::size_t copied) { grouping.at(n + copied, 2 * n); });
+        tracks.group(byTrack, [&](std::size_t copied) { grouping.at(n + copied, 2 * n); });
         std::vector<Interval>().swap(m_intervals);
     }
     const auto slice = [&](std::size_t t) {
-        const std::size_t size = tracks.begin(t + 1) - tracks.begin(t);
+        const std::size_t size = tracks.count(t);
         if (!grouped)
             return std::span<Interval>(byTrack + tracks.begin(t), size);
         return size == 0 ? std::span<Interval>() : std::span<Interval>(m_intervals.data() + tracks.run(t), size);
@@ -300,9 +300,7 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
     std::vector<std::size_t> order(trackCount);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
-                     [&tracks](std::size_t a, std::size_t b) {
-                         return tracks.begin(a + 1) - tracks.begin(a) > tracks.begin(b + 1) - tracks.begin(b);
-                     });
+                     [&tracks](std::size_t a, std::size_t b) { return tracks.count(a) > tracks.count(b); });
     std::vector<IntervalNesting::Log> overlaps(trackCount);
     BuildProgress::Counter laidOut(m_progress, trackCount, "tracks laid out");
     parallelFor(trackCount, [&](std::size_t k) {

@@ -10,7 +10,7 @@ namespace runlane {
 
 TrackGrouping::TrackGrouping(std::span<const Interval> intervals, std::span<const Measurement> measurements,
                              std::size_t trackCount)
-    : m_measurements(measurements), m_tracks(trackCount)
+    : m_intervals(intervals), m_measurements(measurements)
 {
     const std::size_t n = intervals.size();
     // The counts per slice, slices x tracks, stay below a sixteenth of an
@@ -19,20 +19,20 @@ TrackGrouping::TrackGrouping(std::span<const Interval> intervals, std::span<cons
     const bool split = slices > 1 && slices * trackCount <= n / 16;
     m_slice = split ? kParallelSlice : std::max<std::size_t>(n, 1);
     m_slices = split ? slices : 1;
+    m_begin.assign(trackCount + 1, 0);
     m_cursor.assign(m_slices * trackCount, 0);
     std::vector<IntervalId> first(m_slices * trackCount, kNone);
     // Runs of one track start where the track changes: the intervals are
     // grouped if there are no more runs than tracks that have intervals.
     std::vector<std::size_t> changes(m_slices, 0);
     parallelFor(m_slices, [&](std::size_t s) {
-        const std::size_t from = s * m_slice;
-        const std::size_t to = std::min(n, from + m_slice);
+        const auto [from, to] = sliceOf(s);
         IntervalId* const count = m_cursor.data() + s * trackCount;
         IntervalId* const firstOf = first.data() + s * trackCount;
-        TrackId previous = from == 0 ? kNone : measurements[intervals[from - 1].measurement].track;
+        TrackId previous = from == 0 ? kNone : trackOf(from - 1);
         std::size_t changed = 0;
         for (std::size_t i = from; i < to; ++i) {
-            const TrackId t = measurements[intervals[i].measurement].track;
+            const TrackId t = trackOf(i);
             if (count[t]++ == 0)
                 firstOf[t] = IntervalId(i);
             changed += t != previous ? 1 : 0;
@@ -41,7 +41,6 @@ TrackGrouping::TrackGrouping(std::span<const Interval> intervals, std::span<cons
         changes[s] = changed;
     });
 
-    m_begin.assign(trackCount + 1, 0);
     m_run.assign(trackCount, kNone);
     std::size_t runs = 0;
     for (std::size_t s = 0; s < m_slices; ++s)
@@ -68,24 +67,26 @@ TrackGrouping::TrackGrouping(std::span<const Interval> intervals, std::span<cons
     m_grouped = runs <= tracksWithIntervals;
 }
 
-void TrackGrouping::group(std::span<const Interval> intervals, Interval* out,
-                          const std::function<void(std::size_t)>& copied) const
+void TrackGrouping::group(Interval* out, const std::function<void(std::size_t)>& copied) const
 {
-    const std::size_t n = intervals.size();
+    const std::size_t trackCount = tracks();
     std::atomic<std::size_t> done{0};
     parallelFor(m_slices, [&](std::size_t s) {
-        const std::size_t from = s * m_slice;
-        const std::size_t to = std::min(n, from + m_slice);
-        std::vector<IntervalId> cursor(m_cursor.begin() + std::ptrdiff_t(s * m_tracks),
-                                       m_cursor.begin() + std::ptrdiff_t((s + 1) * m_tracks));
-        for (std::size_t i = from; i < to; ++i) {
-            const Interval& iv = intervals[i];
-            ::new (out + cursor[m_measurements[iv.measurement].track]++) Interval(iv);
-        }
+        const auto [from, to] = sliceOf(s);
+        std::vector<IntervalId> cursor(m_cursor.begin() + std::ptrdiff_t(s * trackCount),
+                                       m_cursor.begin() + std::ptrdiff_t((s + 1) * trackCount));
+        for (std::size_t i = from; i < to; ++i)
+            ::new (out + cursor[trackOf(i)]++) Interval(m_intervals[i]);
         const std::size_t all = done += to - from;
         if (copied)
             copied(all);
     });
+}
+
+std::pair<std::size_t, std::size_t> TrackGrouping::sliceOf(std::size_t s) const
+{
+    const std::size_t from = s * m_slice;
+    return {from, std::min(m_intervals.size(), from + m_slice)};
 }
 
 } // namespace runlane

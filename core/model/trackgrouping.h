@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace runlane {
@@ -26,12 +27,14 @@ class TrackGrouping
 {
 public:
     // Counts `intervals` by track; an interval's track is that of its
-    // measurement, each below `trackCount`.
+    // measurement, each below `trackCount`. Both must outlast this.
     TrackGrouping(std::span<const Interval> intervals, std::span<const Measurement> measurements, std::size_t trackCount);
 
     // Where track t's intervals begin once grouped, t in [0, trackCount];
     // begin(trackCount) is the number of intervals.
     IntervalId begin(std::size_t t) const { return m_begin[t]; }
+    // How many intervals track t has.
+    IntervalId count(std::size_t t) const { return m_begin[t + 1] - m_begin[t]; }
     // Whether each track's intervals already lie in one run; then run(t)
     // is where it starts (for a track with intervals).
     bool grouped() const { return m_grouped; }
@@ -40,12 +43,16 @@ public:
     // Copies the intervals counted into out[0, n), grouped by track. After
     // each slice, on the core that copied it, `copied(done)` says how many
     // intervals all cores have copied so far (for a progress report).
-    void group(std::span<const Interval> intervals, Interval* out,
-               const std::function<void(std::size_t)>& copied = {}) const;
+    void group(Interval* out, const std::function<void(std::size_t)>& copied = {}) const;
 
 private:
+    std::size_t tracks() const { return m_begin.size() - 1; }
+    // Slice s's intervals, [first, second).
+    std::pair<std::size_t, std::size_t> sliceOf(std::size_t s) const;
+    TrackId trackOf(std::size_t i) const { return m_measurements[m_intervals[i].measurement].track; }
+
+    std::span<const Interval> m_intervals;
     std::span<const Measurement> m_measurements;
-    std::size_t m_tracks = 0;
     std::size_t m_slice = 0; // intervals per slice; the last may have fewer
     std::size_t m_slices = 0;
     // Slice s's count of track t's intervals at [s * m_tracks + t]; after

@@ -122,7 +122,7 @@ private Q_SLOTS:
         std::vector<Interval> copy(r.intervals.size());
         std::atomic<std::size_t> reports{0};
         std::atomic<std::size_t> last{0};
-        grouping.group(r.intervals, copy.data(), [&](std::size_t done) {
+        grouping.group(copy.data(), [&](std::size_t done) {
             ++reports;
             std::size_t seen = last.load();
             while (done > seen && !last.compare_exchange_weak(seen, done)) { }
