@@ -506,8 +506,10 @@ private:
                 // A cut event is tolerated as the reference reader
                 // tolerates it: only if nothing but its end is missing. A
                 // syntax error before the cut is the reference reader's to
-                // report (a spliced file once loaded here and failed there).
-                if (!m_skipper.isContainer()
+                // report (a spliced file once loaded here and failed there),
+                // and so is an element that is not an object: the reference
+                // reader refuses it at its first byte, cut or not.
+                if (m_skipper.first() != '{'
                     || !isCutJson(std::string_view(m_buffer.data() + m_elementStart, m_end - m_elementStart)))
                     throw Unsupported();
                 return endWith("truncated file", ChromeJsonReader::cutInsideEvent(m_index + m_pending.size()));

@@ -157,6 +157,13 @@ private Q_SLOTS:
         QTest::newRow("cut inside a nested string") << "[" + x + ",{\"ph\":\"X\",\"args\":{\"u\":[\"fi" << true;
         QTest::newRow("cut inside a literal") << "[" + x + ",{\"ph\":\"X\",\"args\":{\"u\":fal" << true;
         QTest::newRow("bad literal, then cut") << "[" + x + ",{\"ph\":\"X\",\"args\":{\"u\":fals,\"v\":1" << false;
+        // An element that shows it is not an event object before the cut is
+        // an error, not a cut event: the reference reader refuses it at its
+        // first byte (found by fuzz_chrome: "[[{\" {\" t").
+        QTest::newRow("cut inside an array element") << QByteArray("[[{\" {\" t") << false;
+        QTest::newRow("cut inside a later array element") << "[" + x + ",[1,{\"a\"" << false;
+        QTest::newRow("object cut inside an array element") << "{\"traceEvents\":[" + x + ",[[" << false;
+        QTest::newRow("cut right after an array element's bracket") << QByteArray("[[") << false;
         QTest::newRow("trailing data") << "[" + x + "] tail" << true;
         QTest::newRow("escapes in names") << QByteArray("[{\"ph\":\"X\",\"name\":\"a\\\"b\\\\c\\u00e9\\n\",\"ts\":1,\"dur\":1}]") << true;
         QTest::newRow("escaped key") << QByteArray("[{\"p\\u0068\":\"X\",\"name\":\"k\",\"ts\":1,\"dur\":1}]") << true;
