@@ -166,7 +166,7 @@ void Profile::keepMeasurements(std::vector<Measurement>&& measurements, std::siz
                 __builtin_prefetch(&m_intervals[measurements[ahead].intervalRef]);
             const Measurement& m = measurements[id];
             const bool plain = (m.flags & SingleInterval) && !(m.intervalRef & kKeptWhole)
-                && plainCall(m.label, m.intervalRef) == m;
+                && isPlainCall(m);
             m_measurementRefs[id] = plain ? m.intervalRef : kKeptWhole;
             if (wide)
                 m_measurementLabelsWide[id] = m.label;

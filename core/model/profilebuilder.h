@@ -238,6 +238,9 @@ public:
     BuildProgress& buildProgress() { return m_progress; }
 
 private:
+    // addMeasurement's measurement with these flags, written where it
+    // stays (see there).
+    Measurement& pushMeasurement(TrackId track, LabelId label, Time created, MeasurementId creator, std::uint32_t flags);
     void previewIfDue(std::uint64_t eventsRead);
     void emitPreview(std::uint64_t eventsRead);
 
