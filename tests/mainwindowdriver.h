@@ -63,10 +63,13 @@ inline bool settle(MainWindow& window, int timeoutMs = 60000)
 {
     QElapsedTimer timer;
     timer.start();
-    while (window.loader()->isLoading() && timer.elapsed() < timeoutMs)
+    // Until the outcome is given, not only until the worker ends: its
+    // result reaches the event queue a moment after isLoading() turns false.
+    const auto busy = [&window] { return window.loader()->isLoading() || !window.loader()->outcomeGiven(); };
+    while (busy() && timer.elapsed() < timeoutMs)
         QTest::qWait(2);
     QCoreApplication::processEvents();
-    const bool loaded = !window.loader()->isLoading();
+    const bool loaded = !busy();
     window.document()->finishPendingWork();
     // Compare mode: the base's load, the comparison, the call-path diff.
     window.document()->compare()->finishPendingWork();

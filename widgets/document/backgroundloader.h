@@ -44,6 +44,11 @@ public:
     // cancelled. A stop() once the file was read keeps the whole profile.
     void stop();
     bool isLoading() const { return m_watcher.isRunning(); }
+    // The last load's loaded() or failed() was given. isLoading() turns
+    // false a moment before it is: when the worker ends, before its result
+    // reaches this thread's event queue (a test that waited on isLoading()
+    // alone once looked at the window before the profile arrived).
+    bool outcomeGiven() const { return m_ended == m_request; }
     const QString& currentPath() const { return m_path; }
     // Tests: read with `load` instead of ProfileLoader::load (null: that again).
     void setLoadFunction(LoadFunction load) { m_load = std::move(load); }
