@@ -393,6 +393,11 @@ private:
     // trackOf's table: the track of every 4,096th interval.
     static constexpr int kTrackBlockShift = 12;
 
+    // The measurement of the interval `iv` is nested in: a plain call's creator.
+    MeasurementId callerOf(const Interval& iv) const
+    {
+        return iv.parent == kNone ? kNone : m_intervals[iv.parent].measurement;
+    }
     // The plain call of `label` that is the interval `id` (measurement()).
     // isPlainCall compares every field this sets.
     Measurement plainCall(LabelId label, IntervalId id) const
@@ -402,7 +407,7 @@ private:
         m.created = iv.start;
         m.finished = iv.end;
         m.label = label;
-        m.creator = iv.parent == kNone ? kNone : m_intervals[iv.parent].measurement;
+        m.creator = callerOf(iv);
         m.intervalRef = id;
         m.track = trackOf(id);
         m.state = std::uint32_t(FinalState::Completed);
@@ -418,7 +423,7 @@ private:
     {
         const Interval& iv = m_intervals[m.intervalRef];
         return m.created == iv.start && m.finished == iv.end
-            && m.creator == (iv.parent == kNone ? kNone : m_intervals[iv.parent].measurement)
+            && m.creator == callerOf(iv)
             && m.state == std::uint32_t(FinalState::Completed) && m.flags == (SingleInterval | Call)
             && m.track == trackOf(m.intervalRef);
     }
