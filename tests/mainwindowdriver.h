@@ -63,9 +63,10 @@ inline bool settle(MainWindow& window, int timeoutMs = 60000)
 {
     QElapsedTimer timer;
     timer.start();
-    // Until the outcome is given, not only until the worker ends: its
-    // result reaches the event queue a moment after isLoading() turns false.
-    const auto busy = [&window] { return window.loader()->isLoading() || !window.loader()->outcomeGiven(); };
+    // Until the outcome is given (a load under way has not given it), not
+    // only until the worker ends: its result reaches the event queue a
+    // moment after isLoading() turns false.
+    const auto busy = [&window] { return !window.loader()->outcomeGiven(); };
     while (busy() && timer.elapsed() < timeoutMs)
         QTest::qWait(2);
     QCoreApplication::processEvents();
