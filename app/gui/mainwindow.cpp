@@ -17,6 +17,7 @@
 #include "helpdialogs.h"
 #include "icicleview.h"
 #include "imageexporter.h"
+#include "linelabel.h"
 #include "loadcontroller.h"
 #include "noticebar.h"
 #include "profiledocument.h"
@@ -43,7 +44,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
-#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -385,7 +385,8 @@ void MainWindow::buildMenus()
 
 void MainWindow::buildStatusBar()
 {
-    m_statusText = new QLabel(this);
+    m_statusText = new LineLabel(this);
+    m_statusText->setObjectName(QStringLiteral("statusText"));
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("loadProgress"));
     m_progress->setRange(0, 1000);
@@ -583,7 +584,7 @@ void MainWindow::closeProfile()
     m_currentPath.clear();
     m_warnings->clear();
     m_warningsButton->hide();
-    m_statusText->clear();
+    m_statusText->setText(QString());
     updateTitle();
 }
 

@@ -12,7 +12,6 @@
 #include <optional>
 #include <vector>
 
-class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
@@ -26,6 +25,7 @@ class LoadController;
 class BackgroundLoader;
 class CompareController;
 class DropTargets;
+class LineLabel;
 class DetailsPane;
 class FindBar;
 class NoticeBar;
@@ -157,7 +157,7 @@ private:
     AddProfileController* m_addProfile;
     LiveController* m_live = nullptr;
     LoadController* m_load = nullptr;
-    QLabel* m_statusText;
+    LineLabel* m_statusText; // changes on every zoom: never re-lays out the window
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QPushButton* m_warningsButton;

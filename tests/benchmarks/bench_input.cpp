@@ -40,6 +40,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <string>
@@ -50,6 +51,16 @@ using namespace runlane;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The GUI thread's CPU time: what an input costs it, less sensitive than
+// wall time to a busy host (on a shared 2-core machine the wall time of
+// the same build varied 2x within an hour, 2026-12-07).
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
 
 // Notes when each paint event has been handled: the end of a repaint.
 class TimingApplication : public QApplication
@@ -69,17 +80,22 @@ public:
                          std::chrono::duration<double, std::milli>(Clock::now() - start).count());
         if (paint) {
             lastPaint = Clock::now();
+            lastPaintCpu = threadCpuMs();
             ++paints;
             // Where the GUI thread's painting goes, by widget class.
             QObject* owner = receiver;
             while (owner->parent() && owner->objectName() == QLatin1String("qt_scrollarea_viewport"))
                 owner = owner->parent();
             const double ms = std::chrono::duration<double, std::milli>(lastPaint - start).count();
-            paintMs[owner->metaObject()->className()] += ms;
+            // A plain QWidget is named after the widget it is part of.
+            std::string name = owner->metaObject()->className();
+            if (name == "QWidget" && owner->parent())
+                name += std::string(" in ") + owner->parent()->metaObject()->className();
+            paintMs[name] += ms;
             if (trace)
                 std::fprintf(stderr, "  %7.2f ms  paint %-28s %5.2f ms\n",
                              std::chrono::duration<double, std::milli>(start - inputTime).count(),
-                             owner->metaObject()->className(), ms);
+                             name.c_str(), ms);
         }
         return result;
     }
@@ -89,12 +105,14 @@ public:
     Clock::time_point inputTime{};
 
     Clock::time_point lastPaint{};
+    double lastPaintCpu = 0;
     long paints = 0;
 };
 
 struct Measure {
     double first = 0; // ms to the first repaint
     double last = 0; // ms to the last
+    double cpu = 0; // the GUI thread's CPU ms from the input to the last repaint
     long paints = 0;
 };
 
@@ -103,6 +121,7 @@ struct Measure {
 Measure measure(TimingApplication& app, QObject* target, QEvent* input)
 {
     const long before = app.paints;
+    const double cpuStart = threadCpuMs();
     const auto start = Clock::now();
     app.inputTime = start;
     if (app.trace)
@@ -130,6 +149,8 @@ Measure measure(TimingApplication& app, QObject* target, QEvent* input)
             break;
     }
     m.paints = app.paints - before;
+    if (m.paints > 0)
+        m.cpu = app.lastPaintCpu - cpuStart;
     return m;
 }
 
@@ -139,15 +160,17 @@ void report(const char* what, std::vector<Measure> ms)
         std::sort(v.begin(), v.end());
         return v[std::size_t(q * double(v.size() - 1) + 0.5)];
     };
-    std::vector<double> first, last;
+    std::vector<double> first, last, cpu;
     long paints = 0;
     for (const Measure& m : ms) {
         first.push_back(m.first);
         last.push_back(m.last);
+        cpu.push_back(m.cpu);
         paints += m.paints;
     }
-    std::printf("%-22s first repaint median %6.1f ms | last repaint median %6.1f ms, max %6.1f ms | %4.1f paints per input\n",
-                what, at(first, 0.5), at(last, 0.5), at(last, 1.0), double(paints) / double(ms.size()));
+    std::printf("%-22s first repaint median %6.1f ms | last repaint median %6.1f ms, max %6.1f ms | %4.1f paints per input"
+                " | GUI thread CPU median %5.1f ms\n",
+                what, at(first, 0.5), at(last, 0.5), at(last, 1.0), double(paints) / double(ms.size()), at(cpu, 0.5));
 }
 
 void paintTimes(const TimingApplication& app, int inputs)

@@ -1,6 +1,7 @@
 #include "usagechart.h"
 
 #include "colorscheme.h"
+#include "linelabel.h"
 #include "profiledocument.h"
 #include "qstringutf8.h"
 #include "timeaxis.h"
@@ -49,7 +50,7 @@ struct UsageChart::IndexCache {
 UsageChart::UsageChart(ProfileDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_axis(document->axis()), m_view(new UsageChartView(this, m_axis, this)),
       m_trackBox(new QComboBox(this)), m_binBox(new QComboBox(this)), m_topBox(new QSpinBox(this)),
-      m_note(new QLabel(this)), m_debounce(new QTimer(this)), m_stretch(new QTimer(this)),
+      m_note(new LineLabel(this)), m_debounce(new QTimer(this)), m_stretch(new QTimer(this)),
       m_bands(new UsageBands(m_view->chart())),
       m_job(this, [this](ProfileResult<UsageSeries> result) { computed(std::move(result)); })
 {

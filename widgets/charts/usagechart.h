@@ -14,7 +14,6 @@
 
 class QComboBox;
 class QValueAxis;
-class QLabel;
 class QSpinBox;
 class QTimer;
 
@@ -22,6 +21,7 @@ namespace runlane {
 
 class ProfileDocument;
 class TimeAxis;
+class LineLabel;
 class UsageBands;
 class UsageChartView;
 
@@ -127,7 +127,7 @@ private:
     QComboBox* m_trackBox;
     QComboBox* m_binBox;
     QSpinBox* m_topBox;
-    QLabel* m_note;
+    LineLabel* m_note; // changes with a zoom's bin width: never re-lays out the window
     QTimer* m_debounce;
     QTimer* m_stretch; // old bins to a new range, when new ones are late
     UsageBands* m_bands; // owned by the view's chart

@@ -22,9 +22,26 @@ OverviewStrip::OverviewStrip(ProfileDocument* document, QWidget* parent)
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     setCursor(Qt::PointingHandCursor);
     connect(m_axis, &TimeAxis::visibleRangeChanged, this, qOverload<>(&QWidget::update));
-    connect(m_axis, &TimeAxis::boundsChanged, this, qOverload<>(&QWidget::update));
-    connect(m_document, &ProfileDocument::profileChanged, this, qOverload<>(&QWidget::update));
-    connect(m_document, &ProfileDocument::viewModeChanged, this, qOverload<>(&QWidget::update));
+    connect(m_axis, &TimeAxis::boundsChanged, this, &OverviewStrip::dropRows);
+    connect(m_document, &ProfileDocument::profileChanged, this, &OverviewStrip::dropRows);
+    connect(m_document, &ProfileDocument::viewModeChanged, this, &OverviewStrip::dropRows);
+    connect(m_document, &ProfileDocument::colorsChanged, this, &OverviewStrip::dropRows);
+}
+
+void OverviewStrip::dropRows()
+{
+    m_rows = QPixmap();
+    update();
+}
+
+void OverviewStrip::changeEvent(QEvent* event)
+{
+    // The theme's colours, the style's scroll bar width and the font all
+    // change what the rows look like.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange
+        || event->type() == QEvent::FontChange)
+        dropRows();
+    QWidget::changeEvent(event);
 }
 
 QSize OverviewStrip::sizeHint() const
@@ -63,11 +80,25 @@ QRectF OverviewStrip::windowRect() const
 
 void OverviewStrip::paintEvent(QPaintEvent*)
 {
+    const qreal ratio = devicePixelRatioF();
+    if (m_rows.isNull() || m_rows.deviceIndependentSize() != QSizeF(size()) || m_rows.devicePixelRatio() != ratio) {
+        m_rows = QPixmap((QSizeF(size()) * ratio).toSize());
+        m_rows.setDevicePixelRatio(ratio);
+        QPainter rows(&m_rows);
+        paintRows(rows, size());
+    }
     QPainter painter(this);
-    paintContent(painter, size());
+    painter.drawPixmap(0, 0, m_rows);
+    paintWindow(painter, size());
 }
 
 void OverviewStrip::paintContent(QPainter& p, QSize size) const
+{
+    paintRows(p, size);
+    paintWindow(p, size);
+}
+
+void OverviewStrip::paintRows(QPainter& p, QSize size) const
 {
     TimeAxis::paintBackdrop(p, size);
     p.setPen(ColorScheme::grid());
@@ -122,7 +153,14 @@ void OverviewStrip::paintContent(QPainter& p, QSize size) const
                        QColor::fromHsl(int(215 - 200 * double(busy)), 160, int(175 - 60 * double(busy))));
         }
     }
+}
+
+void OverviewStrip::paintWindow(QPainter& p, QSize size) const
+{
+    if (!m_document->hasProfile() || m_document->isAggregated())
+        return;
     // Outside the visible window is dimmed; the window is outlined.
+    const double width = timeWidth();
     const QRectF window = windowRect();
     const QColor dim = ColorScheme::outsideWindow();
     p.fillRect(QRectF(TimeAxis::kGutter, 0, window.left() - TimeAxis::kGutter, size.height()), dim);

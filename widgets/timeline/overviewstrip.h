@@ -2,6 +2,7 @@
 
 #include "profiletypes.h"
 
+#include <QPixmap>
 #include <QWidget>
 
 namespace runlane {
@@ -21,6 +22,7 @@ public:
 
     explicit OverviewStrip(ProfileDocument* document, QWidget* parent = nullptr);
     QSize sizeHint() const override;
+    // The heat rows, then the visible window over them.
     void paintContent(QPainter& painter, QSize size) const;
     // The visible window, in widget coordinates.
     QRectF windowRect() const;
@@ -32,8 +34,15 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    // The whole profile: the same at every zoom.
+    void paintRows(QPainter& painter, QSize size) const;
+    // The visible range: dims the rest, outlines the window.
+    void paintWindow(QPainter& painter, QSize size) const;
+    void dropRows();
+
     double timeWidth() const;
     Time timeAtX(double x) const;
     double xOf(Time t) const;
@@ -42,6 +51,11 @@ private:
     TimeAxis* m_axis;
     bool m_dragging = false;
     Time m_grabOffset = 0;
+    // paintRows at the widget's size, drawn once per profile, size and
+    // colours: a zoom or a pan only paints the window over it (drawing the
+    // rows took 3-7 ms of every wheel notch at 1 M events: a rect per
+    // pixel column and row, and the busiest rows sorted again).
+    QPixmap m_rows;
 };
 
 } // namespace runlane

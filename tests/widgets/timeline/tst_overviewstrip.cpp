@@ -1,5 +1,6 @@
 #include "overviewstrip.h"
 #include "profiledocument.h"
+#include "theme.h"
 #include "timeaxis.h"
 #include "widgettestsupport.h"
 
@@ -8,12 +9,59 @@
 using namespace runlane;
 using namespace runlane::test;
 
-// The overview strip: dragging its window pans the shared axis.
+// The overview strip: dragging its window pans the shared axis; its rows
+// are drawn once and kept until what they show changes.
 class TestOverviewStrip : public QObject
 {
     Q_OBJECT
 
 private Q_SLOTS:
+    // The strip keeps its heat rows between paints. After each change, what
+    // it shows must be what a strip made afresh shows: kept rows that
+    // should have been redrawn (another profile, colours, size) fail this.
+    void afterAChangeItShowsWhatAFreshStripShows_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::newRow("zoom") << QStringLiteral("zoom");
+        QTest::newRow("another profile") << QStringLiteral("profile");
+        QTest::newRow("resized") << QStringLiteral("resize");
+        QTest::newRow("dark theme") << QStringLiteral("theme");
+        QTest::newRow("no profile") << QStringLiteral("none");
+    }
+    void afterAChangeItShowsWhatAFreshStripShows()
+    {
+        QFETCH(QString, change);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(loadedFile(dataPath(QStringLiteral("profiles/fgh-chrome.json"))));
+        OverviewStrip kept(&document);
+        kept.resize(TimeAxis::kGutter + 600, 40);
+        const QImage before = kept.grab().toImage();
+        if (change == QLatin1String("zoom"))
+            axis.setVisibleRange(axis.boundsStart() + (axis.boundsEnd() - axis.boundsStart()) / 3, axis.boundsEnd());
+        else if (change == QLatin1String("profile"))
+            document.setProfile(loadedFile(dataPath(QStringLiteral("profiles/enso-async.json"))));
+        else if (change == QLatin1String("resize"))
+            kept.resize(TimeAxis::kGutter + 300, 40);
+        else if (change == QLatin1String("theme")) {
+            Theme::apply(Theme::Mode::Dark);
+            // What QApplication sends each widget then, once its event loop
+            // runs (a test's does not: it sends nothing).
+            QEvent paletteChange(QEvent::PaletteChange);
+            QCoreApplication::sendEvent(&kept, &paletteChange);
+        }
+        else if (change == QLatin1String("none"))
+            document.setProfile(LoadedProfile());
+        OverviewStrip fresh(&document);
+        fresh.resize(kept.size());
+        const QImage after = kept.grab().toImage();
+        const QImage expected = fresh.grab().toImage();
+        Theme::apply(Theme::Mode::Light);
+        QVERIFY(after != before); // each change shows
+        QCOMPARE(after, expected);
+    }
+
+
     // Found by tst_monkey under UBSan: dragging the window on a profile of
     // 158 years computed `from + span` past 2^63. It stops at the end.
     void draggingTheWindowPastTheEndStopsThere_data()
