@@ -19,6 +19,22 @@ namespace {
 constexpr qint64 ms = 1'000'000;
 constexpr qint64 s = 1'000'000'000;
 
+// Counts the paint events a widget receives.
+class PaintCount : public QObject
+{
+public:
+    explicit PaintCount(QWidget* watched) { watched->installEventFilter(this); }
+    int count = 0;
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++count;
+        return false;
+    }
+};
+
 struct Fixture {
     TimeAxis axis;
     ProfileDocument document{&axis};
@@ -243,6 +259,37 @@ private Q_SLOTS:
         // Late new bins: the old ones follow the axis after 30 ms.
         f.axis.setVisibleRange(30 * ms, 70 * ms);
         QTRY_COMPARE(x->xMin(), double(30 * ms));
+    }
+
+    // New bins that arrive before the window's next paint are painted once:
+    // the repaint the bands ask for through their scene joins the one the
+    // chart asks for. (Sending the scene's queued calls at once, to hurry
+    // them, made it two.)
+    void aZoomPaintsTheChartOnce_data()
+    {
+        QTest::addColumn<int>("from");
+        QTest::addColumn<int>("to");
+        QTest::newRow("zoom in") << 25 << 65;
+        QTest::newRow("pan") << 30 << 70;
+        QTest::newRow("whole profile") << 0 << 100;
+    }
+    void aZoomPaintsTheChartOnce()
+    {
+        QFETCH(int, from);
+        QFETCH(int, to);
+        Fixture f(QStringLiteral("profiles/chronos-overlap.json"), 10 * ms);
+        f.axis.setVisibleRange(10 * ms, 50 * ms); // somewhere else first
+        f.chart.finishPendingWork();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.chart));
+        // Past what the new profile set off: the loop box fits its new
+        // names 20 ms later (QComboBox::AdjustToContents), a repaint too.
+        QTest::qWait(100);
+        PaintCount paints(f.chart.view()->viewport());
+        f.axis.setVisibleRange(from * ms, to * ms);
+        f.chart.finishPendingWork(); // the new bins, before the window's next paint
+        QTRY_VERIFY(paints.count > 0);
+        QTest::qWait(100); // time for a second one
+        QCOMPARE(paints.count, 1);
     }
 
     // Issue 19: a followed live recording's next version is shown, then
