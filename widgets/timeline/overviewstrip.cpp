@@ -5,6 +5,7 @@
 #include "timeaxis.h"
 
 #include <QMouseEvent>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QStyle>
 #include <QWheelEvent>
@@ -80,14 +81,23 @@ QRectF OverviewStrip::windowRect() const
 
 void OverviewStrip::paintEvent(QPaintEvent*)
 {
-    const qreal ratio = devicePixelRatioF();
+    QPainter painter(this);
+    // Where this paint goes: the window, or an image of another scale
+    // (ImageExporter renders the widgets), which gets its rows drawn at
+    // its own scale, not the window's stretched; the window's are kept.
+    // (The engine's device: the painter's own is this widget either way.)
+    const QPaintDevice* target = painter.paintEngine() ? painter.paintEngine()->paintDevice() : nullptr;
+    const qreal ratio = target ? target->devicePixelRatioF() : devicePixelRatioF();
+    if (ratio != devicePixelRatioF()) {
+        paintContent(painter, size());
+        return;
+    }
     if (m_rows.isNull() || m_rows.deviceIndependentSize() != QSizeF(size()) || m_rows.devicePixelRatio() != ratio) {
         m_rows = QPixmap((QSizeF(size()) * ratio).toSize());
         m_rows.setDevicePixelRatio(ratio);
         QPainter rows(&m_rows);
         paintRows(rows, size());
     }
-    QPainter painter(this);
     painter.drawPixmap(0, 0, m_rows);
     paintWindow(painter, size());
 }

@@ -4,6 +4,7 @@
 #include "timeaxis.h"
 #include "widgettestsupport.h"
 
+#include <QPainter>
 #include <QtTest>
 
 using namespace runlane;
@@ -61,6 +62,42 @@ private Q_SLOTS:
         QCOMPARE(after, expected);
     }
 
+
+    // A window exported at another scale (ImageExporter::widget renders the
+    // widgets): the strip's rows are drawn at that scale, as the content
+    // painted straight into such an image is, not the screen's rows
+    // stretched.
+    void aRenderAtAnotherScaleDrawsItsRowsAtThatScale_data()
+    {
+        QTest::addColumn<qreal>("scale");
+        QTest::newRow("2x") << qreal(2);
+        QTest::newRow("1.5x") << qreal(1.5);
+        QTest::newRow("1x") << qreal(1);
+    }
+    void aRenderAtAnotherScaleDrawsItsRowsAtThatScale()
+    {
+        QFETCH(qreal, scale);
+        TimeAxis axis;
+        ProfileDocument document(&axis);
+        document.setProfile(loadedFile(dataPath(QStringLiteral("profiles/enso-async.json"))));
+        OverviewStrip strip(&document);
+        strip.resize(TimeAxis::kGutter + 600, 40);
+        strip.grab(); // the rows kept at the screen's scale
+        auto canvas = [&] {
+            QImage image((QSizeF(strip.size()) * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+            image.setDevicePixelRatio(scale);
+            image.fill(Qt::white);
+            return image;
+        };
+        QImage rendered = canvas();
+        strip.render(&rendered);
+        QImage expected = canvas();
+        {
+            QPainter painter(&expected);
+            strip.paintContent(painter, strip.size());
+        }
+        QCOMPARE(rendered, expected);
+    }
 
     // Found by tst_monkey under UBSan: dragging the window on a profile of
     // 158 years computed `from + span` past 2^63. It stops at the end.
