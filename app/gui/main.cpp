@@ -6,6 +6,7 @@
 #include "icicleview.h"
 #include "livecontroller.h"
 #include "loadcontroller.h"
+#include "backgroundloader.h"
 #include "mainwindow.h"
 
 #include <QApplication>
@@ -100,6 +101,9 @@ struct CommandLine {
     const QCommandLineOption firstFrame{QStringLiteral("report-first-frame"),
                                         QStringLiteral("Print how long the profile took to appear (from the start to "
                                                        "its first painted frame), then quit. For benchmarks.")};
+    const QCommandLineOption noPreviews{QStringLiteral("no-previews"),
+                                        QStringLiteral("Show a file only once it is loaded, not while it loads. With "
+                                                       "--report-first-frame: what the previews cost. For benchmarks.")};
     const QCommandLineOption attach{QStringLiteral("attach"),
                                     QStringLiteral("Follow a running program's Chroprof metrics: an exporter's "
                                                    "http://host:port/metrics or a Prometheus server "
@@ -123,6 +127,7 @@ struct CommandLine {
                                                     "it under its main thread."),
                                      QStringLiteral("[cpuprofile...]"));
         parser.addOption(firstFrame);
+        parser.addOption(noPreviews);
         parser.addOption(attach);
         parser.addOption(interval);
     }
@@ -166,6 +171,8 @@ int main(int argc, char** argv)
     const QCommandLineOption& interval = commandLine.interval;
 
     runlane::MainWindow window;
+    if (parser.isSet(commandLine.noPreviews))
+        window.loader()->setPreviews(false);
     std::unique_ptr<FirstFrameReporter> reporter;
     if (parser.isSet(firstFrame))
         reporter = std::make_unique<FirstFrameReporter>(window, clock);

@@ -48,7 +48,7 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
         return ProfileLoader::load(file, control);
     });
     m_watcher.setFuture(QtConcurrent::run([path, additions = std::move(additions), variant = variant.toStdString(), flags,
-                                           self, request, read]() {
+                                           self, request, read, previews = m_previews]() {
         LoadControl control;
         control.additions = additions;
         control.variant = variant;
@@ -69,7 +69,7 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
         // A file added to the profile on show (File ▸ Add) reads the trace
         // again: a preview of it would replace the whole profile on show
         // with a part of it, until the one with the addition comes.
-        if (additions.empty())
+        if (additions.empty() && previews)
             control.preview = [self, request, flags, path](std::shared_ptr<const Profile> profile) {
                 // The receiver still shows the last one (or it is on its way):
                 // this one is skipped rather than queued behind it, so that what

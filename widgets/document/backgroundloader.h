@@ -50,6 +50,11 @@ public:
     // alone once looked at the window before the profile arrived).
     bool outcomeGiven() const { return m_ended == m_request; }
     const QString& currentPath() const { return m_path; }
+    // Whether the loads from now on hand their previews to the views (the
+    // default): off, the window shows a big file only once it is built, as
+    // before issue 45; for `runlane --no-previews`, which a benchmark
+    // compares with the previews' load to see what they cost the user.
+    void setPreviews(bool on) { m_previews = on; }
     // Tests: read with `load` instead of ProfileLoader::load (null: that again).
     void setLoadFunction(LoadFunction load) { m_load = std::move(load); }
 
@@ -91,6 +96,7 @@ private:
     quint64 m_ended = 0;   // the last request whose loaded() or failed() was given
     QString m_path;
     LoadFunction m_load;
+    bool m_previews = true;
 };
 
 } // namespace runlane

@@ -109,15 +109,20 @@ private Q_SLOTS:
 
     // A load that adds a file to the profile on show (File ▸ Add) reads the
     // trace again: no preview of it replaces the whole profile meanwhile.
+    // Nor does a loader told to show none (runlane --no-previews, what a
+    // benchmark compares the previews' cost with), until told again.
     void previewsOnlyWithoutAdditions_data()
     {
         QTest::addColumn<bool>("adding");
-        QTest::newRow("a file") << false;
-        QTest::newRow("a file with an addition") << true;
+        QTest::addColumn<bool>("previews");
+        QTest::newRow("a file") << false << true;
+        QTest::newRow("a file with an addition") << true << true;
+        QTest::newRow("a file, previews off") << false << false;
     }
     void previewsOnlyWithoutAdditions()
     {
         QFETCH(bool, adding);
+        QFETCH(bool, previews);
         BackgroundLoader loader;
         Recorder recorder(loader);
         bool offered = false;
@@ -128,8 +133,14 @@ private Q_SLOTS:
         std::vector<ProfileAddition> additions;
         if (adding)
             additions.push_back(ProfileAddition{"samples.cpuprofile", std::nullopt});
+        loader.setPreviews(previews);
         loader.load(QStringLiteral("fake.json"), additions);
         QTRY_COMPARE(recorder.events, QStringList{QStringLiteral("loaded 5")});
+        QCOMPARE(offered, !adding && previews);
+        // The setting holds for the loads after it, until changed.
+        loader.setPreviews(true);
+        loader.load(QStringLiteral("fake.json"), additions);
+        QTRY_COMPARE(recorder.events, (QStringList{QStringLiteral("loaded 5"), QStringLiteral("loaded 5")}));
         QCOMPARE(offered, !adding);
     }
 
