@@ -2,11 +2,11 @@
 // opens the bundled demo profile; `runlane TRACE PROFILE...` opens TRACE with
 // the V8 CPU profiles of the same run added to it (File ▸ Add to this
 // profile…, onto the trace's main thread).
+#include "backgroundloader.h"
 #include "hugepagenew.h"
 #include "icicleview.h"
 #include "livecontroller.h"
 #include "loadcontroller.h"
-#include "backgroundloader.h"
 #include "mainwindow.h"
 
 #include <QApplication>
