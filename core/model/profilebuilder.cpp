@@ -65,6 +65,30 @@ void ProfileBuilder::reserve(std::size_t count)
         // Nothing reserved that failed; what was stays.
     } catch (const std::length_error&) {
     }
+    constexpr std::size_t kAheadFrom = std::size_t(16) << 20;
+    if (!m_ahead && AheadPopulator::supported()
+        && m_measurements.capacity() * sizeof(Measurement) + m_intervals.capacity() * sizeof(Interval) >= kAheadFrom) {
+        m_ahead = std::make_unique<AheadPopulator>(2);
+        followArrays();
+    }
+}
+
+void ProfileBuilder::followArrays()
+{
+    m_ahead->follow(0, m_measurements.data(), m_measurements.size() * sizeof(Measurement),
+                    m_measurements.capacity() * sizeof(Measurement));
+    m_ahead->follow(1, m_intervals.data(), m_intervals.size() * sizeof(Interval),
+                    m_intervals.capacity() * sizeof(Interval));
+}
+
+// The arrays' ends as they are now, so that nothing written is given back.
+void ProfileBuilder::releaseAhead()
+{
+    if (!m_ahead)
+        return;
+    followArrays();
+    m_ahead->release();
+    m_ahead.reset();
 }
 
 MeasurementId ProfileBuilder::addMeasurement(TrackId track, LabelId label, Time created, MeasurementId creator,
@@ -169,6 +193,14 @@ bool ProfileBuilder::startPreviews()
 
 static_assert(ProfileBuilder::kBuildSteps == 1 + ProfileFinisher::kSteps);
 
+void ProfileBuilder::onStride(std::uint64_t eventsRead)
+{
+    if (m_ahead)
+        followArrays();
+    if (m_preview)
+        previewIfDue(eventsRead);
+}
+
 void ProfileBuilder::previewIfDue(std::uint64_t eventsRead)
 {
     if (m_preview->due(std::chrono::steady_clock::now()))
@@ -180,6 +212,7 @@ void ProfileBuilder::endOfFile(std::uint64_t eventsRead)
     if (m_preview && m_preview->anyDue())
         emitPreview(eventsRead);
     stopPreviews();
+    releaseAhead();
     m_progress.begin("finishing the events read");
 }
 
@@ -198,6 +231,7 @@ void ProfileBuilder::emitPreview(std::uint64_t eventsRead)
 
 std::shared_ptr<const Profile> ProfileBuilder::build(const std::atomic<bool>* cancel)
 {
+    releaseAhead(); // a format that never said endOfFile
     return ProfileFinisher(std::move(*this)).run(cancel);
 }
 

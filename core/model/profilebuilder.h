@@ -1,5 +1,6 @@
 #pragma once
 
+#include "aheadpopulator.h"
 #include "buildprogress.h"
 #include "flowbinder.h"
 #include "previewcollector.h"
@@ -47,6 +48,9 @@ public:
     // address space until used. A hint: capped at what ids can number, and
     // room the system will not promise (a huge file on a small machine)
     // leaves the vectors to grow as they fill rather than fail the load.
+    // From 16 MiB reserved on, their pages ahead of what is written are
+    // made resident in idle time (AheadPopulator) until endOfFile, for a
+    // streaming format that polls (pollPreview).
     void reserve(std::size_t count);
     std::string_view string(StringId id) const { return m_profile->m_strings.view(id); }
     LabelId label(StringId name, StringId file = kEmptyString, std::int32_t line = 0);
@@ -184,10 +188,13 @@ public:
     PreviewSettings* previewSettings() { return m_preview ? &m_preview->settings() : nullptr; }
     static constexpr std::uint64_t kPreviewPollStride = 4096;
     // `eventsRead`: the events handed to the builder so far.
+    // Also where the pages ahead of the reserved arrays are asked for
+    // (reserve): a streaming format calls it once per event, previews or
+    // not.
     void pollPreview(std::uint64_t eventsRead)
     {
-        if (m_preview && eventsRead % kPreviewPollStride == 0 && eventsRead != 0)
-            previewIfDue(eventsRead);
+        if (eventsRead % kPreviewPollStride == 0 && eventsRead != 0 && (m_preview || m_ahead))
+            onStride(eventsRead);
     }
     // A completed interval the format matched itself (Chrome's B/E pairs,
     // matched for good only at the end): shown in the previews only.
@@ -241,12 +248,17 @@ private:
     // addMeasurement's measurement with these flags, written where it
     // stays (see there).
     Measurement& pushMeasurement(TrackId track, LabelId label, Time created, MeasurementId creator, std::uint32_t flags);
+    void onStride(std::uint64_t eventsRead);
     void previewIfDue(std::uint64_t eventsRead);
+    void followArrays();
+    void releaseAhead();
     void emitPreview(std::uint64_t eventsRead);
 
     std::unique_ptr<Profile> m_profile;
     std::unique_ptr<PreviewSettings> m_previewSettings; // until startPreviews
     std::unique_ptr<PreviewCollector> m_preview;
+    // From a reservation big enough until the end of the read (reserve).
+    std::unique_ptr<AheadPopulator> m_ahead;
     BuildProgress m_progress{nullptr, 0, kBuildSteps};
     std::vector<TrackInfo> m_tracks;
     std::vector<Measurement> m_measurements;

@@ -177,6 +177,8 @@ void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
 {
     if (m_partial)
         m_partial->event(e, index);
+    else
+        m_builder.pollPreview(index); // without previews, for the pages ahead
     if (!e.isObject)
         throw FormatError("expected an event object, found " + e.notObjectText, std::int64_t(index));
     if (!e.hasPh) {
