@@ -6,6 +6,7 @@
 #include "profiledocument.h"
 #include "timeaxis.h"
 #include "usagechart.h"
+#include "workpool.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -197,7 +198,7 @@ void LiveController::prepareNext()
     if (!next)
         return; // made once the one under way is shown
     const QString path = QString::fromStdString(next->source);
-    m_watcher.setFuture(QtConcurrent::run([version = std::move(*next), path] {
+    m_watcher.setFuture(QtConcurrent::run(workPool(), [version = std::move(*next), path] {
         try {
             return LoadedProfile::prepare(LiveRecording::build(version), path);
         } catch (const std::exception& e) { // out of memory: this version is not shown, the last one stays

@@ -3,6 +3,7 @@
 #include "loaderror.h"
 #include "profilebuilder.h"
 #include "profileloader.h"
+#include "workpool.h"
 
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -47,7 +48,7 @@ void BackgroundLoader::load(const QString& path, std::vector<ProfileAddition> ad
     const LoadFunction read = m_load ? m_load : LoadFunction([](const QString& file, const LoadControl& control) {
         return ProfileLoader::load(file, control);
     });
-    m_watcher.setFuture(QtConcurrent::run([path, additions = std::move(additions), variant = variant.toStdString(), flags,
+    m_watcher.setFuture(QtConcurrent::run(workPool(), [path, additions = std::move(additions), variant = variant.toStdString(), flags,
                                            self, request, read, previews = m_previews]() {
         LoadControl control;
         control.additions = additions;

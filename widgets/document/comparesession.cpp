@@ -3,6 +3,7 @@
 #include "baselinereport.h"
 #include "profiledocument.h"
 #include "profileloader.h"
+#include "workpool.h"
 
 #include <QFileInfo>
 #include <QPointer>
@@ -52,7 +53,7 @@ void CompareSession::loadBase(const QStringList& paths)
     const quint64 request = ++m_loadRequest;
     const RunSet::Match match = m_match;
     QPointer<CompareSession> self(this);
-    m_watcher.setFuture(QtConcurrent::run([paths, match, cancel, self, request]() {
+    m_watcher.setFuture(QtConcurrent::run(workPool(), [paths, match, cancel, self, request]() {
         Outcome outcome = loadRuns(paths, match, cancel.get(), [self, request](qint64 done, qint64 total) {
             if (self)
                 QMetaObject::invokeMethod(self, [self, request, done, total] {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "profile.h"
+#include "workpool.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
@@ -42,13 +43,13 @@ public:
     ProfileJob& operator=(const ProfileJob&) = delete;
 
     // Runs `compute(profile)` (returning a shared_ptr<const T>, or throwing)
-    // on the thread pool. Whatever runs already is not waited for: it
+    // on the work pool (workPool). Whatever runs already is not waited for: it
     // finishes on its own and its result is dropped.
     template<typename Compute>
     quint64 start(std::shared_ptr<const Profile> profile, Compute compute)
     {
         const quint64 request = ++m_request;
-        m_watcher.setFuture(QtConcurrent::run([profile = std::move(profile), request, compute]() {
+        m_watcher.setFuture(QtConcurrent::run(workPool(), [profile = std::move(profile), request, compute]() {
             ProfileResult<T> result{profile, request, nullptr};
             try {
                 result.value = compute(*profile);

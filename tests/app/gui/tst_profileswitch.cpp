@@ -17,6 +17,7 @@
 #include "ranktable.h"
 #include "warningspanel.h"
 #include "widgettestsupport.h"
+#include "workpool.h"
 
 #include <QLineEdit>
 #include <QSemaphore>
@@ -270,7 +271,7 @@ private Q_SLOTS:
         window.show();
         const LoadedProfile demo = loadedFile(MainWindow::demoPath());
         const LoadedProfile small = loadedFile(dataPath(QStringLiteral("profiles/fgh-chrome.json")));
-        QThreadPool* pool = QThreadPool::globalInstance();
+        QThreadPool* pool = workPool(); // where the views' jobs run
         const int threads = pool->maxThreadCount();
         pool->setMaxThreadCount(1);
         QSemaphore gate;

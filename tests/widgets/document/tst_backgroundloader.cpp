@@ -1,9 +1,11 @@
 #include "backgroundloader.h"
 #include "profilebuilder.h"
 #include "testsupport.h"
+#include "workpool.h"
 
 #include <QSemaphore>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -168,6 +170,28 @@ private Q_SLOTS:
         finish.release();
         QTRY_COMPARE(recorder.events,
                      (QStringList{QStringLiteral("preview 1"), QStringLiteral("preview 3"), QStringLiteral("loaded 4")}));
+    }
+
+    // A load runs on Runlane's work pool and leaves Qt's global one free:
+    // Qt 6.4's raster paint engine waits on that pool for a big fill, and
+    // the window's paints would wait for the load (workpool.h).
+    void runsOffQtsGlobalPool()
+    {
+        BackgroundLoader loader;
+        Recorder recorder(loader);
+        QSemaphore started, finish;
+        loader.setLoadFunction([&](const QString&, const LoadControl& control) {
+            started.release();
+            waitFor(finish, control);
+            return LoadResult{calls(2), {}};
+        });
+        const int globalBefore = QThreadPool::globalInstance()->activeThreadCount();
+        loader.load(QStringLiteral("fake.json"));
+        QVERIFY(started.tryAcquire(1, 10000));
+        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), globalBefore);
+        QCOMPARE(workPool()->activeThreadCount(), 1);
+        finish.release();
+        QTRY_COMPARE(recorder.events, QStringList{QStringLiteral("loaded 2")});
     }
 
     // A preview on its way when another file is asked for is dropped: only
