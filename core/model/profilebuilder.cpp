@@ -68,8 +68,12 @@ void ProfileBuilder::reserve(std::size_t count)
     constexpr std::size_t kAheadFrom = std::size_t(16) << 20;
     if (!m_ahead && AheadPopulator::supported()
         && m_measurements.capacity() * sizeof(Measurement) + m_intervals.capacity() * sizeof(Interval) >= kAheadFrom) {
-        m_ahead = std::make_unique<AheadPopulator>(2);
-        followArrays();
+        try {
+            m_ahead = std::make_unique<AheadPopulator>(2);
+            followArrays();
+        } catch (const std::exception&) {
+            m_ahead.reset(); // no thread to spare: the writes fault as before
+        }
     }
 }
 

@@ -257,8 +257,6 @@ private:
     std::unique_ptr<Profile> m_profile;
     std::unique_ptr<PreviewSettings> m_previewSettings; // until startPreviews
     std::unique_ptr<PreviewCollector> m_preview;
-    // From a reservation big enough until the end of the read (reserve).
-    std::unique_ptr<AheadPopulator> m_ahead;
     BuildProgress m_progress{nullptr, 0, kBuildSteps};
     std::vector<TrackInfo> m_tracks;
     std::vector<Measurement> m_measurements;
@@ -291,6 +289,10 @@ private:
     std::vector<LabelId> m_bareLabel;
     Time m_spanFrom = kTimeMax;
     Time m_spanTo = kTimeMin;
+    // From a reservation big enough until the end of the read (reserve).
+    // Declared last, so destroyed first: its thread stops before the
+    // arrays it follows are freed.
+    std::unique_ptr<AheadPopulator> m_ahead;
 };
 
 } // namespace runlane
