@@ -115,7 +115,6 @@ void AheadPopulator::run(bool idle)
     sched_param param{};
     if (idle)
         pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
-    constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, which older headers lack
     std::unique_lock lock(m_mutex);
     for (;;) {
         std::size_t index = 0;
@@ -126,7 +125,7 @@ void AheadPopulator::run(bool idle)
             return;
         const std::uintptr_t data = m_arrays[index].data;
         lock.unlock();
-        const bool ok = madvise(reinterpret_cast<void*>(from), to - from, kPopulateWrite) == 0;
+        const bool ok = adviseWholePages(reinterpret_cast<void*>(from), to - from, kPage, kAdvicePopulateWrite);
         lock.lock();
         Array& a = m_arrays[index];
         if (a.data != data)
@@ -157,7 +156,7 @@ void AheadPopulator::release()
     for (Array& a : m_arrays) {
         const std::uintptr_t from = alignUp(a.data + a.used, kPage);
         if (a.data != 0 && a.residentTo > from)
-            madvise(reinterpret_cast<void*>(from), a.residentTo - from, MADV_DONTNEED);
+            adviseWholePages(reinterpret_cast<void*>(from), a.residentTo - from, kPage, MADV_DONTNEED);
         a.residentTo = 0;
     }
 #endif

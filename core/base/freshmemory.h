@@ -26,24 +26,27 @@
 
 namespace runlane {
 
-// madvise(advice) on the whole `page`-sized pages of [data, data + bytes);
-// a failure (an older kernel, another system) changes nothing, and the
-// memory stays as it was.
 // The huge page of x86-64 and arm64 (4 KiB base pages).
 inline constexpr std::uintptr_t kHugePageBytes = std::uintptr_t(2) << 20;
+// MADV_POPULATE_WRITE (Linux 5.14), which older headers lack.
+inline constexpr int kAdvicePopulateWrite = 23;
 
-inline void adviseWholePages(const void* data, std::size_t bytes, std::uintptr_t page, int advice)
+// madvise(advice) on the whole `page`-sized pages of [data, data + bytes).
+// False if the call failed (an older kernel, another system): that changes
+// nothing, and the memory stays as it was. True if there were no whole
+// pages.
+inline bool adviseWholePages(const void* data, std::size_t bytes, std::uintptr_t page, int advice)
 {
 #if defined(__linux__)
     const auto from = (reinterpret_cast<std::uintptr_t>(data) + page - 1) & ~(page - 1);
     const auto to = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(page - 1);
-    if (to > from)
-        madvise(reinterpret_cast<void*>(from), to - from, advice);
+    return to <= from || madvise(reinterpret_cast<void*>(from), to - from, advice) == 0;
 #else
     (void)data;
     (void)bytes;
     (void)page;
     (void)advice;
+    return false;
 #endif
 }
 
@@ -58,11 +61,10 @@ inline void populateForWrite(void* data, std::size_t bytes, const std::function<
 {
     constexpr std::size_t kWorthIt = std::size_t(1) << 20; // below this, the faults are few
     constexpr std::size_t kPiece = 16 * kHugePageBytes;
-    constexpr int kPopulateWrite = 23; // MADV_POPULATE_WRITE, which older headers lack
     if (bytes < kWorthIt)
         return;
     if (bytes < 2 * kPiece) { // one call: a thread is not worth starting
-        adviseWholePages(data, bytes, 4096, kPopulateWrite); // a failure leaves the pages to fault
+        adviseWholePages(data, bytes, 4096, kAdvicePopulateWrite); // a failure leaves the pages to fault
         return;
     }
     auto* const bytesAt = static_cast<std::byte*>(data);
@@ -74,7 +76,7 @@ inline void populateForWrite(void* data, std::size_t bytes, const std::function<
     parallelFor(pieces, [&](std::size_t k) {
         const std::size_t from = k == 0 ? 0 : head + (k - 1) * kPiece;
         const std::size_t to = k == 0 ? head : std::min(bytes, from + kPiece);
-        adviseWholePages(bytesAt + from, to - from, 4096, kPopulateWrite); // a failure leaves the pages to fault
+        adviseWholePages(bytesAt + from, to - from, 4096, kAdvicePopulateWrite); // a failure leaves the pages to fault
         const std::size_t filled = done += to - from;
         if (populated)
             populated(filled);

@@ -37,10 +37,10 @@ public:
     // tasks so far.
     ChromePreviewPairs(ProfileBuilder& builder, std::function<void(TrackInfo&)> nameTrack, Tasks tasks);
 
-    // Every event, before the builder takes it.
+    // Every event, before the builder takes it (and after the builder was
+    // polled for a preview of the events before it).
     void event(const ChromeEvent& e, std::uint64_t index)
     {
-        m_builder.pollPreview(index); // a preview of the events before this one
         m_events = index + 1;
         // Metadata carries a ts of 0 or none, wherever it is written.
         if (e.ts.kind == ChromeEvent::TimeValue::Ok && !(e.ph.size() == 1 && e.ph[0] == 'M')) {

@@ -175,10 +175,11 @@ LabelId ChromeTraceBuilder::labelFor(const ChromeEvent& e)
 
 void ChromeTraceBuilder::addEvent(const ChromeEvent& e, std::uint64_t index)
 {
+    // Previews due (of the events before this one) and the pages ahead of
+    // the builder's arrays, with previews or without.
+    m_builder.pollPreview(index);
     if (m_partial)
         m_partial->event(e, index);
-    else
-        m_builder.pollPreview(index); // without previews, for the pages ahead
     if (!e.isObject)
         throw FormatError("expected an event object, found " + e.notObjectText, std::int64_t(index));
     if (!e.hasPh) {
