@@ -570,8 +570,7 @@ void ChromeTraceBuilder::addTopLevelKey(std::string_view key)
 // with an E named "Asub".
 void ChromeTraceBuilder::matchBeginEnd(Thread& t, const std::function<void(std::size_t)>& matched)
 {
-    std::vector<BeginEnd> events(t.events.begin(), t.events.end());
-    std::deque<BeginEnd>().swap(t.events);
+    std::vector<BeginEnd> events = t.events.take();
     // Events arrive in file order.
     Time latest = kTimeMin;
     bool anyLate = false;

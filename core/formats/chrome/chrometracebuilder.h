@@ -1,5 +1,6 @@
 #pragma once
 
+#include "blocklist.h"
 #include "chromeasynctask.h"
 #include "chromeevent.h"
 #include "chromeflowcollector.h"
@@ -8,7 +9,6 @@
 #include "nodeasynchooks.h"
 #include "profilebuilder.h"
 
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -62,7 +62,7 @@ private:
         // In blocks: a vector's doubling copied every B and E of a thread
         // again and again into fresh memory, on the thread that reads
         // every event. matchBeginEnd takes them into one array.
-        std::deque<BeginEnd> events;
+        BlockList<BeginEnd> events;
     };
     using AsyncEvent = ChromeAsyncEvent;
     using AsyncTask = ChromeAsyncTask;
