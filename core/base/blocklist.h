@@ -5,9 +5,9 @@
 // doubling copies every element again, into fresh memory), and its memory
 // comes in few allocations that grow with it: std::deque's 512-byte nodes,
 // which the Chrome reader kept its B and E events in, made the window's
-// loading thread grow its heap 4 KiB at a time, 14,000 times in a 20 M
-// load, each time with a call that takes the address space's lock for
-// writing while every other thread's page faults wait.
+// loading thread grow its heap 4 KiB at a time, 9,000 to 13,500 times in
+// a 20 M load, each time with a call that takes the address space's lock
+// for writing while every other thread's page faults wait.
 
 #include <algorithm>
 #include <cstddef>
