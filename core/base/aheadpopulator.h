@@ -43,6 +43,14 @@ public:
     // Cheap (a lock, a wake when there is work): call it every few
     // thousand items.
     void follow(std::size_t index, const void* data, std::size_t used, std::size_t capacity);
+    // Array `index` at `data` is written only later, up to `bytes` of its
+    // `capacity` then: its pages below `bytes` are made resident, after
+    // every followed array's pages ahead (a step after the read that will
+    // need as many bytes as an array holds: they are asked for in the
+    // read's idle time instead of after it). They are made resident by
+    // writing them (with zeros), so nothing else may touch the array until
+    // release() or the destructor.
+    void mirror(std::size_t index, const void* data, std::size_t bytes, std::size_t capacity);
     // Stops the thread and gives back the whole pages made resident past
     // each array's end (as last followed) that nothing wrote yet.
     void release();
@@ -59,7 +67,9 @@ private:
         std::size_t capacity = 0;
         std::uintptr_t residentTo = 0; // the pages below it were asked for
         bool refused = false; // the kernel said no: not asked again until it moves
+        bool mirrored = false; // mirror(): resident up to `used`, not ahead of it
     };
+    void set(std::size_t index, const void* data, std::size_t used, std::size_t capacity, bool mirrored);
     void run(bool idle);
     // The next piece to ask for (lock held): {array, from, to}, or none.
     bool nextPiece(std::size_t& index, std::uintptr_t& from, std::uintptr_t& to);

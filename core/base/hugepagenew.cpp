@@ -109,7 +109,7 @@ public:
     void follow(const void* block)
     {
         followMain();
-        if (m_glibcMalloc)
+        if (glibcMalloc())
             followArena(block);
     }
 
@@ -173,10 +173,18 @@ private:
     // The break when last seen: what lies below it is advised, or was
     // there before this began (not ours to advise).
     std::atomic<std::uintptr_t> m_advised{reinterpret_cast<std::uintptr_t>(sbrk(0))};
-    // Blocks are laid out as followArena reads them only if malloc is
-    // glibc's own, not one preloaded in its place (whose blocks are not
-    // ours to read before).
-    const bool m_glibcMalloc = isGlibcMalloc();
+
+public:
+    // Blocks are laid out as followArena and movePages read them only if
+    // malloc is glibc's own, not one preloaded in its place (whose blocks
+    // are not ours to read before).
+    static bool glibcMalloc()
+    {
+        static const bool glibc = isGlibcMalloc();
+        return glibc;
+    }
+
+private:
     static bool isGlibcMalloc()
     {
         using Malloc = void* (*)(std::size_t);
@@ -227,6 +235,37 @@ void stopHugePageAdvice()
 #if RUNLANE_OWN_NEW
     t_advises = false;
     g_followMainHeap = false;
+#endif
+}
+
+std::size_t movePages(void* to, void* from, std::size_t bytes)
+{
+#if RUNLANE_OWN_NEW && defined(__linux__) && defined(__GLIBC__)
+    // glibc's chunk header, the word before a block: IS_MMAPPED, so that
+    // a hole left in `from` is unmapped with it when it is freed, and never
+    // handed out again as heap memory.
+    constexpr std::size_t kIsMmapped = 2;
+    const auto mappedAlone = [](const void* block) {
+        return (reinterpret_cast<std::uintptr_t>(block) & (kHugePageBytes - 1)) == 0
+            && (static_cast<const std::size_t*>(block)[-1] & kIsMmapped) != 0;
+    };
+    const std::size_t whole = bytes & ~std::size_t(kHugePageBytes - 1);
+    if (whole == 0 || !HeapAdvice::glibcMalloc() || !mappedAlone(to) || !mappedAlone(from))
+        return 0;
+    // With both ends on huge pages the kernel moves page-table entries, not
+    // memory: microseconds for a gigabyte.
+    if (mremap(from, whole, whole, MREMAP_MAYMOVE | MREMAP_FIXED, to) == to)
+        return whole;
+    // A move that failed may have unmapped `to`'s range first: map fresh
+    // pages there again, as operator new gave them (nothing wrote them).
+    if (mmap(to, whole, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+        std::abort(); // the address space is not ours to mend
+    return 0;
+#else
+    (void)to;
+    (void)from;
+    (void)bytes;
+    return 0;
 #endif
 }
 

@@ -22,4 +22,19 @@ bool bigAllocationsAdviseHugePages();
 // 122-365 ms to show. The GUI's own blocks are small and not worth it.
 void stopHugePageAdvice();
 
+// Hands the pages of one big block to another, for a step that frees an
+// array and at once allocates one as big: the new array then starts on
+// memory that is resident already instead of fresh memory the kernel
+// zeroes and, on a virtual machine, the host backs again (the 50 M load's
+// final interval array, 1 GB, took about a second of that). Moves the
+// whole 2 MiB pages of [from, from + bytes) to the same offsets of `to`,
+// both blocks of kHugeAllocation or more from operator new that glibc
+// mapped on their own, and returns how many bytes were moved (whole 2 MiB
+// pages, at most `bytes`). 0 when nothing was: another system, another
+// allocator (AddressSanitizer's), blocks from glibc's heaps, or a kernel
+// that refused. What `to` held there is replaced by `from`'s contents;
+// `from`'s moved range is left unmapped, so that the caller frees `from`
+// next and reads nothing of it before.
+std::size_t movePages(void* to, void* from, std::size_t bytes);
+
 } // namespace runlane

@@ -69,10 +69,15 @@ void ProfileBuilder::reserve(std::size_t count)
     if (!m_ahead && AheadPopulator::supported()
         && m_measurements.capacity() * sizeof(Measurement) + m_intervals.capacity() * sizeof(Interval) >= kAheadFrom) {
         try {
-            m_ahead = std::make_unique<AheadPopulator>(2);
+            m_ahead = std::make_unique<AheadPopulator>(3);
+            // Only address space until the populator makes it resident.
+            m_scratchBytes = m_intervals.capacity() * sizeof(Interval);
+            m_scratch.reset(new std::byte[m_scratchBytes]);
             followArrays();
         } catch (const std::exception&) {
             m_ahead.reset(); // no thread to spare: the writes fault as before
+            m_scratch.reset();
+            m_scratchBytes = 0;
         }
     }
 }
@@ -83,6 +88,7 @@ void ProfileBuilder::followArrays()
                     m_measurements.capacity() * sizeof(Measurement));
     m_ahead->follow(1, m_intervals.data(), m_intervals.size() * sizeof(Interval),
                     m_intervals.capacity() * sizeof(Interval));
+    m_ahead->mirror(2, m_scratch.get(), std::min(m_intervals.size() * sizeof(Interval), m_scratchBytes), m_scratchBytes);
 }
 
 // The arrays' ends as they are now, so that nothing written is given back.

@@ -289,6 +289,12 @@ private:
     std::vector<LabelId> m_bareLabel;
     Time m_spanFrom = kTimeMax;
     Time m_spanTo = kTimeMin;
+    // With m_ahead: room for as many intervals as m_intervals has, for
+    // ProfileFinisher to group them by track in (its scratch), made
+    // resident as they come in the read's idle time (AheadPopulator's
+    // mirror) rather than zeroed after the read.
+    std::unique_ptr<std::byte[]> m_scratch;
+    std::size_t m_scratchBytes = 0;
     // From a reservation big enough until the end of the read (reserve).
     // Declared last, so destroyed first: its thread stops before the
     // arrays it follows are freed.

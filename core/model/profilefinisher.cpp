@@ -46,6 +46,8 @@ ProfileFinisher::ProfileFinisher(ProfileBuilder&& builder)
     , m_spanFrom(builder.m_spanFrom)
     , m_spanTo(builder.m_spanTo)
     , m_progress(std::move(builder.m_progress))
+    , m_scratch(std::move(builder.m_scratch))
+    , m_scratchBytes(builder.m_scratchBytes)
 {
     // Step 1, the format's finishing pass, is over (begun or not: reach).
     m_progress.reach(1);
@@ -64,8 +66,15 @@ std::byte* ProfileFinisher::scratch(std::size_t bytes, const std::function<void(
     if (m_scratchBytes < bytes) {
         m_scratch.reset();
         m_scratch.reset(new std::byte[bytes]);
-        populateForWrite(m_scratch.get(), bytes, populated);
         m_scratchBytes = bytes;
+        m_scratchResident = 0;
+    }
+    // The builder's scratch is resident as far as the read got to it
+    // (ProfileBuilder::m_scratch): asking again for those pages costs a
+    // walk of their page tables, not a fault.
+    if (m_scratchResident < bytes) {
+        populateForWrite(m_scratch.get(), bytes, populated);
+        m_scratchResident = bytes;
     }
     return m_scratch.get();
 }
@@ -74,6 +83,7 @@ void ProfileFinisher::releaseScratch()
 {
     m_scratch.reset();
     m_scratchBytes = 0;
+    m_scratchResident = 0;
 }
 
 std::string ProfileFinisher::quotedName(MeasurementId id) const
@@ -272,7 +282,6 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
             grouping.at(bytes / sizeof(Interval), 2 * n);
         }));
         tracks.group(byTrack, [&](std::size_t copied) { grouping.at(n + copied, 2 * n); });
-        std::vector<Interval>().swap(m_intervals);
     }
     const auto slice = [&](std::size_t t) {
         const std::size_t size = tracks.count(t);
@@ -291,7 +300,19 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
         assignFresh(array, size, value, [&](std::size_t bytes) { allocated.at(before + bytes, allocating); });
         before += size * sizeof(array[0]);
     };
-    fresh(m_profile->m_intervals, n, Interval());
+    if (grouped) {
+        // The builder's scratch, resident, would add to the peak beside
+        // the recorded intervals and the final array: orderMeasurements
+        // allocates its own.
+        releaseScratch();
+        fresh(m_profile->m_intervals, n, Interval());
+    } else {
+        // The recorded intervals, copied to byTrack, give the final array
+        // their pages, as many as it needs: the same count of the same type.
+        assignReusing(m_profile->m_intervals, n, Interval(), m_intervals,
+                      [&](std::size_t bytes) { allocated.at(bytes, allocating); });
+        before += n * sizeof(Interval);
+    }
     m_depthOffsets.assign(trackCount, {});
     fresh(m_firstInterval, measurements, kNone);
     fresh(m_lastEnd, measurements, kTimeMin);

@@ -109,8 +109,9 @@ private:
     std::vector<IntervalId> m_firstInterval;
     std::vector<Time> m_lastEnd;
 
-    std::unique_ptr<std::byte[]> m_scratch;
+    std::unique_ptr<std::byte[]> m_scratch; // the builder's, if it had one
     std::size_t m_scratchBytes = 0;
+    std::size_t m_scratchResident = 0; // populated for write by scratch()
 };
 
 } // namespace runlane

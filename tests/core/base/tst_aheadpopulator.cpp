@@ -106,14 +106,21 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("capacity");
         QTest::addColumn<qint64>("from"); // the resident range expected, bytes
         QTest::addColumn<qint64>("to");
+        QTest::addColumn<bool>("mirrored");
         const auto m = [](double mib) { return qint64(mib * double(kMiB)); };
-        QTest::newRow("empty") << m(0) << m(64) << m(0) << m(4);
+        QTest::newRow("empty") << m(0) << m(64) << m(0) << m(4) << false;
         // The huge page the end lies in is the writer's.
-        QTest::newRow("3 MiB and 100 bytes") << m(3) + 100 << m(64) << m(4) << m(7);
-        QTest::newRow("100 MiB: 12 ahead") << m(100) << m(512) << m(100) << m(112);
-        QTest::newRow("near the capacity, its last partial page left") << m(60) << m(62) + 2048 << m(60) << m(62);
-        QTest::newRow("full") << m(32) << m(32) << m(32) << m(32);
-        QTest::newRow("1 GiB: 64 ahead") << m(1024) << m(2048) << m(1024) << m(1088);
+        QTest::newRow("3 MiB and 100 bytes") << m(3) + 100 << m(64) << m(4) << m(7) << false;
+        QTest::newRow("100 MiB: 12 ahead") << m(100) << m(512) << m(100) << m(112) << false;
+        QTest::newRow("near the capacity, its last partial page left") << m(60) << m(62) + 2048 << m(60) << m(62) << false;
+        QTest::newRow("full") << m(32) << m(32) << m(32) << m(32) << false;
+        QTest::newRow("1 GiB: 64 ahead") << m(1024) << m(2048) << m(1024) << m(1088) << false;
+        // A mirror: from its start up to `used`, its last partial page left,
+        // nothing ahead.
+        QTest::newRow("mirror, nothing") << m(0) << m(64) << m(0) << m(0) << true;
+        QTest::newRow("mirror, 3 MiB and 100 bytes") << m(3) + 100 << m(64) << m(0) << m(3) << true;
+        QTest::newRow("mirror, 100 MiB") << m(100) << m(512) << m(0) << m(100) << true;
+        QTest::newRow("mirror past its capacity: up to it") << m(80) << m(40) << m(0) << m(40) << true;
     }
 
     void populatesAhead()
@@ -123,18 +130,41 @@ private Q_SLOTS:
         QFETCH(qint64, capacity);
         QFETCH(qint64, from);
         QFETCH(qint64, to);
+        QFETCH(bool, mirrored);
         const std::size_t span = std::size_t(capacity + 8 * qint64(kMiB)) & ~(kPage - 1);
         Mapping mapping(span);
         QVERIFY(mapping.data);
         const qint64 expected = (to - from) / qint64(kPage);
         {
             AheadPopulator populator(1, kNormalPriority);
-            populator.follow(0, mapping.data, std::size_t(used), std::size_t(capacity));
+            if (mirrored)
+                populator.mirror(0, mapping.data, std::size_t(used), std::size_t(capacity));
+            else
+                populator.follow(0, mapping.data, std::size_t(used), std::size_t(capacity));
             QTRY_COMPARE_WITH_TIMEOUT(resident(mapping.data, 0, span), expected, 10000);
         } // stopped: nothing more is asked for
         QCOMPARE(resident(mapping.data, 0, span), expected);
         if (expected > 0)
             QCOMPARE(resident(mapping.data, std::size_t(from), std::size_t(to)), expected);
+#endif
+    }
+
+    // A mirrored array waits while a followed one has pages to make
+    // resident ahead: the writer's pages come first.
+    void mirrorAfterFollowed()
+    {
+#if defined(__linux__)
+        // One mapping: the followed array's 512 MiB, then the mirror's 64.
+        Mapping mapping(576 * kMiB);
+        QVERIFY(mapping.data);
+        std::byte* const mirrored = mapping.data + 512 * kMiB;
+        AheadPopulator populator(2, kNormalPriority);
+        populator.mirror(1, mirrored, 32 * kMiB, 64 * kMiB);
+        populator.follow(0, mapping.data, 400 * kMiB, 512 * kMiB); // 50 MiB ahead to make resident
+        QTRY_COMPARE_WITH_TIMEOUT(resident(mirrored, 0, 64 * kMiB), qint64(8192), 10000);
+        // By the time the mirror is done, everything ahead of the followed
+        // array's end was.
+        QCOMPARE(resident(mapping.data, 400 * kMiB, 450 * kMiB), qint64(12800));
 #endif
     }
 

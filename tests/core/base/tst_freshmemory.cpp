@@ -61,6 +61,42 @@ private Q_SLOTS:
         QVERIFY(std::adjacent_find(told.begin() + 1, told.end()) == told.end()); // each piece adds
         QCOMPARE(told.back(), bytes);
     }
+
+    // assignReusing fills as assign would whatever the donor holds, and
+    // leaves the donor empty: its pages, where they could be moved, now
+    // hold the array (tst_hugepagenew checks the move itself).
+    void reusesDonor_data()
+    {
+        QTest::addColumn<qint64>("count"); // of 8-byte values
+        QTest::addColumn<qint64>("donorCount"); // of 4-byte values
+        constexpr qint64 kMiB = 1 << 17;
+        QTest::newRow("donor as big, 48 MiB") << 48 * kMiB << 96 * kMiB;
+        QTest::newRow("donor smaller") << 48 * kMiB << 2 * kMiB;
+        QTest::newRow("donor bigger") << 8 * kMiB << 160 * kMiB;
+        QTest::newRow("200 MiB and a value, donor as big") << 200 * kMiB + 1 << 400 * kMiB + 2;
+        QTest::newRow("no donor") << 48 * kMiB << qint64(0);
+        QTest::newRow("none") << qint64(0) << 96 * kMiB;
+        QTest::newRow("small") << qint64(5) << qint64(10);
+    }
+
+    void reusesDonor()
+    {
+        QFETCH(qint64, count);
+        QFETCH(qint64, donorCount);
+        std::vector<std::uint32_t> donor(std::size_t(donorCount), 0xdeadbeefu);
+        std::vector<std::int64_t> values{1, 2, 3};
+        std::size_t last = 0;
+        std::mutex mutex;
+        assignReusing(values, std::size_t(count), std::int64_t(-7), donor, [&](std::size_t done) {
+            const std::lock_guard lock(mutex);
+            last = std::max(last, done);
+        });
+        QCOMPARE(values.size(), std::size_t(count));
+        QCOMPARE(std::size_t(std::count(values.begin(), values.end(), std::int64_t(-7))), std::size_t(count));
+        QCOMPARE(donor.capacity(), std::size_t(0));
+        // What is told counts the moved bytes too: it ends at the whole size.
+        QVERIFY(last == 0 || last == std::size_t(count) * sizeof(std::int64_t));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFreshMemory)

@@ -2,12 +2,18 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 using namespace runlane;
 
@@ -141,6 +147,57 @@ private Q_SLOTS:
         thread.join();
         QVERIFY2(!flags.empty(), "no mapping holds the block");
         QVERIFY2(flags.find(" hg ") != std::string::npos, flags.c_str());
+    }
+
+    // movePages hands a big block's whole huge pages to another with their
+    // contents, resident, and leaves the rest to the caller; blocks it
+    // cannot move (from glibc's heaps, not on a huge page) are left as they
+    // were.
+    void movesWholeHugePages_data()
+    {
+        QTest::addColumn<qint64>("blockBytes");
+        QTest::addColumn<qint64>("bytes");
+        QTest::addColumn<qint64>("moved");
+        constexpr qint64 kMiB = qint64(1) << 20;
+        // Above glibc's highest mmap threshold (32 MiB): mappings of their own.
+        QTest::addRow("40 MiB and 100 bytes") << 40 * kMiB + 100 << 40 * kMiB + 100 << 40 * kMiB;
+        QTest::addRow("the first 5 MiB of 40") << 40 * kMiB << 5 * kMiB << 4 * kMiB;
+        QTest::addRow("less than a huge page") << 40 * kMiB << 2 * kMiB - 1 << qint64(0);
+        QTest::addRow("nothing") << 40 * kMiB << qint64(0) << qint64(0);
+        // Not on a huge page (below kHugeAllocation): left as they are.
+        QTest::addRow("3 MiB blocks") << 3 * kMiB << 3 * kMiB << qint64(0);
+        QTest::addRow("64 KiB blocks") << qint64(64) * 1024 << qint64(64) * 1024 << qint64(0);
+    }
+    void movesWholeHugePages()
+    {
+#if !defined(__GLIBC__)
+        QSKIP("pages are moved with glibc only");
+#else
+        QFETCH(qint64, blockBytes);
+        QFETCH(qint64, bytes);
+        QFETCH(qint64, moved);
+        const std::size_t size = std::size_t(blockBytes);
+        auto* from = static_cast<std::uint32_t*>(::operator new(size));
+        auto* to = static_cast<std::uint32_t*>(::operator new(size));
+        const std::size_t words = size / sizeof(std::uint32_t);
+        for (std::size_t i = 0; i < words; ++i)
+            from[i] = std::uint32_t(i * 2654435761u);
+        std::memset(to, 0xab, size);
+        QCOMPARE(qint64(movePages(to, from, std::size_t(bytes))), moved);
+        ::operator delete(from); // its moved range is unmapped with it
+        const std::size_t movedWords = std::size_t(moved) / sizeof(std::uint32_t);
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < words; ++i)
+            wrong += to[i] != (i < movedWords ? std::uint32_t(i * 2654435761u) : 0xababababu);
+        // Resident where moved: nothing faults on the first read or write.
+        std::vector<unsigned char> resident(std::size_t(moved) / 4096);
+        const bool asked = moved == 0 || mincore(to, std::size_t(moved), resident.data()) == 0;
+        ::operator delete(to);
+        QCOMPARE(wrong, std::size_t(0));
+        QVERIFY(asked);
+        QCOMPARE(std::size_t(std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return r & 1; })),
+                 resident.size());
+#endif
     }
 
     // A thread that stops advising (the window's GUI thread) gets big

@@ -189,6 +189,61 @@ private Q_SLOTS:
         QCOMPARE(namesAt(*p, 0, 1), QStringList{"g"});
     }
 
+    // A reservation big enough brings the finisher a scratch made resident
+    // during the read and the final interval array on the recorded one's
+    // pages (assignReusing): the profile is the one built without them.
+    // 1.5 million intervals of two threads, interleaved (so grouped by
+    // track in the scratch): 36 MB, above glibc's highest mmap threshold,
+    // so that both arrays are mapped alone and the pages move.
+    void reservedBuildIsTheSame()
+    {
+        const auto build = [](bool reserved) {
+            ProfileBuilder b("test");
+            if (reserved)
+                b.reserve(2'000'000);
+            const TrackId threads[2] = {addThread(b, 1, 1), addThread(b, 1, 2)};
+            const LabelId outer = b.label("outer");
+            const LabelId inner = b.label("inner");
+            std::uint32_t order = 0;
+            for (Time i = 0; i < 375'000; ++i) {
+                for (const TrackId t : threads) {
+                    b.addCall(t, outer, 10 * i, 10 * i + 8, order++);
+                    b.addCall(t, inner, 10 * i + 1 + t, 10 * i + 5, order++);
+                }
+            }
+            return b.build();
+        };
+        const auto plain = build(false);
+        const auto reserved = build(true);
+        QCOMPARE(reserved->intervalCount(), std::size_t(1'500'000));
+        QCOMPARE(reserved->measurementCount(), plain->measurementCount());
+        QVERIFY(std::equal(plain->intervals().begin(), plain->intervals().end(), reserved->intervals().begin(),
+                           reserved->intervals().end(), [](const Interval& a, const Interval& b) {
+                               return a.start == b.start && a.end == b.end && a.measurement == b.measurement
+                                   && a.parent == b.parent;
+                           }));
+        for (MeasurementId id = 0; id < plain->measurementCount(); ++id) {
+            if (!(plain->measurement(id) == reserved->measurement(id)))
+                QFAIL(qPrintable(QStringLiteral("measurement %1 differs").arg(id)));
+        }
+        // Laid out by depth and start, each inner call under its outer one.
+        std::size_t wrong = 0;
+        for (TrackId t = 0; t < 2; ++t) {
+            const auto outerCalls = reserved->depthSlice(t, 0);
+            const auto innerCalls = reserved->depthSlice(t, 1);
+            QCOMPARE(outerCalls.size(), std::size_t(375'000));
+            QCOMPARE(innerCalls.size(), std::size_t(375'000));
+            const IntervalId firstOuter = IntervalId(&outerCalls[0] - reserved->intervals().data());
+            for (std::size_t k = 0; k < outerCalls.size(); ++k) {
+                const Time at = 10 * Time(k);
+                wrong += outerCalls[k].start != at || outerCalls[k].end != at + 8 || outerCalls[k].parent != kNone;
+                wrong += innerCalls[k].start != at + 1 + t || innerCalls[k].end != at + 5
+                    || innerCalls[k].parent != firstOuter + k;
+            }
+        }
+        QCOMPARE(wrong, std::size_t(0));
+    }
+
     void creatorOfPendingMeasurement()
     {
         // Created while `parent` runs, first run later: the creator is whoever
