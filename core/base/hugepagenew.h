@@ -31,10 +31,12 @@ void stopHugePageAdvice();
 // both blocks of kHugeAllocation or more from operator new that glibc
 // mapped on their own, and returns how many bytes were moved (whole 2 MiB
 // pages, at most `bytes`). 0 when nothing was: another system, another
-// allocator (AddressSanitizer's), blocks from glibc's heaps, or a kernel
-// that refused. What `to` held there is replaced by `from`'s contents;
-// `from`'s moved range is left unmapped, so that the caller frees `from`
-// next and reads nothing of it before.
+// allocator (AddressSanitizer's), blocks from glibc's heaps (`to` is then
+// left as it was), or a kernel that refused (`to`'s whole pages may then
+// read as zeros: it is meant for a block just allocated). What `to` held
+// there is replaced by `from`'s contents; `from`'s moved range is left
+// unmapped, so that the caller frees `from` next and reads nothing of it
+// before.
 std::size_t movePages(void* to, void* from, std::size_t bytes);
 
 } // namespace runlane

@@ -70,15 +70,17 @@ void ProfileBuilder::reserve(std::size_t count)
         && m_measurements.capacity() * sizeof(Measurement) + m_intervals.capacity() * sizeof(Interval) >= kAheadFrom) {
         try {
             m_ahead = std::make_unique<AheadPopulator>(3);
-            // Only address space until the populator makes it resident.
-            m_scratchBytes = m_intervals.capacity() * sizeof(Interval);
-            m_scratch.reset(new std::byte[m_scratchBytes]);
-            followArrays();
         } catch (const std::exception&) {
-            m_ahead.reset(); // no thread to spare: the writes fault as before
-            m_scratch.reset();
-            m_scratchBytes = 0;
+            return; // no thread to spare: the writes fault as before
         }
+        try {
+            // Only address space until the populator makes it resident.
+            m_scratch.reset(new std::byte[m_intervals.capacity() * sizeof(Interval)]);
+            m_scratchBytes = m_intervals.capacity() * sizeof(Interval);
+        } catch (const std::bad_alloc&) {
+            // Room the system will not promise: the finisher allocates its own.
+        }
+        followArrays();
     }
 }
 
