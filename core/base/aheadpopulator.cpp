@@ -3,6 +3,7 @@
 #include "freshmemory.h"
 
 #include <algorithm>
+#include <utility>
 
 #if defined(__linux__)
 #include <pthread.h>
@@ -59,6 +60,11 @@ std::size_t AheadPopulator::ahead(std::size_t used)
     return alignDown(std::clamp(used / 8, kLeast, kMost), kPiece);
 }
 
+std::size_t AheadPopulator::Array::wanted() const
+{
+    return std::min(capacity, mirrored ? used : used + ahead(used));
+}
+
 void AheadPopulator::follow(std::size_t index, const void* data, std::size_t used, std::size_t capacity)
 {
     set(index, data, used, capacity, false);
@@ -84,7 +90,7 @@ void AheadPopulator::set(std::size_t index, const void* data, std::size_t used, 
         a.used = used;
         a.capacity = capacity;
         a.mirrored = mirrored;
-        work = !a.refused && a.residentTo < at + std::min(capacity, mirrored ? used : used + ahead(used));
+        work = !a.refused && a.residentTo < at + a.wanted();
     }
     if (work)
         m_wake.notify_one();
@@ -95,25 +101,22 @@ bool AheadPopulator::nextPiece(std::size_t& index, std::uintptr_t& from, std::ui
     // The followed array whose resident margin past its end is smallest
     // goes first; a mirrored one only when none has work, from its start.
     bool found = false;
-    bool foundMirrored = false;
-    std::uintptr_t bestMargin = 0;
+    std::pair<bool, std::uintptr_t> best; // {mirrored, margin}: the least goes first
     for (std::size_t i = 0; i < m_arrays.size(); ++i) {
         const Array& a = m_arrays[i];
-        if (a.data == 0 || a.refused || (found && a.mirrored && !foundMirrored))
+        if (a.data == 0 || a.refused)
             continue;
         const std::uintptr_t end = a.data + a.used;
-        const std::uintptr_t limit =
-            alignDown(a.data + std::min(a.capacity, a.mirrored ? a.used : a.used + ahead(a.used)), kPage);
+        const std::uintptr_t limit = alignDown(a.data + a.wanted(), kPage);
         // A followed array's end lies in its writer's huge page (resident
         // already, or about to be).
         const std::uintptr_t start = std::max(a.residentTo, a.mirrored ? alignUp(a.data, kPage) : alignUp(end, kPiece));
         if (start >= limit)
             continue;
-        const std::uintptr_t margin = a.mirrored ? 0 : start - end;
-        if (!found || (foundMirrored && !a.mirrored) || margin < bestMargin) {
+        const std::pair<bool, std::uintptr_t> key(a.mirrored, a.mirrored ? 0 : start - end);
+        if (!found || key < best) {
             found = true;
-            foundMirrored = a.mirrored;
-            bestMargin = margin;
+            best = key;
             index = i;
             from = start;
             to = std::min(limit, alignDown(start, kPiece) + kPiece);

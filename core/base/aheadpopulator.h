@@ -68,6 +68,8 @@ private:
         std::uintptr_t residentTo = 0; // the pages below it were asked for
         bool refused = false; // the kernel said no: not asked again until it moves
         bool mirrored = false; // mirror(): resident up to `used`, not ahead of it
+        // The bytes from `data` on that are to be resident.
+        std::size_t wanted() const;
     };
     void set(std::size_t index, const void* data, std::size_t used, std::size_t capacity, bool mirrored);
     void run(bool idle);

@@ -100,23 +100,19 @@ void assignFresh(std::vector<T>& v, std::size_t n, const std::type_identity_t<T>
 
 // assignFresh on the pages of `donor`, an array the caller is done with:
 // as many of its pages as `v` needs are moved to `v` where the system
-// allows (movePages), the rest is fresh as in assignFresh. `donor` is
-// emptied either way.
+// allows (movePages), the rest is fresh. `donor` is emptied either way.
 template<typename T, typename U>
 void assignReusing(std::vector<T>& v, std::size_t n, const std::type_identity_t<T>& value, std::vector<U>& donor,
                    const std::function<void(std::size_t)>& populated = {})
 {
     std::vector<T>().swap(v);
     v.reserve(n);
-    const std::size_t bytes = n * sizeof(T);
-    const std::size_t moved =
-        n == 0 || donor.capacity() == 0 ? 0 : movePages(v.data(), donor.data(), std::min(bytes, donor.capacity() * sizeof(U)));
+    if (n != 0 && donor.capacity() != 0)
+        movePages(v.data(), donor.data(), std::min(n * sizeof(T), donor.capacity() * sizeof(U)));
     std::vector<U>().swap(donor); // its moved range is unmapped with it
-    populateForWrite(reinterpret_cast<std::byte*>(v.data()) + moved, bytes - moved, [&](std::size_t done) {
-        if (populated)
-            populated(moved + done);
-    });
-    v.assign(n, value);
+    // The moved pages are resident: asking for them again walks their
+    // page tables, it does not fault.
+    assignFresh(v, n, value, populated);
 }
 
 } // namespace runlane

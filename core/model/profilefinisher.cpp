@@ -67,15 +67,11 @@ std::byte* ProfileFinisher::scratch(std::size_t bytes, const std::function<void(
         m_scratch.reset();
         m_scratch.reset(new std::byte[bytes]);
         m_scratchBytes = bytes;
-        m_scratchResident = 0;
     }
-    // The builder's scratch is resident as far as the read got to it
-    // (ProfileBuilder::m_scratch): asking again for those pages costs a
-    // walk of their page tables, not a fault.
-    if (m_scratchResident < bytes) {
-        populateForWrite(m_scratch.get(), bytes, populated);
-        m_scratchResident = bytes;
-    }
+    // Resident already as far as the read (ProfileBuilder::m_scratch) or
+    // an earlier step got to it: asking again for those pages walks their
+    // page tables, it does not fault.
+    populateForWrite(m_scratch.get(), bytes, populated);
     return m_scratch.get();
 }
 
@@ -83,7 +79,6 @@ void ProfileFinisher::releaseScratch()
 {
     m_scratch.reset();
     m_scratchBytes = 0;
-    m_scratchResident = 0;
 }
 
 std::string ProfileFinisher::quotedName(MeasurementId id) const

@@ -111,7 +111,6 @@ private:
 
     std::unique_ptr<std::byte[]> m_scratch; // the builder's, if it had one
     std::size_t m_scratchBytes = 0;
-    std::size_t m_scratchResident = 0; // populated for write by scratch()
 };
 
 } // namespace runlane
