@@ -70,6 +70,26 @@ install_packages() {
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
+# need_space GIB WHAT DIR...: stop at once, and say why, where a build would
+# fill the disk: a full disk showed up as the linker's "Bus error" a quarter
+# of an hour into CI. GIB is what WHAT leaves in the DIRs from scratch
+# (docs/CONTRIBUTING.md, "Disk"); what they hold already counts as built.
+need_space() {
+    local gib=$1 what=$2 probe=$3 dir built=0 have
+    shift 2
+    for dir in "$@"; do
+        [ -d "$dir" ] && built=$((built + $(du -sk "$dir" 2>/dev/null | cut -f1)))
+    done
+    while [ ! -d "$probe" ]; do probe=$(dirname "$probe"); done
+    have=$(df -Pk "$probe" | awk 'NR == 2 { print $4 }')
+    if [ $((gib * 1024 * 1024 - built)) -gt "$have" ]; then
+        echo "quickstart: $what needs about $gib GiB in $*; $((built / 1024)) MiB of it are there," \
+            "and $((have / 1024)) MiB are free on the disk that holds them. Free some space or pick another" \
+            "directory with RUNLANE_BUILD_DIR." >&2
+        exit 1
+    fi
+}
+
 # configure DIR [-DOPTION=VALUE...]: every option of the project is given,
 # so that none keeps a value an earlier configure left in DIR's cache (a
 # RUNLANE_BUILD_GUI=OFF there once dropped every viewer test unnoticed).
@@ -97,6 +117,7 @@ configure_normal() {
 case "$mode" in
 run)
     install_packages
+    need_space 1 "building runlane and runlane-cli" "$build"
     configure_normal
     # The two programs only, not the tests and benchmarks.
     cmake --build "$build" --parallel "$(nproc)" --target runlane runlane-cli
@@ -114,6 +135,7 @@ run)
     ;;
 test)
     install_packages "${server_packages[@]}"
+    need_space 4 "building everything" "$build"
     configure_normal
     cmake --build "$build" --parallel "$(nproc)"
     (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)")
@@ -126,6 +148,7 @@ check)
     # included). Line tables are all a sanitizer's report needs: full debug
     # info made this build (with ASan) the longest step of the suite.
     sanitize=$build-sanitize
+    need_space 6 "the sanitizer build and the fuzz targets' build" "$sanitize" "$build-fuzz"
     CC=clang CXX=clang++ configure "$sanitize" -DRUNLANE_BUILD_GUI=ON -DRUNLANE_BUILD_TESTS=ON \
         -DRUNLANE_BUILD_BENCHMARKS=OFF -DRUNLANE_SANITIZE=ON -DRUNLANE_FUZZ=OFF \
         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
