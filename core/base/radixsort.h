@@ -36,10 +36,15 @@ struct RadixItem {
 };
 static_assert(sizeof(RadixItem) == 12);
 
+// radixSort's `cores` when it may use all of them (at most eight).
+inline constexpr std::size_t kRadixEveryCore = 8;
+
 // Sorts `items` by key, equal keys in their order (stable), using `buffer`
 // (as long as `items`) as the other array of each pass. Returns the array
 // that holds the result: `items` or `buffer`. `check(passesDone, passes)`
 // is called before each pass (a cancel, how far it is), on this thread.
+// `cores`: at most this many (1: all on this thread, for a caller that
+// sorts several arrays side by side on the cores already).
 //
 // A pass per digit of up to kMaxDigitBits bits: the bits that differ among
 // the keys are cut into as few digits as that allows, of equal widths, and
@@ -49,21 +54,26 @@ static_assert(sizeof(RadixItem) == 12);
 // load's build, then 11-16); a bucket count of 4,096 keeps each part's
 // counts in L1 and the lines it scatters to in L2.
 template<typename Check>
-std::span<RadixItem> radixSort(std::span<RadixItem> items, std::span<RadixItem> buffer, Check&& check)
+std::span<RadixItem> radixSort(std::span<RadixItem> items, std::span<RadixItem> buffer, Check&& check,
+                               std::size_t cores = kRadixEveryCore)
 {
     constexpr int kMaxDigitBits = 12;
     const std::size_t n = items.size();
     std::uint64_t differing = 0;
     if (n > 0) {
         const std::uint64_t first = items[0].key();
-        const std::vector<std::uint64_t> parts = parallelSlices(n, [&](std::size_t from, std::size_t to) {
+        const auto differingIn = [&](std::size_t from, std::size_t to) {
             std::uint64_t bits = 0;
             for (std::size_t i = from; i < to; ++i)
                 bits |= items[i].key() ^ first;
             return bits;
-        });
-        for (const std::uint64_t bits : parts)
-            differing |= bits;
+        };
+        if (cores <= 1) {
+            differing = differingIn(0, n);
+        } else {
+            for (const std::uint64_t bits : parallelSlices(n, differingIn))
+                differing |= bits;
+        }
     }
     // The digits: [shift, shift + width) for each shift, over the differing
     // bits' span.
@@ -81,8 +91,8 @@ std::span<RadixItem> radixSort(std::span<RadixItem> items, std::span<RadixItem> 
     const auto digitOf = [mask](const RadixItem& item, int shift) { return std::size_t((item.key() >> shift) & mask); };
     // Each part of the array is counted and scattered by one core; parts
     // in order, each scattered in its order, keep the sort stable.
-    const std::size_t cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
-    const std::size_t parts = std::clamp<std::size_t>(n / kParallelSlice, 1, cores);
+    const std::size_t machine = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kRadixEveryCore);
+    const std::size_t parts = std::clamp<std::size_t>(n / kParallelSlice, 1, std::clamp<std::size_t>(cores, 1, machine));
     const auto partBegin = [n, parts](std::size_t p) { return n * p / parts; };
     std::vector<std::vector<std::size_t>> counts(parts, std::vector<std::size_t>(buckets));
     std::span<RadixItem> from = items;

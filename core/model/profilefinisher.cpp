@@ -1,9 +1,9 @@
 #include "profilefinisher.h"
 
-#include "cancellableless.h"
 #include "creationorder.h"
 #include "freshmemory.h"
 #include "hugepages.h"
+#include "intervalorder.h"
 #include "loaderror.h"
 #include "parallel.h"
 #include "permuteinplace.h"
@@ -348,13 +348,7 @@ void ProfileFinisher::layoutTrack(std::size_t t, std::span<Interval> slice, Inte
                                  const std::atomic<bool>* cancel)
 {
     checkCancel(cancel);
-    std::sort(slice.begin(), slice.end(), CancellableLess(cancel, [](const Interval& a, const Interval& b) {
-                  if (a.start != b.start)
-                      return a.start < b.start;
-                  if (a.end != b.end)
-                      return a.end > b.end;
-                  return a.parent < b.parent; // the order given by the loader
-              }));
+    IntervalOrder::sort(slice, cancel);
     checkCancel(cancel);
     std::vector<std::uint32_t> parent;
     std::vector<std::uint32_t> depth;

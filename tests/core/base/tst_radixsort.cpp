@@ -24,27 +24,34 @@ private Q_SLOTS:
         QTest::addColumn<QString>("shape");
         QTest::addColumn<int>("count");
         QTest::addColumn<int>("passes"); // the bytes that differ; -1: not fixed by the shape
+        QTest::addColumn<int>("cores");
+        const int every = int(kRadixEveryCore);
         // 200,001: more than one part per core (kParallelSlice), parts of
         // unequal sizes.
         for (const int count : {0, 1, 2, 3, 1000, 200'001}) {
             // Below a thousand random keys may happen to share a digit.
             const auto many = [count](int passes) { return count >= 1000 ? passes : -1; };
             // 64 bits: six digits of 11.
-            QTest::addRow("random, %d", count) << "random" << count << many(6);
-            QTest::addRow("few keys, %d", count) << "few" << count << many(1);
-            QTest::addRow("the top byte only, %d", count) << "top" << count << many(1);
-            QTest::addRow("all equal, %d", count) << "equal" << count << 0;
-            QTest::addRow("sorted, %d", count) << "sorted" << count << -1;
-            QTest::addRow("reversed, %d", count) << "reversed" << count << -1;
+            QTest::addRow("random, %d", count) << "random" << count << many(6) << every;
+            QTest::addRow("few keys, %d", count) << "few" << count << many(1) << every;
+            QTest::addRow("the top byte only, %d", count) << "top" << count << many(1) << every;
+            QTest::addRow("all equal, %d", count) << "equal" << count << 0 << every;
+            QTest::addRow("sorted, %d", count) << "sorted" << count << -1 << every;
+            QTest::addRow("reversed, %d", count) << "reversed" << count << -1 << every;
             // Bits 8-50 differ: four digits of 11 bits, of which only the
             // first and the last hold a differing bit.
-            QTest::addRow("bytes 1 and 6, %d", count) << "bytes16" << count << many(2);
+            QTest::addRow("bytes 1 and 6, %d", count) << "bytes16" << count << many(2) << every;
             // A load's creation keys: times in the low 36 bits, three
             // digits of 12; 12 bits in one digit, 13 in two.
-            QTest::addRow("36 bits, %d", count) << "bits36" << count << many(3);
-            QTest::addRow("12 bits, %d", count) << "bits12" << count << many(1);
-            QTest::addRow("13 bits, %d", count) << "bits13" << count << many(2);
+            QTest::addRow("36 bits, %d", count) << "bits36" << count << many(3) << every;
+            QTest::addRow("12 bits, %d", count) << "bits12" << count << many(1) << every;
+            QTest::addRow("13 bits, %d", count) << "bits13" << count << many(2) << every;
         }
+        // On the caller's thread alone (IntervalOrder, which sorts tracks
+        // side by side): the same result from one part.
+        QTest::newRow("random, 200001, one core") << "random" << 200'001 << 6 << 1;
+        QTest::newRow("36 bits, 200001, one core") << "bits36" << 200'001 << 3 << 1;
+        QTest::newRow("few keys, 200001, one core") << "few" << 200'001 << 1 << 1;
     }
 
     void asAStableSortWould()
@@ -52,6 +59,7 @@ private Q_SLOTS:
         QFETCH(QString, shape);
         QFETCH(int, count);
         QFETCH(int, passes);
+        QFETCH(int, cores);
         const std::size_t n = std::size_t(count);
         std::mt19937_64 random(45);
         std::vector<RadixItem> items(n);
@@ -87,7 +95,7 @@ private Q_SLOTS:
         std::vector<std::pair<std::size_t, std::size_t>> checks;
         const std::span<RadixItem> sorted = radixSort(std::span(items), std::span(buffer), [&](std::size_t done, std::size_t total) {
             checks.emplace_back(done, total);
-        });
+        }, std::size_t(cores));
         QCOMPARE(sorted.size(), n);
         QVERIFY(sorted.data() == items.data() || sorted.data() == buffer.data());
         for (std::size_t i = 0; i < n; ++i) {
