@@ -143,8 +143,7 @@ CriticalPathSummary CriticalPathSummary::compute(const CriticalPath& path, std::
     };
     out.m_tasks.reserve(tasks.size());
     for (std::size_t i = 0; i < tasks.size(); ++i) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            throw LoadCancelled();
+        throwIfCancelled(cancel);
         if (progress && (i & 255) == 0)
             progress(i, tasks.size());
         const MeasurementId id = tasks[i];

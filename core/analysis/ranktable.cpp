@@ -248,10 +248,7 @@ RankTable RankTable::compute(const MeasurementMetrics& metrics, std::optional<Ti
                              const std::atomic<bool>* cancel, Distributions distributions)
 {
     const bool walls = distributions == Distributions::ExecAndWall;
-    const std::function<void()> checkCancel = [cancel] {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            throw LoadCancelled();
-    };
+    const std::function<void()> checkCancel = [cancel] { throwIfCancelled(cancel); };
     const Profile& profile = metrics.profile();
     if (profile.measurementCount() == 0 && !profile.snapshots().empty())
         return fromSnapshots(profile, range);

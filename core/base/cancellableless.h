@@ -32,8 +32,7 @@ public:
     bool operator()(const T& a, const T& b) const
     {
         if ((++t_calls & (kComparisonsPerCheck - 1)) == 0) [[unlikely]] {
-            if (m_cancel && m_cancel->load(std::memory_order_relaxed))
-                throw LoadCancelled();
+            throwIfCancelled(m_cancel);
             if (m_tick)
                 (*m_tick)();
         }

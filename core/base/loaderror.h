@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -68,5 +69,12 @@ class LoadCancelled : public std::exception
 public:
     const char* what() const noexcept override { return "loading was cancelled"; }
 };
+
+// Throws LoadCancelled once `cancel` (if given) is set.
+inline void throwIfCancelled(const std::atomic<bool>* cancel)
+{
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        throw LoadCancelled();
+}
 
 } // namespace runlane

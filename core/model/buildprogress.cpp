@@ -13,8 +13,7 @@ BuildProgress::BuildProgress(Report report, int done, int steps) : m_report(std:
 
 void BuildProgress::stopIfCancelled() const
 {
-    if (m_cancel && m_cancel->load(std::memory_order_relaxed))
-        throw LoadCancelled();
+    throwIfCancelled(m_cancel);
 }
 
 void BuildProgress::begin(const char* what)

@@ -27,13 +27,6 @@ void IntervalOrder::byRadix(std::span<Interval> intervals, const std::atomic<boo
     const std::size_t n = intervals.size();
     if (n < 2)
         return;
-    const auto check = [cancel] {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            throw LoadCancelled();
-    };
-    Time first = intervals[0].start;
-    for (const Interval& iv : intervals)
-        first = std::min(first, iv.start);
     // One allocation: the radix sort's two arrays, then, once the order is
     // read off them, the intervals in that order over both (24 bytes an
     // interval, as the two arrays' 12 each), and the order after them.
@@ -42,10 +35,13 @@ void IntervalOrder::byRadix(std::span<Interval> intervals, const std::atomic<boo
     const std::span<RadixItem> items(reinterpret_cast<RadixItem*>(scratch.get()), n);
     const std::span<RadixItem> buffer(items.data() + n, n);
     auto* const order = reinterpret_cast<IntervalId*>(scratch.get() + n * sizeof(Interval));
+    // The start with its sign bit flipped orders as the start does; radixSort
+    // passes only over the bits in which the keys differ.
+    constexpr std::uint64_t kSign = std::uint64_t(1) << 63;
     for (std::size_t i = 0; i < n; ++i)
-        items[i] = RadixItem::of(std::uint64_t(intervals[i].start) - std::uint64_t(first), IntervalId(i));
+        items[i] = RadixItem::of(std::uint64_t(intervals[i].start) ^ kSign, IntervalId(i));
     // On this thread: the finisher lays out tracks on every core already.
-    const std::span<RadixItem> sorted = radixSort(items, buffer, [&check](std::size_t, std::size_t) { check(); }, 1);
+    const std::span<RadixItem> sorted = radixSort(items, buffer, [cancel](std::size_t, std::size_t) { throwIfCancelled(cancel); }, 1);
     for (std::size_t k = 0; k < n;) {
         std::size_t end = k + 1;
         while (end < n && sorted[end].key() == sorted[k].key())

@@ -55,12 +55,6 @@ ProfileFinisher::ProfileFinisher(ProfileBuilder&& builder)
 
 ProfileFinisher::~ProfileFinisher() = default;
 
-void ProfileFinisher::checkCancel(const std::atomic<bool>* cancel)
-{
-    if (cancel && cancel->load(std::memory_order_relaxed))
-        throw LoadCancelled();
-}
-
 std::byte* ProfileFinisher::scratch(std::size_t bytes, const std::function<void(std::size_t)>& populated)
 {
     if (m_scratchBytes < bytes) {
@@ -347,9 +341,9 @@ void ProfileFinisher::layoutIntervals(const std::atomic<bool>* cancel)
 void ProfileFinisher::layoutTrack(std::size_t t, std::span<Interval> slice, IntervalId begin, IntervalNesting::Log& overlaps,
                                  const std::atomic<bool>* cancel)
 {
-    checkCancel(cancel);
+    throwIfCancelled(cancel);
     IntervalOrder::sort(slice, cancel);
-    checkCancel(cancel);
+    throwIfCancelled(cancel);
     std::vector<std::uint32_t> parent;
     std::vector<std::uint32_t> depth;
     assignFresh(parent, slice.size(), kNone);
@@ -361,7 +355,7 @@ void ProfileFinisher::layoutTrack(std::size_t t, std::span<Interval> slice, Inte
         nesting.async(slice);
     else
         nesting.thread(slice);
-    checkCancel(cancel);
+    throwIfCancelled(cancel);
 
     // Counting sort by depth keeps start order within each depth.
     std::uint32_t depthCount = 0;
@@ -599,7 +593,7 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     // memory.
     auto slicesOf = [cancel](std::size_t n, auto&& fn) {
         parallelSlices(n, [&](std::size_t from, std::size_t to) {
-            checkCancel(cancel);
+            throwIfCancelled(cancel);
             fn(from, to);
         });
     };
@@ -635,7 +629,7 @@ void ProfileFinisher::orderMeasurements(const std::atomic<bool>* cancel)
     permuteInPlace(
         std::span<MeasurementId>(newId),
         [cancel, &moving, count](std::size_t done) {
-            checkCancel(cancel);
+            throwIfCancelled(cancel);
             moving.at(done, 2 * count);
         },
         m_measurements, m_firstInterval);

@@ -75,7 +75,6 @@ private:
     // A measurement's name as its warnings quote it.
     std::string quotedName(MeasurementId id) const;
     Diagnostics& diagnostics() { return m_profile->m_diagnostics; }
-    static void checkCancel(const std::atomic<bool>* cancel);
     // A buffer of at least `bytes`, resident: layoutIntervals groups the
     // intervals by track in it, then orderMeasurements sorts its keys there,
     // so that the second finds its pages already faulted in.

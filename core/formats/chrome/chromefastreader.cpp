@@ -286,10 +286,8 @@ private:
         // blocks: 42 ms against 15 ms), and where the kept bytes fell at
         // the buffer's start, a load's reads met that case by chance: one
         // load in 15 spent 9 ms more reading.
-        const std::int64_t next = m_fileOffset + std::int64_t(m_end); // the read's first byte in the file
-        const auto base = std::int64_t(reinterpret_cast<std::uintptr_t>(m_buffer.data()) % kReadAlignment);
-        const auto page = std::int64_t(kReadAlignment);
-        const auto to = std::size_t(((next - std::int64_t(kept) - base) % page + page) % page);
+        const auto next = std::uint64_t(m_fileOffset) + m_end; // the read's first byte in the file
+        const auto to = std::size_t((next - kept - reinterpret_cast<std::uintptr_t>(m_buffer.data())) % kReadAlignment);
         std::memmove(m_buffer.data() + to, m_buffer.data() + from, kept);
         m_fileOffset += std::int64_t(from) - std::int64_t(to);
         m_pos = m_pos - from + to;

@@ -143,8 +143,7 @@ void PerfScriptReader::readBlocks()
         }
         // The producer checks once per chunk it reads, ahead of this
         // thread: this keeps Cancel as prompt as it was.
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            throw LoadCancelled();
+        throwIfCancelled(cancel);
     }
     m_atEnd = true;
     if (m_inSample)

@@ -4,6 +4,7 @@
 #include "testsupport.h"
 #include "tracegenerator.h"
 
+#include <QBuffer>
 #include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,7 +15,6 @@
 #include <algorithm>
 
 #include <cstdio>
-#include <cstring>
 #include <vector>
 
 using namespace runlane;
@@ -92,12 +92,9 @@ QString write(QTemporaryDir& dir, const QByteArray& text)
 
 // A file in memory that notes, for each read the reader asks of it, where
 // in a page the bytes land and where in a page they lie in the file.
-class RecordingDevice : public QIODevice
+class RecordingBuffer : public QBuffer
 {
 public:
-    explicit RecordingDevice(QByteArray text) : m_text(std::move(text)) {}
-    bool isSequential() const override { return false; }
-    qint64 size() const override { return m_text.size(); }
     struct Read {
         std::uintptr_t landsAt; // in its page
         qint64 liesAt; // in its page of the file
@@ -108,15 +105,13 @@ public:
 protected:
     qint64 readData(char* data, qint64 maxSize) override
     {
-        const qint64 n = std::min(maxSize, m_text.size() - pos());
-        m_reads.push_back({reinterpret_cast<std::uintptr_t>(data) % 4096, pos() % 4096, n});
-        std::memcpy(data, m_text.constData() + pos(), std::size_t(std::max<qint64>(n, 0)));
+        const qint64 at = pos();
+        const qint64 n = QBuffer::readData(data, maxSize);
+        m_reads.push_back({reinterpret_cast<std::uintptr_t>(data) % 4096, at % 4096, n});
         return n;
     }
-    qint64 writeData(const char*, qint64) override { return -1; }
 
 private:
-    QByteArray m_text;
     std::vector<Read> m_reads;
 };
 
@@ -525,7 +520,8 @@ private Q_SLOTS:
         }
         text += "]}";
         QVERIFY(text.size() > 3 * (1 << 20));
-        RecordingDevice device(text);
+        RecordingBuffer device;
+        device.setData(text);
         QVERIFY(device.open(QIODevice::ReadOnly | QIODevice::Unbuffered));
         LoadControl control;
         Diagnostics diagnostics;
@@ -534,7 +530,7 @@ private Q_SLOTS:
         QCOMPARE(reader.read(), ChromeFastReader::Outcome::Read);
         QCOMPARE(handed, std::uint64_t(events));
         int blocks = 0;
-        for (const RecordingDevice::Read& read : device.reads()) {
+        for (const RecordingBuffer::Read& read : device.reads()) {
             QCOMPARE(qint64(read.landsAt), read.liesAt);
             blocks += read.bytes > 0 ? 1 : 0;
         }
